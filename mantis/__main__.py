@@ -1,0 +1,7 @@
+"""``python -m mantis``."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

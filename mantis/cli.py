@@ -1,0 +1,119 @@
+"""The ``mantis`` command: argument parsing and dispatch, nothing else.
+
+Every user mistake ends with status 2 and one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+
+
+class UsageError(Exception):
+    """A bad command-line value: printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, not argparse's usage dump
+        raise UsageError(message)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"seeds are 0 or more, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="mantis",
+        description="Mantis, the card game, in your terminal. Without a command: play.",
+    )
+    parser.add_argument("--version", action="version", version=f"mantis {__version__}")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    play = sub.add_parser("play", help="play at a table (default command)")
+    play.add_argument("--seats", help="comma list, one per seat: human or a bot name")
+    play.add_argument("--names", help="comma list of seat names")
+    play.add_argument("--seed", type=_seed, help="deal this seed (same as simulate's game seed)")
+    play.add_argument(
+        "--speed", choices=("slow", "normal", "fast", "instant"), help="how fast bots move"
+    )
+    play.add_argument("--bot-timeout", type=_seconds, help="seconds a bot may think (default 5)")
+
+    sim = sub.add_parser("simulate", help="play bot-vs-bot games headless and report")
+    sim.add_argument("--players", type=int, required=True, help="seats at the table, 2-6")
+    sim.add_argument("--bots", required=True, help="one bot for every seat, or one per seat")
+    sim.add_argument("--games", type=int, required=True, help="how many games")
+    sim.add_argument("--seed", type=_seed, default=0, help="base seed (default 0)")
+    sim.add_argument("--jobs", type=_positive_int, default=1, help="worker processes")
+    sim.add_argument("--record", metavar="FILE", help="write every game's record (JSON lines)")
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+
+    tour = sub.add_parser("tournament", help="every bot against every other, seats rotated")
+    tour.add_argument("--bots", required=True, help="comma list of bots (at least two)")
+    tour.add_argument("--players", type=int, default=2, help="seats at the table, 2-6")
+    tour.add_argument("--games", type=int, required=True, help="games per lineup")
+    tour.add_argument("--seed", type=_seed, default=0, help="base seed (default 0)")
+    tour.add_argument("--jobs", type=_positive_int, default=1, help="worker processes")
+    tour.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``mantis`` console script."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(args_list)
+        command = args.command or "play"
+        if command == "simulate":
+            from .sim.simulate import run_simulate
+
+            return run_simulate(args)
+        if command == "tournament":
+            from .sim.tournament import run_tournament
+
+            return run_tournament(args)
+        if args.command is None:
+            args = parser.parse_args(["play", *args_list])
+        from .tui.launch import run_play
+
+        return run_play(args)
+    except UsageError as exc:
+        print(f"mantis: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("mantis: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

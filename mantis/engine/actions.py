@@ -1,0 +1,56 @@
+"""What a seat can do on its turn: try to score, or try to steal from a seat.
+
+Actions carry no seat: the game knows whose turn it is.  They are small
+immutable values, equal by content; ``SCORE`` and ``steal(t)`` hand out shared
+instances so hot loops allocate nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules do not allow in the current position."""
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """Try to score: the top card goes into your own tank."""
+
+    def __str__(self) -> str:
+        return "score"
+
+
+@dataclass(frozen=True, slots=True)
+class Steal:
+    """Try to steal from seat ``target``: the top card goes into its tank."""
+
+    target: int
+
+    def __str__(self) -> str:
+        return f"steal from seat {self.target}"
+
+
+Action = Score | Steal
+
+SCORE = Score()
+_STEALS = tuple(Steal(t) for t in range(6))
+
+
+def steal(target: int) -> Steal:
+    """The (shared) action that steals from ``target``."""
+    if 0 <= target < len(_STEALS):
+        return _STEALS[target]
+    return Steal(target)
+
+
+def legal_actions_for(players: int, seat: int) -> tuple[Action, ...]:
+    """Every legal action of ``seat`` at a table of ``players``: score first."""
+    return _LEGAL[players][seat]
+
+
+_LEGAL = {
+    n: tuple((SCORE, *(_STEALS[t] for t in range(n) if t != s)) for s in range(n))
+    for n in range(2, 7)
+}

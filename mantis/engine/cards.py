@@ -1,0 +1,84 @@
+"""Colours, card backs and the 105-card deck.
+
+A card is a plain ``int`` from 0 to 104, so that the engine can keep cards in
+tuples, sets and bitmasks at no cost.  Card ``b * 3 + k`` has back number ``b``
+(one of the 35 three-colour combinations, in canonical order) and as its face
+the ``k``-th colour of that back.  Everything else about a card is looked up in
+the tables below; ``card_code`` and ``parse_card`` convert to and from the
+``F:XYZ`` text form of the game-record format.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+#: Colour letters in canonical order; a colour is its index in this string.
+COLOUR_LETTERS = "RGBPKYO"
+COLOUR_NAMES = ("red", "green", "blue", "purple", "pink", "yellow", "orange")
+NUM_COLOURS = 7
+
+RED, GREEN, BLUE, PURPLE, PINK, YELLOW, ORANGE = range(NUM_COLOURS)
+
+#: The 35 backs, each a tuple of three colours in canonical order.
+BACKS: tuple[tuple[int, int, int], ...] = tuple(combinations(range(NUM_COLOURS), 3))
+NUM_BACKS = len(BACKS)
+NUM_CARDS = NUM_BACKS * 3
+
+#: FACE[card] is the card's face colour; BACK[card] its back number.
+FACE: tuple[int, ...] = tuple(BACKS[card // 3][card % 3] for card in range(NUM_CARDS))
+BACK: tuple[int, ...] = tuple(card // 3 for card in range(NUM_CARDS))
+#: BIT[card] is the card's bit in a card-set bitmask.
+BIT: tuple[int, ...] = tuple(1 << card for card in range(NUM_CARDS))
+ALL_CARDS_MASK = (1 << NUM_CARDS) - 1
+#: The whole deck in card order.
+DECK: tuple[int, ...] = tuple(range(NUM_CARDS))
+
+
+def card_of(back: int, face: int) -> int:
+    """The card with back number ``back`` and face colour ``face``."""
+    try:
+        return back * 3 + BACKS[back].index(face)
+    except (ValueError, IndexError):
+        raise ValueError(f"no card has back {back} and face {face}") from None
+
+
+def back_code(back: int) -> str:
+    """The three letters of a back, e.g. ``"RGB"``."""
+    return "".join(COLOUR_LETTERS[c] for c in BACKS[back])
+
+
+def card_code(card: int) -> str:
+    """The record code of a card: face letter, colon, back letters (``"R:RGB"``)."""
+    return f"{COLOUR_LETTERS[FACE[card]]}:{back_code(BACK[card])}"
+
+
+_CODE_TO_CARD = {card_code(card): card for card in DECK}
+_BACK_CODE_TO_BACK = {back_code(b): b for b in range(NUM_BACKS)}
+
+
+def parse_card(code: str) -> int:
+    """The card a record code names; ``ValueError`` for anything else."""
+    try:
+        return _CODE_TO_CARD[code]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown card {code!r}") from None
+
+
+def parse_back(code: str) -> int:
+    """The back number of three canonical back letters (``"RGB"``)."""
+    try:
+        return _BACK_CODE_TO_BACK[code]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown card back {code!r}") from None
+
+
+def parse_colour(letter: str) -> int:
+    """The colour of a letter (``"R"``, ``"g"``…); ``ValueError`` otherwise."""
+    if not isinstance(letter, str) or len(letter) != 1 or letter.upper() not in COLOUR_LETTERS:
+        raise ValueError(f"unknown colour {letter!r}")
+    return COLOUR_LETTERS.index(letter.upper())
+
+
+def cards_in(mask: int) -> tuple[int, ...]:
+    """The cards of a bitmask, in card order."""
+    return tuple(card for card in DECK if mask & BIT[card])

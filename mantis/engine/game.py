@@ -1,0 +1,380 @@
+"""The rules of Mantis as a deterministic, event-emitting state machine.
+
+``Game`` holds one game.  ``apply(action)`` plays the seat-to-move's action
+and returns the events it caused; ``play(action)`` does the same but builds
+events only when someone subscribed, which is what the simulator uses.  Both
+run the same rules code (``_act``).
+
+Representation, chosen for speed and for cheap immutable views: each seat's
+tank is a tuple of 7 tuples (one per face colour, holding cards), replaced —
+never mutated — when it changes, so a ``View`` can share it.  The draw pile is
+a list with the top card at the end; seen cards are a bitmask.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .actions import SCORE, Action, IllegalActionError, Score, Steal, legal_actions_for
+from .cards import ALL_CARDS_MASK, BACK, BIT, FACE, NUM_CARDS, NUM_COLOURS, card_code
+from .deal import HAND_SIZE, deal
+from .events import (
+    CardRevealed,
+    Event,
+    ExtraTurn,
+    GameOver,
+    GameStarted,
+    Scored,
+    ScoreMissed,
+    StealMissed,
+    Stolen,
+    Tank,
+    TurnStarted,
+)
+from .view import View
+
+Subscriber = Callable[[Event], None]
+_new_view = tuple.__new__
+
+TARGET_SCORE = 10
+TWO_PLAYER_TARGET_SCORE = 15
+
+
+def target_for(players: int) -> int:
+    """Cards a score pile needs to win: 15 with two players, else 10."""
+    return TWO_PLAYER_TARGET_SCORE if players == 2 else TARGET_SCORE
+
+
+def _tank_of(cards: Sequence[int]) -> Tank:
+    by_colour: list[tuple[int, ...]] = [()] * NUM_COLOURS
+    for card in cards:
+        by_colour[FACE[card]] += (card,)
+    return tuple(by_colour)
+
+
+class Game:
+    """One game of Mantis from the deal to the end."""
+
+    __slots__ = (
+        "players",
+        "target",
+        "seed",
+        "first",
+        "_initial_tanks",
+        "_initial_pile",
+        "_tanks",
+        "_scores",
+        "_pile",
+        "_seen",
+        "_to_move",
+        "_extra",
+        "_history",
+        "_winners",
+        "_reason",
+        "_subscribers",
+    )
+
+    def __init__(
+        self,
+        tanks: Sequence[Sequence[int]],
+        pile: Sequence[int],
+        first: int,
+        *,
+        seed: int | None = None,
+    ) -> None:
+        """Start a game from a deal: ``tanks`` per seat and ``pile`` top first.
+
+        ``ValueError`` if the deal is not the 105 cards exactly once, 4 per
+        seat, for 2 to 6 seats.
+        """
+        players = len(tanks)
+        if not 2 <= players <= 6:
+            raise ValueError(f"Mantis is played by 2 to 6 players, not {players}")
+        if any(len(t) != HAND_SIZE for t in tanks):
+            raise ValueError(f"every seat is dealt {HAND_SIZE} cards")
+        if len(pile) != NUM_CARDS - HAND_SIZE * players:
+            raise ValueError(
+                f"the draw pile must hold {NUM_CARDS - HAND_SIZE * players} cards, not {len(pile)}"
+            )
+        every = [card for t in tanks for card in t] + list(pile)
+        if any(not isinstance(c, int) or not 0 <= c < NUM_CARDS for c in every):
+            raise ValueError("a card number is out of range")
+        if len(set(every)) != NUM_CARDS:
+            raise ValueError("the deal repeats a card (each of the 105 must appear once)")
+        if not 0 <= first < players:
+            raise ValueError(f"first seat {first} is not at a table of {players}")
+        self._setup(tanks, pile, first, seed)
+
+    def _setup(
+        self, tanks: Sequence[Sequence[int]], pile: Sequence[int], first: int, seed: int | None
+    ) -> None:
+        players = len(tanks)
+        self.players = players
+        self.target = target_for(players)
+        self.seed = seed
+        self.first = first
+        self._initial_tanks = tuple(tuple(t) for t in tanks)
+        self._initial_pile = tuple(pile)
+        self._tanks: list[Tank] = [_tank_of(t) for t in tanks]
+        self._scores = [0] * players
+        self._pile = list(reversed(pile))
+        seen = 0
+        for t in tanks:
+            for card in t:
+                seen |= BIT[card]
+        self._seen = seen
+        self._to_move = first
+        self._extra = False
+        self._history: list[tuple[int, Action]] = []
+        self._winners: tuple[int, ...] | None = None
+        self._reason: str | None = None
+        self._subscribers: list[Subscriber] = []
+
+    @classmethod
+    def new(cls, players: int, seed: int) -> Game:
+        """Shuffle and deal a new game from ``seed``."""
+        tanks, pile, first = deal(players, seed)
+        game = cls.__new__(cls)
+        game._setup(tanks, pile, first, seed)
+        return game
+
+    # ----------------------------------------------------------------- reading
+
+    @property
+    def to_move(self) -> int:
+        return self._to_move
+
+    @property
+    def over(self) -> bool:
+        return self._winners is not None
+
+    @property
+    def winners(self) -> tuple[int, ...] | None:
+        return self._winners
+
+    @property
+    def reason(self) -> str | None:
+        return self._reason
+
+    @property
+    def turn(self) -> int:
+        """Actions played so far."""
+        return len(self._history)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self._scores)
+
+    @property
+    def tank_sizes(self) -> tuple[int, ...]:
+        return tuple(sum(map(len, tank)) for tank in self._tanks)
+
+    @property
+    def history(self) -> tuple[tuple[int, Action], ...]:
+        """Every (seat, action) played, in order."""
+        return tuple(self._history)
+
+    @property
+    def initial_tanks(self) -> tuple[tuple[int, ...], ...]:
+        return self._initial_tanks
+
+    @property
+    def initial_pile(self) -> tuple[int, ...]:
+        """The draw pile as dealt, top card first."""
+        return self._initial_pile
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The actions the seat to move may take; empty once the game is over."""
+        if self._winners is not None:
+            return ()
+        return legal_actions_for(self.players, self._to_move)
+
+    def view(self, seat: int | None = None) -> View:
+        """The public view of ``seat`` (default: the seat to move)."""
+        pile = self._pile
+        # tuple.__new__ skips NamedTuple's Python-level __new__: views are
+        # built once per decision in the simulator, so this is a hot path.
+        return _new_view(
+            View,
+            (
+                self._to_move if seat is None else seat,
+                self.players,
+                self.target,
+                self._to_move,
+                tuple(self._tanks),
+                tuple(self._scores),
+                len(pile),
+                BACK[pile[-1]] if pile else None,
+                self._seen,
+                self._extra,
+                len(self._history),
+                self._winners,
+                self._reason,
+            ),
+        )
+
+    def check_accounting(self) -> None:
+        """``AssertionError`` unless every card is in exactly one place."""
+        scored = sum(self._scores)
+        on_table = [c for tank in self._tanks for cards in tank for c in cards]
+        assert len(on_table) == len(set(on_table))
+        assert not set(on_table) & set(self._pile)
+        assert len(on_table) + len(self._pile) + scored == NUM_CARDS
+        assert self._seen == ALL_CARDS_MASK ^ sum(BIT[c] for c in self._pile)
+
+    # ----------------------------------------------------------------- events
+
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        """Call ``subscriber`` with every event from now on; returns an unsubscribe."""
+        self._subscribers.append(subscriber)
+        return lambda: self._subscribers.remove(subscriber)
+
+    def opening_events(self) -> tuple[Event, ...]:
+        """The events that describe the deal and the first turn."""
+        initial = GameStarted(
+            self.players,
+            self.target,
+            self.first,
+            tuple(_tank_of(t) for t in self._initial_tanks),
+            len(self._initial_pile),
+            self.seed,
+        )
+        first_turn = TurnStarted(
+            self.first, BACK[self._initial_pile[0]], len(self._initial_pile), 0
+        )
+        return (initial, first_turn)
+
+    # ----------------------------------------------------------------- playing
+
+    def apply(self, action: Action, seat: int | None = None) -> list[Event]:
+        """Play ``action`` for the seat to move and return the events it caused.
+
+        With ``seat`` given, it must be the seat to move.  An illegal action
+        raises ``IllegalActionError`` and changes nothing.
+        """
+        self._check(action, seat)
+        events: list[Event] = []
+        self._act(action, events)
+        for subscriber in tuple(self._subscribers):
+            for event in events:
+                subscriber(event)
+        return events
+
+    def play(self, action: Action, seat: int | None = None) -> None:
+        """``apply`` without returning events: they are built only for subscribers."""
+        if self._subscribers:
+            self.apply(action, seat)
+            return
+        self._check(action, seat)
+        self._act(action, None)
+
+    def _check(self, action: Action, seat: int | None) -> None:
+        if self._winners is not None:
+            raise IllegalActionError("the game is over: no more actions")
+        mover = self._to_move
+        if seat is not None and seat != mover:
+            raise IllegalActionError(f"it is seat {mover}'s turn, not seat {seat}'s")
+        kind = action.__class__
+        if kind is Steal:
+            target = action.target
+            if target == mover:
+                raise IllegalActionError("a seat cannot steal from itself")
+            if not (isinstance(target, int) and 0 <= target < self.players):
+                raise IllegalActionError(
+                    f"there is no seat {target!r} to steal from (seats 0-{self.players - 1})"
+                )
+        elif kind is not Score:
+            raise IllegalActionError(f"{action!r} is not an action (score or steal)")
+
+    def _act(self, action: Action, events: list[Event] | None) -> None:
+        """The rules of one turn.  ``events`` is None when nobody listens."""
+        mover = self._to_move
+        card = self._pile.pop()
+        colour = FACE[card]
+        self._seen |= BIT[card]
+        self._history.append((mover, action))
+        tanks = self._tanks
+        stole = False
+        if action.__class__ is Score:
+            tank = tanks[mover]
+            held = tank[colour]
+            if held:
+                tanks[mover] = tank[:colour] + ((),) + tank[colour + 1 :]
+                self._scores[mover] += len(held) + 1
+                if events is not None:
+                    events.append(CardRevealed(mover, action, card, mover))
+                    events.append(Scored(mover, colour, held + (card,), self._scores[mover]))
+                if self._scores[mover] >= self.target:
+                    self._end((mover,), "target", events)
+                    return
+            else:
+                tanks[mover] = tank[:colour] + ((card,),) + tank[colour + 1 :]
+                if events is not None:
+                    events.append(CardRevealed(mover, action, card, mover))
+                    events.append(ScoreMissed(mover, card, colour))
+        else:
+            victim = action.target
+            theirs = tanks[victim]
+            held = theirs[colour]
+            if held:
+                tanks[victim] = theirs[:colour] + ((),) + theirs[colour + 1 :]
+                mine = tanks[mover]
+                tanks[mover] = mine[:colour] + (mine[colour] + held + (card,),) + mine[colour + 1 :]
+                stole = True
+                if events is not None:
+                    events.append(CardRevealed(mover, action, card, victim))
+                    events.append(Stolen(mover, victim, colour, held + (card,)))
+            else:
+                tanks[victim] = theirs[:colour] + ((card,),) + theirs[colour + 1 :]
+                if events is not None:
+                    events.append(CardRevealed(mover, action, card, victim))
+                    events.append(StealMissed(mover, victim, card, colour))
+        pile = self._pile
+        if not pile:
+            self._end_by_deck_out(events)
+            return
+        if stole and self.players == 2:
+            self._extra = True
+            if events is not None:
+                events.append(ExtraTurn(mover))
+        else:
+            self._extra = False
+            mover = self._to_move = (mover + 1) % self.players
+        if events is not None:
+            events.append(
+                TurnStarted(mover, BACK[pile[-1]], len(pile), len(self._history), self._extra)
+            )
+
+    def _end_by_deck_out(self, events: list[Event] | None) -> None:
+        best = max(self._scores)
+        leaders = [s for s in range(self.players) if self._scores[s] == best]
+        if len(leaders) > 1:
+            sizes = {s: sum(map(len, self._tanks[s])) for s in leaders}
+            biggest = max(sizes.values())
+            leaders = [s for s in leaders if sizes[s] == biggest]
+        self._end(tuple(leaders), "deck_out", events)
+
+    def _end(self, winners: tuple[int, ...], reason: str, events: list[Event] | None) -> None:
+        self._winners = winners
+        self._reason = reason
+        self._extra = False
+        if events is not None:
+            events.append(
+                GameOver(winners, reason, tuple(self._scores), self.tank_sizes, len(self._history))
+            )
+
+    def __repr__(self) -> str:
+        state = f"over, winners {self._winners}" if self.over else f"seat {self._to_move} to move"
+        return f"<Game {self.players}p seed={self.seed} turn {self.turn}: {state}>"
+
+    def describe(self) -> str:
+        """A plain-text picture of the table, for debugging and error messages."""
+        lines = [repr(self)]
+        for s, tank in enumerate(self._tanks):
+            cards = " ".join(card_code(c) for cards in tank for c in cards) or "-"
+            lines.append(f"  seat {s}: score {self._scores[s]:2d}  tank {cards}")
+        lines.append(f"  pile: {len(self._pile)} cards")
+        return "\n".join(lines)
+
+
+__all__ = ["Game", "SCORE", "target_for"]

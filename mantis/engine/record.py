@@ -1,0 +1,310 @@
+"""Game records: one JSON object per game, one game per line (JSON Lines).
+
+The format is ``shared/game-record.md``: the deal (tanks and pile, top card
+first), the first seat, every action, optional seat names and kinds, and the
+result.  Reading a record re-plays it through the real rules and rejects it,
+with the line number and the problem in one line, unless everything agrees.
+A record whose ``result`` is ``null`` is an unfinished game (a save).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .actions import SCORE, Action, IllegalActionError, Score, steal
+from .cards import card_code, parse_card
+from .deal import HAND_SIZE
+from .game import Game, target_for
+
+FORMAT_VERSION = 1
+
+
+class RecordError(ValueError):
+    """A game record that cannot be read or does not follow the rules."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who sat in a seat: a display name, ``"human"`` or ``"bot"``, and the bot's name."""
+
+    name: str
+    kind: str
+    bot: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"name": self.name, "kind": self.kind}
+        if self.bot is not None:
+            data["bot"] = self.bot
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended."""
+
+    winners: tuple[int, ...]
+    reason: str
+    scores: tuple[int, ...]
+    tanks: tuple[int, ...]
+    turns: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A whole game: the deal, every action and (once finished) the result."""
+
+    seed: int | None
+    players: int
+    first: int
+    tanks: tuple[tuple[int, ...], ...]
+    pile: tuple[int, ...]
+    actions: tuple[tuple[int, Action], ...]
+    seats: tuple[SeatInfo, ...] | None = None
+    result: Result | None = None
+
+    @property
+    def target(self) -> int:
+        return target_for(self.players)
+
+    def replay(self, upto: int | None = None) -> Game:
+        """A game at the start, with the first ``upto`` actions (default: all) played."""
+        game = Game(self.tanks, self.pile, self.first, seed=self.seed)
+        for seat, action in self.actions[:upto]:
+            game.play(action, seat)
+        return game
+
+    def to_json(self) -> str:
+        """The record as one line of JSON (no newline)."""
+        data: dict[str, Any] = {
+            "version": FORMAT_VERSION,
+            "seed": self.seed,
+            "players": self.players,
+            "target": self.target,
+            "first": self.first,
+            "tanks": [[card_code(c) for c in tank] for tank in self.tanks],
+            "pile": [card_code(c) for c in self.pile],
+            "actions": [_action_json(seat, action) for seat, action in self.actions],
+        }
+        if self.seats is not None:
+            data["seats"] = [seat.to_json() for seat in self.seats]
+        if self.result is None:
+            data["result"] = None
+        else:
+            r = self.result
+            data["result"] = {
+                "winners": list(r.winners),
+                "reason": r.reason,
+                "scores": list(r.scores),
+                "tanks": list(r.tanks),
+                "turns": r.turns,
+            }
+        return json.dumps(data, separators=(",", ":"))
+
+
+def record_of(game: Game, seats: Iterable[SeatInfo] | None = None) -> GameRecord:
+    """The record of ``game`` as played so far (``result`` is None until it ends)."""
+    result = None
+    if game.over:
+        assert game.winners is not None and game.reason is not None
+        result = Result(game.winners, game.reason, game.scores, game.tank_sizes, game.turn)
+    return GameRecord(
+        seed=game.seed,
+        players=game.players,
+        first=game.first,
+        tanks=game.initial_tanks,
+        pile=game.initial_pile,
+        actions=game.history,
+        seats=tuple(seats) if seats is not None else None,
+        result=result,
+    )
+
+
+def _action_json(seat: int, action: Action) -> dict[str, Any]:
+    if isinstance(action, Score):
+        return {"seat": seat, "action": "score"}
+    return {"seat": seat, "action": "steal", "target": action.target}
+
+
+# ---------------------------------------------------------------------- reading
+
+
+def parse_record(text: str) -> GameRecord:
+    """Parse and check one record; ``RecordError`` says what is wrong."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object")
+    version = data.get("version")
+    if version != FORMAT_VERSION:
+        raise RecordError(f"unsupported record version {version!r} (this reads {FORMAT_VERSION})")
+    players = _int_field(data, "players")
+    if not 2 <= players <= 6:
+        raise RecordError(f"players must be 2 to 6, not {players}")
+    target = data.get("target")
+    if target != target_for(players):
+        raise RecordError(
+            f"target must be {target_for(players)} with {players} players, not {target!r}"
+        )
+    seed = data.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise RecordError(f"seed must be an integer or null, not {seed!r}")
+    first = _int_field(data, "first")
+    if not 0 <= first < players:
+        raise RecordError(f"first seat {first} is not at a table of {players}")
+    tanks = data.get("tanks")
+    if not isinstance(tanks, list) or len(tanks) != players:
+        raise RecordError(f"tanks must list {players} tanks")
+    if any(not isinstance(t, list) or len(t) != HAND_SIZE for t in tanks):
+        raise RecordError(f"every tank must be dealt {HAND_SIZE} cards")
+    pile = data.get("pile")
+    want = 105 - HAND_SIZE * players
+    if not isinstance(pile, list) or len(pile) != want:
+        got = len(pile) if isinstance(pile, list) else pile
+        raise RecordError(f"the pile must hold {want} cards, not {got}")
+    try:
+        tank_cards = tuple(tuple(parse_card(c) for c in t) for t in tanks)
+        pile_cards = tuple(parse_card(c) for c in pile)
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
+    every = [c for t in tank_cards for c in t] + list(pile_cards)
+    if len(set(every)) != len(every):
+        raise RecordError("the deal repeats a card (each of the 105 must appear once)")
+    actions = tuple(_parse_action(a, i) for i, a in enumerate(_list_field(data, "actions")))
+    seats = _parse_seats(data.get("seats"), players)
+    record = GameRecord(seed, players, first, tank_cards, pile_cards, actions, seats, None)
+    game = Game(tank_cards, pile_cards, first, seed=seed)
+    for i, (seat, action) in enumerate(actions):
+        try:
+            game.play(action, seat)
+        except IllegalActionError as exc:
+            raise RecordError(f"action {i + 1} is illegal: {exc}") from None
+    result = data.get("result")
+    if result is None:
+        if "result" not in data:
+            raise RecordError("missing field 'result' (null for an unfinished game)")
+        if game.over:
+            raise RecordError("the game is over but its result is null")
+        return record
+    played = record_of(game, seats)
+    if not game.over:
+        raise RecordError(f"the actions stop before the game ends (after {len(actions)} actions)")
+    _check_result(result, played.result)
+    return played
+
+
+def _check_result(result: Any, actual: Result | None) -> None:
+    assert actual is not None
+    if not isinstance(result, dict):
+        raise RecordError("result must be an object or null")
+    expected = {
+        "winners": list(actual.winners),
+        "reason": actual.reason,
+        "scores": list(actual.scores),
+        "tanks": list(actual.tanks),
+        "turns": actual.turns,
+    }
+    for key, value in expected.items():
+        if result.get(key) != value:
+            raise RecordError(f"result.{key} is {result.get(key)!r} but the game gives {value!r}")
+
+
+def _int_field(data: dict[str, Any], key: str) -> int:
+    value = data.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RecordError(f"{key} must be an integer, not {value!r}")
+    return value
+
+
+def _list_field(data: dict[str, Any], key: str) -> list[Any]:
+    value = data.get(key)
+    if not isinstance(value, list):
+        raise RecordError(f"{key} must be a list")
+    return value
+
+
+def _parse_action(data: Any, index: int) -> tuple[int, Action]:
+    where = f"action {index + 1}"
+    if not isinstance(data, dict):
+        raise RecordError(f"{where} must be an object")
+    seat = data.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise RecordError(f"{where} has no integer seat")
+    kind = data.get("action")
+    if kind == "score":
+        return seat, SCORE
+    if kind == "steal":
+        target = data.get("target")
+        if not isinstance(target, int) or isinstance(target, bool):
+            raise RecordError(f"{where} is a steal without an integer target")
+        return seat, steal(target)
+    raise RecordError(f"{where} is {kind!r}, not 'score' or 'steal'")
+
+
+def _parse_seats(data: Any, players: int) -> tuple[SeatInfo, ...] | None:
+    if data is None:
+        return None
+    if not isinstance(data, list) or len(data) != players:
+        raise RecordError(f"seats must list {players} seats")
+    seats = []
+    for entry in data:
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            raise RecordError("every seat needs a name")
+        kind = entry.get("kind")
+        if kind not in ("human", "bot"):
+            raise RecordError(f"a seat's kind is 'human' or 'bot', not {kind!r}")
+        bot = entry.get("bot")
+        if bot is not None and not isinstance(bot, str):
+            raise RecordError("a seat's bot must be a name")
+        seats.append(SeatInfo(entry["name"], kind, bot))
+    return tuple(seats)
+
+
+def iter_records(lines: Iterable[str]) -> Iterator[GameRecord]:
+    """Records from JSON lines; ``RecordError`` names the (1-based) bad line."""
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            yield parse_record(line)
+        except RecordError as exc:
+            raise RecordError(f"line {number}: {exc}") from None
+
+
+def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:
+    """Every record in a file; ``RecordError`` for a bad line or an unreadable file."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return list(iter_records(handle))
+    except OSError as exc:
+        raise RecordError(f"cannot read {os.fspath(path)}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{os.fspath(path)} is not UTF-8 text") from None
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see the old or the new file, never half."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_records(path: str | os.PathLike[str], records: Iterable[GameRecord]) -> None:
+    """Write records as JSON lines, atomically."""
+    write_text_atomic(path, "".join(r.to_json() + "\n" for r in records))

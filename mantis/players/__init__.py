@@ -1,0 +1,16 @@
+"""Seats: the Player protocol, human seats, the bots and plug-in loading."""
+
+from .human import HumanPlayer
+from .protocol import Player, is_player
+from .registry import BOTS, PlayerSpecError, bot_factory, bot_names, make_bot
+
+__all__ = [
+    "BOTS",
+    "HumanPlayer",
+    "Player",
+    "PlayerSpecError",
+    "bot_factory",
+    "bot_names",
+    "is_player",
+    "make_bot",
+]

@@ -1,0 +1,89 @@
+"""Bots by name, and plug-in bots by ``package.module:ClassName``."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import sys
+from collections.abc import Callable
+
+from .bots.random_bot import RandomBot
+from .bots.score import ScoreBot
+from .protocol import Player, is_player
+
+BOTS: dict[str, Callable[[], Player]] = {
+    "random": RandomBot,
+    "score": ScoreBot,
+}
+"""Built-in bots by CLI name, weakest first."""
+
+
+class PlayerSpecError(ValueError):
+    """A bot name or plug-in reference that does not give a working bot."""
+
+
+def bot_names() -> tuple[str, ...]:
+    return tuple(BOTS)
+
+
+def bot_factory(spec: str) -> Callable[[], Player]:
+    """What makes a bot for ``spec``: a built-in name or ``module:Class``.
+
+    Raises ``PlayerSpecError`` with a one-line reason.
+    """
+    spec = spec.strip()
+    if spec in BOTS:
+        return BOTS[spec]
+    if ":" not in spec:
+        known = ", ".join(BOTS)
+        raise PlayerSpecError(f"unknown bot {spec!r} (known: {known}, or package.module:Class)")
+    return _load_plugin(spec)
+
+
+def make_bot(spec: str) -> Player:
+    """A fresh bot for ``spec``."""
+    return bot_factory(spec)()
+
+
+def _load_plugin(spec: str) -> Callable[[], Player]:
+    module_name, _, class_name = spec.partition(":")
+    if not module_name or not class_name:
+        raise PlayerSpecError(f"bad plug-in {spec!r}: write it as package.module:ClassName")
+    cwd = os.getcwd()
+    if cwd not in sys.path:
+        sys.path.insert(0, cwd)
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # any import failure is the plug-in's, reported in one line
+        raise PlayerSpecError(
+            f"cannot import {module_name!r} for bot {spec!r}: {type(exc).__name__}: {exc}"
+        ) from None
+    cls = getattr(module, class_name, None)
+    if cls is None:
+        raise PlayerSpecError(f"module {module_name!r} has no {class_name!r}")
+    if not inspect.isclass(cls) or not is_player(cls):
+        raise PlayerSpecError(f"{spec} is not a class with a choose(view) method")
+    try:
+        instance = cls()
+    except Exception as exc:
+        raise PlayerSpecError(
+            f"{spec} cannot be made with no arguments: {type(exc).__name__}: {exc}"
+        ) from None
+    if not is_player(instance):
+        raise PlayerSpecError(f"{spec} is not a class with a choose(view) method")
+    return cls
+
+
+LEVELS: tuple[tuple[str, str], ...] = (
+    ("Beginner", "random"),
+    ("Easy", "casual"),
+    ("Hard", "greedy"),
+    ("Expert", "expert"),
+)
+"""How the UI names the bots: (label, CLI name), easiest first."""
+
+
+def level_choices() -> tuple[tuple[str, str], ...]:
+    """The levels whose bot exists, as (label, bot name)."""
+    return tuple((label, name) for label, name in LEVELS if name in BOTS)
