@@ -252,9 +252,8 @@ class Game:
         With ``seat`` given, it must be the seat to move.  An illegal action
         raises ``IllegalActionError`` and changes nothing.
         """
-        self._check(action, seat)
         events: list[Event] = []
-        self._act(action, events)
+        self._act(action, seat, events)
         for subscriber in tuple(self._subscribers):
             for event in events:
                 subscriber(event)
@@ -264,38 +263,53 @@ class Game:
         """``apply`` without returning events: they are built only for subscribers."""
         if self._subscribers:
             self.apply(action, seat)
-            return
-        self._check(action, seat)
-        self._act(action, None)
+        else:
+            self._act(action, seat, None)
 
-    def _check(self, action: Action, seat: int | None) -> None:
+    def _illegal(self, action: Action, seat: int | None) -> IllegalActionError:
+        """Why ``action`` (by ``seat``) is illegal now."""
         if self._winners is not None:
-            raise IllegalActionError("the game is over: no more actions")
+            return IllegalActionError("the game is over: no more actions")
         mover = self._to_move
         if seat is not None and seat != mover:
-            raise IllegalActionError(f"it is seat {mover}'s turn, not seat {seat}'s")
-        kind = action.__class__
-        if kind is Steal:
-            target = action.target
-            if target == mover:
-                raise IllegalActionError("a seat cannot steal from itself")
-            if not (isinstance(target, int) and 0 <= target < self.players):
-                raise IllegalActionError(
-                    f"there is no seat {target!r} to steal from (seats 0-{self.players - 1})"
-                )
-        elif kind is not Score:
-            raise IllegalActionError(f"{action!r} is not an action (score or steal)")
+            return IllegalActionError(f"it is seat {mover}'s turn, not seat {seat}'s")
+        if isinstance(action, Steal):
+            if action.target == mover:
+                return IllegalActionError("a seat cannot steal from itself")
+            return IllegalActionError(
+                f"there is no seat {action.target!r} to steal from (seats 0-{self.players - 1})"
+            )
+        return IllegalActionError(f"{action!r} is not an action (score or steal)")
 
-    def _act(self, action: Action, events: list[Event] | None) -> None:
-        """The rules of one turn.  ``events`` is None when nobody listens."""
+    def _act(self, action: Action, seat: int | None, events: list[Event] | None) -> None:
+        """The rules of one turn.  ``events`` is None when nobody listens.
+
+        Legality is checked on the way in, before anything changes; the
+        checks are folded in here because this is the simulator's hot path.
+        """
         mover = self._to_move
+        kind = action.__class__
+        if (
+            self._winners is not None
+            or (seat is not None and seat != mover)
+            or (
+                kind is not Score
+                and (
+                    kind is not Steal
+                    or action.target.__class__ is not int
+                    or not 0 <= action.target < self.players
+                    or action.target == mover
+                )
+            )
+        ):
+            raise self._illegal(action, seat)
         card = self._pile.pop()
         colour = FACE[card]
         self._seen |= BIT[card]
         self._history.append((mover, action))
         tanks = self._tanks
         stole = False
-        if action.__class__ is Score:
+        if kind is Score:
             tank = tanks[mover]
             held = tank[colour]
             if held:

@@ -1,0 +1,1 @@
+"""Headless play: the simulator and the tournament runner."""
