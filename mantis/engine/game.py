@@ -213,6 +213,22 @@ class Game:
             ),
         )
 
+    def play_out(self, choosers: Sequence[Callable[[View], Action]]) -> None:
+        """Play to the end, asking ``choosers[seat](view)`` for every action.
+
+        The simulator's loop: the same rules as ``play``, minus the per-turn
+        property lookups.  A chooser's exception (or an illegal action)
+        propagates and leaves the game where that seat was asked.
+        """
+        if self._subscribers:
+            while self._winners is None:
+                self.play(choosers[self._to_move](self.view()))
+            return
+        view = self.view
+        act = self._act
+        while self._winners is None:
+            act(choosers[self._to_move](view()), None, None)
+
     def check_accounting(self) -> None:
         """``AssertionError`` unless every card is in exactly one place."""
         scored = sum(self._scores)

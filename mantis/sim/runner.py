@@ -87,8 +87,7 @@ def play_game(
     view = game.view
     try:
         if times is None:
-            while not game.over:
-                play(choosers[game.to_move](view()))
+            game.play_out(choosers)
         else:
             clock = perf_counter
             while not game.over:
