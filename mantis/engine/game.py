@@ -97,7 +97,7 @@ class Game:
                 f"the draw pile must hold {NUM_CARDS - HAND_SIZE * players} cards, not {len(pile)}"
             )
         every = [card for t in tanks for card in t] + list(pile)
-        if any(not isinstance(c, int) or not 0 <= c < NUM_CARDS for c in every):
+        if any(type(c) is not int or not 0 <= c < NUM_CARDS for c in every):
             raise ValueError("a card number is out of range")
         if len(set(every)) != NUM_CARDS:
             raise ValueError("the deal repeats a card (each of the 105 must appear once)")
@@ -191,6 +191,8 @@ class Game:
 
     def view(self, seat: int | None = None) -> View:
         """The public view of ``seat`` (default: the seat to move)."""
+        if seat is not None and not 0 <= seat < self.players:
+            raise ValueError(f"there is no seat {seat} at a table of {self.players}")
         pile = self._pile
         # tuple.__new__ skips NamedTuple's Python-level __new__: views are
         # built once per decision in the simulator, so this is a hot path.

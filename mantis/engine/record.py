@@ -109,6 +109,10 @@ class GameRecord:
 
 def record_of(game: Game, seats: Iterable[SeatInfo] | None = None) -> GameRecord:
     """The record of ``game`` as played so far (``result`` is None until it ends)."""
+    if seats is not None:
+        seats = tuple(seats)
+        if len(seats) != game.players:
+            raise ValueError(f"{len(seats)} seat descriptions for {game.players} seats")
     result = None
     if game.over:
         assert game.winners is not None and game.reason is not None
@@ -120,7 +124,7 @@ def record_of(game: Game, seats: Iterable[SeatInfo] | None = None) -> GameRecord
         tanks=game.initial_tanks,
         pile=game.initial_pile,
         actions=game.history,
-        seats=tuple(seats) if seats is not None else None,
+        seats=seats,
         result=result,
     )
 
@@ -143,13 +147,13 @@ def parse_record(text: str) -> GameRecord:
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
     version = data.get("version")
-    if version != FORMAT_VERSION:
+    if type(version) is not int or version != FORMAT_VERSION:
         raise RecordError(f"unsupported record version {version!r} (this reads {FORMAT_VERSION})")
     players = _int_field(data, "players")
     if not 2 <= players <= 6:
         raise RecordError(f"players must be 2 to 6, not {players}")
     target = data.get("target")
-    if target != target_for(players):
+    if type(target) is not int or target != target_for(players):
         raise RecordError(
             f"target must be {target_for(players)} with {players} players, not {target!r}"
         )
@@ -212,7 +216,7 @@ def _check_result(result: Any, actual: Result | None) -> None:
         "turns": actual.turns,
     }
     for key, value in expected.items():
-        if result.get(key) != value:
+        if json.dumps(result.get(key)) != json.dumps(value):
             raise RecordError(f"result.{key} is {result.get(key)!r} but the game gives {value!r}")
 
 
