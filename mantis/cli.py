@@ -84,6 +84,10 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--seed", type=_seed, default=0, help="base seed (default 0)")
     tour.add_argument("--jobs", type=_positive_int, default=1, help="worker processes")
     tour.add_argument("--json", action="store_true", help="print one JSON object")
+
+    stats = sub.add_parser("stats", help="each human player's results in finished games")
+    stats.add_argument("--player", metavar="NAME", help="only this player (any case)")
+    stats.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
@@ -102,6 +106,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .sim.tournament import run_tournament
 
             return run_tournament(args)
+        if command == "stats":
+            from .store.stats_report import run_stats
+
+            return run_stats(args)
         if args.command is None:
             args = parser.parse_args(["play", *args_list])
         from .tui.launch import run_play

@@ -1,0 +1,132 @@
+"""The user's settings, kept as JSON in the config directory.
+
+Loading never fails: a missing file gives the defaults, and a damaged file or
+a bad value gives the defaults for what could not be read plus a one-line
+warning for the UI to show.  Saving is atomic, so a crash mid-write leaves
+the old file intact.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ..engine.record import SeatInfo, write_text_atomic
+from .paths import settings_path
+
+SPEEDS = ("slow", "normal", "fast", "instant")
+"""How fast bots move, slowest first."""
+
+DEFAULT_THEME = "textual-dark"
+DEFAULT_BOT_TIMEOUT = 5.0
+MAX_BOT_TIMEOUT = 600.0
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the app remembers between runs."""
+
+    speed: str = "normal"
+    animations: bool = True
+    theme: str = DEFAULT_THEME
+    bot_timeout: float = DEFAULT_BOT_TIMEOUT
+    """Seconds a bot may think before its seat scores instead."""
+    last_seats: tuple[SeatInfo, ...] = field(default_factory=tuple)
+    """The seats of the last table set up, to offer again (the seed is not
+    kept: a remembered seed would quietly deal the same game every time)."""
+
+    def with_changes(self, **changes: Any) -> Settings:
+        """A copy with some fields changed."""
+        return replace(self, **changes)
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        data["last_seats"] = [seat.to_json() for seat in self.last_seats]
+        return json.dumps(data, indent=2) + "\n"
+
+
+def load_settings(path: str | os.PathLike[str] | None = None) -> tuple[Settings, str | None]:
+    """The settings in ``path`` (default: the user's file) and a warning, if any."""
+    target = Path(path) if path is not None else settings_path()
+    try:
+        text = target.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Settings(), None
+    except (OSError, UnicodeDecodeError) as exc:
+        return Settings(), f"Could not read settings {target} ({exc}); using defaults."
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return Settings(), f"Settings file {target} is damaged; using defaults."
+    if not isinstance(data, dict):
+        return Settings(), f"Settings file {target} is damaged; using defaults."
+    settings, bad = _from_json(data)
+    if bad:
+        return settings, f"Ignored bad settings in {target}: {', '.join(bad)}."
+    return settings, None
+
+
+def save_settings(settings: Settings, path: str | os.PathLike[str] | None = None) -> None:
+    """Write ``settings`` atomically to ``path`` (default: the user's file)."""
+    write_text_atomic(path if path is not None else settings_path(), settings.to_json())
+
+
+def _from_json(data: dict[str, Any]) -> tuple[Settings, list[str]]:
+    """Settings from parsed JSON, keeping defaults for values that are not valid."""
+    defaults = Settings()
+    values: dict[str, Any] = {}
+    bad: list[str] = []
+
+    speed = data.get("speed", defaults.speed)
+    if speed in SPEEDS:
+        values["speed"] = speed
+    else:
+        bad.append("speed")
+
+    animations = data.get("animations", defaults.animations)
+    if isinstance(animations, bool):
+        values["animations"] = animations
+    else:
+        bad.append("animations")
+
+    theme = data.get("theme", defaults.theme)
+    if isinstance(theme, str) and theme:
+        values["theme"] = theme
+    else:
+        bad.append("theme")
+
+    timeout = data.get("bot_timeout", defaults.bot_timeout)
+    if (
+        isinstance(timeout, int | float)
+        and not isinstance(timeout, bool)
+        and 0 < timeout <= MAX_BOT_TIMEOUT
+    ):
+        values["bot_timeout"] = float(timeout)
+    else:
+        bad.append("bot_timeout")
+
+    seats = _seats_from_json(data.get("last_seats", []))
+    if seats is None:
+        bad.append("last_seats")
+    else:
+        values["last_seats"] = seats
+    return Settings(**values), bad
+
+
+def _seats_from_json(data: Any) -> tuple[SeatInfo, ...] | None:
+    if not isinstance(data, list) or not (not data or 2 <= len(data) <= 6):
+        return None
+    seats = []
+    for entry in data:
+        if not isinstance(entry, dict):
+            return None
+        name, kind, bot = entry.get("name"), entry.get("kind"), entry.get("bot")
+        if not isinstance(name, str) or kind not in ("human", "bot"):
+            return None
+        if kind == "bot" and not isinstance(bot, str):
+            return None
+        seats.append(SeatInfo(name, kind, bot if kind == "bot" else None))
+    return tuple(seats)

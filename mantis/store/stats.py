@@ -1,0 +1,330 @@
+"""Finished games in an SQLite database, and the figures the app shows from it.
+
+``StatsDB`` records every finished game (date, seats, winners, scores, turns
+and the full record, so any past game can be replayed) and answers: which
+games were played, and how each human player is doing.  Every database
+problem becomes a ``StatsError`` with a one-line message; the caller shows
+it and the game goes on without statistics.
+
+A damaged database is refused, never deleted or moved: SQLite may still be
+able to recover it (and a journal left next to it belongs to it), so the
+message names the file and leaves the decision to the user.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+
+from ..engine.record import GameRecord, RecordError, SeatInfo, parse_record
+from .paths import data_dir
+from .stats_schema import SCHEMA_VERSION, NewerSchemaError, migrate, seat_rows
+
+STATS_NAME = "stats.sqlite3"
+DEFAULT_TIMEOUT = 1.0
+"""Seconds to wait for another program's lock before giving up: short, so a
+stuck lock costs the player a message, not a frozen screen."""
+
+
+def default_stats_path() -> Path:
+    """The statistics database: ``stats.sqlite3`` in the data directory."""
+    return data_dir() / STATS_NAME
+
+
+class StatsError(Exception):
+    """The statistics database cannot be used right now; the message is one line."""
+
+
+@dataclass(frozen=True, slots=True)
+class PastGame:
+    """One finished game, as listed for the history screen."""
+
+    id: int
+    finished_at: datetime
+    """When it ended (UTC)."""
+    players: int
+    seats: tuple[SeatInfo, ...]
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    turns: int
+    reason: str
+
+    @property
+    def winner_names(self) -> tuple[str, ...]:
+        return tuple(self.seats[w].name for w in self.winners)
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """Games played and won (a shared win counts as a win)."""
+
+    games: int = 0
+    wins: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        """Wins per game, 0.0 to 1.0 (0.0 before any game)."""
+        return self.wins / self.games if self.games else 0.0
+
+    def add(self, won: bool) -> Tally:
+        return Tally(self.games + 1, self.wins + int(won))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """How one human player (by name) has done over every recorded game."""
+
+    name: str
+    overall: Tally
+    vs_bots: tuple[tuple[str, Tally], ...]
+    """Per bot (by name, sorted): the games that bot sat at, and the player's
+    wins in them.  A game with two different bots counts for both."""
+    by_players: tuple[tuple[int, Tally], ...]
+    """Per table size (ascending)."""
+    current_streak: int
+    """Wins in a row up to the latest game (0 if the latest was lost)."""
+    best_streak: int
+    """The longest run of wins in a row."""
+    results: tuple[tuple[datetime, bool], ...]
+    """Every game's (end time, won), oldest first: for a chart."""
+
+
+class StatsDB:
+    """The statistics database, opened (and upgraded) for use as a context manager.
+
+    ``StatsError`` from the constructor or any method if the database is
+    locked by another program for longer than ``timeout`` seconds, is
+    damaged, is from a newer Mantis, or cannot be opened.
+    """
+
+    def __init__(
+        self, path: str | os.PathLike[str] | None = None, *, timeout: float = DEFAULT_TIMEOUT
+    ) -> None:
+        self.path = Path(path) if path is not None else default_stats_path()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StatsError(
+                f"cannot create {self.path.parent} for statistics: {exc.strerror}"
+            ) from None
+        with self._errors():
+            # Autocommit: transactions are begun explicitly where they matter.
+            self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+        try:
+            with self._errors():
+                self._db.execute("PRAGMA foreign_keys = ON")
+                migrate(self._db)
+        except BaseException:
+            self._db.close()
+            raise
+
+    def __enter__(self) -> StatsDB:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the database (closing twice is fine)."""
+        self._db.close()
+
+    # ----------------------------------------------------------------- writing
+
+    def record_game(self, record: GameRecord, finished_at: datetime | None = None) -> int:
+        """Store a finished game; returns its id.
+
+        ``finished_at`` (default: now) must be timezone-aware; it is stored
+        in UTC.  ``ValueError`` for an unfinished game or a naive time.
+        """
+        result = record.result
+        if result is None:
+            raise ValueError("only finished games go into the statistics")
+        when = finished_at if finished_at is not None else datetime.now(UTC)
+        if when.tzinfo is None:
+            raise ValueError("finished_at needs a timezone (use UTC)")
+        seats = [s.to_json() for s in record.seats] if record.seats is not None else None
+        rows = seat_rows(record.players, seats, list(result.winners), list(result.scores))
+        with self._errors(), self._transaction():
+            cursor = self._db.execute(
+                "INSERT INTO games (finished_at, players, reason, turns, winners, scores, record) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    _iso(when),
+                    record.players,
+                    result.reason,
+                    result.turns,
+                    json.dumps(list(result.winners)),
+                    json.dumps(list(result.scores)),
+                    record.to_json(),
+                ),
+            )
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            self._db.executemany(
+                "INSERT INTO seats (game_id, seat, name, kind, bot, score, won) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, *row) for row in rows],
+            )
+        return game_id
+
+    # ----------------------------------------------------------------- reading
+
+    def past_games(self, limit: int | None = None) -> list[PastGame]:
+        """Recorded games, newest first (at most ``limit`` of them)."""
+        with self._errors():
+            games = self._db.execute(
+                "SELECT id, finished_at, players, reason, turns, winners, scores FROM games "
+                "ORDER BY finished_at DESC, id DESC LIMIT ?",
+                (-1 if limit is None else limit,),
+            ).fetchall()
+            seats = self._seats_of([g[0] for g in games])
+        return [
+            PastGame(
+                id=game_id,
+                finished_at=_parse_iso(finished_at),
+                players=players,
+                seats=seats.get(game_id, ()),
+                winners=tuple(json.loads(winners)),
+                scores=tuple(json.loads(scores)),
+                turns=turns,
+                reason=reason,
+            )
+            for game_id, finished_at, players, reason, turns, winners, scores in games
+        ]
+
+    def game_record(self, game_id: int) -> GameRecord:
+        """The full record of game ``game_id``, checked, ready to ``replay()``."""
+        with self._errors():
+            row = self._db.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise StatsError(f"there is no game {game_id} in the statistics")
+        try:
+            return parse_record(row[0])
+        except RecordError as exc:
+            raise StatsError(f"the record of game {game_id} is damaged: {exc}") from None
+
+    def player_stats(self, name: str | None = None) -> list[PlayerStats]:
+        """Figures per human player, by name (sorted); only ``name`` if given.
+
+        ``name`` matches regardless of case.  Only seats of kind ``"human"``
+        count as players; an empty list means no games for them yet.
+        """
+        with self._errors():
+            rows = self._db.execute(
+                "SELECT g.id, g.finished_at, g.players, s.name, s.kind, s.bot, s.won "
+                "FROM games AS g JOIN seats AS s ON s.game_id = g.id "
+                "WHERE g.id IN (SELECT game_id FROM seats WHERE kind = 'human') "
+                "ORDER BY g.finished_at, g.id, s.seat"
+            ).fetchall()
+        wanted = name.casefold() if name is not None else None
+        games: dict[str, list[tuple[datetime, int, frozenset[str], bool]]] = {}
+        for _, seats_iter in itertools.groupby(rows, key=lambda r: r[0]):
+            seats = list(seats_iter)
+            when, players = _parse_iso(seats[0][1]), seats[0][2]
+            bots = frozenset(bot or "bot" for *_, kind, bot, _ in seats if kind == "bot")
+            humans: dict[str, bool] = {}
+            for *_, seat_name, kind, _, won in seats:
+                if kind == "human":  # one name in two seats is one player who won if either did
+                    humans[seat_name] = humans.get(seat_name, False) or bool(won)
+            for human, won in humans.items():
+                if wanted is None or human.casefold() == wanted:
+                    games.setdefault(human, []).append((when, players, bots, won))
+        return [_summarise(n, games[n]) for n in sorted(games, key=lambda n: (n.casefold(), n))]
+
+    # ----------------------------------------------------------------- helpers
+
+    def _seats_of(self, game_ids: list[int]) -> dict[int, tuple[SeatInfo, ...]]:
+        seats: dict[int, list[SeatInfo]] = {}
+        # Chunks stay well under SQLite's limit on bound parameters.
+        for start in range(0, len(game_ids), 500):
+            chunk = game_ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for game_id, seat_name, kind, bot in self._db.execute(
+                f"SELECT game_id, name, kind, bot FROM seats WHERE game_id IN ({marks}) "
+                "ORDER BY game_id, seat",
+                chunk,
+            ):
+                seats.setdefault(game_id, []).append(SeatInfo(seat_name, kind, bot))
+        return {game_id: tuple(s) for game_id, s in seats.items()}
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Turn SQLite's exceptions into a ``StatsError`` that a player can read."""
+        try:
+            yield
+        except NewerSchemaError as exc:
+            raise StatsError(
+                f"stats database {self.path} is from a newer Mantis (schema v{exc.found}, "
+                f"this version reads up to v{SCHEMA_VERSION}); it was left untouched"
+            ) from None
+        except sqlite3.Error as exc:
+            raise StatsError(_describe(self.path, exc)) from None
+
+
+def _describe(path: Path, exc: sqlite3.Error) -> str:
+    code = getattr(exc, "sqlite_errorname", "")
+    if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return f"stats database {path} is locked by another program; try again later"
+    if code.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
+        return (
+            f"stats database {path} is damaged ({exc}); it was left as it is: "
+            "move it away to start new statistics"
+        )
+    return f"stats database {path} cannot be used: {exc}"
+
+
+def _summarise(name: str, games: list[tuple[datetime, int, frozenset[str], bool]]) -> PlayerStats:
+    overall = Tally()
+    vs_bots: dict[str, Tally] = {}
+    by_players: dict[int, Tally] = {}
+    streak = best = 0
+    for _, players, bots, won in games:
+        overall = overall.add(won)
+        for bot in bots:
+            vs_bots[bot] = vs_bots.get(bot, Tally()).add(won)
+        by_players[players] = by_players.get(players, Tally()).add(won)
+        streak = streak + 1 if won else 0
+        best = max(best, streak)
+    return PlayerStats(
+        name=name,
+        overall=overall,
+        vs_bots=tuple(sorted(vs_bots.items())),
+        by_players=tuple(sorted(by_players.items())),
+        current_streak=streak,
+        best_streak=best,
+        results=tuple((when, won) for when, _, _, won in games),
+    )
+
+
+def _iso(when: datetime) -> str:
+    """UTC, whole seconds, ``Z``: sorts as text in time order."""
+    return when.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _parse_iso(text: str) -> datetime:
+    when = datetime.fromisoformat(text)
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when

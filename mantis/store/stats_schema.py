@@ -1,0 +1,136 @@
+"""The statistics database's schema and its forward migrations.
+
+The schema version lives in ``PRAGMA user_version``.  A new database is
+built by running every migration from version 0, so the upgrade path is the
+only path and is exercised on every fresh install.  An upgrade runs in one
+transaction together with its version bump: an interrupted upgrade leaves
+the previous version intact.
+
+- v1: ``games``, one row per finished game with the full record.
+- v2: ``seats``, one row per seat of every game (who sat there, their score,
+  whether they won), filled from the records already stored.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from typing import Any
+
+SCHEMA_VERSION = 2
+
+
+class NewerSchemaError(Exception):
+    """The database was written by a newer Mantis; it is left untouched."""
+
+    def __init__(self, found: int) -> None:
+        super().__init__(found)
+        self.found = found
+
+
+def _v0_to_v1(db: sqlite3.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            finished_at TEXT NOT NULL,      -- ISO 8601, UTC, e.g. 2026-11-30T03:15:00Z
+            players INTEGER NOT NULL,
+            reason TEXT NOT NULL,           -- "target" or "deck_out"
+            turns INTEGER NOT NULL,
+            winners TEXT NOT NULL,          -- JSON list of seats
+            scores TEXT NOT NULL,           -- JSON list, per seat
+            record TEXT NOT NULL            -- the game record, one line of JSON
+        )
+        """
+    )
+    db.execute("CREATE INDEX games_by_time ON games (finished_at, id)")
+
+
+def _v1_to_v2(db: sqlite3.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE seats (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL,             -- "human", "bot", or "unknown" (record without seats)
+            bot TEXT,                       -- the bot's name (its level) for bot seats
+            score INTEGER NOT NULL,
+            won INTEGER NOT NULL,           -- 1 if this seat is among the winners
+            PRIMARY KEY (game_id, seat)
+        )
+        """
+    )
+    db.execute("CREATE INDEX seats_by_name ON seats (kind, name)")
+    rows = db.execute("SELECT id, players, winners, scores, record FROM games").fetchall()
+    for game_id, players, winners, scores, record in rows:
+        db.executemany(
+            "INSERT INTO seats (game_id, seat, name, kind, bot, score, won) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, *row)
+                for row in seat_rows(
+                    players, _seats_in(record), json.loads(winners), json.loads(scores)
+                )
+            ],
+        )
+
+
+def _seats_in(record_json: str) -> list[Any] | None:
+    """The ``seats`` of a stored record; None if it has none (or cannot be read)."""
+    try:
+        seats = json.loads(record_json).get("seats")
+    except (ValueError, AttributeError):
+        return None
+    return seats if isinstance(seats, list) else None
+
+
+def seat_rows(
+    players: int, seats: list[Any] | None, winners: list[int], scores: list[int]
+) -> list[tuple[int, str, str, str | None, int, int]]:
+    """``(seat, name, kind, bot, score, won)`` per seat; ``seats`` as in a record's JSON."""
+    rows = []
+    for seat in range(players):
+        entry = seats[seat] if seats is not None and seat < len(seats) else None
+        if isinstance(entry, dict):
+            name = str(entry.get("name", f"Seat {seat + 1}"))
+            kind = str(entry.get("kind", "unknown"))
+            bot = entry.get("bot") if isinstance(entry.get("bot"), str) else None
+        else:
+            name, kind, bot = f"Seat {seat + 1}", "unknown", None
+        rows.append((seat, name, kind, bot, int(scores[seat]), int(seat in winners)))
+    return rows
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v0_to_v1, _v1_to_v2)
+"""``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``."""
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Bring ``db`` (in autocommit mode) up to ``SCHEMA_VERSION``.
+
+    ``NewerSchemaError`` for a database from a newer version; ``sqlite3``
+    errors (locked, not a database) propagate.
+    """
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if version == SCHEMA_VERSION:
+        return
+    if version > SCHEMA_VERSION:
+        raise NewerSchemaError(version)
+    # IMMEDIATE takes the write lock first, so two processes opening an old
+    # database at once do not both upgrade it: the second one re-reads the
+    # version inside its own transaction and finds nothing to do.
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise NewerSchemaError(version)
+        for step in range(version, SCHEMA_VERSION):
+            MIGRATIONS[step](db)
+            db.execute(f"PRAGMA user_version = {step + 1}")
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:  # some errors make SQLite roll back by itself
+            db.execute("ROLLBACK")
+        raise

@@ -1,0 +1,152 @@
+"""The statistics schema: versioned by ``user_version``, upgraded forward in place.
+
+The v1 database here is written by hand, as an older Mantis left it, so the
+test pins what v1 was rather than whatever the code now calls v1.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import UTC, datetime
+
+import pytest
+from storekit import finished, game_for, seated
+
+from mantis.engine import GameRecord
+from mantis.store import stats_schema
+from mantis.store.stats import StatsDB, StatsError, Tally, default_stats_path
+
+V1_SCHEMA = """
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY,
+    finished_at TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    turns INTEGER NOT NULL,
+    winners TEXT NOT NULL,
+    scores TEXT NOT NULL,
+    record TEXT NOT NULL
+);
+CREATE INDEX games_by_time ON games (finished_at, id);
+PRAGMA user_version = 1;
+"""
+
+
+def make_v1(records: list[tuple[str, GameRecord]]) -> None:
+    path = default_stats_path()
+    path.parent.mkdir(parents=True)
+    raw = sqlite3.connect(path)
+    raw.executescript(V1_SCHEMA)
+    for when, record in records:
+        r = record.result
+        raw.execute(
+            "INSERT INTO games (finished_at, players, reason, turns, winners, scores, record) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                when,
+                record.players,
+                r.reason,
+                r.turns,
+                json.dumps(r.winners),
+                json.dumps(r.scores),
+                record.to_json(),
+            ),
+        )
+    raw.commit()
+    raw.close()
+
+
+def version_and_tables() -> tuple[int, set[str]]:
+    raw = sqlite3.connect(default_stats_path())
+    try:
+        version = raw.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    finally:
+        raw.close()
+    return version, tables
+
+
+def test_a_new_database_is_at_the_current_version():
+    StatsDB().close()
+    assert version_and_tables() == (stats_schema.SCHEMA_VERSION, {"games", "seats"})
+    assert stats_schema.SCHEMA_VERSION == 2
+
+
+def test_a_v1_database_is_upgraded_and_its_games_keep_counting():
+    won = game_for("Ann", True, bots=("casual",), seed=1)
+    lost = game_for("Ann", False, bots=("expert",), seed=2)
+    anonymous = finished(seed=3, seats=None)
+    make_v1(
+        [
+            ("2026-01-01T10:00:00Z", won),
+            ("2026-01-02T10:00:00Z", lost),
+            ("2026-01-03T10:00:00Z", anonymous),
+        ]
+    )
+
+    with StatsDB() as db:
+        [ann] = db.player_stats()
+        listed = db.past_games()
+        again = db.game_record(listed[-1].id)
+        db.record_game(game_for("Ann", True, seed=4), datetime(2026, 1, 4, tzinfo=UTC))
+        [ann_after] = db.player_stats()
+
+    assert version_and_tables() == (2, {"games", "seats"})
+    assert ann.overall == Tally(2, 1)
+    assert dict(ann.vs_bots) == {"casual": Tally(1, 1), "expert": Tally(1, 0)}
+    assert [g.seats for g in listed[1:]] == [lost.seats, won.seats]
+    assert [s.kind for s in listed[0].seats] == ["unknown"] * 3  # a record without seats
+    assert again == won
+    assert ann_after.overall == Tally(3, 2) and ann_after.current_streak == 1
+
+
+def test_the_upgrade_fills_every_seat_with_score_and_win():
+    record = seated(finished(seed=7, seats=None), {0: "Ann", 2: "Bob"}, bots=("greedy",))
+    make_v1([("2026-01-01T10:00:00Z", record)])
+    StatsDB().close()
+    raw = sqlite3.connect(default_stats_path())
+    rows = raw.execute(
+        "SELECT seat, name, kind, bot, score, won FROM seats ORDER BY seat"
+    ).fetchall()
+    raw.close()
+    assert rows == [
+        (
+            s,
+            seat.name,
+            seat.kind,
+            seat.bot,
+            record.result.scores[s],
+            int(s in record.result.winners),
+        )
+        for s, seat in enumerate(record.seats)
+    ]
+
+
+def test_an_interrupted_upgrade_leaves_the_v1_database_as_it_was(monkeypatch):
+    make_v1([("2026-01-01T10:00:00Z", game_for("Ann", True, seed=1))])
+    before = default_stats_path().read_bytes()
+
+    def power_cut(*args):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    # Only this patch is undone below: undoing the whole monkeypatch would also
+    # drop the MANTIS_HOME the suite set, and reach the real user directory.
+    with monkeypatch.context() as patch:
+        patch.setattr(stats_schema, "seat_rows", power_cut)
+        with pytest.raises(StatsError, match="disk I/O error"):
+            StatsDB()
+    assert version_and_tables() == (1, {"games"})
+    assert default_stats_path().read_bytes() == before
+
+    with StatsDB() as db:
+        assert db.player_stats()[0].overall == Tally(1, 1)
+
+
+def test_opening_an_up_to_date_database_changes_nothing():
+    with StatsDB() as db:
+        db.record_game(finished())
+    before = default_stats_path().read_bytes()
+    with StatsDB() as db:
+        db.past_games()
+    assert default_stats_path().read_bytes() == before

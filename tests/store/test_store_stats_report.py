@@ -1,0 +1,129 @@
+"""``mantis stats``: the players' figures as a table or JSON, and one-line errors."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from storekit import game_for
+
+from mantis.cli import main
+from mantis.store import data_dir
+from mantis.store.stats import StatsDB, default_stats_path
+from mantis.store.stats_report import run_stats, sparkline
+
+T0 = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
+
+
+@pytest.fixture
+def games():
+    """Ann: W L W W (two against casual, two against expert, at 3 seats); Bob: L at 2 seats."""
+    with StatsDB() as db:
+        for i, (won, bot) in enumerate(
+            [(True, "casual"), (False, "casual"), (True, "expert"), (True, "expert")]
+        ):
+            db.record_game(game_for("Ann", won, bots=(bot,), seed=i), T0 + timedelta(days=i))
+        db.record_game(game_for("Bob", False, players=2, seed=9), T0 + timedelta(days=9))
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(["stats", *argv])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_no_games_yet_is_one_friendly_line_and_creates_nothing(capsys):
+    status, out, err = run(capsys)
+    assert status == 0 and err == ""
+    assert out.count("\n") == 1 and "No games" in out
+    assert not data_dir().exists()
+
+
+def test_no_games_yet_as_json_is_an_empty_list(capsys):
+    status, out, _ = run(capsys, "--json")
+    assert status == 0 and json.loads(out) == {"players": []}
+
+
+def test_the_table_shows_every_player_with_their_figures(capsys, games):
+    status, out, err = run(capsys)
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    ann = next(line for line in lines if line.startswith("Ann "))
+    bob = next(line for line in lines if line.startswith("Bob "))
+    # games, wins, win %, current streak, best streak, recent results oldest first
+    assert ann.split() == ["Ann", "4", "3", "75%", "2", "2", "█▁██"]
+    assert bob.split() == ["Bob", "1", "0", "0%", "0", "0", "▁"]
+    assert "  casual  won   1 of   2   50%" in lines
+    assert "  expert  won   2 of   2  100%" in lines
+    assert "  3 players  won   3 of   4   75%" in lines
+    assert "  2 players  won   0 of   1    0%" in lines
+
+
+def test_one_player_by_name_in_any_case(capsys, games):
+    status, out, _ = run(capsys, "--player", "bob")
+    assert status == 0
+    assert "Bob" in out and "Ann" not in out
+
+
+def test_an_unknown_player_is_a_friendly_line(capsys, games):
+    status, out, _ = run(capsys, "--player", "Zed")
+    assert status == 0 and out == "No games recorded yet for 'Zed'.\n"
+
+
+def test_json_has_the_same_figures(capsys, games):
+    status, out, _ = run(capsys, "--json", "--player", "ANN")
+    assert status == 0
+    [ann] = json.loads(out)["players"]
+    assert ann == {
+        "name": "Ann",
+        "games": 4,
+        "wins": 3,
+        "win_rate": 0.75,
+        "current_streak": 2,
+        "best_streak": 2,
+        "vs_bots": {
+            "casual": {"games": 2, "wins": 1, "win_rate": 0.5},
+            "expert": {"games": 2, "wins": 2, "win_rate": 1.0},
+        },
+        "by_players": {"3": {"games": 4, "wins": 3, "win_rate": 0.75}},
+        "results": [
+            {"date": "2026-03-01T09:30:00Z", "won": True},
+            {"date": "2026-03-02T09:30:00Z", "won": False},
+            {"date": "2026-03-03T09:30:00Z", "won": True},
+            {"date": "2026-03-04T09:30:00Z", "won": True},
+        ],
+    }
+
+
+def test_a_damaged_database_is_one_line_on_stderr_and_status_1(capsys):
+    default_stats_path().parent.mkdir(parents=True)
+    default_stats_path().write_bytes(b"\x00garbage" * 500)
+    status, out, err = run(capsys)
+    assert status == 1 and out == ""
+    assert err.startswith("mantis: error: ") and err.count("\n") == 1 and "damaged" in err
+    assert default_stats_path().read_bytes() == b"\x00garbage" * 500
+
+
+def test_bad_arguments_are_one_line_and_status_2(capsys):
+    status, out, err = run(capsys, "--players", "x")
+    assert status == 2 and out == ""
+    assert err.startswith("mantis: error: ") and err.count("\n") == 1
+
+
+def test_a_terminal_that_cannot_show_blocks_gets_letters(games):
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="ascii")
+    assert run_stats(argparse.Namespace(player="Ann", json=False), out) == 0
+    out.flush()
+    assert "WLWW" in raw.getvalue().decode("ascii")
+
+
+def test_the_sparkline_shows_the_most_recent_results_oldest_first():
+    results = [True] * 5 + [False, True, False]
+    assert sparkline(results) == "█████▁█▁"
+    assert sparkline(results, width=3) == "▁█▁"
+    assert sparkline(results, unicode=False, width=4) == "WLWL"
+    assert sparkline([]) == ""
