@@ -1,0 +1,1 @@
+"""The full-screen terminal app (Textual): setup, the table, help and settings."""

@@ -1,0 +1,194 @@
+"""The Mantis app: which screen is up, the session's settings, and the table's lifecycle."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterable, Sequence
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.theme import Theme
+
+from ..engine import Game, SeatInfo
+from ..store import Settings, load_settings, save_settings
+from .pacing import Pace, next_speed, pace_for
+from .screens.help import HelpScreen
+from .screens.settings import SettingsScreen
+from .screens.setup import SetupScreen
+from .screens.table import TableScreen
+from .screens.too_small import TooSmallScreen, too_small
+
+#: New deals get seeds below this, so a seed is short enough to note and retype.
+SEED_RANGE = 1_000_000
+
+
+class MantisApp(App[int]):
+    """Setup, the table, game over, help and settings, with settings kept on disk."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "Mantis"
+    BINDINGS = [
+        Binding("f1", "help", "Help"),
+        Binding("question_mark", "help", "Help", show=False),
+        Binding("f2", "settings", "Settings"),
+    ]
+
+    def __init__(
+        self,
+        *,
+        seats: Sequence[SeatInfo] | None = None,
+        seed: int | None = None,
+        game: Game | None = None,
+        speed: str | None = None,
+        bot_timeout: float | None = None,
+        paused: bool = False,
+        still: bool = False,
+        settings_file: str | os.PathLike[str] | None = None,
+    ) -> None:
+        """Open on the setup screen, or straight on a table when ``seats`` are given.
+
+        ``game`` (with ``seats``) opens the table on a game already in
+        progress, e.g. ``GameRecord.replay(upto)``.  ``speed`` and
+        ``bot_timeout`` override the saved settings for this session.
+        ``paused`` holds bot play until resumed or stepped.  ``still``
+        removes every delay, animation and cursor blink (for tests and
+        screenshots).
+        """
+        super().__init__()
+        self.settings_file = settings_file
+        self.settings, self._settings_warning = load_settings(settings_file)
+        self.still = still
+        self.speed = "instant" if still else (speed or self.settings.speed)
+        self.bot_timeout = bot_timeout or self.settings.bot_timeout
+        self.animation_level = "none" if still or not self.settings.animations else "full"
+        if self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
+        if game is not None and seats is None:
+            raise ValueError("a game needs its seats")
+        self._opening = (seats, seed, game, paused)
+
+    # ------------------------------------------------------------ lifecycle
+
+    def on_mount(self) -> None:
+        if self._settings_warning:
+            self.notify(self._settings_warning, severity="warning", timeout=8)
+        seats, seed, game, paused = self._opening
+        if game is not None:
+            assert seats is not None
+            self.push_screen(TableScreen(game, seats, paused=paused))
+        elif seats is not None:
+            self.start_table(seats, seed, paused=paused, remember=False)
+        else:
+            self.push_screen(SetupScreen(self.settings.last_seats, seed))
+        self.theme_changed_signal.subscribe(self, self._on_theme_changed)
+        self.call_after_refresh(self._check_size)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._check_size)
+
+    def _check_size(self) -> None:
+        width, height = self.size
+        if too_small(width, height) and not isinstance(self.screen, TooSmallScreen):
+            self.push_screen(TooSmallScreen())
+
+    def start_table(
+        self,
+        seats: Sequence[SeatInfo],
+        seed: int | None = None,
+        *,
+        paused: bool = False,
+        remember: bool = True,
+    ) -> None:
+        """Deal a new game (a fresh seed unless given) and show its table."""
+        if remember:
+            self.update_settings(self.settings.with_changes(last_seats=tuple(seats)))
+        if seed is None:
+            seed = secrets.randbelow(SEED_RANGE)
+        self._show_table(TableScreen(Game.new(len(seats), seed), seats, paused=paused))
+
+    def _show_table(self, table: TableScreen) -> None:
+        if isinstance(self.screen, SetupScreen | TableScreen):
+            self.switch_screen(table)
+        else:
+            self.push_screen(table)
+
+    def after_game(self, choice: str, table: TableScreen) -> None:
+        """Act on the game-over choice: again, rematch, new, quit (or stay)."""
+        if choice == "again":
+            self.start_table(table.seats, remember=False)
+        elif choice == "rematch":
+            old = table.game
+            game = Game(old.initial_tanks, old.initial_pile, old.first, seed=old.seed)
+            self._show_table(TableScreen(game, table.seats))
+        elif choice == "new":
+            self.action_new_game()
+        elif choice == "quit":
+            self.exit(0)
+
+    # ------------------------------------------------------------ settings
+
+    @property
+    def pace(self) -> Pace:
+        """The delays the table uses right now."""
+        return pace_for(self.speed, animations=self.animation_level != "none")
+
+    def update_settings(self, settings: Settings) -> None:
+        """Adopt and save ``settings``; a failed save is reported, not raised."""
+        self.settings = settings
+        try:
+            save_settings(settings, self.settings_file)
+        except OSError as exc:
+            self.notify(f"Could not save settings: {exc}", severity="error")
+
+    def cycle_speed(self) -> None:
+        """Switch to the next bot speed and remember it."""
+        self.speed = next_speed(self.speed)
+        self.update_settings(self.settings.with_changes(speed=self.speed))
+        self.notify(f"Bot speed: {self.speed}", timeout=2)
+
+    def _on_theme_changed(self, theme: Theme) -> None:
+        if theme.name != self.settings.theme:
+            self.update_settings(self.settings.with_changes(theme=theme.name))
+
+    def _apply_settings(self, settings: Settings | None) -> None:
+        if settings is None:
+            return
+        self.speed = settings.speed
+        self.bot_timeout = settings.bot_timeout
+        if not self.still:
+            self.animation_level = "full" if settings.animations else "none"
+        self.update_settings(settings)
+        if settings.theme in self.available_themes:
+            self.theme = settings.theme
+        self.screen.refresh_bindings()
+
+    # ------------------------------------------------------------ actions
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_settings(self) -> None:
+        if not isinstance(self.screen, SettingsScreen):
+            current = self.settings.with_changes(speed=self.speed, bot_timeout=self.bot_timeout)
+            self.push_screen(SettingsScreen(current, self.available_themes), self._apply_settings)
+
+    def action_new_game(self) -> None:
+        """Leave any table for the setup screen."""
+        while len(self.screen_stack) > 2 and not isinstance(self.screen, TableScreen):
+            self.pop_screen()
+        setup = SetupScreen(self.settings.last_seats)
+        if isinstance(self.screen, SetupScreen | TableScreen):
+            self.switch_screen(setup)
+        else:
+            self.push_screen(setup)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield SystemCommand("New game", "Set up a new table", self.action_new_game)
+        yield SystemCommand("Help", "How to play, and the keys", self.action_help)
+        yield SystemCommand(
+            "Settings", "Bot speed, animations, theme, bot time budget", self.action_settings
+        )
+        yield from super().get_system_commands(screen)

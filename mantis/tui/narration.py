@@ -1,0 +1,113 @@
+"""The game log's sentences: one event plus the seat names gives one line.
+
+Kept free of Textual so the wording can be tested on its own.  A seat named
+"You" (the default for a lone human) is narrated in the second person:
+"You scored 4 blue", "… went to your tank".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..engine import (
+    CardRevealed,
+    Event,
+    ExtraTurn,
+    GameOver,
+    GameStarted,
+    Scored,
+    ScoreMissed,
+    StealMissed,
+    Stolen,
+    TurnStarted,
+)
+from ..engine.cards import COLOUR_NAMES
+
+YOU = "You"
+
+
+def possessive(name: str, *, start: bool = False) -> str:
+    """``"Ann's"``, or ``"your"`` / ``"Your"`` for the seat called You."""
+    if name == YOU:
+        return "Your" if start else "your"
+    return f"{name}'s"
+
+
+def _object(name: str) -> str:
+    return "you" if name == YOU else name
+
+
+def join_names(names: Sequence[str]) -> str:
+    """``"Ann"``, ``"Ann and Bea"``, ``"Ann, Bea and Cal"``."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def narrate(event: Event, names: Sequence[str]) -> str | None:
+    """The log line for ``event``, or ``None`` for events the log leaves out.
+
+    ``names`` are the seat names, seat 0 first.
+    """
+    if isinstance(event, Scored):
+        who = names[event.seat]
+        return f"{who} scored {event.count} {COLOUR_NAMES[event.colour]} (score {event.score})"
+    if isinstance(event, ScoreMissed):
+        who = names[event.seat]
+        colour = COLOUR_NAMES[event.colour]
+        return f"{who} missed a score: {colour} went to {possessive(who)} tank"
+    if isinstance(event, Stolen):
+        who, victim = names[event.seat], names[event.target]
+        return f"{who} stole {event.count} {COLOUR_NAMES[event.colour]} from {_object(victim)}"
+    if isinstance(event, StealMissed):
+        who, victim = names[event.seat], names[event.target]
+        colour = COLOUR_NAMES[event.colour]
+        return f"{who} missed: {colour} went to {possessive(victim)} tank"
+    if isinstance(event, ExtraTurn):
+        return f"Extra turn for {_object(names[event.seat])}"
+    if isinstance(event, GameOver):
+        return game_over_line(event, names)
+    if isinstance(event, GameStarted):
+        seed = "" if event.seed is None else f" (seed {event.seed})"
+        return (
+            f"New game{seed}: {len(names)} players, first to {event.target} scored cards wins. "
+            f"{names[event.first]} start{'' if names[event.first] == YOU else 's'}."
+        )
+    if isinstance(event, TurnStarted | CardRevealed):
+        return None
+    return None
+
+
+def fault_line(name: str, fault: str) -> str:
+    """The log line for a bot whose decision was replaced by a score."""
+    return f"{possessive(name, start=True)} bot {fault}; {name} scores instead"
+
+
+def game_over_line(event: GameOver, names: Sequence[str]) -> str:
+    """One line on who won and why."""
+    winners = [names[s] for s in event.winners]
+    if event.reason == "target":
+        who = winners[0]
+        return f"Game over: {who} reached the target with {event.scores[event.winners[0]]} cards"
+    if len(winners) == 1:
+        return f"Game over: the draw pile ran out and {winners[0]} has the most scored cards"
+    return f"Game over: the draw pile ran out and {join_names(winners)} share the win"
+
+
+def reason_text(event: GameOver, names: Sequence[str]) -> str:
+    """Why the game ended, with the deck-out tiebreak spelled out."""
+    if event.reason == "target":
+        seat = event.winners[0]
+        return f"{names[seat]} reached the target: {event.scores[seat]} scored cards."
+    best = max(event.scores)
+    leaders = [s for s, score in enumerate(event.scores) if score == best]
+    text = f"The draw pile ran out. The most scored cards: {best}"
+    if len(leaders) == 1:
+        return f"{text}, by {names[leaders[0]]}."
+    tied = join_names([names[s] for s in leaders])
+    text += f", a tie between {tied}. Tiebreak: the larger tank"
+    if len(event.winners) == 1:
+        seat = event.winners[0]
+        return f"{text}, and {names[seat]} has {event.tank_sizes[seat]} cards there."
+    size = event.tank_sizes[event.winners[0]]
+    return f"{text}, still tied at {size} cards, so the win is shared."

@@ -1,0 +1,53 @@
+"""How each card colour is drawn so that hue never carries meaning alone.
+
+Every colour has a letter (the record format's R G B P K Y O) that is always
+shown next to it, plus a glyph for larger layouts.  The hues are picked so
+that a 16-colour terminal still maps them to different ANSI colours where it
+can; where it cannot (it has no orange or pink), the letter tells them apart.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from ..engine import COLOUR_LETTERS, COLOUR_NAMES
+
+#: Foreground hue per colour (canonical order R G B P K Y O).
+HUES = ("#e5484d", "#30a46c", "#3e8ef7", "#9d5bd2", "#f279c2", "#f5d90a", "#f76b15")
+#: Text drawn on a chip of the colour, chosen for contrast.
+INKS = ("#ffffff", "#ffffff", "#ffffff", "#ffffff", "#000000", "#000000", "#000000")
+#: A distinct shape per colour, for when there is room.
+GLYPHS = ("●", "▲", "■", "◆", "♥", "★", "✚")
+
+
+def letter(colour: int) -> str:
+    """The colour's letter, e.g. ``"R"``."""
+    return COLOUR_LETTERS[colour]
+
+
+def name(colour: int) -> str:
+    """The colour's name, e.g. ``"red"``."""
+    return COLOUR_NAMES[colour]
+
+
+def chip(colour: int, *, wide: bool = False) -> Text:
+    """The colour as a small solid chip with its letter (and glyph when ``wide``)."""
+    label = (
+        f" {GLYPHS[colour]} {COLOUR_LETTERS[colour]} " if wide else f" {COLOUR_LETTERS[colour]} "
+    )
+    return Text(label, style=f"bold {INKS[colour]} on {HUES[colour]}")
+
+
+def tag(colour: int) -> Text:
+    """The colour's letter in its hue, bold: for dense one-line layouts."""
+    return Text(COLOUR_LETTERS[colour], style=f"bold {HUES[colour]}")
+
+
+def glyph(colour: int) -> Text:
+    """The colour's glyph in its hue."""
+    return Text(GLYPHS[colour], style=HUES[colour])
+
+
+def hue(colour: int) -> str:
+    """The colour's hue as a hex string."""
+    return HUES[colour]

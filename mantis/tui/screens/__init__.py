@@ -1,0 +1,1 @@
+"""The app's screens: setup, the table, game over, help, settings, too small."""

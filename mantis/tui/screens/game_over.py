@@ -1,0 +1,135 @@
+"""The end of a game: who won, the final scores and tanks, and why it ended."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from ...engine import GameOver
+from ..narration import join_names, reason_text
+
+CHOICES = ("again", "rematch", "new", "quit")
+"""What the screen can be dismissed with: a new deal with the same seats, the
+same deal again, a new setup, or quitting the app."""
+
+
+class GameOverScreen(ModalScreen[str]):
+    """The result of a finished game, over the final table."""
+
+    DEFAULT_CSS = """
+    GameOverScreen {
+        align: center middle;
+        background: $background 60%;
+    }
+    #box {
+        width: 74;
+        max-width: 100%;
+        height: auto;
+        max-height: 100%;
+        border: heavy $success;
+        border-title-align: center;
+        border-title-style: bold;
+        background: $surface;
+        padding: 0 1;
+    }
+    #winners {
+        text-style: bold;
+        content-align: center middle;
+        width: 1fr;
+        color: $success;
+    }
+    #reason {
+        margin: 1 0 0 0;
+        width: 1fr;
+    }
+    #scores {
+        width: 1fr;
+        margin-top: 1;
+    }
+    #buttons {
+        height: auto;
+        margin-top: 1;
+        align-horizontal: center;
+    }
+    #buttons Button {
+        margin: 0 1 0 0;
+    }
+    """
+
+    BINDINGS = [
+        Binding("a", "choose('again')", "Play again"),
+        Binding("r", "choose('rematch')", "Rematch"),
+        Binding("n", "choose('new')", "New game"),
+        Binding("q", "choose('quit')", "Quit"),
+        Binding("escape", "dismiss_screen", "Back to table"),
+    ]
+
+    def __init__(self, result: GameOver, names: Sequence[str], seed: int | None) -> None:
+        super().__init__()
+        self.result = result
+        self.names = list(names)
+        self.seed = seed
+
+    def compose(self) -> ComposeResult:
+        result, names = self.result, self.names
+        winners = [names[s] for s in result.winners]
+        if len(winners) == 1:
+            headline = f"★ {winners[0]} win{'' if winners[0] == 'You' else 's'}! ★"
+        else:
+            headline = f"★ Shared win: {join_names(winners)} ★"
+        with Vertical(id="box") as box:
+            box.border_title = "Game over"
+            yield Static(headline, id="winners")
+            yield Static(reason_text(result, names), id="reason")
+            yield Static(self._score_table(), id="scores")
+            seed = "-" if self.seed is None else str(self.seed)
+            yield Static(
+                f"{self.result.turns} moves · seed {seed} · Rematch replays this same deal",
+                classes="note",
+            )
+            with Horizontal(id="buttons"):
+                yield Button("Play again (a)", id="again", variant="success", compact=True)
+                yield Button("Rematch (r)", id="rematch", compact=True)
+                yield Button("New game (n)", id="new", compact=True)
+                yield Button("Quit (q)", id="quit", variant="error", compact=True)
+
+    def _score_table(self) -> Table:
+        result = self.result
+        table = Table(box=None, expand=False, padding=(0, 2), show_edge=False)
+        table.add_column("Seat")
+        table.add_column("Scored", justify="right")
+        table.add_column("Tank", justify="right")
+        table.add_column("")
+        order = sorted(
+            range(len(self.names)),
+            key=lambda s: (-result.scores[s], -result.tank_sizes[s], s),
+        )
+        for seat in order:
+            won = seat in result.winners
+            mark = Text("★ winner", style="bold") if won else Text("")
+            table.add_row(
+                Text(f"{seat + 1} {self.names[seat]}", style="bold" if won else ""),
+                str(result.scores[seat]),
+                str(result.tank_sizes[seat]),
+                mark,
+            )
+        return table
+
+    @on(Button.Pressed)
+    def _on_button(self, event: Button.Pressed) -> None:
+        if event.button.id in CHOICES:
+            self.dismiss(event.button.id)
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+    def action_dismiss_screen(self) -> None:
+        self.dismiss("stay")

@@ -1,0 +1,141 @@
+"""The settings form: bot speed, animations, theme and the bots' time budget."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static
+
+from ...store import SPEEDS, Settings
+from ...store.settings import MAX_BOT_TIMEOUT
+
+
+class SettingsScreen(ModalScreen[Settings | None]):
+    """Edits a copy of the settings; dismissed with the new settings, or None."""
+
+    DEFAULT_CSS = """
+    SettingsScreen {
+        align: center middle;
+        background: $background 60%;
+    }
+    #settings-box {
+        width: 60;
+        max-width: 100%;
+        height: auto;
+        border: round $accent;
+        border-title-align: center;
+        background: $surface;
+        padding: 1 2;
+    }
+    #settings-grid Input {
+        width: 12;
+    }
+    #settings-grid {
+        grid-size: 2;
+        grid-columns: 20 1fr;
+        grid-rows: 1;
+        grid-gutter: 1 0;
+        height: auto;
+    }
+    #settings-grid Label {
+        padding-top: 0;
+    }
+    #settings-box .note {
+        margin-top: 1;
+    }
+    #settings-error {
+        color: $error;
+        height: auto;
+        margin-top: 1;
+    }
+    #settings-buttons {
+        height: auto;
+        margin-top: 1;
+        align-horizontal: right;
+    }
+    #settings-buttons Button {
+        margin-left: 1;
+    }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "save", "Save")]
+
+    def __init__(self, settings: Settings, themes: Iterable[str]) -> None:
+        super().__init__()
+        self.settings = settings
+        self.themes = sorted(set(themes) | {settings.theme})
+
+    def compose(self) -> ComposeResult:
+        s = self.settings
+        with Vertical(id="settings-box") as box:
+            box.border_title = "Settings"
+            with Grid(id="settings-grid"):
+                yield Label("Bot speed")
+                yield Select(
+                    [(speed, speed) for speed in SPEEDS],
+                    value=s.speed,
+                    allow_blank=False,
+                    id="speed",
+                    compact=True,
+                )
+                yield Label("Animations")
+                yield Select(
+                    [("on", True), ("off", False)],
+                    value=s.animations,
+                    allow_blank=False,
+                    id="animations",
+                    compact=True,
+                )
+                yield Label("Theme")
+                yield Select(
+                    [(theme, theme) for theme in self.themes],
+                    value=s.theme,
+                    allow_blank=False,
+                    id="theme",
+                    compact=True,
+                )
+                yield Label("Bot time budget (s)")
+                yield Input(f"{s.bot_timeout:g}", id="bot-timeout", compact=True)
+            yield Static(
+                "Animations off, or speed instant, plays without any delay.", classes="note"
+            )
+            yield Static(id="settings-error")
+            with Horizontal(id="settings-buttons"):
+                yield Button("Cancel", id="cancel", compact=True)
+                yield Button("Save", id="save", variant="primary", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#speed").focus()
+
+    @on(Button.Pressed, "#save")
+    def action_save(self) -> None:
+        text = self.query_one("#bot-timeout", Input).value.strip()
+        try:
+            timeout = float(text)
+        except ValueError:
+            timeout = -1.0
+        if not 0 < timeout <= MAX_BOT_TIMEOUT:
+            self.query_one("#settings-error", Static).update(
+                f"The bot time budget is a number of seconds, more than 0 and at most "
+                f"{MAX_BOT_TIMEOUT:g}."
+            )
+            return
+        speed = self.query_one("#speed", Select).value
+        theme = self.query_one("#theme", Select).value
+        self.dismiss(
+            self.settings.with_changes(
+                speed=speed if isinstance(speed, str) else self.settings.speed,
+                animations=self.query_one("#animations", Select).value is True,
+                theme=theme if isinstance(theme, str) else self.settings.theme,
+                bot_timeout=timeout,
+            )
+        )
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,175 @@
+"""The setup form: how many seats, who sits in each, an optional seed, Start."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, Select, Static
+
+from ...engine import SeatInfo
+from ...players.registry import level_choices
+from ..seating import (
+    DEFAULT_NAMES,
+    HUMAN,
+    MAX_NAME_LENGTH,
+    MAX_SEATS,
+    MIN_SEATS,
+    SeatingError,
+    check_names,
+    default_names,
+)
+
+if TYPE_CHECKING:
+    from ..app import MantisApp
+
+DEFAULT_PLAYERS = 3
+
+
+def _choices(extra: Sequence[str]) -> list[tuple[str, str]]:
+    """What a seat can be: a human, a bot per level, and any bot remembered."""
+    options = [("Human", HUMAN)]
+    known = set()
+    for label, bot in level_choices():
+        options.append((f"Bot · {label} ({bot})", bot))
+        known.add(bot)
+    for bot in extra:
+        if bot not in known:
+            options.append((f"Bot · {bot}", bot))
+            known.add(bot)
+    return options
+
+
+def _default_seats() -> list[SeatInfo]:
+    levels = level_choices()
+    bot = levels[min(1, len(levels) - 1)][1] if levels else "random"
+    kinds = [HUMAN] + ["bot"] * (MAX_SEATS - 1)
+    names = default_names(kinds)
+    return [
+        SeatInfo(name, kind, None if kind == HUMAN else bot)
+        for name, kind in zip(names, kinds, strict=True)
+    ]
+
+
+class SetupScreen(Screen[None]):
+    """Choose the seats and start a table; the last setup is offered again."""
+
+    CSS_PATH = "setup.tcss"
+    BINDINGS = [Binding("ctrl+s", "start", "Start", priority=True)]
+
+    def __init__(self, seats: Sequence[SeatInfo] = (), seed: int | None = None) -> None:
+        super().__init__()
+        remembered = list(seats)
+        defaults = _default_seats()
+        self.players = (
+            len(remembered) if MIN_SEATS <= len(remembered) <= MAX_SEATS else (DEFAULT_PLAYERS)
+        )
+        # Rows beyond the remembered seats fall back to defaults with unused names.
+        taken = {seat.name for seat in remembered}
+        spare = iter(name for name in DEFAULT_NAMES if name not in taken)
+        rows = remembered[:MAX_SEATS]
+        for default in defaults[len(rows) :]:
+            name = default.name if default.name not in taken else next(spare)
+            rows.append(SeatInfo(name, default.kind, default.bot))
+            taken.add(name)
+        self.rows = rows
+        self.seed = seed
+        self.options = _choices([s.bot for s in rows if s.bot is not None])
+
+    @property
+    def mantis(self) -> MantisApp:
+        return cast("MantisApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="setup", can_focus=False):
+            yield Static("MANTIS · set up a table", id="title")
+            with Horizontal(classes="row"):
+                yield Label("Players", classes="label")
+                yield Select(
+                    [(str(n), n) for n in range(MIN_SEATS, MAX_SEATS + 1)],
+                    value=self.players,
+                    allow_blank=False,
+                    id="players",
+                    compact=True,
+                )
+                yield Static("2 players race to 15 cards, 3-6 to 10", classes="note")
+            with Horizontal(classes="row header"):
+                yield Label("Seat", classes="label")
+                yield Label("Name", classes="name-head")
+                yield Label("Plays as")
+            with Vertical(id="seat-rows"):
+                for i, seat in enumerate(self.rows):
+                    value = HUMAN if seat.kind == HUMAN else seat.bot
+                    with Horizontal(classes="row seat", id=f"row-{i}"):
+                        yield Label(f"{i + 1}", classes="label")
+                        yield Input(
+                            seat.name,
+                            id=f"name-{i}",
+                            max_length=MAX_NAME_LENGTH,
+                            compact=True,
+                            classes="name",
+                        )
+                        yield Select(
+                            self.options,
+                            value=value,
+                            allow_blank=False,
+                            id=f"kind-{i}",
+                            compact=True,
+                        )
+            with Horizontal(classes="row"):
+                yield Label("Seed", classes="label")
+                yield Input(
+                    "" if self.seed is None else str(self.seed),
+                    placeholder="random",
+                    id="seed",
+                    compact=True,
+                    restrict=r"[0-9]*",
+                    classes="name",
+                )
+                yield Static("blank = new deal; a number replays it", classes="note")
+            with Horizontal(classes="row", id="start-row"):
+                yield Button("Start", id="start", variant="success", compact=True)
+                yield Static(id="error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.mantis.still:
+            for field in self.query(Input):
+                field.cursor_blink = False
+        self._show_rows()
+        self.query_one("#start", Button).focus()
+
+    @on(Select.Changed, "#players")
+    def _on_players(self, event: Select.Changed) -> None:
+        if isinstance(event.value, int):
+            self.players = event.value
+            self._show_rows()
+
+    def _show_rows(self) -> None:
+        for i in range(MAX_SEATS):
+            self.query_one(f"#row-{i}").display = i < self.players
+
+    @on(Button.Pressed, "#start")
+    @on(Input.Submitted)
+    def action_start(self) -> None:
+        error = self.query_one("#error", Static)
+        seats = []
+        for i in range(self.players):
+            name = self.query_one(f"#name-{i}", Input).value.strip()
+            value = self.query_one(f"#kind-{i}", Select).value
+            kind = HUMAN if value == HUMAN else "bot"
+            seats.append(SeatInfo(name, kind, None if kind == HUMAN else str(value)))
+        try:
+            check_names([seat.name for seat in seats])
+        except SeatingError as exc:
+            error.update(str(exc))
+            return
+        seed_text = self.query_one("#seed", Input).value.strip()
+        seed = int(seed_text) if seed_text else None
+        error.update("")
+        self.mantis.start_table(seats, seed)

@@ -1,0 +1,97 @@
+"""Who sits at the table: seat specs, default names and the players behind them.
+
+A seat is described by the engine's ``SeatInfo`` (name, ``"human"`` or
+``"bot"``, bot spec), the same shape game records use, so a table's setup can
+be remembered and recorded as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..engine import SeatInfo
+from ..players import HumanPlayer, Player, PlayerSpecError, bot_factory
+
+MIN_SEATS = 2
+MAX_SEATS = 6
+HUMAN = "human"
+DEFAULT_NAMES = ("Ann", "Bea", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
+FIRST_HUMAN_NAME = "You"
+MAX_NAME_LENGTH = 16
+
+
+class SeatingError(ValueError):
+    """Seats that cannot make a table; the message is one line for the user."""
+
+
+def default_names(kinds: Sequence[str]) -> list[str]:
+    """Distinct names for seats of ``kinds``: "You" for a lone human, then Ann, Bea…
+
+    With several humans (hot-seat) nobody is "You": each gets a name, so the
+    banner never says "your turn" to the wrong person.
+    """
+    names: list[str] = []
+    spare = iter(DEFAULT_NAMES)
+    lone_human = list(kinds).count(HUMAN) == 1
+    for kind in kinds:
+        if kind == HUMAN and lone_human:
+            names.append(FIRST_HUMAN_NAME)
+        else:
+            names.append(next(spare))
+    return names
+
+
+def parse_seats(seats: str, names: str | None = None) -> tuple[SeatInfo, ...]:
+    """Seats from ``--seats`` (and ``--names``) text; ``SeatingError`` when invalid."""
+    specs = [spec.strip() for spec in seats.split(",")]
+    if any(not spec for spec in specs):
+        raise SeatingError(f"--seats has an empty entry: {seats!r}")
+    if not MIN_SEATS <= len(specs) <= MAX_SEATS:
+        raise SeatingError(f"--seats needs {MIN_SEATS} to {MAX_SEATS} seats, not {len(specs)}")
+    for spec in specs:
+        if spec != HUMAN:
+            try:
+                bot_factory(spec)
+            except PlayerSpecError as exc:
+                raise SeatingError(str(exc)) from None
+    kinds = [HUMAN if spec == HUMAN else "bot" for spec in specs]
+    if names is None:
+        chosen = default_names(kinds)
+    else:
+        chosen = [name.strip() for name in names.split(",")]
+        if len(chosen) != len(specs):
+            raise SeatingError(f"--names gives {len(chosen)} names for {len(specs)} seats")
+    check_names(chosen)
+    return tuple(
+        SeatInfo(name, kind, None if kind == HUMAN else spec)
+        for name, kind, spec in zip(chosen, kinds, specs, strict=True)
+    )
+
+
+def check_names(names: Sequence[str]) -> None:
+    """``SeatingError`` unless every name is non-empty, short and different."""
+    for name in names:
+        if not name:
+            raise SeatingError("every seat needs a name")
+        if len(name) > MAX_NAME_LENGTH:
+            raise SeatingError(f"name {name!r} is longer than {MAX_NAME_LENGTH} characters")
+    folded = [name.casefold() for name in names]
+    for name in names:
+        if folded.count(name.casefold()) > 1:
+            raise SeatingError(f"two seats are called {name!r}: names must differ")
+
+
+def make_player(seat: SeatInfo) -> Player:
+    """A fresh player for a seat: a ``HumanPlayer`` or the seat's bot."""
+    if seat.kind == HUMAN:
+        return HumanPlayer()
+    assert seat.bot is not None
+    try:
+        return bot_factory(seat.bot)()
+    except PlayerSpecError as exc:
+        raise SeatingError(str(exc)) from None
+
+
+def describe(seat: SeatInfo) -> str:
+    """What sits in a seat, in a word: "human" or the bot's name."""
+    return HUMAN if seat.kind == HUMAN else str(seat.bot)

@@ -1,0 +1,101 @@
+"""Regenerate the SVG screenshots of Mantis's main screens into this directory.
+
+Run from the repository root: ``.venv/bin/python screenshots/regenerate.py``.
+Positions come from ``tests/tui/positions.py`` (games reopened from records
+at exact moves), so the pictures match the snapshot tests and never change
+unless the app does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import tempfile
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "tui")]
+
+import positions  # noqa: E402
+
+from mantis.engine import SeatInfo  # noqa: E402
+from mantis.store import Settings, save_settings  # noqa: E402
+from mantis.store.paths import settings_path  # noqa: E402
+from mantis.tui.app import MantisApp  # noqa: E402
+from mantis.tui.screens.game_over import GameOverScreen  # noqa: E402
+
+Prepare = Callable[[MantisApp, object], Awaitable[None]]
+
+
+async def _settle(app: MantisApp, pilot: object) -> None:
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def _game_over(app: MantisApp, pilot: object) -> None:
+    for _ in range(200):
+        if isinstance(app.screen, GameOverScreen):
+            break
+        await pilot.pause(0.02)  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def _help(app: MantisApp, pilot: object) -> None:
+    await pilot.press("f1")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def _pick_target(app: MantisApp, pilot: object) -> None:
+    await pilot.press("4")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+def _table(game_and_seats) -> Callable[[], MantisApp]:
+    game, seats = game_and_seats
+    return lambda: MantisApp(seats=seats, game=game, still=True)
+
+
+def _setup() -> MantisApp:
+    remembered = (
+        SeatInfo("You", "human"),
+        SeatInfo("Ann", "bot", "random"),
+        SeatInfo("Bea", "bot", "random"),
+    )
+    save_settings(Settings(last_seats=remembered), settings_path())
+    return MantisApp(still=True)
+
+
+SHOTS: list[tuple[str, Callable[[], MantisApp], tuple[int, int], Prepare]] = [
+    ("setup", _setup, (80, 24), _settle),
+    ("table-2-players", _table(positions.extra_turn()), (80, 24), _settle),
+    ("table-4-players", _table(positions.mid_game(4)), (100, 30), _settle),
+    ("table-4-players-steal", _table(positions.mid_game(4)), (80, 24), _pick_target),
+    ("table-6-players-large", _table(positions.mid_game(6)), (120, 40), _settle),
+    ("game-over", _table(positions.single_win()), (80, 24), _game_over),
+    ("game-over-shared-win", _table(positions.shared_win()), (80, 24), _game_over),
+    ("help", _table(positions.mid_game(4)), (80, 24), _help),
+]
+
+
+async def _shoot(name: str, make: Callable[[], MantisApp], size, prepare: Prepare) -> Path:
+    app = make()
+    async with app.run_test(size=size) as pilot:
+        await prepare(app, pilot)
+        app.save_screenshot(f"{name}.svg", str(HERE))
+    return HERE / f"{name}.svg"
+
+
+async def main() -> None:
+    with tempfile.TemporaryDirectory() as home:
+        # Never read or touch the user's own settings.
+        os.environ["MANTIS_HOME"] = home
+        os.environ.pop("NO_COLOR", None)
+        for name, make, size, prepare in SHOTS:
+            path = await _shoot(name, make, size, prepare)
+            print(path.relative_to(ROOT))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

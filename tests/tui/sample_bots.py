@@ -1,0 +1,24 @@
+"""Bots that misbehave on purpose, loaded by the tests as plug-ins (``sample_bots:Class``)."""
+
+from __future__ import annotations
+
+import time
+
+from mantis.engine import SCORE, Action, View
+
+
+class SleepyBot:
+    """Thinks for ``DELAY`` seconds, then scores."""
+
+    DELAY = 1.5
+
+    def choose(self, view: View) -> Action:
+        time.sleep(self.DELAY)
+        return SCORE
+
+
+class BrokenBot:
+    """Raises on every decision."""
+
+    def choose(self, view: View) -> Action:
+        raise RuntimeError("boom")

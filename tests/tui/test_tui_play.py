@@ -1,0 +1,316 @@
+"""Playing through the UI with keys and clicks, and what the widgets then show."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import positions
+import pytest
+from sample_bots import SleepyBot
+
+from mantis.engine import SCORE, Game, SeatInfo, steal
+from mantis.tui.app import MantisApp
+from mantis.tui.narration import narrate
+from mantis.tui.screens.game_over import GameOverScreen
+from mantis.tui.screens.help import HelpScreen
+from mantis.tui.screens.setup import SetupScreen
+from mantis.tui.screens.table import TableScreen
+from mantis.tui.screens.too_small import TooSmallScreen
+from mantis.tui.widgets.draw_pile import DrawPile
+from mantis.tui.widgets.game_log import GameLog
+from mantis.tui.widgets.score_pile import ScorePile
+from mantis.tui.widgets.seat_panel import SeatPanel
+from mantis.tui.widgets.tank import Tank
+
+SIZE = (80, 24)
+
+
+def seats(*specs: str) -> list[SeatInfo]:
+    names = ["You", "Ann", "Bea", "Cal", "Dee", "Eve"]
+    return [
+        SeatInfo(name, "human") if spec == "human" else SeatInfo(name, "bot", spec)
+        for name, spec in zip(names, specs, strict=False)
+    ]
+
+
+def table_of(app: MantisApp) -> TableScreen:
+    for screen in reversed(app.screen_stack):
+        if isinstance(screen, TableScreen):
+            return screen
+    raise AssertionError("no table on the screen stack")
+
+
+async def wait_for(pilot, test, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not test():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for the UI")
+        await pilot.pause(0.01)
+
+
+async def wait_for_human(pilot) -> TableScreen:
+    table = table_of(pilot.app)
+    await wait_for(
+        pilot,
+        lambda: table.waiting is not None or isinstance(pilot.app.screen, GameOverScreen),
+    )
+    return table
+
+
+async def test_whole_game_with_the_keyboard() -> None:
+    app = MantisApp(seats=seats("human", "random", "score"), seed=3, still=True)
+    async with app.run_test(size=SIZE) as pilot:
+        steals = 0
+        for _ in range(200):
+            table = await wait_for_human(pilot)
+            if isinstance(app.screen, GameOverScreen):
+                break
+            turn = table.game.turn
+            if steals < 3:
+                # Pick Ann by her digit, then confirm: a steal in two steps.
+                await pilot.press("2")
+                assert table.target == 1
+                await pilot.press("enter")
+                steals += 1
+            else:
+                await pilot.press("s")
+            await wait_for(pilot, lambda t=table, n=turn: t.game.turn > n)
+        assert isinstance(app.screen, GameOverScreen)
+        log = table.query_one(GameLog).texts
+        assert log[-1].startswith("Game over:")
+        assert any("from Ann" in line or "went to Ann's tank" in line for line in log)
+        moves = [seat for seat, _ in table.game.history if seat == 0]
+        assert len(moves) >= 4
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+async def test_end_of_a_game_with_the_mouse() -> None:
+    # Late in a game, so that the clicking part stays short.
+    game, table_seats = positions.mid_game(3, seed=15, upto=18)
+    app = MantisApp(seats=table_seats, game=game, still=True)
+    async with app.run_test(size=SIZE) as pilot:
+        for clicks in range(300):
+            table = await wait_for_human(pilot)
+            if isinstance(app.screen, GameOverScreen):
+                break
+            turn = table.game.turn
+            if clicks % 3 == 2:
+                # Clicking a tank only picks it; the Steal button confirms.
+                victim = table.targets[0]
+                await pilot.click(f"#seat-{victim}")
+                assert table.target == victim and table.game.turn == turn
+                await pilot.click("#steal")
+            else:
+                await pilot.click("#score")
+            await wait_for(pilot, lambda t=table, n=turn: t.game.turn > n)
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.click("#new")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+
+
+async def test_log_and_widgets_follow_a_steal() -> None:
+    game, table_seats = positions.mid_game(4)
+    mover = game.to_move
+    victim = (mover + 1) % 4
+    # Work out on a copy what the steal will do, to compare with the UI.
+    expected_game = positions.played(4, 11, 0.45).replay(14)
+    events = expected_game.apply(steal(victim))
+    expected = [line for e in events if (line := narrate(e, [s.name for s in table_seats]))]
+    app = MantisApp(seats=table_seats, game=game, still=True, paused=True)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await wait_for_human(pilot)
+        await pilot.press(str(victim + 1))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: game.turn == 15)
+        await pilot.pause()
+        log = table.query_one(GameLog).texts
+        assert log[-len(expected) :] == expected
+        view = expected_game.view()
+        for seat in (mover, victim):
+            panel = table.query_one(f"#seat-{seat}", SeatPanel)
+            assert panel.query_one(Tank).counts == view.tank_counts(seat)
+            assert panel.query_one(ScorePile).score == view.scores[seat]
+        pile = table.query_one(DrawPile)
+        assert pile.pile_size == view.pile_size
+        assert pile.top_back == view.top_back
+
+
+async def test_scoring_updates_score_pile_and_log() -> None:
+    game, table_seats = positions.mid_game(4)
+    mover = game.to_move
+    expected_game = positions.played(4, 11, 0.45).replay(14)
+    events = expected_game.apply(SCORE)
+    names = [s.name for s in table_seats]
+    app = MantisApp(seats=table_seats, game=game, still=True, paused=True)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await wait_for_human(pilot)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: game.turn == 15)
+        await pilot.pause()
+        texts = table.query_one(GameLog).texts
+        assert narrate(events[1], names) in texts
+        panel = table.query_one(f"#seat-{mover}", SeatPanel)
+        assert panel.query_one(ScorePile).score == expected_game.view().scores[mover]
+
+
+async def test_help_opens_while_a_slow_bot_thinks() -> None:
+    SleepyBot.DELAY = 1.0
+    app = MantisApp(
+        seats=[SeatInfo("Zed", "bot", "sample_bots:SleepyBot"), SeatInfo("You", "human")],
+        game=_game_where_seat_moves(0),
+        still=True,
+        bot_timeout=30,
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        table = table_of(app)
+        await wait_for(pilot, lambda: table.thinking == 0)
+        # While the bot thinks, the human's keys are greyed out and do nothing.
+        assert table.check_action("score", ()) is None
+        assert table.check_action("steal", ()) is None
+        await pilot.press("s")
+        assert table.game.turn == 0
+        started = time.monotonic()
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), timeout=1.0)
+        assert time.monotonic() - started < 1.0
+        assert table.game.turn == 0  # the bot is still thinking
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: table.game.turn == 1)
+        await wait_for_human(pilot)
+        assert table.check_action("score", ()) is True
+        assert table.check_action("steal", ()) is None  # nothing picked yet
+
+
+async def test_a_failing_bot_scores_and_the_log_says_so() -> None:
+    app = MantisApp(
+        seats=[SeatInfo("Cal", "bot", "sample_bots:BrokenBot"), SeatInfo("You", "human")],
+        game=_game_where_seat_moves(0),
+        still=True,
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        table = await wait_for_human(pilot)
+        texts = table.query_one(GameLog).texts
+        assert "Cal's bot failed (RuntimeError: boom); Cal scores instead" in texts
+        assert table.game.history[0] == (0, SCORE)
+
+
+async def test_a_bot_over_its_time_budget_scores() -> None:
+    SleepyBot.DELAY = 2.0
+    app = MantisApp(
+        seats=[SeatInfo("Zed", "bot", "sample_bots:SleepyBot"), SeatInfo("You", "human")],
+        game=_game_where_seat_moves(0),
+        still=True,
+        bot_timeout=0.2,
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        table = await wait_for_human(pilot)
+        assert "Zed's bot took longer than 0.2 s; Zed scores instead" in (
+            table.query_one(GameLog).texts
+        )
+
+
+async def test_paused_bots_move_one_step_at_a_time() -> None:
+    app = MantisApp(seats=seats("random", "score", "random"), seed=5, still=True, paused=True)
+    async with app.run_test(size=SIZE) as pilot:
+        table = table_of(app)
+        await pilot.pause(0.1)
+        assert table.game.turn == 0
+        assert table.check_action("step", ()) is True
+        await pilot.press("n")
+        await wait_for(pilot, lambda: table.game.turn == 1)
+        await pilot.pause(0.1)
+        assert table.game.turn == 1
+        await pilot.press("p")  # resume: the bots play on by themselves
+        await wait_for(pilot, lambda: table.game.turn >= 3)
+        assert not table.paused
+
+
+async def test_rematch_deals_the_same_game_and_play_again_a_new_one() -> None:
+    game, table_seats = positions.single_win()
+    app = MantisApp(seats=table_seats, game=game, still=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.press("r")
+        await pilot.pause()
+        rematch = table_of(app)
+        assert rematch.game is not game
+        assert rematch.game.initial_pile == game.initial_pile
+        assert rematch.game.seed == game.seed
+        assert [s.name for s in rematch.seats] == [s.name for s in table_seats]
+
+
+async def test_hot_seat_always_says_whose_turn() -> None:
+    hot_seat = [SeatInfo("Ann", "human"), SeatInfo("Bea", "human"), SeatInfo("Cal", "human")]
+    app = MantisApp(seats=hot_seat, seed=2, still=True)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await wait_for_human(pilot)
+        banner = str(table.query_one("#banner").render())
+        assert f"{table.names[table.waiting].upper()}'S TURN" in banner
+        first = table.waiting
+        await pilot.press("s")
+        await wait_for(pilot, lambda: table.waiting not in (None, first))
+        banner = str(table.query_one("#banner").render())
+        assert f"{table.names[table.waiting].upper()}'S TURN" in banner
+
+
+async def test_too_small_terminal_then_recovers() -> None:
+    game, table_seats = positions.mid_game(4)
+    app = MantisApp(seats=table_seats, game=game, still=True)
+    async with app.run_test(size=(70, 20)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TooSmallScreen))
+        await pilot.resize_terminal(100, 30)
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+
+
+async def test_setup_screen_starts_a_table_and_remembers_it() -> None:
+    app = MantisApp(still=True)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, SetupScreen)
+        app.screen.query_one("#name-1").value = "Zoe"
+        await pilot.click("#start")
+        await pilot.pause()
+        table = table_of(app)
+        assert table.names[1] == "Zoe"
+        assert app.settings.last_seats[1].name == "Zoe"
+    again = MantisApp(still=True)
+    async with again.run_test(size=SIZE):
+        assert again.screen.query_one("#name-1").value == "Zoe"
+
+
+async def test_setup_rejects_duplicate_names() -> None:
+    app = MantisApp(still=True)
+    async with app.run_test(size=SIZE) as pilot:
+        app.screen.query_one("#name-1").value = "You"
+        await pilot.click("#start")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        assert "names must differ" in str(app.screen.query_one("#error").render())
+
+
+@pytest.mark.parametrize("players", [2, 6])
+async def test_every_table_size_plays_to_the_end(players: int) -> None:
+    specs = ["random", "score"] * 3
+    app = MantisApp(seats=seats(*specs[:players]), seed=players, still=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=20)
+        table = table_of(app)
+        table.game.check_accounting()
+        assert sum(table.result.scores) + sum(table.result.tank_sizes) == (
+            4 * players + table.game.turn
+        )
+
+
+def _game_where_seat_moves(seat: int) -> Game:
+    for seed in range(100):
+        game = Game.new(2, seed)
+        if game.to_move == seat:
+            return game
+    raise AssertionError
+
+
+def test_sleepy_bot_is_a_plain_policy() -> None:
+    # The test bot itself must not need an event loop.
+    assert asyncio.iscoroutinefunction(SleepyBot.choose) is False

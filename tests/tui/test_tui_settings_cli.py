@@ -1,0 +1,144 @@
+"""Settings on disk, the settings screen, and ``mantis play``'s argument checks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mantis.cli import main
+from mantis.engine import SeatInfo
+from mantis.store import Settings, load_settings, save_settings
+from mantis.store.paths import config_dir, data_dir, settings_path
+from mantis.tui.app import MantisApp
+from mantis.tui.screens.settings import SettingsScreen
+from mantis.tui.seating import SeatingError, default_names, parse_seats
+
+
+def test_paths_live_under_mantis_home(mantis_home: Path) -> None:
+    assert config_dir() == mantis_home / "config"
+    assert data_dir() == mantis_home / "data"
+    assert settings_path().parent == config_dir()
+
+
+def test_settings_round_trip() -> None:
+    settings = Settings(
+        speed="fast",
+        animations=False,
+        theme="nord",
+        bot_timeout=2.5,
+        last_seats=(SeatInfo("You", "human"), SeatInfo("Ann", "bot", "random")),
+    )
+    save_settings(settings)
+    assert load_settings() == (settings, None)
+    assert not list(settings_path().parent.glob("*.tmp"))
+
+
+def test_corrupt_settings_give_defaults_and_one_line() -> None:
+    settings_path().parent.mkdir(parents=True)
+    settings_path().write_text("{not json", encoding="utf-8")
+    settings, warning = load_settings()
+    assert settings == Settings()
+    assert warning is not None and "\n" not in warning and "damaged" in warning
+
+
+def test_one_bad_value_keeps_the_rest() -> None:
+    settings_path().parent.mkdir(parents=True)
+    settings_path().write_text(json.dumps({"speed": "warp", "theme": "nord"}), encoding="utf-8")
+    settings, warning = load_settings()
+    assert settings.speed == "normal" and settings.theme == "nord"
+    assert warning is not None and "speed" in warning
+
+
+async def test_app_starts_with_a_corrupt_settings_file() -> None:
+    settings_path().parent.mkdir(parents=True)
+    settings_path().write_text("\x00garbage", encoding="utf-8")
+    app = MantisApp(still=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.settings == Settings()
+        assert app._settings_warning is not None
+
+
+async def test_settings_screen_saves_to_disk() -> None:
+    app = MantisApp(still=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SettingsScreen)
+        screen.query_one("#bot-timeout").value = "soon"
+        await pilot.click("#save")
+        await pilot.pause()
+        assert app.screen is screen
+        assert "seconds" in str(screen.query_one("#settings-error").render())
+        screen.query_one("#bot-timeout").value = "7.5"
+        screen.query_one("#speed").value = "slow"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert not isinstance(app.screen, SettingsScreen)
+    saved, warning = load_settings()
+    assert warning is None
+    assert saved.bot_timeout == 7.5 and saved.speed == "slow"
+
+
+async def test_palette_offers_new_game_help_settings_and_theme() -> None:
+    app = MantisApp(still=True)
+    async with app.run_test(size=(80, 24)):
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+    for title in ("New game", "Help", "Settings", "Theme"):
+        assert title in titles
+
+
+async def test_theme_from_the_palette_is_remembered() -> None:
+    app = MantisApp(still=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.theme = "nord"
+        await pilot.pause()
+    assert load_settings()[0].theme == "nord"
+    again = MantisApp(still=True)
+    assert again.theme == "nord"
+
+
+def test_default_names() -> None:
+    assert default_names(["human", "bot", "bot"]) == ["You", "Ann", "Bea"]
+    assert default_names(["human", "human"]) == ["Ann", "Bea"]
+
+
+def test_parse_seats() -> None:
+    seats = parse_seats("human,random,score", "Me,Ann,Bob")
+    assert [s.name for s in seats] == ["Me", "Ann", "Bob"]
+    assert [s.bot for s in seats] == [None, "random", "score"]
+
+
+@pytest.mark.parametrize(
+    ("seats", "names", "message"),
+    [
+        ("human,nosuchbot", None, "unknown bot 'nosuchbot'"),
+        ("human", None, "2 to 6 seats, not 1"),
+        ("human,random,random,random,random,random,random", None, "not 7"),
+        ("human,random", "A,B,C", "3 names for 2 seats"),
+        ("human,random", "A,a", "names must differ"),
+        ("human,nomodule_xyz:Bot", None, "cannot import"),
+    ],
+)
+def test_bad_seats_are_rejected(seats: str, names: str | None, message: str) -> None:
+    with pytest.raises(SeatingError, match=message):
+        parse_seats(seats, names)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--seats", "human,nosuchbot"],
+        ["play", "--seats", "human,random", "--names", "A,B,C"],
+        ["play", "--seats", "human,random,random,random,random,random,random"],
+        ["play", "--names", "A,B"],
+    ],
+)
+def test_cli_errors_exit_2_with_one_line(argv: list[str], capsys: pytest.CaptureFixture) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mantis: error: ")
+    assert err.count("\n") == 1 and "Traceback" not in err

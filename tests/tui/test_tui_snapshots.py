@@ -1,0 +1,90 @@
+"""Pictures of the main screens at fixed positions, sizes and seeds.
+
+Every app runs ``still`` (no delays, animations or cursor blink) on a game
+reopened from a record at an exact move, with a human to move so nothing
+changes while the picture is taken.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import positions
+import pytest
+
+from mantis.engine import SeatInfo
+from mantis.store import Settings, save_settings
+from mantis.store.paths import settings_path
+from mantis.tui.app import MantisApp
+from mantis.tui.screens.game_over import GameOverScreen
+
+SMALL = (80, 24)
+LARGE = (120, 40)
+
+
+def table_app(game_and_seats) -> MantisApp:
+    game, seats = game_and_seats
+    return MantisApp(seats=seats, game=game, still=True)
+
+
+async def until_game_over(pilot) -> None:
+    for _ in range(100):
+        if isinstance(pilot.app.screen, GameOverScreen):
+            break
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
+def test_setup_screen(snap_compare, mantis_home: Path) -> None:
+    remembered = (
+        SeatInfo("You", "human"),
+        SeatInfo("Ann", "bot", "random"),
+        SeatInfo("Bea", "bot", "random"),
+    )
+    save_settings(Settings(last_seats=remembered), settings_path())
+    assert snap_compare(MantisApp(still=True), terminal_size=SMALL)
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_table_small_terminal(snap_compare, players: int) -> None:
+    upto = 12 if players == 2 else 14
+    assert snap_compare(table_app(positions.mid_game(players, upto=upto)), terminal_size=SMALL)
+
+
+def test_table_large_terminal(snap_compare) -> None:
+    assert snap_compare(table_app(positions.mid_game(6)), terminal_size=LARGE)
+
+
+def test_steal_target_selected(snap_compare) -> None:
+    # "You" sit in seat 3 here: pressing 4 picks Dee, and nothing is stolen yet.
+    assert snap_compare(table_app(positions.mid_game(4)), press=["4"], terminal_size=SMALL)
+
+
+def test_two_player_extra_turn_banner(snap_compare) -> None:
+    assert snap_compare(table_app(positions.extra_turn()), terminal_size=SMALL)
+
+
+def test_game_over_single_winner(snap_compare) -> None:
+    assert snap_compare(
+        table_app(positions.single_win()), terminal_size=SMALL, run_before=until_game_over
+    )
+
+
+def test_game_over_shared_win(snap_compare) -> None:
+    assert snap_compare(
+        table_app(positions.shared_win()), terminal_size=SMALL, run_before=until_game_over
+    )
+
+
+def test_help_screen(snap_compare) -> None:
+    assert snap_compare(table_app(positions.mid_game(4)), press=["f1"], terminal_size=SMALL)
+
+
+def test_terminal_too_small(snap_compare) -> None:
+    assert snap_compare(table_app(positions.mid_game(4)), terminal_size=(60, 20))
+
+
+def test_no_color(snap_compare, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Textual reads NO_COLOR when the app is built and renders in monochrome.
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert snap_compare(table_app(positions.mid_game(4)), terminal_size=SMALL)
