@@ -8,6 +8,9 @@ import os
 import sys
 from collections.abc import Callable
 
+from .bots.casual import CasualBot
+from .bots.expert import ExpertBot
+from .bots.greedy import GreedyBot
 from .bots.random_bot import RandomBot
 from .bots.score import ScoreBot
 from .protocol import Player, is_player
@@ -15,6 +18,9 @@ from .protocol import Player, is_player
 BOTS: dict[str, Callable[[], Player]] = {
     "random": RandomBot,
     "score": ScoreBot,
+    "casual": CasualBot,
+    "greedy": GreedyBot,
+    "expert": ExpertBot,
 }
 """Built-in bots by CLI name, weakest first."""
 

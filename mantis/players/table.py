@@ -10,6 +10,7 @@ can say so.  Human seats have no budget.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from dataclasses import dataclass
 
@@ -45,13 +46,18 @@ async def decide(player: Player, view: View, timeout: float | None) -> Decision:
         else:
             future.set_result(result)  # type: ignore[arg-type]
 
+    def report(result: Action | None, error: BaseException | None) -> None:
+        # the loop may have closed while an abandoned bot was still thinking
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(settle, result, error)
+
     def run() -> None:
         try:
             action = player.choose(view)
         except BaseException as exc:  # the bot's fault, reported, never raised here
-            loop.call_soon_threadsafe(settle, None, exc)
+            report(None, exc)
         else:
-            loop.call_soon_threadsafe(settle, action, None)
+            report(action, None)
 
     threading.Thread(target=run, name=f"seat-{view.seat}", daemon=True).start()
     try:

@@ -1,0 +1,56 @@
+"""Card counting from a public ``View``: what the unseen cards can be.
+
+Every card is face up once dealt or played, so ``View.seen`` says exactly which
+cards are still in the draw pile (but never their order).  Card ``b * 3 + k``
+has back ``b`` and face ``BACKS[b][k]``.  These helpers answer the two
+questions bots ask, fast (bit counts, no loops over the 105 cards):
+
+* the top card's possible faces and their probabilities, given its visible
+  back (``top_face_odds``);
+* how many unseen cards carry each face colour (``unseen_face_counts``), which
+  is the face distribution of a card whose back is not visible yet.
+"""
+
+from __future__ import annotations
+
+from ..engine import BACKS, NUM_CARDS, NUM_COLOURS, View
+
+FACE_MASKS: tuple[int, ...] = tuple(
+    sum(1 << card for card in range(NUM_CARDS) if BACKS[card // 3][card % 3] == colour)
+    for colour in range(NUM_COLOURS)
+)
+"""Per colour, the bitmask of the 15 cards whose face is that colour."""
+
+ALL_MASK = (1 << NUM_CARDS) - 1
+
+
+def top_face_odds(view: View) -> tuple[tuple[int, float], ...]:
+    """The top card's possible faces as ``(colour, probability)``, exact.
+
+    Only faces that are still possible (the card ``(back, face)`` is unseen)
+    are listed; empty when the pile is empty.
+    """
+    back = view.top_back
+    if back is None:
+        return ()
+    bits = (view.seen >> (3 * back)) & 7
+    colours = BACKS[back]
+    faces = [colours[k] for k in range(3) if not bits >> k & 1]
+    if not faces:  # cannot happen in a real game: the top card itself is unseen
+        return ()
+    p = 1.0 / len(faces)
+    return tuple((colour, p) for colour in faces)
+
+
+def unseen_face_counts(seen: int) -> tuple[int, ...]:
+    """Per colour, how many unseen cards have that face."""
+    unseen = ALL_MASK ^ seen
+    return tuple((unseen & mask).bit_count() for mask in FACE_MASKS)
+
+
+def naive_face_odds(view: View) -> tuple[tuple[int, float], ...]:
+    """No counting: each of the top back's three colours counts as 1/3."""
+    back = view.top_back
+    if back is None:
+        return ()
+    return tuple((colour, 1 / 3) for colour in BACKS[back])

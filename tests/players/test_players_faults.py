@@ -1,0 +1,93 @@
+"""A bot that raises, hangs or cheats at the table scores instead, with a fault."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import threading
+import time
+
+from mantis.engine import SCORE, Game, steal
+from mantis.players.table import decide
+
+RELEASE = threading.Event()
+
+
+class RaisingBot:
+    def choose(self, view):
+        raise RuntimeError("boom")
+
+
+class HangingBot:
+    def choose(self, view):
+        RELEASE.wait(30)  # released at the end of the test; a daemon thread anyway
+        return SCORE
+
+
+class CheatingBot:
+    def choose(self, view):
+        return steal(view.seat)
+
+
+def test_raising_bot_scores_with_a_fault() -> None:
+    view = Game.new(2, 1).view()
+    decision = asyncio.run(decide(RaisingBot(), view, 1.0))
+    assert decision.action == SCORE
+    assert (
+        decision.fault is not None and "RuntimeError" in decision.fault and "boom" in decision.fault
+    )
+
+
+def test_hanging_bot_is_abandoned_promptly() -> None:
+    view = Game.new(3, 2).view()
+    start = time.perf_counter()
+    try:
+        decision = asyncio.run(decide(HangingBot(), view, 0.1))
+    finally:
+        elapsed = time.perf_counter() - start
+        RELEASE.set()
+    assert decision.action == SCORE
+    assert decision.fault is not None and "0.1" in decision.fault
+    assert elapsed < 1.5
+
+
+def test_illegal_answer_scores_with_a_fault() -> None:
+    view = Game.new(2, 3).view()
+    decision = asyncio.run(decide(CheatingBot(), view, 1.0))
+    assert decision.action == SCORE and "illegal" in (decision.fault or "")
+
+
+def test_faulty_bots_through_a_whole_game() -> None:
+    async def run() -> tuple[Game, list[str]]:
+        game = Game.new(3, 4)
+        seats = [RaisingBot(), CheatingBot(), RaisingBot()]
+        faults = []
+        while not game.over:
+            decision = await decide(seats[game.to_move], game.view(), 1.0)
+            faults.append(decision.fault)
+            game.apply(decision.action)
+        return game, faults
+
+    game, faults = asyncio.run(run())
+    assert game.over and all(faults)
+    assert all(action == SCORE for _, action in game.history)
+
+
+def test_a_hung_bot_does_not_block_exit() -> None:
+    code = """
+import asyncio, time
+from mantis.engine import Game, SCORE
+from mantis.players.table import decide
+class Hang:
+    def choose(self, view):
+        time.sleep(3600)
+        return SCORE
+d = asyncio.run(decide(Hang(), Game.new(2, 1).view(), 0.1))
+print(d.fault)
+"""
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
+    assert done.returncode == 0, done.stderr
+    assert "took longer" in done.stdout
+    assert time.perf_counter() - start < 10
