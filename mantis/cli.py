@@ -67,6 +67,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--speed", choices=("slow", "normal", "fast", "instant"), help="how fast bots move"
     )
     play.add_argument("--bot-timeout", type=_seconds, help="seconds a bot may think (default 5)")
+    play.add_argument(
+        "--resume", action="store_true", help="resume the unfinished game, if there is one"
+    )
+
+    replay = sub.add_parser("replay", help="watch a recorded game, move by move")
+    replay.add_argument("file", metavar="FILE", help="game records (JSON lines), e.g. --record's")
+    replay.add_argument(
+        "--game", type=_positive_int, default=1, help="which game in the file, from 1 (default 1)"
+    )
 
     sim = sub.add_parser("simulate", help="play bot-vs-bot games headless and report")
     sim.add_argument("--players", type=int, required=True, help="seats at the table, 2-6")
@@ -110,6 +119,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .store.stats_report import run_stats
 
             return run_stats(args)
+        if command == "replay":
+            from .tui.replay_launch import run_replay
+
+            return run_replay(args)
         if args.command is None:
             args = parser.parse_args(["play", *args_list])
         from .tui.launch import run_play

@@ -13,6 +13,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -47,6 +48,11 @@ async def _help(app: MantisApp, pilot: object) -> None:
     await pilot.pause()  # type: ignore[attr-defined]
 
 
+async def _replay_steps(app: MantisApp, pilot: object) -> None:
+    await pilot.press(*["right"] * 9)  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
 async def _pick_target(app: MantisApp, pilot: object) -> None:
     await pilot.press("4")  # type: ignore[attr-defined]
     await pilot.pause()  # type: ignore[attr-defined]
@@ -55,6 +61,23 @@ async def _pick_target(app: MantisApp, pilot: object) -> None:
 def _table(game_and_seats) -> Callable[[], MantisApp]:
     game, seats = game_and_seats
     return lambda: MantisApp(seats=seats, game=game, still=True)
+
+
+def _with_insights(game_and_seats) -> Callable[[], MantisApp]:
+    """A table with the odds panel and the coach switched on."""
+    game, seats = game_and_seats
+
+    def make() -> MantisApp:
+        save_settings(Settings(show_odds=True, coach=True), settings_path())
+        return MantisApp(seats=seats, game=game, still=True)
+
+    return make
+
+
+def _replay() -> MantisApp:
+    save_settings(Settings(show_odds=True), settings_path())
+    record = replace(positions.played(3, 4, 0.5), seats=positions.seats("hrr", "You,Ann,Bea"))
+    return MantisApp(replay=record, replay_title="sample game", still=True)
 
 
 def _setup() -> MantisApp:
@@ -76,6 +99,9 @@ SHOTS: list[tuple[str, Callable[[], MantisApp], tuple[int, int], Prepare]] = [
     ("game-over", _table(positions.single_win()), (80, 24), _game_over),
     ("game-over-shared-win", _table(positions.shared_win()), (80, 24), _game_over),
     ("help", _table(positions.mid_game(4)), (80, 24), _help),
+    ("table-odds-and-coach", _with_insights(positions.mid_game(4)), (100, 30), _settle),
+    ("table-odds-and-coach-large", _with_insights(positions.mid_game(6)), (120, 40), _settle),
+    ("replay", _replay, (100, 30), _replay_steps),
 ]
 
 
@@ -93,6 +119,8 @@ async def main() -> None:
         os.environ["MANTIS_HOME"] = home
         os.environ.pop("NO_COLOR", None)
         for name, make, size, prepare in SHOTS:
+            # Each shot starts from default settings (some shots switch the odds on).
+            save_settings(Settings(), settings_path())
             path = await _shoot(name, make, size, prepare)
             print(path.relative_to(ROOT))
 

@@ -34,6 +34,10 @@ class Settings:
     theme: str = DEFAULT_THEME
     bot_timeout: float = DEFAULT_BOT_TIMEOUT
     """Seconds a bot may think before its seat scores instead."""
+    show_odds: bool = False
+    """Show the exact odds of every action at the table."""
+    coach: bool = False
+    """Show which action the strongest bot would take, and why."""
     last_seats: tuple[SeatInfo, ...] = field(default_factory=tuple)
     """The seats of the last table set up, to offer again (the seed is not
     kept: a remembered seed would quietly deal the same game every time)."""
@@ -91,6 +95,14 @@ def _from_json(data: dict[str, Any]) -> tuple[Settings, list[str]]:
         values["animations"] = animations
     else:
         bad.append("animations")
+
+    # Files written before these switches existed simply lack them: defaults apply.
+    for flag in ("show_odds", "coach"):
+        value = data.get(flag, getattr(defaults, flag))
+        if isinstance(value, bool):
+            values[flag] = value
+        else:
+            bad.append(flag)
 
     theme = data.get("theme", defaults.theme)
     if isinstance(theme, str) and theme:

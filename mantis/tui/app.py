@@ -11,14 +11,25 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.theme import Theme
 
-from ..engine import Game, SeatInfo
+from ..engine import Game, GameRecord, SeatInfo, record_of
 from ..store import Settings, load_settings, save_settings
+from ..store.saves import LoadedSave, load_save
 from .pacing import Pace, next_speed, pace_for
 from .screens.help import HelpScreen
+from .screens.past_games import PastGamesScreen
+from .screens.replay import ReplayScreen, seats_of
+from .screens.resume import ResumeScreen
 from .screens.settings import SettingsScreen
 from .screens.setup import SetupScreen
+from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .screens.too_small import TooSmallScreen, too_small
+from .seating import SeatingError
+
+RESUME_OFFER = "offer"
+"""Launch option: ask whether to resume an unfinished game."""
+RESUME_NOW = "now"
+"""Launch option: resume the unfinished game straight away (``mantis play --resume``)."""
 
 #: New deals get seeds below this, so a seed is short enough to note and retype.
 SEED_RANGE = 1_000_000
@@ -46,6 +57,9 @@ class MantisApp(App[int]):
         paused: bool = False,
         still: bool = False,
         settings_file: str | os.PathLike[str] | None = None,
+        resume: str | None = None,
+        replay: GameRecord | None = None,
+        replay_title: str = "",
     ) -> None:
         """Open on the setup screen, or straight on a table when ``seats`` are given.
 
@@ -54,7 +68,9 @@ class MantisApp(App[int]):
         ``bot_timeout`` override the saved settings for this session.
         ``paused`` holds bot play until resumed or stepped.  ``still``
         removes every delay, animation and cursor blink (for tests and
-        screenshots).
+        screenshots).  ``resume`` (``RESUME_OFFER`` or ``RESUME_NOW``) looks
+        for an unfinished game when opening on the setup screen.  ``replay``
+        opens on that record's replay screen, and closing it quits.
         """
         super().__init__()
         self.settings_file = settings_file
@@ -68,6 +84,8 @@ class MantisApp(App[int]):
         if game is not None and seats is None:
             raise ValueError("a game needs its seats")
         self._opening = (seats, seed, game, paused)
+        self._resume = resume
+        self._replay = (replay, replay_title)
 
     # ------------------------------------------------------------ lifecycle
 
@@ -75,13 +93,18 @@ class MantisApp(App[int]):
         if self._settings_warning:
             self.notify(self._settings_warning, severity="warning", timeout=8)
         seats, seed, game, paused = self._opening
-        if game is not None:
+        replay, replay_title = self._replay
+        if replay is not None:
+            self.push_screen(ReplayScreen(replay, title=replay_title, standalone=True))
+        elif game is not None:
             assert seats is not None
             self.push_screen(TableScreen(game, seats, paused=paused))
         elif seats is not None:
             self.start_table(seats, seed, paused=paused, remember=False)
         else:
             self.push_screen(SetupScreen(self.settings.last_seats, seed))
+            if self._resume is not None:
+                self._offer_resume(self._resume == RESUME_NOW)
         self.theme_changed_signal.subscribe(self, self._on_theme_changed)
         self.call_after_refresh(self._check_size)
 
@@ -114,6 +137,38 @@ class MantisApp(App[int]):
         else:
             self.push_screen(table)
 
+    def _offer_resume(self, now: bool) -> None:
+        """Look for an unfinished game: resume it (``now``) or offer to."""
+        save, warning = load_save()
+        if warning is not None:
+            # The unreadable save was moved aside; the player sets up a new game.
+            self.notify(warning, severity="warning", timeout=10)
+        elif save is None:
+            if now:
+                self.notify("No saved game to resume: set up a new one.", timeout=6)
+        elif now:
+            self.resume_game(save)
+        else:
+
+            def chosen(resume: bool | None) -> None:
+                if resume:
+                    self.resume_game(save)
+
+            self.push_screen(ResumeScreen(save), chosen)
+
+    def resume_game(self, save: LoadedSave) -> None:
+        """Open the table on the saved game, at the saved position."""
+        try:
+            table = TableScreen(save.resume(), seats_of(save.record))
+        except SeatingError as exc:
+            self.notify(f"Cannot resume the saved game: {exc}", severity="error", timeout=10)
+            return
+        self._show_table(table)
+
+    def open_replay(self, record: GameRecord, *, title: str = "") -> None:
+        """Show ``record`` in the replay screen, over whatever is up."""
+        self.push_screen(ReplayScreen(record, title=title))
+
     def after_game(self, choice: str, table: TableScreen) -> None:
         """Act on the game-over choice: again, rematch, new, quit (or stay)."""
         if choice == "again":
@@ -122,6 +177,8 @@ class MantisApp(App[int]):
             old = table.game
             game = Game(old.initial_tanks, old.initial_pile, old.first, seed=old.seed)
             self._show_table(TableScreen(game, table.seats))
+        elif choice == "replay":
+            self.open_replay(record_of(table.game, table.seats), title="this game")
         elif choice == "new":
             self.action_new_game()
         elif choice == "quit":
@@ -162,6 +219,9 @@ class MantisApp(App[int]):
         self.update_settings(settings)
         if settings.theme in self.available_themes:
             self.theme = settings.theme
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                screen.apply_insight_settings()
         self.screen.refresh_bindings()
 
     # ------------------------------------------------------------ actions
@@ -174,6 +234,14 @@ class MantisApp(App[int]):
         if not isinstance(self.screen, SettingsScreen):
             current = self.settings.with_changes(speed=self.speed, bot_timeout=self.bot_timeout)
             self.push_screen(SettingsScreen(current, self.available_themes), self._apply_settings)
+
+    def action_past_games(self) -> None:
+        if not isinstance(self.screen, PastGamesScreen):
+            self.push_screen(PastGamesScreen())
+
+    def action_statistics(self) -> None:
+        if not isinstance(self.screen, StatsScreen):
+            self.push_screen(StatsScreen())
 
     def action_new_game(self) -> None:
         """Leave any table for the setup screen."""
@@ -189,6 +257,14 @@ class MantisApp(App[int]):
         yield SystemCommand("New game", "Set up a new table", self.action_new_game)
         yield SystemCommand("Help", "How to play, and the keys", self.action_help)
         yield SystemCommand(
-            "Settings", "Bot speed, animations, theme, bot time budget", self.action_settings
+            "Settings",
+            "Bot speed, animations, theme, odds, coach, bot time budget",
+            self.action_settings,
+        )
+        yield SystemCommand(
+            "Past games", "Finished games: replay any of them", self.action_past_games
+        )
+        yield SystemCommand(
+            "Statistics", "Each player's results and win rates", self.action_statistics
         )
         yield from super().get_system_commands(screen)

@@ -38,9 +38,13 @@ def chip(colour: int, *, wide: bool = False) -> Text:
     return Text(label, style=f"bold {INKS[colour]} on {HUES[colour]}")
 
 
-def tag(colour: int) -> Text:
-    """The colour's letter in its hue, bold: for dense one-line layouts."""
-    return Text(COLOUR_LETTERS[colour], style=f"bold {HUES[colour]}")
+def tag(colour: int, *, spaced: bool = False) -> Text:
+    """The colour's letter in its hue, bold: for dense one-line layouts.
+
+    ``spaced`` adds the space that follows the letter inside the same run:
+    some SVG viewers drop a run's leading space, gluing "R" to "red".
+    """
+    return Text(COLOUR_LETTERS[colour] + (" " if spaced else ""), style=f"bold {HUES[colour]}")
 
 
 def glyph(colour: int) -> Text:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import positions
 import pytest
 
 from mantis.cli import main
@@ -14,6 +15,8 @@ from mantis.store.paths import config_dir, data_dir, settings_path
 from mantis.tui.app import MantisApp
 from mantis.tui.screens.settings import SettingsScreen
 from mantis.tui.seating import SeatingError, default_names, parse_seats
+from mantis.tui.widgets.coach_bar import CoachBar
+from mantis.tui.widgets.odds_panel import OddsPanel
 
 
 def test_paths_live_under_mantis_home(mantis_home: Path) -> None:
@@ -142,3 +145,45 @@ def test_cli_errors_exit_2_with_one_line(argv: list[str], capsys: pytest.Capture
     err = capsys.readouterr().err
     assert err.startswith("mantis: error: ")
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_old_settings_files_load_with_odds_and_coach_off() -> None:
+    settings_path().parent.mkdir(parents=True)
+    settings_path().write_text(json.dumps({"speed": "fast", "theme": "nord"}), encoding="utf-8")
+    settings, warning = load_settings()
+    assert warning is None
+    assert settings.speed == "fast" and not settings.show_odds and not settings.coach
+
+
+def test_odds_and_coach_round_trip_and_bad_values_are_reported() -> None:
+    save_settings(Settings(show_odds=True, coach=True))
+    assert load_settings() == (Settings(show_odds=True, coach=True), None)
+    settings_path().write_text(json.dumps({"show_odds": "yes"}), encoding="utf-8")
+    settings, warning = load_settings()
+    assert not settings.show_odds and warning is not None and "show_odds" in warning
+
+
+async def test_odds_and_coach_toggle_at_the_table_and_are_remembered() -> None:
+    game, seats = positions.mid_game(3)
+    app = MantisApp(seats=seats, game=game, still=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        odds, coach = app.screen.query_one(OddsPanel), app.screen.query_one(CoachBar)
+        assert not odds.display and not coach.display
+        await pilot.press("o", "c")
+        await pilot.pause()
+        assert odds.display and coach.display
+        assert odds.odds is not None and odds.odds.seat == game.to_move
+        assert "Coach for You" in str(coach.render())
+        # The settings screen shows and edits the same switches.
+        await pilot.press("f2")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SettingsScreen)
+        assert screen.query_one("#show-odds").value is True
+        screen.query_one("#coach").value = False
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert odds.display and not coach.display
+    saved, _ = load_settings()
+    assert saved.show_odds and not saved.coach

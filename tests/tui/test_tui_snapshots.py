@@ -7,15 +7,19 @@ changes while the picture is taken.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
+import history
 import positions
 import pytest
 
 from mantis.engine import SeatInfo
 from mantis.store import Settings, save_settings
 from mantis.store.paths import settings_path
-from mantis.tui.app import MantisApp
+from mantis.store.saves import save_game
+from mantis.tui.app import RESUME_OFFER, MantisApp
 from mantis.tui.screens.game_over import GameOverScreen
 
 SMALL = (80, 24)
@@ -88,3 +92,59 @@ def test_no_color(snap_compare, monkeypatch: pytest.MonkeyPatch) -> None:
     # Textual reads NO_COLOR when the app is built and renders in monochrome.
     monkeypatch.setenv("NO_COLOR", "1")
     assert snap_compare(table_app(positions.mid_game(4)), terminal_size=SMALL)
+
+
+# ----------------------------------------------------------------- odds, coach, replay, history
+
+
+def _settings(**changes) -> None:
+    save_settings(Settings(**changes), settings_path())
+
+
+def test_odds_panel(snap_compare) -> None:
+    _settings(show_odds=True)
+    assert snap_compare(table_app(positions.mid_game(3)), terminal_size=SMALL)
+
+
+def test_coach(snap_compare) -> None:
+    _settings(coach=True)
+    assert snap_compare(table_app(positions.mid_game(4)), terminal_size=SMALL)
+
+
+def _replay_app() -> MantisApp:
+    record = replace(positions.played(3, 4, 0.5), seats=positions.seats("hrr", "You,Ann,Bea"))
+    return MantisApp(replay=record, replay_title="sample game", still=True)
+
+
+def test_replay_screen(snap_compare) -> None:
+    _settings(show_odds=True)
+    assert snap_compare(_replay_app(), press=["right"] * 9, terminal_size=SMALL)
+
+
+def test_statistics_screen(snap_compare) -> None:
+    history.seed_stats()
+
+    async def open_stats(pilot) -> None:
+        await pilot.press("t")
+        await pilot.pause()
+
+    assert snap_compare(MantisApp(still=True), terminal_size=(80, 40), run_before=open_stats)
+
+
+def test_past_games_screen(snap_compare) -> None:
+    history.seed_stats()
+
+    async def open_past(pilot) -> None:
+        await pilot.press("g")
+        await pilot.pause()
+
+    assert snap_compare(MantisApp(still=True), terminal_size=(100, 24), run_before=open_past)
+
+
+def test_resume_prompt(snap_compare) -> None:
+    record = replace(positions.played(3, 11, 0.45), result=None)
+    record = replace(
+        record, actions=record.actions[:14], seats=positions.seats("rhr", "Ann,You,Bea")
+    )
+    save_game(record, saved_at=datetime(2026, 3, 14, 21, 5, tzinfo=UTC))
+    assert snap_compare(MantisApp(still=True, resume=RESUME_OFFER), terminal_size=SMALL)

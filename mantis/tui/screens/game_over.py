@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -16,9 +15,9 @@ from textual.widgets import Button, Static
 from ...engine import GameOver
 from ..narration import join_names, reason_text
 
-CHOICES = ("again", "rematch", "new", "quit")
+CHOICES = ("again", "rematch", "replay", "new", "quit")
 """What the screen can be dismissed with: a new deal with the same seats, the
-same deal again, a new setup, or quitting the app."""
+same deal again, watching this game again, a new setup, or quitting the app."""
 
 
 class GameOverScreen(ModalScreen[str]):
@@ -61,12 +60,17 @@ class GameOverScreen(ModalScreen[str]):
     }
     #buttons Button {
         margin: 0 1 0 0;
+        min-width: 0;
+    }
+    #box .note {
+        margin-top: 1;
     }
     """
 
     BINDINGS = [
         Binding("a", "choose('again')", "Play again"),
         Binding("r", "choose('rematch')", "Rematch"),
+        Binding("v", "choose('replay')", "Replay"),
         Binding("n", "choose('new')", "New game"),
         Binding("q", "choose('quit')", "Quit"),
         Binding("escape", "dismiss_screen", "Back to table"),
@@ -98,30 +102,32 @@ class GameOverScreen(ModalScreen[str]):
             with Horizontal(id="buttons"):
                 yield Button("Play again (a)", id="again", variant="success", compact=True)
                 yield Button("Rematch (r)", id="rematch", compact=True)
+                yield Button("Replay (v)", id="replay", compact=True)
                 yield Button("New game (n)", id="new", compact=True)
                 yield Button("Quit (q)", id="quit", variant="error", compact=True)
 
-    def _score_table(self) -> Table:
+    def _score_table(self) -> Text:
+        """Seat, Scored, Tank and the winner mark in fixed-width columns.
+
+        Each row is one run of one style, so the columns line up in every
+        terminal and in SVG snapshots (where a run's leading spaces can be lost).
+        """
         result = self.result
-        table = Table(box=None, expand=False, padding=(0, 2), show_edge=False)
-        table.add_column("Seat")
-        table.add_column("Scored", justify="right")
-        table.add_column("Tank", justify="right")
-        table.add_column("")
+        name_width = max(len("Seat"), *(len(f"{s + 1} {n}") for s, n in enumerate(self.names)))
+        lines = [Text(f"{'Seat':<{name_width}}  {'Scored':>6}  {'Tank':>4}", style="bold")]
         order = sorted(
             range(len(self.names)),
             key=lambda s: (-result.scores[s], -result.tank_sizes[s], s),
         )
         for seat in order:
             won = seat in result.winners
-            mark = Text("★ winner", style="bold") if won else Text("")
-            table.add_row(
-                Text(f"{seat + 1} {self.names[seat]}", style="bold" if won else ""),
-                str(result.scores[seat]),
-                str(result.tank_sizes[seat]),
-                mark,
+            seat_label = f"{seat + 1} {self.names[seat]}"
+            row = (
+                f"{seat_label:<{name_width}}  {result.scores[seat]:>6}  "
+                f"{result.tank_sizes[seat]:>4}  {'★ winner' if won else ''}"
             )
-        return table
+            lines.append(Text(row.rstrip(), style="bold" if won else ""))
+        return Text("\n").join(lines)
 
     @on(Button.Pressed)
     def _on_button(self, event: Button.Pressed) -> None:

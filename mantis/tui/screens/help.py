@@ -2,66 +2,103 @@
 
 from __future__ import annotations
 
+from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Markdown
+from textual.widgets import Footer, Static
 
-HELP_TEXT = """\
-# How to play Mantis
+from ...engine import NUM_COLOURS
+from .. import palette
 
-**Your goal:** be the first to bank enough cards in your *score pile* —
-**10 cards**, or **15** when only two play.
 
-## The cards
-There are 105 cards in seven colours: **R** red, **G** green, **B** blue,
-**P** purple, **K** pink, **Y** yellow, **O** orange. Every card's back shows
-three colours, and its face is always one of those three. You can see the back
-of the top card of the draw pile, so you always know the draw is one of three
-colours — never which one. Each colour is always shown with its letter.
+def _colour(colour: int) -> str:
+    """``R red`` with the letter in the colour's hue (the letter alone tells them apart)."""
+    return f"[bold {palette.hue(colour)}]{palette.letter(colour)} [/]{palette.name(colour)}"
 
-Everyone starts with four cards face up in front of them: their **tank**.
 
-## Your turn: score or steal
-**Score** — flip the top card into your own tank. If you already had cards of
-that colour, the whole group plus the new card goes to your score pile.
-If not, the card just stays in your tank: your tank grows, which feeds later
-scores.
+# Content markup, not Markdown: every space after a bold or italic run sits
+# inside the run ("[b]goal: [/b]be"), so no renderer can glue the words.
+HELP_SECTIONS: tuple[tuple[str, str], ...] = (
+    (
+        "How to play Mantis",
+        "[b]Your goal: [/b]be the first to bank enough cards in your [i]score pile [/i]— "
+        "[b]10 cards[/b], or [b]15 [/b]when only two play.",
+    ),
+    (
+        "The cards",
+        "There are 105 cards in seven colours: "
+        + ", ".join(_colour(c) for c in range(NUM_COLOURS))
+        + ". Every card's back shows three colours, and its face is always one of those "
+        "three. You can see the back of the top card of the draw pile, so you always know "
+        "the draw is one of three colours — never which one. Each colour is always shown "
+        "with its letter.\n\nEveryone starts with four cards face up in front of them: "
+        "their [b]tank[/b].",
+    ),
+    (
+        "Your turn: score or steal",
+        "[b]Score [/b]— flip the top card into your own tank. If you already had cards of "
+        "that colour, the whole group plus the new card goes to your score pile. If not, "
+        "the card just stays in your tank: your tank grows, which feeds later scores.\n\n"
+        "[b]Steal [/b]— choose an opponent and flip the top card into [i]their [/i]tank. If "
+        "they had that colour, you take their whole group plus the new card into your own "
+        "tank (not your score pile). If they had none, the card stays with them — you have "
+        "just handed them a card. You cannot steal from yourself; stealing from an empty "
+        "tank always misses.",
+    ),
+    (
+        "Two players: extra turns",
+        "With two players, every successful steal gives you another turn straight away, "
+        "and another after each further successful steal. Any score attempt, or a steal "
+        "that misses, ends the run.",
+    ),
+    (
+        "The end",
+        "The game ends the moment someone's score pile reaches the target. If the draw pile "
+        "runs out first, the biggest score pile wins; on a tie the larger tank wins; "
+        "players still tied share the victory.",
+    ),
+    (
+        "Odds and coach",
+        "Press [b]o [/b]for the odds panel: for the seat to move, the exact chance that "
+        "scoring matches, and for each opponent the chance a steal matches and the cards "
+        "it would bring — worked out only from what everyone can see (every played card "
+        "is remembered, so some faces of the top card are impossible). Press [b]c [/b]for "
+        "the coach: what the strongest bot would do now, and why.",
+    ),
+)
 
-**Steal** — choose an opponent and flip the top card into *their* tank. If
-they had that colour, you take their whole group plus the new card into your
-own tank (not your score pile). If they had none, the card stays with them —
-you have just handed them a card. You cannot steal from yourself; stealing
-from an empty tank always misses.
+KEYS: tuple[tuple[str, str], ...] = (
+    ("s", "score (or click Score)"),
+    ("1–6, ← →", "pick a seat to steal from (or click its tank)"),
+    ("Enter", "steal from the picked seat (or click Steal)"),
+    ("Esc", "unpick the seat"),
+    ("p / n", "pause bots / let one bot move while paused"),
+    ("f", "bot speed: slow, normal, fast, instant"),
+    ("o / c", "odds panel / coach, on or off"),
+    ("F1 or ?", "this help"),
+    ("F2", "settings: speed, animations, theme, odds, coach, bot time limit"),
+    ("Ctrl+P", "command palette: new game, past games, statistics, help, settings"),
+    ("Ctrl+Q", "quit"),
+)
+"""Keys at the table, with what they do."""
 
-## Two players: extra turns
-With two players, every successful steal gives you another turn straight
-away, and another after each further successful steal. Any score attempt, or
-a steal that misses, ends the run.
+CLOSING_NOTE = (
+    "A steal always takes two steps — pick, then confirm — so one stray key or click "
+    "never steals. At the start screen: [b]g [/b]past games (replay any of them), "
+    "[b]t [/b]statistics. In a replay: [b]← → [/b]step back and forward, [b]Home End "
+    "[/b]jump to either end, [b]space [/b]plays and pauses, [b]+ - [/b]change its speed."
+)
 
-## The end
-The game ends the moment someone's score pile reaches the target. If the
-draw pile runs out first, the biggest score pile wins; on a tie the larger
-tank wins; players still tied share the victory.
 
-## Keys at the table
-| key | does |
-| --- | --- |
-| `s` | score (or click **Score**) |
-| `1`–`6`, `←` `→` | pick a seat to steal from (or click its tank) |
-| `Enter` | steal from the picked seat (or click **Steal**) |
-| `Esc` | unpick the seat |
-| `p` / `n` | pause bots / let one bot move while paused |
-| `f` | bot speed: slow, normal, fast, instant |
-| `F1` or `?` | this help |
-| `F2` | settings: speed, animations, theme, bot time limit |
-| `Ctrl+P` | command palette: new game, help, settings, theme |
-| `Ctrl+Q` | quit |
-
-A steal always takes two steps — pick, then confirm — so one stray key or
-click never steals.
-"""
+def _keys_table() -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column()
+    for key, does in KEYS:
+        table.add_row(key, does)
+    return table
 
 
 class HelpScreen(ModalScreen[None]):
@@ -82,9 +119,17 @@ class HelpScreen(ModalScreen[None]):
         background: $surface;
         padding: 0 1;
     }
-    #help-box Markdown {
-        margin: 0;
-        padding: 0;
+    #help-box .title {
+        text-style: bold;
+        color: $accent;
+        margin-top: 1;
+    }
+    #help-box .first {
+        text-align: center;
+        margin-top: 0;
+    }
+    #help-box Static {
+        width: 1fr;
     }
     """
 
@@ -97,7 +142,13 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box") as box:
             box.border_title = "Help · Esc closes"
-            yield Markdown(HELP_TEXT)
+            for i, (title, text) in enumerate(HELP_SECTIONS):
+                yield Static(title, classes="title first" if i == 0 else "title")
+                yield Static(text)
+            yield Static("Keys at the table", classes="title")
+            yield Static(_keys_table())
+            yield Static("")
+            yield Static(CLOSING_NOTE)
         yield Footer()
 
     def on_mount(self) -> None:

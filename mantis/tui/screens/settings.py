@@ -1,4 +1,4 @@
-"""The settings form: bot speed, animations, theme and the bots' time budget."""
+"""The settings form: bot speed, animations, theme, odds, coach and the bots' time budget."""
 
 from __future__ import annotations
 
@@ -99,6 +99,22 @@ class SettingsScreen(ModalScreen[Settings | None]):
                     id="theme",
                     compact=True,
                 )
+                yield Label("Odds panel (o)")
+                yield Select(
+                    [("on", True), ("off", False)],
+                    value=s.show_odds,
+                    allow_blank=False,
+                    id="show-odds",
+                    compact=True,
+                )
+                yield Label("Coach (c)")
+                yield Select(
+                    [("on", True), ("off", False)],
+                    value=s.coach,
+                    allow_blank=False,
+                    id="coach",
+                    compact=True,
+                )
                 yield Label("Bot time budget (s)")
                 yield Input(f"{s.bot_timeout:g}", id="bot-timeout", compact=True)
             yield Static(
@@ -131,6 +147,8 @@ class SettingsScreen(ModalScreen[Settings | None]):
             self.settings.with_changes(
                 speed=speed if isinstance(speed, str) else self.settings.speed,
                 animations=self.query_one("#animations", Select).value is True,
+                show_odds=self.query_one("#show-odds", Select).value is True,
+                coach=self.query_one("#coach", Select).value is True,
                 theme=theme if isinstance(theme, str) else self.settings.theme,
                 bot_timeout=timeout,
             )

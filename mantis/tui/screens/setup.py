@@ -60,7 +60,11 @@ class SetupScreen(Screen[None]):
     """Choose the seats and start a table; the last setup is offered again."""
 
     CSS_PATH = "setup.tcss"
-    BINDINGS = [Binding("ctrl+s", "start", "Start", priority=True)]
+    BINDINGS = [
+        Binding("ctrl+s", "start", "Start", priority=True),
+        Binding("g", "app.past_games", "Past games"),
+        Binding("t", "app.statistics", "Statistics"),
+    ]
 
     def __init__(self, seats: Sequence[SeatInfo] = (), seed: int | None = None) -> None:
         super().__init__()
@@ -134,7 +138,9 @@ class SetupScreen(Screen[None]):
                 yield Static("blank = new deal; a number replays it", classes="note")
             with Horizontal(classes="row", id="start-row"):
                 yield Button("Start", id="start", variant="success", compact=True)
-                yield Static(id="error")
+                yield Button("Past games", id="past", compact=True)
+                yield Button("Statistics", id="stats", compact=True)
+            yield Static(id="error")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -143,6 +149,14 @@ class SetupScreen(Screen[None]):
                 field.cursor_blink = False
         self._show_rows()
         self.query_one("#start", Button).focus()
+
+    @on(Button.Pressed, "#past")
+    def _on_past(self) -> None:
+        self.mantis.action_past_games()
+
+    @on(Button.Pressed, "#stats")
+    def _on_stats(self) -> None:
+        self.mantis.action_statistics()
 
     @on(Select.Changed, "#players")
     def _on_players(self, event: Select.Changed) -> None:

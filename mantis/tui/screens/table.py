@@ -11,6 +11,8 @@ revealed, then its outcome lands in the tanks and the log.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 from collections.abc import Sequence
 from time import monotonic
 from typing import TYPE_CHECKING, cast
@@ -18,7 +20,7 @@ from typing import TYPE_CHECKING, cast
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
@@ -29,20 +31,27 @@ from ...engine import (
     ExtraTurn,
     Game,
     GameOver,
+    GameRecord,
     GameStarted,
     SeatInfo,
     Steal,
     TurnStarted,
     bot_rng,
+    record_of,
     steal,
 )
 from ...players import HumanPlayer, Player
+from ...players.coach import advise
 from ...players.table import decide
+from ...store.saves import autosave
+from ...store.stats import StatsDB
 from ..narration import fault_line, game_over_line, narrate, possessive
 from ..pacing import Pace
 from ..seating import HUMAN, describe, make_player
+from ..widgets.coach_bar import CoachBar
 from ..widgets.draw_pile import DrawPile
 from ..widgets.game_log import GameLog
+from ..widgets.odds_panel import OddsPanel, face_labels
 from ..widgets.seat_panel import SeatPanel
 from ..widgets.turn_banner import TurnBanner
 from .game_over import GameOverScreen
@@ -78,6 +87,8 @@ class TableScreen(Screen[None]):
         Binding("n", "step", "Step"),
         Binding("f", "speed", "Speed"),
         Binding("r", "result", "Result"),
+        Binding("o", "toggle_odds", "Odds", show=False),
+        Binding("c", "toggle_coach", "Coach", show=False),
     ]
 
     def __init__(self, game: Game, seats: Sequence[SeatInfo], *, paused: bool = False) -> None:
@@ -110,6 +121,10 @@ class TableScreen(Screen[None]):
         self.panels: list[SeatPanel] = []
         self._stepping = False
         self._bindings_state: tuple[bool, ...] = ()
+        self._save_failed = False
+        self._save_wanted = False
+        self._saver: asyncio.Task[None] | None = None
+        self._save_lock = threading.Lock()
         self._unsubscribe = game.subscribe(self._pending.append)
 
     @property
@@ -128,8 +143,11 @@ class TableScreen(Screen[None]):
         with Horizontal(id="seats", classes=f"-n{self.game.players}"):
             yield from self.panels
         with Horizontal(id="lower"):
-            yield DrawPile(id="pile")
+            with Vertical(id="side"):
+                yield DrawPile(id="pile")
+                yield OddsPanel(id="odds")
             yield GameLog(id="log")
+        yield CoachBar(id="coach")
         with Horizontal(id="actions"):
             yield Button("Score (s)", id="score", compact=True, variant="primary")
             yield Button("Steal (⏎)", id="steal", compact=True, variant="warning")
@@ -145,6 +163,12 @@ class TableScreen(Screen[None]):
         pile = self.query_one(DrawPile)
         pile.pile_size = view.pile_size
         pile.top_back = view.top_back
+        if view.turn:
+            # Opened part-way (a resumed game): show the last card drawn, as after a move.
+            seat, action = self.game.history[-1]
+            into = action.target if isinstance(action, Steal) else seat
+            card = self.game.initial_pile[view.turn - 1]
+            pile.drawn = (card, f"{possessive(self.names[into])} tank")
         log = self.query_one(GameLog)
         started = self.game.opening_events()[0]
         assert isinstance(started, GameStarted)
@@ -157,6 +181,10 @@ class TableScreen(Screen[None]):
                     view.to_move, view.top_back or 0, view.pile_size, view.turn, view.extra_turn
                 )
             )
+        settings = self.mantis.settings
+        self.query_one(OddsPanel).display = settings.show_odds
+        self.query_one(CoachBar).display = settings.coach
+        self._update_insights()
         self._update_status()
         self._update_controls()
         self._run_game()
@@ -193,11 +221,24 @@ class TableScreen(Screen[None]):
         columns = {2: 2, 3: 3, 4: 4}.get(players, 3)
         rows = -(-players // columns)
         banner = 3 if self.size.height >= TALL_HEIGHT else 1
-        spare = self.size.height - (1 + banner + 1 + 1) - LOWER_MIN_HEIGHT
+        lower = LOWER_MIN_HEIGHT
+        settings = self.mantis.settings
+        if settings.show_odds:
+            # The pile's box holds 3 lines, then a row per action (score, steals).
+            lower = max(lower, 2 + 3 + players)
+        if settings.coach:
+            lower += 1 if self.size.width >= 100 else 2  # the coach's line wraps when narrow
+        spare = self.size.height - (1 + banner + 1 + 1) - lower
         self.set_class(rows * ROOMY_PANEL_HEIGHT <= spare, "-roomy")
 
     def on_unmount(self) -> None:
         self._unsubscribe()
+        saving = self._saver is not None and not self._saver.done()
+        if (self._save_wanted or saving) and not self.game.over:
+            # Quitting between a move and its save: write the latest position now
+            # (after any write in progress, thanks to the lock).
+            with contextlib.suppress(OSError):
+                self._write_save(self.record)
         if self.waiting is not None:
             # Release the thread still waiting for this human's move; the game
             # worker is gone, so the answer goes nowhere.
@@ -211,6 +252,10 @@ class TableScreen(Screen[None]):
     async def _run_game(self) -> None:
         game = self.game
         self._start_bots()
+        finished_here = not game.over
+        if finished_here:
+            # Saved at once, so a new table replaces an older save straight away.
+            self._request_save()
         while not game.over:
             view = game.view()
             seat = view.to_move
@@ -244,6 +289,10 @@ class TableScreen(Screen[None]):
                 )
             game.apply(decision.action, seat)
             await self._show_pending()
+            if not game.over:
+                self._request_save()
+        if finished_here:
+            await self._keep_finished_game()
         if self.result is None:
             # Opened on a finished game: describe the end from the public state, and
             # let the table draw once so it shows behind the result.
@@ -255,6 +304,65 @@ class TableScreen(Screen[None]):
         self._update_controls()
         await self._visible.wait()
         self.show_result()
+
+    @property
+    def record(self) -> GameRecord:
+        """The game so far as a record, with the seats' names and kinds."""
+        return record_of(self.game, self.seats)
+
+    def _request_save(self) -> None:
+        """Have the game saved as it is now, without the game waiting for the disk.
+
+        Saves run one at a time off the UI thread (each fsyncs); moves made
+        while one is being written are covered by the next, which saves the
+        latest position.  So fast bots never wait on the disk.
+        """
+        self._save_wanted = True
+        if self._saver is None or self._saver.done():
+            self._saver = asyncio.create_task(self._save_latest())
+
+    async def _save_latest(self) -> None:
+        while self._save_wanted:
+            self._save_wanted = False
+            await self._autosave()
+
+    async def _autosave(self) -> None:
+        """Save the game as it is now (off the UI thread); a failure is reported once."""
+        try:
+            await asyncio.to_thread(self._write_save, self.record)
+        except OSError as exc:
+            if not self._save_failed:  # once is enough: the game plays on regardless
+                self._save_failed = True
+                self.notify(f"Could not save the game: {exc}", severity="error", timeout=8)
+
+    def _write_save(self, record: GameRecord) -> None:
+        # One write at a time, so the latest position is always the one that lands.
+        with self._save_lock:
+            autosave(record)
+
+    async def _saves_done(self) -> None:
+        """Wait for the save being written, so a later write cannot be overtaken."""
+        self._save_wanted = False
+        if self._saver is not None:
+            await self._saver
+
+    async def _keep_finished_game(self) -> None:
+        """Record the finished game in the statistics, then clear the save.
+
+        Neither may break the game-over flow: failures become notifications.
+        """
+        await self._saves_done()  # an older save must not land after the clearing one
+        record = self.record
+
+        def store() -> None:
+            with StatsDB() as db:
+                db.record_game(record)
+
+        try:
+            await asyncio.to_thread(store)
+        except Exception as exc:  # StatsError above all; none may cost the player the result
+            self.notify(f"Statistics not updated: {exc}", severity="warning", timeout=8)
+        await self._autosave()
 
     def show_result(self) -> None:
         """Open the game-over screen (again) once the game has ended."""
@@ -305,6 +413,8 @@ class TableScreen(Screen[None]):
             self.result = event
             pile.top_back = None
             self.query_one(TurnBanner).show_over(game_over_line(event, self.names))
+        if isinstance(event, TurnStarted | GameOver):
+            self._update_insights()
         line = narrate(event, self.names)
         if line is not None:
             turn = None if isinstance(event, GameOver) else self.game.turn
@@ -348,6 +458,43 @@ class TableScreen(Screen[None]):
                 return False
             return True if not human and not self.game.over else None
         return True
+
+    def _update_insights(self) -> None:
+        """Bring the odds panel and the coach up to the current position (if shown)."""
+        view = self.game.view()
+        odds = self.query_one(OddsPanel)
+        pile = self.query_one(DrawPile)
+        side = self.query_one("#side")
+        side.set_class(odds.display, "-odds")
+        if odds.display:
+            odds.show(view, self.names)
+            pile.faces = face_labels(view)
+            mover = "" if view.over else f" · odds for {self.names[view.to_move]}"
+            side.border_title = f"Draw pile{mover}"
+        elif pile.faces is not None:
+            pile.faces = None
+        coach = self.query_one(CoachBar)
+        if coach.display:
+            # The expert decides in well under a millisecond: no need to leave the loop.
+            coach.show(advise(view, self.names), self.names[view.to_move])
+
+    def action_toggle_odds(self) -> None:
+        shown = not self.mantis.settings.show_odds
+        self.mantis.update_settings(self.mantis.settings.with_changes(show_odds=shown))
+        self.apply_insight_settings()
+
+    def action_toggle_coach(self) -> None:
+        shown = not self.mantis.settings.coach
+        self.mantis.update_settings(self.mantis.settings.with_changes(coach=shown))
+        self.apply_insight_settings()
+
+    def apply_insight_settings(self) -> None:
+        """Show or hide the odds panel and the coach as the settings say."""
+        settings = self.mantis.settings
+        self.query_one(OddsPanel).display = settings.show_odds
+        self.query_one(CoachBar).display = settings.coach
+        self._fit_tanks()
+        self._update_insights()
 
     def action_result(self) -> None:
         self.show_result()

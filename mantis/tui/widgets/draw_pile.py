@@ -25,9 +25,13 @@ class DrawPile(Widget):
     """
 
     pile_size: reactive[int] = reactive(0)
-    top_back: reactive[int | None] = reactive(None)
-    drawn: reactive[tuple[int, str] | None] = reactive(None)
+    top_back: reactive[int | None] = reactive(None, layout=True)
+    # Changing these changes the number of lines, hence layout=True.
+    drawn: reactive[tuple[int, str] | None] = reactive(None, layout=True)
     """The card being revealed and where it went, e.g. (card, "Ann's tank")."""
+    faces: reactive[tuple[tuple[int, str], ...] | None] = reactive(None, layout=True)
+    """With the odds shown: each back colour with its chance of being the face
+    ("1/2", or "seen" when that card was already played)."""
 
     def on_mount(self) -> None:
         self.border_title = "Draw pile"
@@ -36,12 +40,22 @@ class DrawPile(Widget):
         wide = self.size.width >= 30
         text = Text(no_wrap=True, overflow="ellipsis")
         if self.pile_size:
-            text.append(f"{self.pile_size}", style="bold")
-            text.append(" card left" if self.pile_size == 1 else " cards left")
+            # The space stays inside the bold run: some SVG viewers drop a
+            # run's leading space, which glued "75cards" together in snapshots.
+            text.append(f"{self.pile_size} ", style="bold")
+            text.append("card left" if self.pile_size == 1 else "cards left")
         else:
             text.append("Empty", style="bold")
         text.append("\n")
-        if self.top_back is not None:
+        if self.top_back is not None and self.faces is not None:
+            # The odds replace the colour names: each face with its chance.
+            text.append("Top ")
+            for colour, label in self.faces:
+                text.append_text(palette.chip(colour))
+                text.append(" ")
+                text.append(label, style="dim strike" if label == "seen" else "bold")
+                text.append(" ")
+        elif self.top_back is not None:
             text.append("Top back ")
             colours = BACKS[self.top_back]
             for colour in colours:
@@ -56,5 +70,7 @@ class DrawPile(Widget):
             colour = FACE[card]
             text.append("\nDrew ")
             text.append_text(palette.chip(colour, wide=wide))
-            text.append(f" {palette.name(colour)} → {where}")
+            text.append(" ")
+            text.append(f"{palette.name(colour)} → ", style="bold")
+            text.append(where)
         return text

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from rich.table import Table
+from rich.text import Text
 from textual.containers import VerticalScroll
-from textual.content import Content
 from textual.widgets import Static
 
 #: Older lines are dropped beyond this, so a long session stays light.
 MAX_LINES = 500
+#: Columns for the move number, so wrapped text hangs under the text, not the number.
+NUMBER_WIDTH = 4
 
 
 class GameLog(VerticalScroll):
@@ -39,18 +42,40 @@ class GameLog(VerticalScroll):
         super().__init__(id=id, can_focus=False)
         self.texts: list[str] = []
         """Every line written, as plain text."""
+        self._moves: list[int] = []
+        """Per line, the move it belongs to (for ``rewind``)."""
 
     def on_mount(self) -> None:
         self.border_title = "Game log"
 
     def add(self, line: str, *, turn: int | None = None, strong: bool = False) -> None:
-        """Append ``line``, prefixed with the move number when given."""
+        """Append ``line``, prefixed with the move number when given.
+
+        A line without a number belongs to the latest move so far (the deal
+        is move 0), which is what ``rewind`` goes by.
+        """
         self.texts.append(line)
-        prefix = f"{turn:>3} " if turn is not None else "    "
-        content = Content.assemble((prefix, "dim"), line)
-        self.mount(Static(content, classes="-strong" if strong else ""))
+        self._moves.append(turn if turn is not None else (self._moves[-1] if self._moves else 0))
+        # A two-column grid gives wrapped lines a hanging indent under the text.
+        grid = Table.grid(expand=True)
+        grid.add_column(width=NUMBER_WIDTH, no_wrap=True, style="dim")
+        grid.add_column(ratio=1)
+        grid.add_row(Text(f"{turn:>3} " if turn is not None else "", style="dim"), Text(line))
+        self.mount(Static(grid, classes="-strong" if strong else ""))
         surplus = len(self.children) - MAX_LINES
         if surplus > 0:
             for child in list(self.children)[:surplus]:
                 child.remove()
         self.call_after_refresh(self.scroll_end, animate=False)
+
+    def rewind(self, turn: int) -> None:
+        """Drop every line of the moves after ``turn`` (a replay stepping back)."""
+        dropped = 0
+        while self._moves and self._moves[-1] > turn:
+            self._moves.pop()
+            self.texts.pop()
+            dropped += 1
+        if dropped:
+            for child in list(self.children)[-dropped:]:
+                child.remove()
+            self.call_after_refresh(self.scroll_end, animate=False)

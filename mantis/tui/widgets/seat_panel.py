@@ -121,6 +121,18 @@ class SeatPanel(Vertical):
             self._flag("-winner", seat in event.winners)
         self._update_subtitle()
 
+    def show_view(self, view: View) -> None:
+        """Jump to the position in ``view`` (used when a replay steps back)."""
+        self.counts = list(view.tank_counts(self.seat))
+        self.score = view.scores[self.seat]
+        self.query_one(Tank).show(self.counts)
+        pile = self.query_one(ScorePile)
+        pile.score = self.score
+        pile.tank = sum(self.counts)
+        self._flag("-to-move", not view.over and view.to_move == self.seat)
+        self._flag("-winner", view.winners is not None and self.seat in view.winners)
+        self._update_subtitle()
+
     def mark(self, *, to_move: bool | None = None, target: bool | None = None) -> None:
         """Set the "to move" and "steal target" flags."""
         if to_move is not None:

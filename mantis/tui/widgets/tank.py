@@ -49,9 +49,16 @@ class Tank(Widget):
         return self._render_line()
 
     def _render_line(self) -> Text:
+        # Every colour takes 3 cells ("R2 "); when that does not fit, only the
+        # colours held are listed, so no count is ever cut off.
+        full = self.size.width >= 3 * NUM_COLOURS - 1 or not self.size.width
+        shown = [c for c, count in enumerate(self.counts) if full or count or c == self.marked]
         text = Text(no_wrap=True, overflow="ellipsis")
-        for colour, count in enumerate(self.counts):
-            if colour:
+        if not shown:
+            return Text("empty", style="dim")
+        for i, colour in enumerate(shown):
+            count = self.counts[colour]
+            if i:
                 text.append(" ")
             cell = Text()
             if count:
@@ -74,16 +81,18 @@ class Tank(Widget):
         for colour, count in enumerate(self.counts):
             line = Text(no_wrap=True, overflow="ellipsis")
             style = "" if count else "dim"
-            line.append_text(palette.tag(colour) if count else Text(palette.letter(colour)))
+            # Spaces end a run rather than start one (see ``palette.tag``).
+            line.append_text(
+                palette.tag(colour, spaced=True) if count else Text(f"{palette.letter(colour)} ")
+            )
             if named:
-                line.append(f" {palette.name(colour):<7}", style=style)
-            line.append(" ")
+                line.append(f"{palette.name(colour):<7} ", style=style)
             if count:
                 bar = palette.GLYPHS[colour] * min(count, room)
                 if count > room:
                     bar = bar[:-1] + "…"
-                line.append(bar, style=palette.hue(colour))
-                line.append(f" {count}", style="bold")
+                line.append(f"{bar} ", style=palette.hue(colour))
+                line.append(f"{count}", style="bold")
             else:
                 line.append("·", style="dim")
             if colour == self.marked:

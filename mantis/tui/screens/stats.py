@@ -1,0 +1,169 @@
+"""Each human player's results: win rates overall, per bot level and table size,
+streaks, and a chart of results over time."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ...players.registry import LEVELS
+from ...store.stats import PlayerStats, StatsError, Tally
+from ...store.stats_report import load_player_stats
+
+#: Games averaged for each point of the rolling win-rate chart.
+ROLLING_WINDOW = 5
+#: Results shown as W/L letters and chart points, most recent last.
+RECENT = 36
+
+
+def level_label(bot: str) -> str:
+    """A bot as the setup screen names it: "Expert (expert)", or its own name."""
+    for label, name in LEVELS:
+        if name == bot:
+            return f"{label} ({bot})"
+    return bot
+
+
+def rolling_win_rate(results: list[bool], window: int = ROLLING_WINDOW) -> list[float]:
+    """Per game, the win rate over the last ``window`` games up to it (fewer at first)."""
+    rates = []
+    for i in range(len(results)):
+        recent = results[max(0, i + 1 - window) : i + 1]
+        rates.append(sum(recent) / len(recent))
+    return rates
+
+
+def _percent(tally: Tally) -> str:
+    return f"{round(100 * tally.win_rate)}%"
+
+
+def _breakdown(rows: list[tuple[str, Tally]]) -> Text:
+    """Aligned rows: label, "won 3 of 5", "60%"."""
+    width = max((len(label) for label, _ in rows), default=0)
+    return Text(
+        "\n".join(
+            f"{label:<{width}}  won {t.wins:>3} of {t.games:>3}  {_percent(t):>4}"
+            for label, t in rows
+        )
+    )
+
+
+BARS = "▁▂▃▄▅▆▇█"
+
+
+def _chart(rates: list[float]) -> Text:
+    """A bar per game, as high as the rolling win rate, above that game's W or L."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    for i, rate in enumerate(rates):
+        if i:
+            text.append(" ")
+        bar = BARS[round(rate * (len(BARS) - 1))]
+        text.append(bar, style="green" if rate >= 0.5 else "red")
+    return text
+
+
+def level_order(bot: str) -> tuple[int, str]:
+    """Sort key: the UI's levels easiest first, then any other bot by name."""
+    names = [name for _, name in LEVELS]
+    return (names.index(bot) if bot in names else len(names), bot)
+
+
+def _results_line(stats: PlayerStats) -> Text:
+    """The latest results as W and L (colour never carries them alone), then the dates."""
+    results = stats.results[-RECENT:]
+    text = Text(no_wrap=True, overflow="ellipsis")
+    for i, (_, won) in enumerate(results):
+        if i:
+            text.append(" ")
+        text.append("W" if won else "L", style="bold green" if won else "dim")
+    if results:
+        first, last = results[0][0], results[-1][0]
+        text.append("\n")
+        text.append(f"from {first:%Y-%m-%d} to {last:%Y-%m-%d}", style="dim")
+    return text
+
+
+class StatsScreen(Screen[None]):
+    """Statistics per human player, from the statistics database."""
+
+    DEFAULT_CSS = """
+    StatsScreen {
+        align: center top;
+    }
+    #stats {
+        width: 78;
+        max-width: 100%;
+        height: 1fr;
+        padding: 0 2;
+    }
+    #stats .title {
+        text-style: bold;
+        color: $accent;
+        margin: 1 0 0 0;
+    }
+    #stats .player {
+        text-style: bold;
+        margin-top: 1;
+        border-bottom: solid $foreground 30%;
+        width: 1fr;
+    }
+    #stats .head {
+        color: $foreground-muted;
+        margin-top: 1;
+    }
+    """
+
+    BINDINGS = [Binding("escape,q", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="stats", can_focus=True):
+            yield Static("MANTIS · statistics", classes="title")
+            try:
+                players = load_player_stats()
+            except StatsError as exc:
+                self.notify(str(exc), severity="error", timeout=10)
+                yield Static(f"The statistics cannot be read: {exc}", classes="note")
+                players = []
+            else:
+                if not players:
+                    yield Static(
+                        "No games recorded yet: finish a game and it will show up here.",
+                        classes="note",
+                    )
+            for stats in players:
+                yield from self._player(stats)
+        yield Footer()
+
+    def _player(self, stats: PlayerStats) -> ComposeResult:
+        overall = stats.overall
+        yield Static(stats.name, classes="player")
+        summary = Text()
+        plural = "" if overall.games == 1 else "s"
+        summary.append(f"{overall.games} game{plural} · {overall.wins} won · ")
+        summary.append(f"{_percent(overall)} ", style="bold")
+        summary.append(f"win rate · streak {stats.current_streak} now, best {stats.best_streak}")
+        yield Static(summary)
+        yield Static("Against each bot level (a game counts for every bot at it)", classes="head")
+        if stats.vs_bots:
+            by_level = sorted(stats.vs_bots, key=lambda item: level_order(item[0]))
+            yield Static(_breakdown([(level_label(bot), t) for bot, t in by_level]))
+        else:
+            yield Static("no games against bots", classes="note")
+        yield Static("By table size", classes="head")
+        yield Static(_breakdown([(f"{n} players", t) for n, t in stats.by_players]))
+        results = [won for _, won in stats.results]
+        shown = min(RECENT, len(results))
+        yield Static(
+            f"The last {shown} game{'' if shown == 1 else 's'}: win rate over the "
+            f"{ROLLING_WINDOW} games up to each (tall = won them all), and each result",
+            classes="head",
+        )
+        yield Static(_chart(rolling_win_rate(results)[-RECENT:]), classes="chart")
+        yield Static(_results_line(stats))
+
+    def action_close(self) -> None:
+        self.dismiss(None)

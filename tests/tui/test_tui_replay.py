@@ -1,0 +1,178 @@
+"""Replays: the screen reproduces the original game event for event, steps back
+and forward consistently, and ``mantis replay`` refuses bad input in one line."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import positions
+import pytest
+from test_tui_play import table_of, wait_for
+
+from mantis.cli import main
+from mantis.engine import Event, Game, SeatInfo, record_of
+from mantis.engine.record import write_records
+from mantis.players.odds import odds_for
+from mantis.tui.app import MantisApp
+from mantis.tui.screens.game_over import GameOverScreen
+from mantis.tui.screens.replay import ReplayScreen, seats_of
+from mantis.tui.widgets.draw_pile import DrawPile
+from mantis.tui.widgets.game_log import GameLog
+from mantis.tui.widgets.odds_panel import OddsPanel
+from mantis.tui.widgets.score_pile import ScorePile
+from mantis.tui.widgets.seat_panel import SeatPanel
+from mantis.tui.widgets.tank import Tank
+
+SIZE = (80, 24)
+BOTS = (
+    SeatInfo("Ann", "bot", "score"),
+    SeatInfo("Bea", "bot", "random"),
+    SeatInfo("Cal", "bot", "score"),
+)
+
+
+def replay_screen(app: MantisApp) -> ReplayScreen:
+    screen = app.screen
+    assert isinstance(screen, ReplayScreen)
+    return screen
+
+
+def widgets_state(screen: ReplayScreen) -> tuple:
+    """What the seats and the pile show, to compare positions on screen."""
+    panels = tuple(
+        (
+            panel.query_one(Tank).counts,
+            panel.query_one(ScorePile).score,
+            panel.has_class("-to-move"),
+            panel.has_class("-winner"),
+        )
+        for panel in screen.query(SeatPanel)
+    )
+    pile = screen.query_one(DrawPile)
+    return panels, pile.pile_size, pile.top_back, pile.drawn
+
+
+async def test_stepping_through_a_replay_reproduces_the_game() -> None:
+    # The original game, played by bots at a real table; its events are collected as they happen.
+    game = Game.new(3, 23)  # a short game: 15 moves
+    events: list[Event] = []
+    game.subscribe(events.append)
+    app = MantisApp(seats=BOTS, game=game, still=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=20)
+        original_log = list(table_of(app).query_one(GameLog).texts)
+        # The game-over screen offers the replay straight away.
+        await pilot.press("v")
+        await pilot.pause()
+        offered = replay_screen(app)
+        assert offered.record == record_of(game, BOTS)
+    record = record_of(game, BOTS)
+
+    replay_app = MantisApp(replay=record, still=True)
+    async with replay_app.run_test(size=SIZE) as pilot:
+        screen = replay_screen(replay_app)
+        assert screen.position == 0
+        # The first moves by key, the rest by the same action (keys cost a frame each).
+        await pilot.press(*["right"] * 5)
+        assert screen.position == 5
+        while screen.position < len(record.actions):
+            screen.action_step(1)
+        await pilot.pause()
+        assert screen.events[2:] == events
+        assert screen.query_one(GameLog).texts == original_log
+        assert screen.game.view() == game.view()
+        await pilot.press("right")  # past the end: nothing happens
+        assert screen.position == len(record.actions)
+
+
+async def test_stepping_back_then_forward_gives_the_same_position() -> None:
+    record = replace(positions.played(4, 2, 0.45), seats=positions.seats("hrrr", "You,Ann,Bea,Cal"))
+    app = MantisApp(replay=record, still=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = replay_screen(app)
+        await pilot.press("o")  # the odds follow the position too
+        await pilot.press(*["right"] * 8)
+        assert screen.position == 8
+        view, state = screen.game.view(), widgets_state(screen)
+        log, events = list(screen.query_one(GameLog).texts), list(screen.events)
+        await pilot.press(*["left"] * 3)
+        assert screen.position == 5
+        assert screen.game.view() == record.replay(5).view()
+        assert screen.query_one(OddsPanel).odds == odds_for(record.replay(5).view())
+        await pilot.press(*["right"] * 3)
+        await pilot.pause()
+        assert screen.game.view() == view
+        assert widgets_state(screen) == state
+        assert screen.query_one(GameLog).texts == log
+        assert screen.events == events
+        assert screen.query_one(OddsPanel).odds == odds_for(view)
+        # The ends, and back again to the same position.
+        await pilot.press("end")
+        assert screen.position == len(record.actions) and screen.game.over
+        await pilot.press("home")
+        assert screen.position == 0 and screen.query_one(GameLog).texts == log[:1]
+        for _ in range(8):
+            screen.action_step(1)
+        await pilot.pause()
+        assert widgets_state(screen) == state and screen.query_one(GameLog).texts == log
+
+
+async def test_autoplay_moves_on_by_itself_and_pauses() -> None:
+    record = replace(positions.played(2, 5, 0.5), seats=positions.seats("hr"))
+    app = MantisApp(replay=record, still=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = replay_screen(app)
+        await pilot.press("plus", "plus", "plus")  # the fastest speed
+        await pilot.press("space")
+        assert screen.playing
+        await wait_for(pilot, lambda: screen.position >= 3, timeout=5)
+        await pilot.press("space")
+        assert not screen.playing
+        stopped = screen.position
+        await pilot.pause(0.3)
+        assert screen.position == stopped
+
+
+# ----------------------------------------------------------------- the command line
+
+
+def _records_file(path: Path, count: int = 2) -> Path:
+    write_records(path, [positions.played(3, seed, 0.5) for seed in range(count)])
+    return path
+
+
+def test_replay_of_a_malformed_file_exits_2_naming_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    path = _records_file(tmp_path / "games.jsonl", 3)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    broken = json.loads(lines[2])
+    broken["actions"] = broken["actions"][:-3]
+    lines[2] = json.dumps(broken)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "line 3: " in err and "Traceback" not in err
+
+
+def test_replay_game_out_of_range_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    path = _records_file(tmp_path / "games.jsonl", 2)
+    assert main(["replay", str(path), "--game", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--game 3" in err and "holds 2 games" in err
+    assert main(["replay", str(path), "--game", "0"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_replay_of_a_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["replay", str(tmp_path / "nope.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nope.jsonl" in err
+
+
+def test_a_record_without_seat_names_uses_seat_numbers() -> None:
+    record = positions.played(2, 5, 0.5)
+    assert record.seats is None
+    assert [seat.name for seat in seats_of(record)] == ["Seat 1", "Seat 2"]

@@ -1,0 +1,119 @@
+"""Save and resume through the app: every action is saved, a restart resumes the
+same position with the same future deals, and a damaged save is moved aside."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import positions
+import pytest
+from test_tui_play import wait_for, wait_for_human
+
+from mantis.cli import main
+from mantis.engine import SeatInfo, record_of
+from mantis.store.saves import autosave, default_save_path, load_save
+from mantis.tui.app import RESUME_NOW, RESUME_OFFER, MantisApp
+from mantis.tui.screens.resume import ResumeScreen
+from mantis.tui.screens.setup import SetupScreen
+
+SIZE = (80, 24)
+SEATS = (
+    SeatInfo("You", "human"),
+    SeatInfo("Ann", "bot", "random"),
+    SeatInfo("Bea", "bot", "score"),
+)
+
+
+def notifications(app: MantisApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+async def _play_a_few_moves(moves: int = 2):
+    """Play ``moves`` human moves at a table, then quit; the game as it was left."""
+    app = MantisApp(seats=SEATS, seed=8, still=True)
+    async with app.run_test(size=SIZE) as pilot:
+        for i in range(moves):
+            table = await wait_for_human(pilot)
+            turn = table.game.turn
+            await pilot.press("s" if i % 2 == 0 else "2")
+            if i % 2:
+                await pilot.press("enter")
+            await wait_for(pilot, lambda t=table, n=turn: t.game.turn > n)
+        table = await wait_for_human(pilot)
+        game = table.game
+        await pilot.press("ctrl+q")
+    return game
+
+
+async def test_quit_and_resume_gives_the_same_position_and_future() -> None:
+    left = await _play_a_few_moves()
+    save, warning = load_save()
+    assert warning is None and save is not None
+    assert save.record.actions == left.history and save.record.seats == SEATS
+
+    app = MantisApp(still=True, resume=RESUME_NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await wait_for_human(pilot)
+        assert table.names == [s.name for s in SEATS]
+        assert table.game.view() == left.view()
+        # Play on: the same actions from the game as it was left give the same deals.
+        for _ in range(1):
+            turn = table.game.turn
+            await pilot.press("s")
+            await wait_for(pilot, lambda n=turn: table.game.turn > n)
+            await wait_for_human(pilot)
+        for seat, action in table.game.history[left.turn :]:
+            left.apply(action, seat)
+        assert table.game.view() == left.view()
+        assert table.game.view(0) == left.view(0)
+
+
+async def test_launch_offers_the_unfinished_game() -> None:
+    left = positions.played(3, 11, 0.45).replay(9)
+    autosave(record_of(left, SEATS))
+    app = MantisApp(still=True, resume=RESUME_OFFER)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ResumeScreen))
+        await pilot.press("r")
+        table = await wait_for_human(pilot)
+        assert table.game.view() == left.view()
+    # "New game" keeps the save until the new game replaces it.
+    again = MantisApp(still=True, resume=RESUME_OFFER)
+    async with again.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(again.screen, ResumeScreen))
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(again.screen, SetupScreen)
+        await pilot.click("#start")
+        table = await wait_for_human(pilot)
+        await wait_for(pilot, lambda: load_save()[0] is not None)
+        save = load_save()[0]
+        assert save is not None and save.record.pile == table.game.initial_pile
+
+
+async def test_a_garbage_save_is_moved_aside_and_reported(mantis_home: Path) -> None:
+    path = default_save_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\x00\xffnot a game")
+    app = MantisApp(still=True, resume=RESUME_OFFER)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        messages = notifications(app)
+        assert len(messages) == 1 and "moved to" in messages[0] and "\n" not in messages[0]
+    assert not path.exists()
+    assert list(path.parent.glob("current-game.corrupt-*"))
+
+
+async def test_resume_without_a_save_says_so_and_sets_up() -> None:
+    app = MantisApp(still=True, resume=RESUME_NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        assert notifications(app) == ["No saved game to resume: set up a new one."]
+
+
+def test_resume_with_seats_is_a_usage_error(capsys: pytest.CaptureFixture) -> None:
+    assert main(["play", "--resume", "--seats", "human,random"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--resume" in err

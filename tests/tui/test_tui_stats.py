@@ -1,0 +1,118 @@
+"""Finished games go into the statistics; the statistics and past-games screens show them."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import history
+import positions
+from test_tui_play import wait_for, wait_for_human
+
+from mantis.engine import SCORE, SeatInfo
+from mantis.store.saves import load_save
+from mantis.store.stats import StatsDB, default_stats_path
+from mantis.tui.app import MantisApp
+from mantis.tui.screens.game_over import GameOverScreen
+from mantis.tui.screens.past_games import PastGamesScreen
+from mantis.tui.screens.replay import ReplayScreen
+from mantis.tui.screens.setup import SetupScreen
+from mantis.tui.screens.stats import StatsScreen, level_label, rolling_win_rate
+
+SIZE = (80, 24)
+
+
+def _one_move_from_a_win():
+    """A three-player game one score away from its end, with the winner played by "You"."""
+    record = positions.played(3, 4, 0.5)
+    winner = record.result.winners[0]
+    assert record.actions[-1] == (winner, SCORE)
+    names = ["Ann", "Bea", "Cal"]
+    names[winner] = "You"
+    seats = tuple(
+        SeatInfo(name, "human") if seat == winner else SeatInfo(name, "bot", "random")
+        for seat, name in enumerate(names)
+    )
+    return record.replay(len(record.actions) - 1), seats
+
+
+def _texts(screen) -> str:
+    return "\n".join(str(widget.render()) for widget in screen.query("Static"))
+
+
+async def test_a_game_finished_in_the_app_is_recorded_and_shown() -> None:
+    game, seats = _one_move_from_a_win()
+    app = MantisApp(seats=seats, game=game, still=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_human(pilot)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await wait_for(pilot, lambda: default_stats_path().exists())
+        with StatsDB() as db:
+            (past,) = db.past_games()
+            assert db.game_record(past.id).actions == game.history
+        assert past.winner_names == ("You",)
+        assert load_save() == (None, None)  # recorded, then the save is cleared
+        await pilot.press("escape")
+        app.action_statistics()
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)
+        text = _texts(app.screen)
+        assert "1 game · 1 won · 100%" in text
+        assert "Beginner (random)" in text
+
+
+async def test_a_broken_stats_database_is_reported_and_the_game_goes_on() -> None:
+    default_stats_path().parent.mkdir(parents=True, exist_ok=True)
+    default_stats_path().write_bytes(b"this is not a database" * 100)
+    game, seats = _one_move_from_a_win()
+    app = MantisApp(seats=seats, game=game, still=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_human(pilot)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        messages = [n.message for n in app._notifications]
+        assert any(m.startswith("Statistics not updated: ") for m in messages)
+        assert all("\n" not in m for m in messages)
+        await pilot.press("escape")
+        app.action_statistics()
+        await pilot.pause()
+        assert "cannot be read" in _texts(app.screen)
+
+
+async def test_statistics_and_past_games_from_setup() -> None:
+    history.seed_stats()
+    app = MantisApp(still=True)
+    async with app.run_test(size=(100, 24)) as pilot:
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Statistics" in titles and "Past games" in titles
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)
+        assert "8 games · 5 won · 62%" in _texts(app.screen)
+        await pilot.press("escape")
+        await pilot.press("g")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PastGamesScreen)
+        assert len(screen.games) == len(history.GAMES)
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        newest_first = [record for record, _ in reversed(history.finished_records())]
+        assert replay.record == newest_first[1]
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+
+
+def test_rolling_win_rate_and_level_labels() -> None:
+    assert rolling_win_rate([True, False, True, True], window=2) == [1.0, 0.5, 0.5, 1.0]
+    assert level_label("expert") == "Expert (expert)"
+    assert level_label("my_bot:Bot") == "my_bot:Bot"
+
+
+def test_history_records_are_finished_games() -> None:
+    for record, when in history.finished_records():
+        assert record.result is not None and when.tzinfo is not None
+        assert replace(record, seats=None).replay().over
