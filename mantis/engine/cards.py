@@ -53,7 +53,6 @@ def card_code(card: int) -> str:
 
 
 _CODE_TO_CARD = {card_code(card): card for card in DECK}
-_BACK_CODE_TO_BACK = {back_code(b): b for b in range(NUM_BACKS)}
 
 
 def parse_card(code: str) -> int:
@@ -62,21 +61,6 @@ def parse_card(code: str) -> int:
         return _CODE_TO_CARD[code]
     except (KeyError, TypeError):
         raise ValueError(f"unknown card {code!r}") from None
-
-
-def parse_back(code: str) -> int:
-    """The back number of three canonical back letters (``"RGB"``)."""
-    try:
-        return _BACK_CODE_TO_BACK[code]
-    except (KeyError, TypeError):
-        raise ValueError(f"unknown card back {code!r}") from None
-
-
-def parse_colour(letter: str) -> int:
-    """The colour of a letter (``"R"``, ``"g"``…); ``ValueError`` otherwise."""
-    if not isinstance(letter, str) or len(letter) != 1 or letter.upper() not in COLOUR_LETTERS:
-        raise ValueError(f"unknown colour {letter!r}")
-    return COLOUR_LETTERS.index(letter.upper())
 
 
 def cards_in(mask: int) -> tuple[int, ...]:

@@ -82,7 +82,3 @@ class View(NamedTuple):
         if not total:
             return {}
         return {colour: w / total for colour, w in weights}
-
-    def colour_counts_all(self) -> tuple[tuple[int, ...], ...]:
-        """Tank colour counts for every seat."""
-        return tuple(self.tank_counts(s) for s in range(self.players))
