@@ -100,9 +100,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_TOP_LEVEL_FLAGS = ("-h", "--help", "--version")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``mantis`` console script."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0].startswith("-") and args_list[0] not in _TOP_LEVEL_FLAGS:
+        args_list.insert(0, "play")  # `mantis --seats ...` means `mantis play --seats ...`
     parser = build_parser()
     try:
         args = parser.parse_args(args_list)
@@ -124,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_replay(args)
         if args.command is None:
-            args = parser.parse_args(["play", *args_list])
+            args = parser.parse_args(["play"])
         from .tui.launch import run_play
 
         return run_play(args)

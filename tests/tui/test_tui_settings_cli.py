@@ -138,6 +138,9 @@ def test_bad_seats_are_rejected(seats: str, names: str | None, message: str) -> 
         ["play", "--seats", "human,random", "--names", "A,B,C"],
         ["play", "--seats", "human,random,random,random,random,random,random"],
         ["play", "--names", "A,B"],
+        ["--seats", "human,nosuchbot"],  # play is the default command
+        ["--speed", "warp"],
+        ["nosuchcommand"],
     ],
 )
 def test_cli_errors_exit_2_with_one_line(argv: list[str], capsys: pytest.CaptureFixture) -> None:
