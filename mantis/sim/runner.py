@@ -14,6 +14,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from time import perf_counter
+from typing import NamedTuple
 
 from ..engine import Game, SeatInfo, bot_rng, record_of
 from ..players import Player, bot_factory
@@ -23,8 +24,7 @@ from ..players import Player, bot_factory
 TIMING_STRIDE = 4
 
 
-@dataclass(frozen=True, slots=True)
-class GameTask:
+class GameTask(NamedTuple):
     """One game to play: ``index`` (its place in the run), its seed and its lineup."""
 
     index: int
@@ -32,8 +32,7 @@ class GameTask:
     bots: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class GameResult:
+class GameResult(NamedTuple):
     """What one game gave."""
 
     index: int
@@ -133,6 +132,11 @@ def _run_chunk(tasks: Sequence[GameTask], want_records: bool) -> RunResult:
             )
         )
     return out
+
+
+# Tasks and results are NamedTuples rather than dataclasses because thousands
+# of them cross process boundaries with --jobs, and tuples pickle several
+# times faster.
 
 
 def _chunk_worker(args: tuple[Sequence[GameTask], bool]) -> RunResult:
