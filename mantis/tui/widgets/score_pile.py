@@ -35,6 +35,14 @@ class ScorePile(Widget):
         tank = f"  tank {self.tank}"
         if self.size.width >= len(label) + len(tank):
             label += tank
+        else:  # narrow seats (4+ at 80 columns) still show the tank size, a deck-out tiebreak
+            for compact in (
+                f"Score {self.score}/{self.target} tank {self.tank}",
+                f"{self.score}/{self.target}  tank {self.tank}",
+            ):
+                if self.size.width >= len(compact):
+                    label = compact
+                    break
         text = Text(label, no_wrap=True, overflow="ellipsis")
         room = self.size.width - len(label) - 1
         if room >= 5:
