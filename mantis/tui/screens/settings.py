@@ -14,6 +14,17 @@ from textual.widgets import Button, Input, Label, Select, Static
 from ...store import SPEEDS, Settings
 from ...store.settings import MAX_BOT_TIMEOUT
 
+#: The options of a setting that is on or off (read back as ``value is True``).
+ON_OFF = (("on", True), ("off", False))
+
+
+def choice(
+    label: str, options: Iterable[tuple[str, object]], value: object, id: str
+) -> ComposeResult:
+    """A setting's label, then a drop-down of its ``options`` that is never blank."""
+    yield Label(label)
+    yield Select(options, value=value, allow_blank=False, id=id, compact=True)
+
 
 class SettingsScreen(ModalScreen[Settings | None]):
     """Edits a copy of the settings; dismissed with the new settings, or None."""
@@ -75,46 +86,11 @@ class SettingsScreen(ModalScreen[Settings | None]):
         with Vertical(id="settings-box") as box:
             box.border_title = "Settings"
             with Grid(id="settings-grid"):
-                yield Label("Bot speed")
-                yield Select(
-                    [(speed, speed) for speed in SPEEDS],
-                    value=s.speed,
-                    allow_blank=False,
-                    id="speed",
-                    compact=True,
-                )
-                yield Label("Animations")
-                yield Select(
-                    [("on", True), ("off", False)],
-                    value=s.animations,
-                    allow_blank=False,
-                    id="animations",
-                    compact=True,
-                )
-                yield Label("Theme")
-                yield Select(
-                    [(theme, theme) for theme in self.themes],
-                    value=s.theme,
-                    allow_blank=False,
-                    id="theme",
-                    compact=True,
-                )
-                yield Label("Odds panel (o)")
-                yield Select(
-                    [("on", True), ("off", False)],
-                    value=s.show_odds,
-                    allow_blank=False,
-                    id="show-odds",
-                    compact=True,
-                )
-                yield Label("Coach (c)")
-                yield Select(
-                    [("on", True), ("off", False)],
-                    value=s.coach,
-                    allow_blank=False,
-                    id="coach",
-                    compact=True,
-                )
+                yield from choice("Bot speed", [(sp, sp) for sp in SPEEDS], s.speed, "speed")
+                yield from choice("Animations", ON_OFF, s.animations, "animations")
+                yield from choice("Theme", [(t, t) for t in self.themes], s.theme, "theme")
+                yield from choice("Odds panel (o)", ON_OFF, s.show_odds, "show-odds")
+                yield from choice("Coach (c)", ON_OFF, s.coach, "coach")
                 yield Label("Bot time budget (s)")
                 yield Input(f"{s.bot_timeout:g}", id="bot-timeout", compact=True)
             yield Static(

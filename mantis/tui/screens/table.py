@@ -15,24 +15,20 @@ import contextlib
 import threading
 from collections.abc import Sequence
 from time import monotonic
-from typing import TYPE_CHECKING, cast
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
-from textual.widgets import Button, Footer, Static
+from textual.containers import Horizontal
+from textual.widgets import Button, Static
 
 from ...engine import (
     SCORE,
     CardRevealed,
     Event,
-    ExtraTurn,
     Game,
     GameOver,
     GameRecord,
-    GameStarted,
     SeatInfo,
     Steal,
     TurnStarted,
@@ -45,35 +41,21 @@ from ...players.coach import advise
 from ...players.table import decide
 from ...store.saves import autosave
 from ...store.stats import StatsDB
-from ..narration import fault_line, game_over_line, narrate, possessive
+from ..narration import fault_line, narrate, possessive
 from ..pacing import Pace
-from ..seating import HUMAN, describe, make_player
+from ..seating import HUMAN, make_player
 from ..widgets.coach_bar import CoachBar
-from ..widgets.draw_pile import DrawPile
 from ..widgets.game_log import GameLog
-from ..widgets.odds_panel import OddsPanel, face_labels
+from ..widgets.odds_panel import OddsPanel
 from ..widgets.seat_panel import SeatPanel
-from ..widgets.turn_banner import TurnBanner
+from .board import BOARD_CSS, BoardScreen
 from .game_over import GameOverScreen
 
-if TYPE_CHECKING:
-    from ..app import MantisApp
 
-
-#: From this terminal height the turn banner grows to three rows.
-TALL_HEIGHT = 32
-#: Rows the draw pile and log need at least; seats get the rest.
-LOWER_MIN_HEIGHT = 8
-#: A seat drawn with one row per colour: 7 rows, the score line and borders.
-ROOMY_PANEL_HEIGHT = 10
-
-
-class TableScreen(Screen[None]):
+class TableScreen(BoardScreen):
     """A table of 2 to 6 seats playing one game, from any position to the end."""
 
-    CSS_PATH = "table.tcss"
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL_HEIGHT, "-tall")]
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    CSS_PATH = [BOARD_CSS, "table.tcss"]
 
     BINDINGS = [
         Binding("s", "score", "Score"),
@@ -96,12 +78,9 @@ class TableScreen(Screen[None]):
 
         ``paused`` holds bot play until the user resumes or steps.
         """
-        super().__init__()
         if len(seats) != game.players:
             raise ValueError(f"{len(seats)} seats for a {game.players}-player game")
-        self.game = game
-        self.seats = tuple(seats)
-        self.names = [seat.name for seat in seats]
+        super().__init__(game, seats)
         self.players: list[Player] = [make_player(seat) for seat in seats]
         self.has_bots = any(seat.kind != HUMAN for seat in seats)
         self.has_humans = any(seat.kind == HUMAN for seat in seats)
@@ -114,45 +93,24 @@ class TableScreen(Screen[None]):
         """The seat picked to steal from, before the steal is confirmed."""
         self.thinking: int | None = None
         self.result: GameOver | None = None
-        self._pending: list[Event] = []
         self._go = asyncio.Event()
         self._visible = asyncio.Event()
         self._status = ""
-        self.panels: list[SeatPanel] = []
         self._stepping = False
         self._bindings_state: tuple[bool, ...] = ()
         self._save_failed = False
         self._save_wanted = False
         self._saver: asyncio.Task[None] | None = None
         self._save_lock = threading.Lock()
-        self._unsubscribe = game.subscribe(self._pending.append)
-
-    @property
-    def mantis(self) -> MantisApp:
-        return cast("MantisApp", self.app)
 
     # ------------------------------------------------------------------ layout
 
-    def compose(self) -> ComposeResult:
-        view = self.game.view()
-        self.panels = [
-            SeatPanel(seat, info.name, describe(info), view) for seat, info in enumerate(self.seats)
-        ]
-        yield Static(id="status")
-        yield TurnBanner(id="banner")
-        with Horizontal(id="seats", classes=f"-n{self.game.players}"):
-            yield from self.panels
-        with Horizontal(id="lower"):
-            with Vertical(id="side"):
-                yield DrawPile(id="pile")
-                yield OddsPanel(id="odds")
-            yield GameLog(id="log")
+    def compose_bottom(self) -> ComposeResult:
         yield CoachBar(id="coach")
         with Horizontal(id="actions"):
             yield Button("Score (s)", id="score", compact=True, variant="primary")
             yield Button("Steal (⏎)", id="steal", compact=True, variant="warning")
             yield Static(id="hint")
-        yield Footer()
 
     def on_mount(self) -> None:
         for button in self.query(Button):
@@ -160,19 +118,9 @@ class TableScreen(Screen[None]):
             button.can_focus = False
             button.display = self.has_humans
         view = self.game.view()
-        pile = self.query_one(DrawPile)
-        pile.pile_size = view.pile_size
-        pile.top_back = view.top_back
-        if view.turn:
-            # Opened part-way (a resumed game): show the last card drawn, as after a move.
-            seat, action = self.game.history[-1]
-            into = action.target if isinstance(action, Steal) else seat
-            card = self.game.initial_pile[view.turn - 1]
-            pile.drawn = (card, f"{possessive(self.names[into])} tank")
-        log = self.query_one(GameLog)
-        started = self.game.opening_events()[0]
-        assert isinstance(started, GameStarted)
-        log.add(narrate(started, self.names) or "")
+        # Opened part-way (a resumed game), the pile shows the last card drawn.
+        self._show_pile(view)
+        self._log_opening()
         if view.turn:
             self._narrate_history()
         if not self.game.over:
@@ -212,27 +160,14 @@ class TableScreen(Screen[None]):
         # so nobody misses a move.
         self._visible.clear()
 
-    def on_resize(self) -> None:
-        self._fit_tanks()
-
-    def _fit_tanks(self) -> None:
-        """Draw tanks one row per colour when every seat fits that way, else one line."""
-        players = self.game.players
-        columns = {2: 2, 3: 3, 4: 4}.get(players, 3)
-        rows = -(-players // columns)
-        banner = 3 if self.size.height >= TALL_HEIGHT else 1
-        lower = LOWER_MIN_HEIGHT
-        settings = self.mantis.settings
-        if settings.show_odds:
-            # The pile's box holds 3 lines, then a row per action (score, steals).
-            lower = max(lower, 2 + 3 + players)
-        if settings.coach:
-            lower += 1 if self.size.width >= 100 else 2  # the coach's line wraps when narrow
-        spare = self.size.height - (1 + banner + 1 + 1) - lower
-        self.set_class(rows * ROOMY_PANEL_HEIGHT <= spare, "-roomy")
+    def _extra_bottom_rows(self) -> int:
+        # The coach's line above the actions row, which wraps when narrow.
+        if not self.mantis.settings.coach:
+            return 0
+        return 1 if self.size.width >= 100 else 2
 
     def on_unmount(self) -> None:
-        self._unsubscribe()
+        # BoardScreen.on_unmount stops following the game's events.
         saving = self._saver is not None and not self._saver.done()
         if (self._save_wanted or saving) and not self.game.over:
             # Quitting between a move and its save: write the latest position now
@@ -385,40 +320,23 @@ class TableScreen(Screen[None]):
 
     async def _show_pending(self) -> None:
         """Show the events of the last move, lingering on the drawn card."""
-        events, self._pending[:] = list(self._pending), []
-        for event in events:
+        for event in self._take_pending():
             self._present(event)
             if isinstance(event, CardRevealed):
                 reveal = self._pace().reveal
                 if reveal:
                     await asyncio.sleep(reveal)
 
+    def _human_to_move(self, seat: int) -> bool:
+        return self.seats[seat].kind == HUMAN
+
     def _present(self, event: Event) -> None:
         """Bring every widget up to date with one event."""
-        for panel in self.panels:
-            panel.apply(event)
-        pile = self.query_one(DrawPile)
-        log = self.query_one(GameLog)
-        if isinstance(event, CardRevealed):
-            pile.pile_size = max(0, pile.pile_size - 1)
-            pile.top_back = None if not pile.pile_size else pile.top_back
-            pile.drawn = (event.card, f"{possessive(self.names[event.into])} tank")
-        elif isinstance(event, TurnStarted):
-            pile.pile_size = event.pile_size
-            pile.top_back = event.top_back
-            seat = event.seat
-            human = self.seats[seat].kind == HUMAN
-            self.query_one(TurnBanner).show_turn(self.names[seat], human=human, extra=event.extra)
-        elif isinstance(event, GameOver):
+        if isinstance(event, GameOver):
             self.result = event
-            pile.top_back = None
-            self.query_one(TurnBanner).show_over(game_over_line(event, self.names))
+        super()._present(event)
         if isinstance(event, TurnStarted | GameOver):
             self._update_insights()
-        line = narrate(event, self.names)
-        if line is not None:
-            turn = None if isinstance(event, GameOver) else self.game.turn
-            log.add(line, turn=turn, strong=isinstance(event, ExtraTurn | GameOver))
         self._update_status()
 
     def _pace(self) -> Pace:
@@ -461,27 +379,12 @@ class TableScreen(Screen[None]):
 
     def _update_insights(self) -> None:
         """Bring the odds panel and the coach up to the current position (if shown)."""
-        view = self.game.view()
-        odds = self.query_one(OddsPanel)
-        pile = self.query_one(DrawPile)
-        side = self.query_one("#side")
-        side.set_class(odds.display, "-odds")
-        if odds.display:
-            odds.show(view, self.names)
-            pile.faces = face_labels(view)
-            mover = "" if view.over else f" · odds for {self.names[view.to_move]}"
-            side.border_title = f"Draw pile{mover}"
-        elif pile.faces is not None:
-            pile.faces = None
+        super()._update_insights()
         coach = self.query_one(CoachBar)
         if coach.display:
             # The expert decides in well under a millisecond: no need to leave the loop.
+            view = self.game.view()
             coach.show(advise(view, self.names), self.names[view.to_move])
-
-    def action_toggle_odds(self) -> None:
-        shown = not self.mantis.settings.show_odds
-        self.mantis.update_settings(self.mantis.settings.with_changes(show_odds=shown))
-        self.apply_insight_settings()
 
     def action_toggle_coach(self) -> None:
         shown = not self.mantis.settings.coach
@@ -490,11 +393,8 @@ class TableScreen(Screen[None]):
 
     def apply_insight_settings(self) -> None:
         """Show or hide the odds panel and the coach as the settings say."""
-        settings = self.mantis.settings
-        self.query_one(OddsPanel).display = settings.show_odds
-        self.query_one(CoachBar).display = settings.coach
-        self._fit_tanks()
-        self._update_insights()
+        self.query_one(CoachBar).display = self.mantis.settings.coach
+        super().apply_insight_settings()
 
     def action_result(self) -> None:
         self.show_result()
