@@ -11,9 +11,11 @@ same cores inflates the p95.
 from __future__ import annotations
 
 import argparse
+from time import perf_counter
 
-from mantis.engine import game_seed
+from mantis.engine import Game, game_seed
 from mantis.players import BOTS, make_bot
+from mantis.players.coach import advise
 from mantis.sim.runner import play_game
 from mantis.sim.stats import timing_ms
 
@@ -47,6 +49,22 @@ def main() -> None:
             ms = measure(name, n, args.games)
             cells.append(f"{ms['median']:>13.4f}{ms['p95']:>10.4f}")
         print(f"{name:<10}" + "".join(cells), flush=True)
+    print(f"coach advice (odds panel's expert hint): {coach_ms(tables[0]):.3f} ms median")
+
+
+def coach_ms(players: int, games: int = 50) -> float:
+    """Median time of one ``advise`` call over the positions of a few greedy games."""
+    times = []
+    for i in range(games):
+        game = Game.new(players, game_seed(1, i))
+        greedy = make_bot("greedy")
+        while not game.over:
+            view = game.view()
+            start = perf_counter()
+            advise(view)
+            times.append(perf_counter() - start)
+            game.play(greedy.choose(view))
+    return timing_ms(times)["median"]
 
 
 if __name__ == "__main__":

