@@ -109,10 +109,9 @@ class GameRecord:
 
 def record_of(game: Game, seats: Iterable[SeatInfo] | None = None) -> GameRecord:
     """The record of ``game`` as played so far (``result`` is None until it ends)."""
-    if seats is not None:
-        seats = tuple(seats)
-        if len(seats) != game.players:
-            raise ValueError(f"{len(seats)} seat descriptions for {game.players} seats")
+    seat_infos = tuple(seats) if seats is not None else None
+    if seat_infos is not None and len(seat_infos) != game.players:
+        raise ValueError(f"{len(seat_infos)} seat descriptions for {game.players} seats")
     result = None
     if game.over:
         assert game.winners is not None and game.reason is not None
@@ -124,7 +123,7 @@ def record_of(game: Game, seats: Iterable[SeatInfo] | None = None) -> GameRecord
         tanks=game.initial_tanks,
         pile=game.initial_pile,
         actions=game.history,
-        seats=seats,
+        seats=seat_infos,
         result=result,
     )
 
