@@ -17,14 +17,10 @@ from typing import Any
 
 from ..engine import game_seed
 from ..engine.record import write_text_atomic
-from ..players import PlayerSpecError, bot_factory
 from .progress import progress_bar
 from .runner import BotFailure, GameTask, RunResult, run_tasks
+from .settings import RunSettingsError, check_table, split_bots
 from .stats import timing_ms, wilson_interval
-
-
-class SimulationError(Exception):
-    """A bad simulate setting, reported in one line."""
 
 
 @dataclass(frozen=True)
@@ -72,23 +68,14 @@ class Summary:
 
 
 def parse_lineup(bots: str, players: int) -> tuple[str, ...]:
-    """One bot spec per seat from ``--bots``; ``SimulationError`` if it does not fit."""
-    if not 2 <= players <= 6:
-        raise SimulationError(f"--players must be 2 to 6, not {players}")
-    specs = [s.strip() for s in bots.split(",")]
-    if any(not s for s in specs):
-        raise SimulationError(f"--bots has an empty name: {bots!r}")
+    """One bot spec per seat from ``--bots``; ``RunSettingsError`` if it does not fit."""
+    specs = split_bots(bots)
     if len(specs) == 1:
         specs *= players
     elif len(specs) != players:
-        raise SimulationError(
+        raise RunSettingsError(
             f"--bots names {len(specs)} bots for {players} players (give 1 or {players})"
         )
-    for spec in dict.fromkeys(specs):
-        try:
-            bot_factory(spec)
-        except PlayerSpecError as exc:
-            raise SimulationError(str(exc)) from None
     return tuple(specs)
 
 
@@ -131,8 +118,7 @@ def simulate(
     progress: Any = None,
 ) -> tuple[Summary, RunResult]:
     """Play ``games`` games and summarise them (the engine of the command)."""
-    if games < 1:
-        raise SimulationError(f"--games must be at least 1, not {games}")
+    check_table(players, games)
     lineup = tuple(bots)
     tasks = [GameTask(i, game_seed(seed, i), lineup) for i in range(games)]
     start = perf_counter()
@@ -167,9 +153,8 @@ def format_summary(summary: Summary) -> str:
 def run_simulate(args: argparse.Namespace) -> int:
     """The ``mantis simulate`` command; returns the exit status."""
     try:
+        check_table(args.players, args.games)
         lineup = parse_lineup(args.bots, args.players)
-        if args.games < 1:
-            raise SimulationError(f"--games must be at least 1, not {args.games}")
         with progress_bar(args.games, "simulating") as advance:
             summary, result = simulate(
                 args.players,
@@ -180,7 +165,7 @@ def run_simulate(args: argparse.Namespace) -> int:
                 want_records=bool(args.record),
                 progress=advance,
             )
-    except SimulationError as exc:
+    except RunSettingsError as exc:
         print(f"mantis: error: {exc}", file=sys.stderr)
         return 2
     except BotFailure as exc:

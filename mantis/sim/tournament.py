@@ -28,38 +28,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import game_seed
-from ..players import PlayerSpecError, bot_factory
 from .progress import progress_bar
 from .runner import BotFailure, GameTask, RunResult, run_tasks
+from .settings import RunSettingsError, check_table, split_bots
 from .stats import timing_ms, wilson_interval
 
 
-class TournamentError(Exception):
-    """A bad tournament setting, reported in one line."""
-
-
 def parse_bots(text: str) -> tuple[str, ...]:
-    """The bot specs of ``--bots``; ``TournamentError`` unless at least two good ones."""
-    specs = [s.strip() for s in text.split(",")]
-    if any(not s for s in specs):
-        raise TournamentError(f"--bots has an empty name: {text!r}")
+    """The bot specs of ``--bots``; ``RunSettingsError`` unless at least two good ones."""
+    specs = split_bots(text)
     if len(specs) < 2:
-        raise TournamentError("a tournament needs at least two bots (--bots a,b)")
+        raise RunSettingsError("a tournament needs at least two bots (--bots a,b)")
     if len(set(specs)) != len(specs):
-        raise TournamentError(f"--bots names a bot twice: {text!r}")
-    for spec in specs:
-        try:
-            bot_factory(spec)
-        except PlayerSpecError as exc:
-            raise TournamentError(str(exc)) from None
+        raise RunSettingsError(f"--bots names a bot twice: {text!r}")
     return tuple(specs)
-
-
-def check_settings(players: int, games: int) -> None:
-    if not 2 <= players <= 6:
-        raise TournamentError(f"--players must be 2 to 6, not {players}")
-    if games < 1:
-        raise TournamentError(f"--games must be at least 1, not {games}")
 
 
 def lineups(bots: Sequence[str], players: int) -> list[tuple[str, str, tuple[str, ...]]]:
@@ -173,7 +155,7 @@ def tournament(
     progress: Callable[[int], None] | None = None,
 ) -> Standings:
     """Play the whole tournament and count it (the engine of the command)."""
-    check_settings(players, games)
+    check_table(players, games)
     tasks = make_tasks(bots, players, games, seed)
     result = run_tasks(tasks, jobs=jobs, progress=progress)
     return tally(result, bots, players, games, seed)
@@ -219,14 +201,14 @@ def format_standings(st: Standings) -> str:
 def run_tournament(args: argparse.Namespace) -> int:
     """The ``mantis tournament`` command; returns the exit status."""
     try:
-        check_settings(args.players, args.games)
+        check_table(args.players, args.games)
         bots = parse_bots(args.bots)
         total = len(lineups(bots, args.players)) * args.games
         with progress_bar(total, "tournament") as advance:
             standings = tournament(
                 bots, args.players, args.games, seed=args.seed, jobs=args.jobs, progress=advance
             )
-    except TournamentError as exc:
+    except RunSettingsError as exc:
         print(f"mantis: error: {exc}", file=sys.stderr)
         return 2
     except BotFailure as exc:
