@@ -39,10 +39,6 @@ class Tank(Widget):
         self.counts = tuple(counts)
         self.marked = marked
 
-    @property
-    def size_total(self) -> int:
-        return sum(self.counts)
-
     def render(self) -> Text:
         if self.size.height >= TALL_HEIGHT:
             return self._render_rows()
