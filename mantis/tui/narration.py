@@ -62,7 +62,10 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
     if isinstance(event, StealMissed):
         who, victim = names[event.seat], names[event.target]
         colour = COLOUR_NAMES[event.colour]
-        return f"{who} missed: {colour} went to {possessive(victim)} tank"
+        return (
+            f"{who} tried to steal from {_object(victim)} and missed: "
+            f"{colour} went to {possessive(victim)} tank"
+        )
     if isinstance(event, ExtraTurn):
         return f"Extra turn for {_object(names[event.seat])}"
     if isinstance(event, GameOver):

@@ -13,13 +13,15 @@ def test_steal_score_and_miss_lines() -> None:
     assert narrate(Stolen(1, 2, RED, (0, 3, 6)), NAMES) == "Bea stole 3 red from Cal"
     assert narrate(Scored(0, BLUE, (1, 2, 5, 8), 9), NAMES) == "Ann scored 4 blue (score 9)"
     card = card_of(0, GREEN)
-    assert narrate(StealMissed(2, 0, card, GREEN), NAMES) == "Cal missed: green went to Ann's tank"
+    assert narrate(StealMissed(2, 0, card, GREEN), NAMES) == (
+        "Cal tried to steal from Ann and missed: green went to Ann's tank"
+    )
 
 
 def test_second_person_for_you() -> None:
     names = ["You", "Bea"]
     assert narrate(StealMissed(1, 0, card_of(0, GREEN), GREEN), names) == (
-        "Bea missed: green went to your tank"
+        "Bea tried to steal from you and missed: green went to your tank"
     )
     assert narrate(Stolen(1, 0, RED, (0, 3)), names) == "Bea stole 2 red from you"
     assert narrate(ExtraTurn(0), names) == "Extra turn for you"

@@ -8,6 +8,7 @@ import time
 import positions
 import pytest
 from sample_bots import GatedBot, SleepyBot
+from textual.widgets import Button
 
 from mantis.engine import SCORE, Game, SeatInfo, steal
 from mantis.tui.app import MantisApp
@@ -109,6 +110,26 @@ async def test_end_of_a_game_with_the_mouse() -> None:
         await pilot.click("#new")
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
+
+
+async def test_a_click_on_the_next_turn_counts_even_while_the_button_looks_pressed() -> None:
+    # Two people and instant bots: the second click comes while Score still shows
+    # its pressed effect.  The effect is made to last a minute, so the second
+    # click lands inside it on any machine, however fast or slow.
+    app = MantisApp(seats=seats("human", "score"), seed=4, still=True)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await wait_for_human(pilot)
+        button = table.query_one("#score", Button)
+        button.active_effect_duration = 60
+        for _ in range(2):
+            await wait_for_human(pilot)
+            mine = sum(1 for seat, _ in table.game.history if seat == 0)
+            await wait_for(pilot, lambda: not button.disabled)
+            await pilot.click("#score")
+            await wait_for(
+                pilot, lambda n=mine: sum(1 for s, _ in table.game.history if s == 0) > n
+            )
+        assert button.has_class("-active")  # the second click came inside the window
 
 
 async def test_log_and_widgets_follow_a_steal() -> None:

@@ -46,6 +46,7 @@ from ..pacing import Pace
 from ..seating import HUMAN, make_player
 from ..widgets.coach_bar import CoachBar
 from ..widgets.game_log import GameLog
+from ..widgets.move_button import MoveButton
 from ..widgets.odds_panel import OddsPanel
 from ..widgets.seat_panel import SeatPanel
 from .board import BOARD_CSS, BoardScreen
@@ -108,8 +109,8 @@ class TableScreen(BoardScreen):
     def compose_bottom(self) -> ComposeResult:
         yield CoachBar(id="coach")
         with Horizontal(id="actions"):
-            yield Button("Score (s)", id="score", compact=True, variant="primary")
-            yield Button("Steal (⏎)", id="steal", compact=True, variant="warning")
+            yield MoveButton("Score (s)", id="score", compact=True, variant="primary")
+            yield MoveButton("Steal (⏎)", id="steal", compact=True, variant="warning")
             yield Static(id="hint")
 
     def on_mount(self) -> None:
