@@ -3,114 +3,121 @@
 Every event is a small immutable value that carries all a log line, a widget
 or a recorder needs — names of seats aside — without looking at the game.
 Cards are card numbers (see ``cards``); colours are colour numbers.
+
+Events are ``msgspec`` structs tagged by kind (``{"type": "scored", ...}``),
+so the table's public stream can send them as JSON and read them back with
+every field's type and range checked.  The ranges below are what any game
+can hold; whether a value fits *this* game (a seat at a 3-seat table, a card
+still in the pile) is for whoever folds the stream to check.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Annotated, Literal
 
-from .actions import Action
+import msgspec
 
-Tank = tuple[tuple[int, ...], ...]
+from .actions import Action, SeatNumber
+
+Card = Annotated[int, msgspec.Meta(ge=0, le=104)]
+Colour = Annotated[int, msgspec.Meta(ge=0, le=6)]
+BackNumber = Annotated[int, msgspec.Meta(ge=0, le=34)]
+Count = Annotated[int, msgspec.Meta(ge=0, le=105)]
+Cards = Annotated[tuple[Card, ...], msgspec.Meta(max_length=105)]
+
+Tank = Annotated[tuple[Cards, ...], msgspec.Meta(min_length=7, max_length=7)]
 """A seat's tank: for each of the 7 colours, the cards of that face colour."""
 
+PerSeat = Annotated[tuple[Count, ...], msgspec.Meta(min_length=2, max_length=6)]
 
-@dataclass(frozen=True, slots=True)
-class GameStarted:
+
+class GameStarted(msgspec.Struct, frozen=True, tag="game_started"):
     """The deal: every seat's tank, the pile size and the first seat."""
 
-    players: int
-    target: int
-    first: int
-    tanks: tuple[Tank, ...]
-    pile_size: int
+    players: Annotated[int, msgspec.Meta(ge=2, le=6)]
+    target: Count
+    first: SeatNumber
+    tanks: Annotated[tuple[Tank, ...], msgspec.Meta(min_length=2, max_length=6)]
+    pile_size: Count
     seed: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class TurnStarted:
+class TurnStarted(msgspec.Struct, frozen=True, tag="turn_started"):
     """``seat`` is to move and sees ``top_back`` on the draw pile."""
 
-    seat: int
-    top_back: int
-    pile_size: int
-    turn: int
+    seat: SeatNumber
+    top_back: BackNumber
+    pile_size: Count
+    turn: Annotated[int, msgspec.Meta(ge=0, le=105)]
     extra: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class CardRevealed:
+class CardRevealed(msgspec.Struct, frozen=True, tag="card_revealed"):
     """``seat`` took the top card with ``action`` and turned it into ``into``'s tank."""
 
-    seat: int
+    seat: SeatNumber
     action: Action
-    card: int
-    into: int
+    card: Card
+    into: SeatNumber
 
 
-@dataclass(frozen=True, slots=True)
-class Scored:
+class Scored(msgspec.Struct, frozen=True, tag="scored"):
     """``seat`` scored ``cards`` (the revealed card last) of ``colour``."""
 
-    seat: int
-    colour: int
-    cards: tuple[int, ...]
-    score: int
+    seat: SeatNumber
+    colour: Colour
+    cards: Cards
+    score: Count
 
     @property
     def count(self) -> int:
         return len(self.cards)
 
 
-@dataclass(frozen=True, slots=True)
-class ScoreMissed:
+class ScoreMissed(msgspec.Struct, frozen=True, tag="score_missed"):
     """``seat`` tried to score; ``card`` matched nothing and stays in its tank."""
 
-    seat: int
-    card: int
-    colour: int
+    seat: SeatNumber
+    card: Card
+    colour: Colour
 
 
-@dataclass(frozen=True, slots=True)
-class Stolen:
+class Stolen(msgspec.Struct, frozen=True, tag="stolen"):
     """``seat`` took ``cards`` of ``colour`` (the revealed card last) from ``target``."""
 
-    seat: int
-    target: int
-    colour: int
-    cards: tuple[int, ...]
+    seat: SeatNumber
+    target: SeatNumber
+    colour: Colour
+    cards: Cards
 
     @property
     def count(self) -> int:
         return len(self.cards)
 
 
-@dataclass(frozen=True, slots=True)
-class StealMissed:
+class StealMissed(msgspec.Struct, frozen=True, tag="steal_missed"):
     """``seat`` tried to steal from ``target``; ``card`` stays in ``target``'s tank."""
 
-    seat: int
-    target: int
-    card: int
-    colour: int
+    seat: SeatNumber
+    target: SeatNumber
+    card: Card
+    colour: Colour
 
 
-@dataclass(frozen=True, slots=True)
-class ExtraTurn:
+class ExtraTurn(msgspec.Struct, frozen=True, tag="extra_turn"):
     """Two players: ``seat`` stole successfully and moves again."""
 
-    seat: int
+    seat: SeatNumber
 
 
-@dataclass(frozen=True, slots=True)
-class GameOver:
+class GameOver(msgspec.Struct, frozen=True, tag="game_over"):
     """The game ended: ``reason`` is ``"target"`` or ``"deck_out"``."""
 
-    winners: tuple[int, ...]
-    reason: str
-    scores: tuple[int, ...]
-    tank_sizes: tuple[int, ...]
-    turns: int
+    winners: Annotated[tuple[SeatNumber, ...], msgspec.Meta(min_length=1, max_length=6)]
+    reason: Literal["target", "deck_out"]
+    scores: PerSeat
+    tank_sizes: PerSeat
+    turns: Annotated[int, msgspec.Meta(ge=0, le=105)]
 
 
 Event = (

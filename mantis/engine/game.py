@@ -206,7 +206,7 @@ class Game:
                 tuple(self._tanks),
                 tuple(self._scores),
                 len(pile),
-                BACK[pile[-1]] if pile else None,
+                BACK[pile[-1]] if pile and self._winners is None else None,
                 self._seen,
                 self._extra,
                 len(self._history),

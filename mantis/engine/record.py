@@ -15,7 +15,9 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+import msgspec
 
 from .actions import SCORE, Action, IllegalActionError, Score, steal
 from .cards import card_code, parse_card
@@ -29,13 +31,16 @@ class RecordError(ValueError):
     """A game record that cannot be read or does not follow the rules."""
 
 
-@dataclass(frozen=True, slots=True)
-class SeatInfo:
-    """Who sat in a seat: a display name, ``"human"`` or ``"bot"``, and the bot's name."""
+class SeatInfo(msgspec.Struct, frozen=True):
+    """Who sat in a seat: a display name, ``"human"`` or ``"bot"``, and the bot's name.
 
-    name: str
-    kind: str
-    bot: str | None = None
+    A ``msgspec`` struct so that the table's public stream, which names the
+    seats, reads them back checked (names are bounded in length there too).
+    """
+
+    name: Annotated[str, msgspec.Meta(max_length=64)]
+    kind: Literal["human", "bot"]
+    bot: Annotated[str, msgspec.Meta(max_length=200)] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "kind": self.kind}
@@ -78,6 +83,12 @@ class GameRecord:
         for seat, action in self.actions[:upto]:
             game.play(action, seat)
         return game
+
+    def from_start(self) -> GameRecord:
+        """The same deal and seats with no action played yet (a rematch)."""
+        return GameRecord(
+            self.seed, self.players, self.first, self.tanks, self.pile, (), self.seats
+        )
 
     def to_json(self) -> str:
         """The record as one line of JSON (no newline)."""

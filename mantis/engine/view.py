@@ -30,7 +30,8 @@ class View(NamedTuple):
     """Per seat, the number of cards in its score pile."""
     pile_size: int
     top_back: int | None
-    """Back number of the draw pile's top card; ``None`` once the pile is empty."""
+    """Back number of the draw pile's top card; ``None`` once nobody draws again
+    (the pile is empty or the game is over)."""
     seen: int
     """Bitmask of every card that has been face up (dealt or played)."""
     extra_turn: bool

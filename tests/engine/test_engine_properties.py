@@ -132,7 +132,10 @@ def test_view_unseen_and_probabilities_are_consistent(seed, n, picks, stop):
     view = game.view()
     pile = remaining_pile(game)
     assert set(view.unseen) == set(pile)
-    if pile:
+    if game.over:
+        # Nobody draws again: a finished game shows no top card, and no odds.
+        assert view.top_back is None and view.face_probabilities() == {}
+    elif pile:
         top = pile[0]
         same_back = [c for c in pile if c // 3 == top // 3]
         counts = Counter(FACE[c] for c in same_back)
