@@ -1,10 +1,19 @@
-"""Asking seats for actions without ever blocking the caller's event loop.
+"""Asking a seat for its action without ever blocking the caller's event loop.
 
-Each decision runs in its own daemon thread.  The caller awaits it with a
-time budget; a bot that raises, answers with an illegal action or runs past
-its budget is abandoned (a daemon thread never keeps the process alive) and
-its seat scores instead — always legal — with the fault reported so the log
-can say so.  Human seats have no budget.
+A bot's decision runs in a daemon thread that the caller awaits with a time
+budget.  A bot that raises, answers with an illegal action or runs past its
+budget is abandoned (a daemon thread never keeps the process alive) and its
+seat scores instead — always legal — with the fault reported so the log can
+say so.
+
+One seat, one mind at a time: while a bot's abandoned decision is still
+running, that bot is not asked again — its turn is a fault at once — so a
+hung bot holds one thread however many turns it misses, and no bot ever has
+two ``choose`` calls running at once.
+
+A seat that answers from input rather than by thinking (a person at this
+keyboard, a person over the network) offers ``async choose_async(view)``:
+it is awaited on the caller's loop and holds no thread while it waits.
 """
 
 from __future__ import annotations
@@ -18,6 +27,12 @@ from ..engine import SCORE, Action, View
 from .protocol import Player
 
 DEFAULT_BOT_TIMEOUT = 5.0
+BUSY = "was still thinking about an earlier move"
+"""The fault of a bot asked while an abandoned decision of its own still runs."""
+
+_busy_lock = threading.Lock()
+_busy: dict[int, object] = {}
+"""Bots with a decision running, by id (the value keeps the bot alive meanwhile)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,13 +43,49 @@ class Decision:
     fault: str | None = None
 
 
+def is_thinking(player: object) -> bool:
+    """Whether a decision of ``player``'s is running right now (in its thread)."""
+    with _busy_lock:
+        return id(player) in _busy
+
+
 async def decide(player: Player, view: View, timeout: float | None) -> Decision:
-    """Ask ``player`` for its action on ``view`` in a daemon thread.
+    """Ask ``player`` for its action on ``view``.
 
     ``timeout`` is the budget in seconds (``None``: wait as long as it takes).
     Never raises for the player's faults: they come back as a scoring
-    ``Decision`` with ``fault`` set.
+    ``Decision`` with ``fault`` set.  Cancelling the caller abandons the
+    question (a bot's thread finishes on its own).
     """
+    choose_async = getattr(player, "choose_async", None)
+    try:
+        if callable(choose_async):
+            action = await asyncio.wait_for(choose_async(view), timeout)
+        else:
+            action = await _in_thread(player, view, timeout)
+    except _Busy:
+        return Decision(SCORE, BUSY)
+    except TimeoutError:
+        return Decision(SCORE, f"took longer than {timeout:g} s")
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        return Decision(SCORE, f"failed ({type(exc).__name__}: {exc})")
+    if action not in view.legal_actions():
+        return Decision(SCORE, f"chose an illegal action ({action!r})")
+    return Decision(action)
+
+
+class _Busy(Exception):
+    """The bot is still running an earlier decision."""
+
+
+async def _in_thread(player: Player, view: View, timeout: float | None) -> Action:
+    key = id(player)
+    with _busy_lock:
+        if key in _busy:
+            raise _Busy
+        _busy[key] = player
     loop = asyncio.get_running_loop()
     future: asyncio.Future[Action] = loop.create_future()
 
@@ -46,30 +97,23 @@ async def decide(player: Player, view: View, timeout: float | None) -> Decision:
         else:
             future.set_result(result)  # type: ignore[arg-type]
 
-    def report(result: Action | None, error: BaseException | None) -> None:
-        # the loop may have closed while an abandoned bot was still thinking
+    def run() -> None:
+        result: Action | None = None
+        error: BaseException | None = None
+        try:
+            result = player.choose(view)
+        except BaseException as exc:  # the bot's fault, reported, never raised here
+            error = exc
+        finally:
+            # Free before reporting, so the seat's next turn may ask at once.
+            with _busy_lock:
+                _busy.pop(key, None)
+        # The loop may have closed while an abandoned bot was still thinking.
         with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(settle, result, error)
 
-    def run() -> None:
-        try:
-            action = player.choose(view)
-        except BaseException as exc:  # the bot's fault, reported, never raised here
-            report(None, exc)
-        else:
-            report(action, None)
-
     threading.Thread(target=run, name=f"seat-{view.seat}", daemon=True).start()
     try:
-        action = await asyncio.wait_for(asyncio.shield(future), timeout)
-    except TimeoutError:
+        return await asyncio.wait_for(asyncio.shield(future), timeout)
+    finally:
         future.cancel()
-        return Decision(SCORE, f"took longer than {timeout:g} s")
-    except asyncio.CancelledError:
-        future.cancel()
-        raise
-    except Exception as exc:
-        return Decision(SCORE, f"failed ({type(exc).__name__}: {exc})")
-    if action not in view.legal_actions():
-        return Decision(SCORE, f"chose an illegal action ({action!r})")
-    return Decision(action)

@@ -1,0 +1,53 @@
+"""The table: one game and its seats run to the end, and the public stream it tells.
+
+``driver.Table`` runs a game with its players and publishes the public
+stream (``messages``); ``public.PublicTable`` folds a stream back into the
+position anyone may know; ``history`` rebuilds a recorded game's stream;
+``keeper`` is where a table keeps its game.  Nothing here imports the UI.
+"""
+
+from .driver import Table
+from .history import dealt, moves_of, opening_of, seats_of, stream_of
+from .keeper import Keeper, KeepError, LocalKeeper
+from .messages import (
+    STREAM_VERSION,
+    Away,
+    Back,
+    Fault,
+    KeepFailed,
+    Message,
+    Notice,
+    Opening,
+    Recorded,
+    StartFailed,
+    StreamError,
+    decode,
+    encode,
+)
+from .public import PublicTable
+
+__all__ = [
+    "STREAM_VERSION",
+    "Away",
+    "Back",
+    "Fault",
+    "KeepError",
+    "KeepFailed",
+    "Keeper",
+    "LocalKeeper",
+    "Message",
+    "Notice",
+    "Opening",
+    "PublicTable",
+    "Recorded",
+    "StartFailed",
+    "StreamError",
+    "Table",
+    "dealt",
+    "decode",
+    "encode",
+    "moves_of",
+    "opening_of",
+    "seats_of",
+    "stream_of",
+]

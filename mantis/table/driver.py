@@ -1,0 +1,222 @@
+"""The table driver: one game and its seats, run to the end, told as a public stream.
+
+A ``Table`` holds a game, one ``Player`` per seat (bots, people at this
+keyboard, people over the network) and the table's rules: the bot time
+budget and faults, the players' ``new_game`` hooks, a ``Keeper`` that keeps
+the game after every move and records it once finished.  ``run()`` plays the
+game to its end and publishes everything that happens to its listeners as
+the public stream (``messages``).  The same driver runs a table in the app,
+headless in tests and on a server.
+
+The order of one move: every listener is ready (a paused board holds the
+table, a board still showing the last move holds it until shown); the seat
+to move is asked (``players.table.decide``); the action is applied; the
+keeper keeps the game; only then are the move's messages published.  So a
+listener that hears of a move can count on it being kept, and nothing runs
+ahead of what a person has seen.
+
+Nobody but the driver reaches the game: listeners get the stream, seats get
+their ``View``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable, Sequence
+
+from ..engine import GameRecord, SeatInfo, bot_rng, record_of
+from ..engine.game import Game
+from ..players import Player
+from ..players.table import DEFAULT_BOT_TIMEOUT, decide
+from .history import opening_of, seats_of
+from .keeper import Keeper
+from .messages import (
+    MAX_REASON,
+    Fault,
+    KeepFailed,
+    Message,
+    Notice,
+    Recorded,
+    StartFailed,
+)
+
+Publish = Callable[[Message], None]
+Ready = Callable[[], Awaitable[None]]
+
+
+class Table:
+    """One game at one table, from any position to the end."""
+
+    def __init__(
+        self,
+        record: GameRecord,
+        players: Sequence[Player],
+        *,
+        upto: int | None = None,
+        keeper: Keeper | None = None,
+        bot_timeout: float = DEFAULT_BOT_TIMEOUT,
+        notices: Sequence[tuple[int, Notice]] = (),
+    ) -> None:
+        """A table for ``record``'s deal, at the position after ``upto`` of its actions.
+
+        ``players`` has one player per seat; ``record.seats`` says which are
+        people (asked without a time budget).  ``notices`` are table notices
+        published earlier, each after that many actions (a server resuming
+        its tables), so the stream reads as it did.
+        """
+        self.seats: tuple[SeatInfo, ...] = seats_of(record)
+        if len(players) != record.players:
+            raise ValueError(f"{len(players)} players for a {record.players}-seat game")
+        self.players = tuple(players)
+        self.keeper = keeper
+        self.bot_timeout = bot_timeout
+        self.seed = record.seed
+        self._game = game = Game(record.tanks, record.pile, record.first, seed=record.seed)
+        self.messages: list[Message] = list(opening_of(game, self.seats))
+        """Everything published so far, oldest first: what a newcomer is sent."""
+        pending = sorted(notices, key=lambda n: n[0])
+        for seat, action in record.actions[:upto]:
+            self._past_notices(pending, game.turn)
+            self.messages.extend(game.apply(action, seat))
+        self._past_notices(pending, game.turn)
+        if game.over:
+            self.messages.append(Recorded(self.record.to_json()))
+        self.asking: int | None = None
+        """The seat being asked for its move right now."""
+        self._listeners: list[tuple[Publish, Ready | None]] = []
+        self._failed: set[str] = set()
+        self._running = False
+
+    def _past_notices(self, pending: list[tuple[int, Notice]], turn: int) -> None:
+        while pending and pending[0][0] <= turn:
+            self.messages.append(pending.pop(0)[1])
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def over(self) -> bool:
+        return self._game.over
+
+    @property
+    def turn(self) -> int:
+        """Actions played so far."""
+        return self._game.turn
+
+    @property
+    def record(self) -> GameRecord:
+        """The game so far as a record, with the seats.  Only the table's owner may read
+        it before the end: it holds the whole pile."""
+        return record_of(self._game, self.seats)
+
+    # ------------------------------------------------------------------ listening
+
+    def subscribe(
+        self, publish: Publish, ready: Ready | None = None, *, backlog: bool = True
+    ) -> Callable[[], None]:
+        """Send ``publish`` every message from now on (and, with ``backlog``, all before).
+
+        ``ready``, if given, is awaited before each seat is asked: a listener
+        holds the table until it has caught up.  Returns an unsubscribe.
+        """
+        if backlog:
+            for message in tuple(self.messages):
+                publish(message)
+        entry = (publish, ready)
+        self._listeners.append(entry)
+
+        def unsubscribe() -> None:
+            with contextlib.suppress(ValueError):
+                self._listeners.remove(entry)
+
+        return unsubscribe
+
+    def _publish(self, message: Message) -> None:
+        self.messages.append(message)
+        for publish, _ in tuple(self._listeners):
+            publish(message)
+
+    async def _ready(self) -> None:
+        for _, ready in tuple(self._listeners):
+            if ready is not None:
+                await ready()
+
+    async def announce(self, notice: Notice) -> None:
+        """Keep, then publish, a table notice (a seat away or back, say)."""
+        failed = await self._keep("note", notice)
+        for message in (notice, *failed):
+            self._publish(message)
+
+    # ------------------------------------------------------------------ playing
+
+    async def run(self) -> GameRecord:
+        """Play from the position the table opened at to the end; the finished record.
+
+        On a game already over it returns at once (nothing is kept again).
+        """
+        if self._running:
+            raise RuntimeError("this table is already running")
+        self._running = True
+        game = self._game
+        if game.over:
+            return self.record
+        self._start_players()
+        if game.turn == 0:
+            # A new table is kept at once, so it replaces an older save straight away.
+            for message in await self._keep("save"):
+                self._publish(message)
+        while not game.over:
+            await self._ready()
+            view = game.view()
+            seat = view.to_move
+            timeout = None if self.seats[seat].kind == "human" else self.bot_timeout
+            self.asking = seat
+            try:
+                decision = await decide(self.players[seat], view, timeout)
+            finally:
+                self.asking = None
+            messages: list[Message] = []
+            if decision.fault is not None:
+                fault = Fault(seat, decision.fault[:MAX_REASON])
+                messages += [fault, *await self._keep("note", fault)]
+            messages += game.apply(decision.action, seat)
+            messages += await self._keep("record" if game.over else "save")
+            for message in messages:
+                self._publish(message)
+        self._publish(Recorded(self.record.to_json()))
+        return self.record
+
+    def _start_players(self) -> None:
+        for seat, player in enumerate(self.players):
+            hook = getattr(player, "new_game", None)
+            if callable(hook):
+                try:
+                    hook(seat, bot_rng(self.seed, seat))
+                except Exception as exc:  # a plug-in's fault: say so and play on
+                    reason = f"{type(exc).__name__}: {exc}"[:MAX_REASON]
+                    self._publish(StartFailed(seat, reason))
+
+    async def _keep(self, what: str, notice: Notice | None = None) -> list[Message]:
+        """Have the keeper keep the game ("save", "record") or a ``notice`` ("note").
+
+        Returns the ``KeepFailed`` to publish if that failed: once per kind,
+        so a full disk is said once and the game plays on.  A notice is kept
+        with the number of actions played before it.
+        """
+        keeper = self.keeper
+        if keeper is None:
+            return []
+        try:
+            if what == "note":
+                assert notice is not None
+                await keeper.note(notice, self._game.turn)
+            elif what == "save":
+                await keeper.save(self.record)
+            else:
+                await keeper.finish(self.record)
+        except Exception as exc:  # the keeper's trouble must never stop the game
+            kind = "record" if what == "record" else "save"
+            if kind in self._failed:
+                return []
+            self._failed.add(kind)
+            return [KeepFailed(kind, (str(exc) or type(exc).__name__)[:MAX_REASON])]
+        return []

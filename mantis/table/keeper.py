@@ -1,0 +1,71 @@
+"""Where a table keeps its game: a sink the caller supplies.
+
+The driver hands its ``Keeper`` the game after every move and waits for it
+before it publishes the move, so anything that hears of a move can count on
+it being kept.  The app keeps a local game in its save file and, once it is
+over, in the statistics (``LocalKeeper``); a server keeps its tables in its
+database.  A keeper that fails raises: the driver reports it and plays on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Protocol
+
+from ..engine import GameRecord
+from ..store.saves import autosave, clear_save
+from ..store.stats import StatsDB, StatsError
+from .messages import Notice
+
+
+class Keeper(Protocol):
+    """What a table needs to keep its game."""
+
+    async def save(self, record: GameRecord) -> None:
+        """Keep the unfinished game as it is now (called after every move)."""
+        ...
+
+    async def note(self, notice: Notice, turn: int) -> None:
+        """Keep a table notice published after ``turn`` actions."""
+        ...
+
+    async def finish(self, record: GameRecord) -> None:
+        """Keep the finished game (its ``result`` is set)."""
+        ...
+
+
+class KeepError(Exception):
+    """A keeper could not keep part of the game; the message is one line."""
+
+
+class LocalKeeper:
+    """The app's keeper: the save file after every move, the statistics at the end.
+
+    Both are written off the event loop, so a screen never waits on the disk.
+    """
+
+    def __init__(self, save_path: Path | None = None, stats_path: Path | None = None) -> None:
+        self.save_path = save_path
+        self.stats_path = stats_path
+
+    async def save(self, record: GameRecord) -> None:
+        await asyncio.to_thread(autosave, record, self.save_path)
+
+    async def note(self, notice: Notice, turn: int) -> None:
+        """A local save keeps moves only: notices are not needed to resume."""
+
+    async def finish(self, record: GameRecord) -> None:
+        """Record the game in the statistics, then clear the save (even if that failed)."""
+
+        def store() -> None:
+            try:
+                with StatsDB(self.stats_path) as db:
+                    db.record_game(record)
+            finally:
+                clear_save(self.save_path)
+
+        try:
+            await asyncio.to_thread(store)
+        except StatsError as exc:
+            raise KeepError(str(exc)) from None
