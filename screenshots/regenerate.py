@@ -58,18 +58,18 @@ async def _pick_target(app: MantisApp, pilot: object) -> None:
     await pilot.pause()  # type: ignore[attr-defined]
 
 
-def _table(game_and_seats) -> Callable[[], MantisApp]:
-    game, seats = game_and_seats
-    return lambda: MantisApp(seats=seats, game=game, still=True)
+def _table(position: positions.Position) -> Callable[[], MantisApp]:
+    record, upto = position
+    return lambda: MantisApp(record=record, upto=upto, still=True)
 
 
-def _with_insights(game_and_seats) -> Callable[[], MantisApp]:
+def _with_insights(position: positions.Position) -> Callable[[], MantisApp]:
     """A table with the odds panel and the coach switched on."""
-    game, seats = game_and_seats
+    record, upto = position
 
     def make() -> MantisApp:
         save_settings(Settings(show_odds=True, coach=True), settings_path())
-        return MantisApp(seats=seats, game=game, still=True)
+        return MantisApp(record=record, upto=upto, still=True)
 
     return make
 

@@ -11,20 +11,21 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.theme import Theme
 
-from ..engine import Game, GameRecord, SeatInfo, record_of
+from ..engine import GameRecord, SeatInfo
 from ..store import Settings, load_settings, save_settings
 from ..store.saves import LoadedSave, load_save
+from ..table import LocalKeeper, Table, dealt, seats_of
 from .pacing import Pace, next_speed, pace_for
 from .screens.help import HelpScreen
 from .screens.past_games import PastGamesScreen
-from .screens.replay import ReplayScreen, seats_of
+from .screens.replay import ReplayScreen
 from .screens.resume import ResumeScreen
 from .screens.settings import SettingsScreen
 from .screens.setup import SetupScreen
 from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .screens.too_small import TooSmallScreen, too_small
-from .seating import SeatingError
+from .seating import SeatingError, make_player
 
 RESUME_OFFER = "offer"
 """Launch option: ask whether to resume an unfinished game."""
@@ -51,7 +52,8 @@ class MantisApp(App[int]):
         *,
         seats: Sequence[SeatInfo] | None = None,
         seed: int | None = None,
-        game: Game | None = None,
+        record: GameRecord | None = None,
+        upto: int | None = None,
         speed: str | None = None,
         bot_timeout: float | None = None,
         paused: bool = False,
@@ -63,8 +65,9 @@ class MantisApp(App[int]):
     ) -> None:
         """Open on the setup screen, or straight on a table when ``seats`` are given.
 
-        ``game`` (with ``seats``) opens the table on a game already in
-        progress, e.g. ``GameRecord.replay(upto)``.  ``speed`` and
+        ``record`` opens the table on that game (its seats, its deal) after
+        ``upto`` of its actions (default: all), e.g. a position a test picked.
+        ``speed`` and
         ``bot_timeout`` override the saved settings for this session.
         ``paused`` holds bot play until resumed or stepped.  ``still``
         removes every delay, animation and cursor blink (for tests and
@@ -81,9 +84,9 @@ class MantisApp(App[int]):
         self.animation_level = "none" if still or not self.settings.animations else "full"
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
-        if game is not None and seats is None:
-            raise ValueError("a game needs its seats")
-        self._opening = (seats, seed, game, paused)
+        if record is not None and record.seats is None:
+            raise ValueError("a table needs the record's seats")
+        self._opening = (seats, seed, record, upto, paused)
         self._resume = resume
         self._replay = (replay, replay_title)
 
@@ -92,13 +95,12 @@ class MantisApp(App[int]):
     def on_mount(self) -> None:
         if self._settings_warning:
             self.notify(self._settings_warning, severity="warning", timeout=8)
-        seats, seed, game, paused = self._opening
+        seats, seed, record, upto, paused = self._opening
         replay, replay_title = self._replay
         if replay is not None:
             self.push_screen(ReplayScreen(replay, title=replay_title, standalone=True))
-        elif game is not None:
-            assert seats is not None
-            self.push_screen(TableScreen(game, seats, paused=paused))
+        elif record is not None:
+            self.push_screen(TableScreen(self.make_table(record, upto), paused=paused))
         elif seats is not None:
             self.start_table(seats, seed, paused=paused, remember=False)
         else:
@@ -129,7 +131,15 @@ class MantisApp(App[int]):
             self.update_settings(self.settings.with_changes(last_seats=tuple(seats)))
         if seed is None:
             seed = secrets.randbelow(SEED_RANGE)
-        self._show_table(TableScreen(Game.new(len(seats), seed), seats, paused=paused))
+        self._show_table(TableScreen(self.make_table(dealt(seats, seed)), paused=paused))
+
+    def make_table(self, record: GameRecord, upto: int | None = None) -> Table:
+        """A local table for ``record`` at ``upto`` actions: its seats' players, our keeper.
+
+        ``SeatingError`` if a seat's bot cannot be made.
+        """
+        players = [make_player(seat) for seat in seats_of(record)]
+        return Table(record, players, upto=upto, keeper=LocalKeeper(), bot_timeout=self.bot_timeout)
 
     def _show_table(self, table: TableScreen) -> None:
         if isinstance(self.screen, SetupScreen | TableScreen):
@@ -159,7 +169,7 @@ class MantisApp(App[int]):
     def resume_game(self, save: LoadedSave) -> None:
         """Open the table on the saved game, at the saved position."""
         try:
-            table = TableScreen(save.resume(), seats_of(save.record))
+            table = TableScreen(self.make_table(save.record))
         except SeatingError as exc:
             self.notify(f"Cannot resume the saved game: {exc}", severity="error", timeout=10)
             return
@@ -174,11 +184,9 @@ class MantisApp(App[int]):
         if choice == "again":
             self.start_table(table.seats, remember=False)
         elif choice == "rematch":
-            old = table.game
-            game = Game(old.initial_tanks, old.initial_pile, old.first, seed=old.seed)
-            self._show_table(TableScreen(game, table.seats))
+            self._show_table(TableScreen(self.make_table(table.record.from_start())))
         elif choice == "replay":
-            self.open_replay(record_of(table.game, table.seats), title="this game")
+            self.open_replay(table.record, title="this game")
         elif choice == "new":
             self.action_new_game()
         elif choice == "quit":
@@ -221,6 +229,7 @@ class MantisApp(App[int]):
             self.theme = settings.theme
         for screen in self.screen_stack:
             if isinstance(screen, TableScreen):
+                screen.table.bot_timeout = self.bot_timeout
                 screen.apply_insight_settings()
         self.screen.refresh_bindings()
 

@@ -10,18 +10,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..engine import (
-    CardRevealed,
     Event,
     ExtraTurn,
     GameOver,
-    GameStarted,
     Scored,
     ScoreMissed,
     StealMissed,
     Stolen,
-    TurnStarted,
 )
 from ..engine.cards import COLOUR_NAMES
+from ..table.messages import Away, Back, Fault, Message, Opening, StartFailed
 
 YOU = "You"
 
@@ -44,10 +42,11 @@ def join_names(names: Sequence[str]) -> str:
     return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def narrate(event: Event, names: Sequence[str]) -> str | None:
-    """The log line for ``event``, or ``None`` for events the log leaves out.
+def narrate(event: Event | Message, names: Sequence[str]) -> str | None:
+    """The log line for an event or stream message, or ``None`` for those the log leaves out.
 
-    ``names`` are the seat names, seat 0 first.
+    ``names`` are the seat names, seat 0 first.  The opening has no seed
+    (the stream never carries one): ``opening_line`` adds a table's own.
     """
     if isinstance(event, Scored):
         who = names[event.seat]
@@ -70,15 +69,30 @@ def narrate(event: Event, names: Sequence[str]) -> str | None:
         return f"Extra turn for {_object(names[event.seat])}"
     if isinstance(event, GameOver):
         return game_over_line(event, names)
-    if isinstance(event, GameStarted):
-        seed = "" if event.seed is None else f" (seed {event.seed})"
-        return (
-            f"New game{seed}: {len(names)} players, first to {event.target} scored cards wins. "
-            f"{names[event.first]} start{'' if names[event.first] == YOU else 's'}."
-        )
-    if isinstance(event, TurnStarted | CardRevealed):
-        return None
+    if isinstance(event, Opening):
+        return opening_line(event.target, event.first, names)
+    if isinstance(event, Fault):
+        return fault_line(names[event.seat], event.reason)
+    if isinstance(event, StartFailed):
+        return f"{possessive(names[event.seat], start=True)} bot failed to start ({event.reason})"
+    if isinstance(event, Away):
+        who = names[event.seat]
+        if who == YOU:
+            return f"You are away: {event.bot} plays for you until you are back"
+        return f"{who} is away: {event.bot} plays for {who} until {who} is back"
+    if isinstance(event, Back):
+        who = names[event.seat]
+        return "You are back" if who == YOU else f"{who} is back"
     return None
+
+
+def opening_line(target: int, first: int, names: Sequence[str], seed: int | None = None) -> str:
+    """The log's first line: the table, the target and who starts (and the seed, if known)."""
+    shown = "" if seed is None else f" (seed {seed})"
+    return (
+        f"New game{shown}: {len(names)} players, first to {target} scored cards wins. "
+        f"{names[first]} start{'' if names[first] == YOU else 's'}."
+    )
 
 
 def fault_line(name: str, fault: str) -> str:

@@ -1,16 +1,21 @@
 """Exact game positions for the table's tests and screenshots.
 
 Games are played by a tiny seeded policy (score with probability
-``score_chance``, otherwise steal from a random opponent), recorded with
-``record_of`` and reopened at a chosen move with ``GameRecord.replay`` — the
-same path a saved game takes.  The seeds were found by searching.
+``score_chance``, otherwise steal from a random opponent) and recorded with
+``record_of``.  A position is a record with its seats and a number of moves:
+the table opens there (``MantisApp(record=..., upto=...)``), the same path a
+saved game takes.  The seeds were found by searching.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from mantis.engine import SCORE, Game, GameRecord, SeatInfo, record_of, steal
+
+Position = tuple[GameRecord, int | None]
+"""A record with its seats, and how many of its actions are played (None: all)."""
 
 
 def played(players: int, seed: int, score_chance: float) -> GameRecord:
@@ -43,35 +48,37 @@ def first_move_where(record: GameRecord, test, start: int = 0) -> int:
     raise LookupError("no such position")
 
 
-def extra_turn() -> tuple[Game, tuple[SeatInfo, ...]]:
+def extra_turn() -> Position:
     """Two players, mid-game, on an extra turn after a successful steal; a human moves."""
     record = played(2, 5, 0.5)
     upto = first_move_where(record, lambda v: v.extra_turn, start=8)
-    game = record.replay(upto)
-    kinds = "hr" if game.to_move == 0 else "rh"
-    names = "You,Ann" if game.to_move == 0 else "Ann,You"
-    return game, seats(kinds, names)
+    to_move = record.replay(upto).to_move
+    kinds = "hr" if to_move == 0 else "rh"
+    names = "You,Ann" if to_move == 0 else "Ann,You"
+    return replace(record, seats=seats(kinds, names)), upto
 
 
-def mid_game(players: int, seed: int = 11, upto: int = 14) -> tuple[Game, tuple[SeatInfo, ...]]:
+def mid_game(players: int, seed: int = 11, upto: int = 14) -> Position:
     """A table of ``players`` after ``upto`` moves, with a human ("You") to move."""
-    game = played(players, seed, 0.45).replay(upto)
+    record = played(players, seed, 0.45)
+    to_move = record.replay(upto).to_move
     kinds = ["r"] * players
-    kinds[game.to_move] = "h"
+    kinds[to_move] = "h"
     names = ["Ann", "Bea", "Cal", "Dee", "Eve", "Fay"][:players]
-    names[game.to_move] = "You"
-    return game, seats("".join(kinds), ",".join(names))
+    names[to_move] = "You"
+    return replace(record, seats=seats("".join(kinds), ",".join(names))), upto
 
 
-def shared_win() -> tuple[Game, tuple[SeatInfo, ...]]:
+def shared_win() -> Position:
     """Four players, the draw pile ran out and two seats share the win."""
-    game = played(4, 419, 0.2).replay()
-    assert game.reason == "deck_out" and game.winners is not None and len(game.winners) > 1
-    return game, seats("hrrr", "You,Ann,Bea,Cal")
+    record = played(4, 419, 0.2)
+    assert record.result is not None and record.result.reason == "deck_out"
+    assert len(record.result.winners) > 1
+    return replace(record, seats=seats("hrrr", "You,Ann,Bea,Cal")), None
 
 
-def single_win() -> tuple[Game, tuple[SeatInfo, ...]]:
+def single_win() -> Position:
     """Three players, one reached the target."""
-    game = played(3, 4, 0.5).replay()
-    assert game.reason == "target"
-    return game, seats("hrr", "You,Ann,Bea")
+    record = played(3, 4, 0.5)
+    assert record.result is not None and record.result.reason == "target"
+    return replace(record, seats=seats("hrr", "You,Ann,Bea")), None

@@ -33,3 +33,13 @@ class BrokenBot:
 
     def choose(self, view: View) -> Action:
         raise RuntimeError("boom")
+
+
+class CountingBot:
+    """Scores, counting how often any CountingBot was asked."""
+
+    asked = 0
+
+    def choose(self, view: View) -> Action:
+        CountingBot.asked += 1
+        return SCORE

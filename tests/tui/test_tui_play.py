@@ -7,10 +7,10 @@ import time
 
 import positions
 import pytest
-from sample_bots import GatedBot, SleepyBot
+from sample_bots import CountingBot, GatedBot, SleepyBot
 from textual.widgets import Button
 
-from mantis.engine import SCORE, Game, SeatInfo, steal
+from mantis.engine import SCORE, Game, GameRecord, SeatInfo, record_of, steal
 from mantis.tui.app import MantisApp
 from mantis.tui.narration import narrate
 from mantis.tui.screens.game_over import GameOverScreen
@@ -67,7 +67,7 @@ async def test_whole_game_with_the_keyboard() -> None:
             table = await wait_for_human(pilot)
             if isinstance(app.screen, GameOverScreen):
                 break
-            turn = table.game.turn
+            turn = table.table.turn
             if steals < 3:
                 # Pick Ann by her digit, then confirm: a steal in two steps.
                 await pilot.press("2")
@@ -76,12 +76,12 @@ async def test_whole_game_with_the_keyboard() -> None:
                 steals += 1
             else:
                 await pilot.press("s")
-            await wait_for(pilot, lambda t=table, n=turn: t.game.turn > n)
+            await wait_for(pilot, lambda t=table, n=turn: t.table.turn > n)
         assert isinstance(app.screen, GameOverScreen)
         log = table.query_one(GameLog).texts
         assert log[-1].startswith("Game over:")
         assert any("from Ann" in line or "went to Ann's tank" in line for line in log)
-        moves = [seat for seat, _ in table.game.history if seat == 0]
+        moves = [seat for seat, _ in table.record.actions if seat == 0]
         assert len(moves) >= 4
         await pilot.press("q")
     assert app.return_code == 0
@@ -89,23 +89,23 @@ async def test_whole_game_with_the_keyboard() -> None:
 
 async def test_end_of_a_game_with_the_mouse() -> None:
     # Late in a game, so that the clicking part stays short.
-    game, table_seats = positions.mid_game(3, seed=15, upto=18)
-    app = MantisApp(seats=table_seats, game=game, still=True)
+    record, upto = positions.mid_game(3, seed=15, upto=18)
+    app = MantisApp(record=record, upto=upto, still=True)
     async with app.run_test(size=SIZE) as pilot:
         for clicks in range(300):
             table = await wait_for_human(pilot)
             if isinstance(app.screen, GameOverScreen):
                 break
-            turn = table.game.turn
+            turn = table.table.turn
             if clicks % 3 == 2:
                 # Clicking a tank only picks it; the Steal button confirms.
                 victim = table.targets[0]
                 await pilot.click(f"#seat-{victim}")
-                assert table.target == victim and table.game.turn == turn
+                assert table.target == victim and table.table.turn == turn
                 await pilot.click("#steal")
             else:
                 await pilot.click("#score")
-            await wait_for(pilot, lambda t=table, n=turn: t.game.turn > n)
+            await wait_for(pilot, lambda t=table, n=turn: t.table.turn > n)
         assert isinstance(app.screen, GameOverScreen)
         await pilot.click("#new")
         await pilot.pause()
@@ -123,29 +123,30 @@ async def test_a_click_on_the_next_turn_counts_even_while_the_button_looks_press
         button.active_effect_duration = 60
         for _ in range(2):
             await wait_for_human(pilot)
-            mine = sum(1 for seat, _ in table.game.history if seat == 0)
+            mine = sum(1 for seat, _ in table.record.actions if seat == 0)
             await wait_for(pilot, lambda: not button.disabled)
             await pilot.click("#score")
             await wait_for(
-                pilot, lambda n=mine: sum(1 for s, _ in table.game.history if s == 0) > n
+                pilot, lambda n=mine: sum(1 for s, _ in table.record.actions if s == 0) > n
             )
         assert button.has_class("-active")  # the second click came inside the window
 
 
 async def test_log_and_widgets_follow_a_steal() -> None:
-    game, table_seats = positions.mid_game(4)
-    mover = game.to_move
+    record, upto = positions.mid_game(4)
+    table_seats = record.seats
+    mover = record.replay(upto).to_move
     victim = (mover + 1) % 4
     # Work out on a copy what the steal will do, to compare with the UI.
     expected_game = positions.played(4, 11, 0.45).replay(14)
     events = expected_game.apply(steal(victim))
     expected = [line for e in events if (line := narrate(e, [s.name for s in table_seats]))]
-    app = MantisApp(seats=table_seats, game=game, still=True, paused=True)
+    app = MantisApp(record=record, upto=upto, still=True, paused=True)
     async with app.run_test(size=SIZE) as pilot:
         table = await wait_for_human(pilot)
         await pilot.press(str(victim + 1))
         await pilot.press("enter")
-        await wait_for(pilot, lambda: game.turn == 15)
+        await wait_for(pilot, lambda: table.table.turn == 15)
         await pilot.pause()
         log = table.query_one(GameLog).texts
         assert log[-len(expected) :] == expected
@@ -160,16 +161,17 @@ async def test_log_and_widgets_follow_a_steal() -> None:
 
 
 async def test_scoring_updates_score_pile_and_log() -> None:
-    game, table_seats = positions.mid_game(4)
-    mover = game.to_move
+    record, upto = positions.mid_game(4)
+    table_seats = record.seats
+    mover = record.replay(upto).to_move
     expected_game = positions.played(4, 11, 0.45).replay(14)
     events = expected_game.apply(SCORE)
     names = [s.name for s in table_seats]
-    app = MantisApp(seats=table_seats, game=game, still=True, paused=True)
+    app = MantisApp(record=record, upto=upto, still=True, paused=True)
     async with app.run_test(size=SIZE) as pilot:
         table = await wait_for_human(pilot)
         await pilot.press("s")
-        await wait_for(pilot, lambda: game.turn == 15)
+        await wait_for(pilot, lambda: table.table.turn == 15)
         await pilot.pause()
         texts = table.query_one(GameLog).texts
         assert narrate(events[1], names) in texts
@@ -182,8 +184,9 @@ async def test_help_opens_while_a_slow_bot_thinks() -> None:
     # the bot was thinking" holds by construction, with no clock involved.
     GatedBot.GATE.clear()
     app = MantisApp(
-        seats=[SeatInfo("Zed", "bot", "sample_bots:GatedBot"), SeatInfo("You", "human")],
-        game=_game_where_seat_moves(0),
+        record=_record_where_seat_moves(
+            0, [SeatInfo("Zed", "bot", "sample_bots:GatedBot"), SeatInfo("You", "human")]
+        ),
         still=True,
         bot_timeout=30,
     )
@@ -194,13 +197,13 @@ async def test_help_opens_while_a_slow_bot_thinks() -> None:
         assert table.check_action("score", ()) is None
         assert table.check_action("steal", ()) is None
         await pilot.press("s")
-        assert table.game.turn == 0
+        assert table.table.turn == 0
         await pilot.press("f1")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
-        assert table.game.turn == 0  # the bot is still thinking
+        assert table.table.turn == 0  # the bot is still thinking
         await pilot.press("escape")
         GatedBot.GATE.set()
-        await wait_for(pilot, lambda: table.game.turn == 1)
+        await wait_for(pilot, lambda: table.table.turn == 1)
         await wait_for_human(pilot)
         assert table.check_action("score", ()) is True
         assert table.check_action("steal", ()) is None  # nothing picked yet
@@ -208,22 +211,24 @@ async def test_help_opens_while_a_slow_bot_thinks() -> None:
 
 async def test_a_failing_bot_scores_and_the_log_says_so() -> None:
     app = MantisApp(
-        seats=[SeatInfo("Cal", "bot", "sample_bots:BrokenBot"), SeatInfo("You", "human")],
-        game=_game_where_seat_moves(0),
+        record=_record_where_seat_moves(
+            0, [SeatInfo("Cal", "bot", "sample_bots:BrokenBot"), SeatInfo("You", "human")]
+        ),
         still=True,
     )
     async with app.run_test(size=SIZE) as pilot:
         table = await wait_for_human(pilot)
         texts = table.query_one(GameLog).texts
         assert "Cal's bot failed (RuntimeError: boom); Cal scores instead" in texts
-        assert table.game.history[0] == (0, SCORE)
+        assert table.record.actions[0] == (0, SCORE)
 
 
 async def test_a_bot_over_its_time_budget_scores() -> None:
     SleepyBot.DELAY = 2.0
     app = MantisApp(
-        seats=[SeatInfo("Zed", "bot", "sample_bots:SleepyBot"), SeatInfo("You", "human")],
-        game=_game_where_seat_moves(0),
+        record=_record_where_seat_moves(
+            0, [SeatInfo("Zed", "bot", "sample_bots:SleepyBot"), SeatInfo("You", "human")]
+        ),
         still=True,
         bot_timeout=0.2,
     )
@@ -239,29 +244,51 @@ async def test_paused_bots_move_one_step_at_a_time() -> None:
     async with app.run_test(size=SIZE) as pilot:
         table = table_of(app)
         await pilot.pause(0.1)
-        assert table.game.turn == 0
+        assert table.table.turn == 0
         assert table.check_action("step", ()) is True
         await pilot.press("n")
-        await wait_for(pilot, lambda: table.game.turn == 1)
+        await wait_for(pilot, lambda: table.table.turn == 1)
         await pilot.pause(0.1)
-        assert table.game.turn == 1
+        assert table.table.turn == 1
         await pilot.press("p")  # resume: the bots play on by themselves
-        await wait_for(pilot, lambda: table.game.turn >= 3)
+        await wait_for(pilot, lambda: table.table.turn >= 3)
         assert not table.paused
 
 
+async def test_a_paused_board_holds_the_table_no_seat_is_asked() -> None:
+    CountingBot.asked = 0
+    bots = [SeatInfo(name, "bot", "sample_bots:CountingBot") for name in ("Ann", "Bea", "Cal")]
+    app = MantisApp(seats=bots, seed=5, still=True, paused=True)
+    async with app.run_test(size=SIZE) as pilot:
+        table = table_of(app)
+        # The board has shown everything and waits for "next move" or "resume".
+        await wait_for(pilot, lambda: table._idle.is_set() and not table._go.is_set())
+        for _ in range(5):
+            await pilot.pause()
+        assert CountingBot.asked == 0 and table.table.asking is None
+        assert table.table.turn == 0 and table.state.turn == 0
+        await pilot.press("n")
+        await wait_for(pilot, lambda: table.state.turn == 1)
+        await wait_for(pilot, lambda: table._idle.is_set() and not table._go.is_set())
+        assert CountingBot.asked == 1  # one step, one question
+
+
 async def test_rematch_deals_the_same_game_and_play_again_a_new_one() -> None:
-    game, table_seats = positions.single_win()
-    app = MantisApp(seats=table_seats, game=game, still=True)
+    record, _ = positions.single_win()
+    app = MantisApp(record=record, still=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        first = table_of(app)
         await pilot.press("r")
         await pilot.pause()
         rematch = table_of(app)
-        assert rematch.game is not game
-        assert rematch.game.initial_pile == game.initial_pile
-        assert rematch.game.seed == game.seed
-        assert [s.name for s in rematch.seats] == [s.name for s in table_seats]
+        assert rematch.table is not first.table
+        # The same deal from the start: the same tanks, pile, first seat and seed.
+        again = rematch.record
+        assert (again.tanks, again.pile, again.first) == (record.tanks, record.pile, record.first)
+        assert rematch.messages[:2] == first.messages[:2]  # the same opening, from move 0
+        assert rematch.seed == record.seed
+        assert [s.name for s in rematch.seats] == [s.name for s in record.seats]
 
 
 async def test_hot_seat_always_says_whose_turn() -> None:
@@ -279,8 +306,8 @@ async def test_hot_seat_always_says_whose_turn() -> None:
 
 
 async def test_too_small_terminal_then_recovers() -> None:
-    game, table_seats = positions.mid_game(4)
-    app = MantisApp(seats=table_seats, game=game, still=True)
+    record, upto = positions.mid_game(4)
+    app = MantisApp(record=record, upto=upto, still=True)
     async with app.run_test(size=(70, 20)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TooSmallScreen))
         await pilot.resize_terminal(100, 30)
@@ -319,17 +346,18 @@ async def test_every_table_size_plays_to_the_end(players: int) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=20)
         table = table_of(app)
-        table.game.check_accounting()
+        table.record.replay().check_accounting()
         assert sum(table.result.scores) + sum(table.result.tank_sizes) == (
-            4 * players + table.game.turn
+            4 * players + table.table.turn
         )
 
 
-def _game_where_seat_moves(seat: int) -> Game:
+def _record_where_seat_moves(seat: int, seats: list[SeatInfo]) -> GameRecord:
+    """A new two-seat game for ``seats`` in which ``seat`` moves first."""
     for seed in range(100):
         game = Game.new(2, seed)
         if game.to_move == seat:
-            return game
+            return record_of(game, seats)
     raise AssertionError
 
 

@@ -12,12 +12,13 @@ import pytest
 from test_tui_play import table_of, wait_for
 
 from mantis.cli import main
-from mantis.engine import Event, Game, SeatInfo, record_of
+from mantis.engine import Game, SeatInfo, record_of
 from mantis.engine.record import write_records
 from mantis.players.odds import odds_for
+from mantis.table import Recorded, seats_of
 from mantis.tui.app import MantisApp
 from mantis.tui.screens.game_over import GameOverScreen
-from mantis.tui.screens.replay import ReplayScreen, seats_of
+from mantis.tui.screens.replay import ReplayScreen
 from mantis.tui.widgets.draw_pile import DrawPile
 from mantis.tui.widgets.game_log import GameLog
 from mantis.tui.widgets.odds_panel import OddsPanel
@@ -55,20 +56,21 @@ def widgets_state(screen: ReplayScreen) -> tuple:
 
 
 async def test_stepping_through_a_replay_reproduces_the_game() -> None:
-    # The original game, played by bots at a real table; its events are collected as they happen.
-    game = Game.new(3, 23)  # a short game: 15 moves
-    events: list[Event] = []
-    game.subscribe(events.append)
-    app = MantisApp(seats=BOTS, game=game, still=True)
+    # The original game, played by bots at a real table; its stream is what the board showed.
+    dealt = record_of(Game.new(3, 23), BOTS)  # a short game: 15 moves
+    app = MantisApp(record=dealt, still=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=20)
-        original_log = list(table_of(app).query_one(GameLog).texts)
+        table = table_of(app)
+        original_log = list(table.query_one(GameLog).texts)
+        played = list(table.messages)
+        record = table.record
         # The game-over screen offers the replay straight away.
         await pilot.press("v")
         await pilot.pause()
         offered = replay_screen(app)
-        assert offered.record == record_of(game, BOTS)
-    record = record_of(game, BOTS)
+        assert offered.record == record
+    assert isinstance(played[-1], Recorded) and len(record.actions) == 15
 
     replay_app = MantisApp(replay=record, still=True)
     async with replay_app.run_test(size=SIZE) as pilot:
@@ -80,9 +82,9 @@ async def test_stepping_through_a_replay_reproduces_the_game() -> None:
         while screen.position < len(record.actions):
             screen.action_step(1)
         await pilot.pause()
-        assert screen.events[2:] == events
+        assert screen.messages == played[:-1]  # all but the closing record
         assert screen.query_one(GameLog).texts == original_log
-        assert screen.game.view() == game.view()
+        assert screen.state.view() == record.replay().view()
         await pilot.press("right")  # past the end: nothing happens
         assert screen.position == len(record.actions)
 
@@ -95,22 +97,22 @@ async def test_stepping_back_then_forward_gives_the_same_position() -> None:
         await pilot.press("o")  # the odds follow the position too
         await pilot.press(*["right"] * 8)
         assert screen.position == 8
-        view, state = screen.game.view(), widgets_state(screen)
-        log, events = list(screen.query_one(GameLog).texts), list(screen.events)
+        view, state = screen.state.view(), widgets_state(screen)
+        log, events = list(screen.query_one(GameLog).texts), list(screen.messages)
         await pilot.press(*["left"] * 3)
         assert screen.position == 5
-        assert screen.game.view() == record.replay(5).view()
+        assert screen.state.view() == record.replay(5).view()
         assert screen.query_one(OddsPanel).odds == odds_for(record.replay(5).view())
         await pilot.press(*["right"] * 3)
         await pilot.pause()
-        assert screen.game.view() == view
+        assert screen.state.view() == view
         assert widgets_state(screen) == state
         assert screen.query_one(GameLog).texts == log
-        assert screen.events == events
+        assert screen.messages == events
         assert screen.query_one(OddsPanel).odds == odds_for(view)
         # The ends, and back again to the same position.
         await pilot.press("end")
-        assert screen.position == len(record.actions) and screen.game.over
+        assert screen.position == len(record.actions) and screen.state.over
         await pilot.press("home")
         assert screen.position == 0 and screen.query_one(GameLog).texts == log[:1]
         for _ in range(8):

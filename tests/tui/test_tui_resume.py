@@ -34,13 +34,13 @@ async def _play_a_few_moves(moves: int = 2):
     async with app.run_test(size=SIZE) as pilot:
         for i in range(moves):
             table = await wait_for_human(pilot)
-            turn = table.game.turn
+            turn = table.table.turn
             await pilot.press("s" if i % 2 == 0 else "2")
             if i % 2:
                 await pilot.press("enter")
-            await wait_for(pilot, lambda t=table, n=turn: t.game.turn > n)
+            await wait_for(pilot, lambda t=table, n=turn: t.table.turn > n)
         table = await wait_for_human(pilot)
-        game = table.game
+        game = table.record.replay()
         await pilot.press("ctrl+q")
     return game
 
@@ -55,17 +55,17 @@ async def test_quit_and_resume_gives_the_same_position_and_future() -> None:
     async with app.run_test(size=SIZE) as pilot:
         table = await wait_for_human(pilot)
         assert table.names == [s.name for s in SEATS]
-        assert table.game.view() == left.view()
+        assert table.state.view() == left.view()
         # Play on: the same actions from the game as it was left give the same deals.
         for _ in range(1):
-            turn = table.game.turn
+            turn = table.table.turn
             await pilot.press("s")
-            await wait_for(pilot, lambda n=turn: table.game.turn > n)
+            await wait_for(pilot, lambda n=turn: table.table.turn > n)
             await wait_for_human(pilot)
-        for seat, action in table.game.history[left.turn :]:
+        for seat, action in table.record.actions[left.turn :]:
             left.apply(action, seat)
-        assert table.game.view() == left.view()
-        assert table.game.view(0) == left.view(0)
+        assert table.state.view() == left.view()
+        assert table.state.view(0) == left.view(0)
 
 
 async def test_launch_offers_the_unfinished_game() -> None:
@@ -76,7 +76,7 @@ async def test_launch_offers_the_unfinished_game() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, ResumeScreen))
         await pilot.press("r")
         table = await wait_for_human(pilot)
-        assert table.game.view() == left.view()
+        assert table.state.view() == left.view()
     # "New game" keeps the save until the new game replaces it.
     again = MantisApp(still=True, resume=RESUME_OFFER)
     async with again.run_test(size=SIZE) as pilot:
@@ -88,7 +88,7 @@ async def test_launch_offers_the_unfinished_game() -> None:
         table = await wait_for_human(pilot)
         await wait_for(pilot, lambda: load_save()[0] is not None)
         save = load_save()[0]
-        assert save is not None and save.record.pile == table.game.initial_pile
+        assert save is not None and save.record.pile == table.record.pile
 
 
 async def test_a_garbage_save_is_moved_aside_and_reported(mantis_home: Path) -> None:

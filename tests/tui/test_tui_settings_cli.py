@@ -167,8 +167,8 @@ def test_odds_and_coach_round_trip_and_bad_values_are_reported() -> None:
 
 
 async def test_odds_and_coach_toggle_at_the_table_and_are_remembered() -> None:
-    game, seats = positions.mid_game(3)
-    app = MantisApp(seats=seats, game=game, still=True)
+    record, upto = positions.mid_game(3)
+    app = MantisApp(record=record, upto=upto, still=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         odds, coach = app.screen.query_one(OddsPanel), app.screen.query_one(CoachBar)
@@ -176,7 +176,7 @@ async def test_odds_and_coach_toggle_at_the_table_and_are_remembered() -> None:
         await pilot.press("o", "c")
         await pilot.pause()
         assert odds.display and coach.display
-        assert odds.odds is not None and odds.odds.seat == game.to_move
+        assert odds.odds is not None and odds.odds.seat == record.replay(upto).to_move
         assert "Coach for You" in str(coach.render())
         # The settings screen shows and edits the same switches.
         await pilot.press("f2")

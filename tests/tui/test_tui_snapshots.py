@@ -26,9 +26,9 @@ SMALL = (80, 24)
 LARGE = (120, 40)
 
 
-def table_app(game_and_seats) -> MantisApp:
-    game, seats = game_and_seats
-    return MantisApp(seats=seats, game=game, still=True)
+def table_app(position: positions.Position) -> MantisApp:
+    record, upto = position
+    return MantisApp(record=record, upto=upto, still=True)
 
 
 async def until_game_over(pilot) -> None:

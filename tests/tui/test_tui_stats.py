@@ -32,7 +32,7 @@ def _one_move_from_a_win():
         SeatInfo(name, "human") if seat == winner else SeatInfo(name, "bot", "random")
         for seat, name in enumerate(names)
     )
-    return record.replay(len(record.actions) - 1), seats
+    return replace(record, seats=seats), len(record.actions) - 1
 
 
 def _texts(screen) -> str:
@@ -40,8 +40,8 @@ def _texts(screen) -> str:
 
 
 async def test_a_game_finished_in_the_app_is_recorded_and_shown() -> None:
-    game, seats = _one_move_from_a_win()
-    app = MantisApp(seats=seats, game=game, still=True)
+    record, upto = _one_move_from_a_win()
+    app = MantisApp(record=record, upto=upto, still=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_human(pilot)
         await pilot.press("s")
@@ -49,7 +49,7 @@ async def test_a_game_finished_in_the_app_is_recorded_and_shown() -> None:
         await wait_for(pilot, lambda: default_stats_path().exists())
         with StatsDB() as db:
             (past,) = db.past_games()
-            assert db.game_record(past.id).actions == game.history
+            assert db.game_record(past.id).actions == record.actions
         assert past.winner_names == ("You",)
         assert load_save() == (None, None)  # recorded, then the save is cleared
         await pilot.press("escape")
@@ -64,8 +64,8 @@ async def test_a_game_finished_in_the_app_is_recorded_and_shown() -> None:
 async def test_a_broken_stats_database_is_reported_and_the_game_goes_on() -> None:
     default_stats_path().parent.mkdir(parents=True, exist_ok=True)
     default_stats_path().write_bytes(b"this is not a database" * 100)
-    game, seats = _one_move_from_a_win()
-    app = MantisApp(seats=seats, game=game, still=True)
+    record, upto = _one_move_from_a_win()
+    app = MantisApp(record=record, upto=upto, still=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_human(pilot)
         await pilot.press("s")

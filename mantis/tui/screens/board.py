@@ -1,10 +1,12 @@
 """The board every game position is shown on: seats, turn banner, draw pile, odds and log.
 
-The table (a game being played) and the replay (a recorded game) show a
-position the same way, so ``BoardScreen`` composes those widgets, fits them to
-the terminal and keeps them current from the engine's events.  Each subclass
-adds its own line above the footer through ``compose_bottom`` (the table's
-coach and action buttons, the replay's progress bar) and its own status line.
+A board is drawn from a table's public stream and nothing else: the messages
+it is given are folded into a ``PublicTable`` (the position anyone may know)
+and each one brings the widgets up to date.  So a local table, a replay and
+a table played on a server look and behave the same: only where the stream
+comes from differs.  Each subclass adds its own line above the footer
+through ``compose_bottom`` (the table's coach and action buttons, the
+replay's progress bar) and its own status line.
 """
 
 from __future__ import annotations
@@ -18,19 +20,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ...engine import (
-    CardRevealed,
-    Event,
-    ExtraTurn,
-    Game,
-    GameOver,
-    GameStarted,
-    SeatInfo,
-    Steal,
-    TurnStarted,
-    View,
-)
-from ..narration import game_over_line, narrate, possessive
+from ...engine import CardRevealed, ExtraTurn, GameOver, SeatInfo, TurnStarted
+from ...table import Away, Back, Fault, KeepFailed, Message, Opening, PublicTable, StartFailed
+from ..narration import game_over_line, narrate, opening_line, possessive
 from ..seating import describe
 from ..widgets.draw_pile import DrawPile
 from ..widgets.game_log import GameLog
@@ -50,13 +42,16 @@ TALL_HEIGHT = 32
 LOWER_MIN_HEIGHT = 8
 #: A seat drawn with one row per colour: 7 rows, the score line and borders.
 ROOMY_PANEL_HEIGHT = 10
+#: Table notices the log shows without a move number.
+NOTICES = (StartFailed, Away, Back)
 
 
 class BoardScreen(Screen[None]):
-    """One game position: every seat, the turn banner, the draw pile with its odds, the log.
+    """One table's position from its public stream: every seat, the banner, the pile, the log.
 
-    Subclasses own ``game`` (the position on screen), add their widgets below
-    the log with ``compose_bottom`` and feed events to ``_present``.
+    ``state`` is the stream folded so far and ``messages`` the stream itself.
+    Subclasses feed further messages to ``_present`` and add their widgets
+    below the log with ``compose_bottom``.
     """
 
     # Textual does not combine CSS_PATH along the class tree: a subclass lists both.
@@ -64,41 +59,40 @@ class BoardScreen(Screen[None]):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL_HEIGHT, "-tall")]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
 
-    def __init__(self, game: Game, seats: Sequence[SeatInfo]) -> None:
-        """A board for ``game``, with one ``SeatInfo`` per seat."""
+    seed: int | None = None
+    """The deal's seed when this board may show it (a local table, a replay)."""
+
+    def __init__(self, backlog: Sequence[Message]) -> None:
+        """A board for the stream so far: ``backlog`` starts with the table's ``Opening``."""
         super().__init__()
-        self.seats = tuple(seats)
-        self.names = [seat.name for seat in self.seats]
+        if not backlog or not isinstance(backlog[0], Opening):
+            raise ValueError("a board starts from the table's opening")
+        self.state = PublicTable.of(backlog)
+        self.messages: list[Message] = list(backlog)
+        """Every message shown so far, from the opening on."""
+        self.seats: tuple[SeatInfo, ...] = self.state.seats
+        self.names = self.seat_names()
         self.panels: list[SeatPanel] = []
-        self._pending: list[Event] = []
-        """The engine's events not shown yet."""
-        self._follow(game)
 
     @property
     def mantis(self) -> MantisApp:
         return cast("MantisApp", self.app)
 
-    def _follow(self, game: Game) -> None:
-        """Show ``game`` from now on, collecting its events in ``_pending``."""
-        self.game = game
-        self._pending.clear()
-        self._unsubscribe = game.subscribe(self._pending.append)
-
-    def _take_pending(self) -> list[Event]:
-        """The events collected since the last call, oldest first."""
-        events, self._pending[:] = list(self._pending), []
-        return events
+    def seat_names(self) -> list[str]:
+        """The names the board calls the seats by (the seats' own, unless a subclass says)."""
+        return [seat.name for seat in self.seats]
 
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
-        view = self.game.view()
+        view = self.state.view()
         self.panels = [
-            SeatPanel(seat, info.name, describe(info), view) for seat, info in enumerate(self.seats)
+            SeatPanel(seat, self.names[seat], describe(info), view)
+            for seat, info in enumerate(self.seats)
         ]
         yield Static(id="status")
         yield TurnBanner(id="banner")
-        with Horizontal(id="seats", classes=f"-n{self.game.players}"):
+        with Horizontal(id="seats", classes=f"-n{self.state.players}"):
             yield from self.panels
         with Horizontal(id="lower"):
             with Vertical(id="side"):
@@ -115,13 +109,9 @@ class BoardScreen(Screen[None]):
     def on_resize(self) -> None:
         self._fit_tanks()
 
-    def on_unmount(self) -> None:
-        # Textual calls every class's on_unmount: a subclass's own runs as well.
-        self._unsubscribe()
-
     def _fit_tanks(self) -> None:
         """Draw tanks one row per colour when every seat fits that way, else one line."""
-        players = self.game.players
+        players = self.state.players
         columns = {2: 2, 3: 3, 4: 4}.get(players, 3)
         rows = -(-players // columns)
         banner = 3 if self.size.height >= TALL_HEIGHT else 1
@@ -140,56 +130,101 @@ class BoardScreen(Screen[None]):
 
     # ------------------------------------------------------------------ showing
 
-    def _log_opening(self) -> None:
-        """Start the log with the deal."""
-        started = self.game.opening_events()[0]
-        assert isinstance(started, GameStarted)
-        self.query_one(GameLog).add(narrate(started, self.names) or "")
+    def _log_stream(self, messages: Sequence[Message]) -> None:
+        """Write the log of ``messages`` (from the opening on), as it read when they happened."""
+        log = self.query_one(GameLog)
+        replayed = PublicTable()
+        for message in messages:
+            replayed.apply(message)
+            entry = self._log_entry(message, replayed)
+            if entry is not None:
+                log.add(entry[0], turn=entry[1], strong=entry[2])
 
-    def _show_pile(self, view: View) -> None:
-        """Set the draw pile from the public view, with the card the last move drew."""
+    def _log_entry(
+        self, message: Message, state: PublicTable
+    ) -> tuple[str, int | None, bool] | None:
+        """The log line for ``message`` (``state`` has taken it in): text, move number, bold."""
+        if isinstance(message, Opening):
+            return opening_line(message.target, message.first, self.names, self.seed), None, False
+        line = narrate(message, self.names)
+        if line is None:
+            return None
+        if isinstance(message, Fault):
+            # Said before the move it replaces, under that move's number.
+            return line, state.turn + 1, True
+        if isinstance(message, GameOver):
+            return line, None, True
+        if isinstance(message, NOTICES):
+            return line, None, False
+        return line, state.turn, isinstance(message, ExtraTurn)
+
+    def _show_position(self) -> None:
+        """Set every widget from the position in ``state`` (on opening, or after a jump)."""
+        view = self.state.view()
+        for panel in self.panels:
+            panel.show_view(view)
         pile = self.query_one(DrawPile)
         pile.pile_size = view.pile_size
         pile.top_back = view.top_back
-        pile.drawn = self._last_drawn()
+        pile.drawn = self._drawn()
+        banner = self.query_one(TurnBanner)
+        over = next((m for m in reversed(self.messages) if isinstance(m, GameOver)), None)
+        if over is not None:
+            banner.show_over(game_over_line(over, self.names))
+        else:
+            banner.show_turn(
+                self.names[view.to_move],
+                human=self._human_to_move(view.to_move),
+                extra=view.extra_turn,
+            )
+        self._update_insights()
 
-    def _last_drawn(self) -> tuple[int, str] | None:
+    def _drawn(self) -> tuple[int, str] | None:
         """The card the last action turned over, and whose tank it went to."""
-        history = self.game.history
-        if not history:
+        drawn = self.state.drawn
+        if drawn is None:
             return None
-        seat, action = history[-1]
-        into = action.target if isinstance(action, Steal) else seat
-        return self.game.initial_pile[len(history) - 1], f"{possessive(self.names[into])} tank"
+        card, into = drawn
+        return card, f"{possessive(self.names[into])} tank"
 
     def _human_to_move(self, seat: int) -> bool:
         """Whether the turn banner should call on ``seat`` as a person at the keyboard."""
         return False
 
-    def _present(self, event: Event) -> None:
-        """Bring the board up to date with one event."""
+    def _present(self, message: Message) -> None:
+        """Take in one message of the stream and bring the board up to date with it."""
+        self.state.apply(message)
+        self.messages.append(message)
         for panel in self.panels:
-            panel.apply(event)
+            panel.apply(message)
         pile = self.query_one(DrawPile)
-        if isinstance(event, CardRevealed):
-            pile.pile_size = max(0, pile.pile_size - 1)
+        if isinstance(message, CardRevealed):
+            pile.pile_size = self.state.pile_size
             pile.top_back = None if not pile.pile_size else pile.top_back
-            pile.drawn = (event.card, f"{possessive(self.names[event.into])} tank")
-        elif isinstance(event, TurnStarted):
-            pile.pile_size = event.pile_size
-            pile.top_back = event.top_back
+            pile.drawn = self._drawn()
+        elif isinstance(message, TurnStarted):
+            pile.pile_size = message.pile_size
+            pile.top_back = message.top_back
             self.query_one(TurnBanner).show_turn(
-                self.names[event.seat], human=self._human_to_move(event.seat), extra=event.extra
+                self.names[message.seat],
+                human=self._human_to_move(message.seat),
+                extra=message.extra,
             )
-        elif isinstance(event, GameOver):
+        elif isinstance(message, GameOver):
             pile.top_back = None
-            self.query_one(TurnBanner).show_over(game_over_line(event, self.names))
-        line = narrate(event, self.names)
-        if line is not None:
-            turn = None if isinstance(event, GameOver) else self.game.turn
-            self.query_one(GameLog).add(
-                line, turn=turn, strong=isinstance(event, ExtraTurn | GameOver)
-            )
+            self.query_one(TurnBanner).show_over(game_over_line(message, self.names))
+        elif isinstance(message, KeepFailed):
+            if message.what == "save":
+                self.notify(
+                    f"Could not save the game: {message.reason}", severity="error", timeout=8
+                )
+            else:
+                self.notify(
+                    f"Statistics not updated: {message.reason}", severity="warning", timeout=8
+                )
+        entry = self._log_entry(message, self.state)
+        if entry is not None:
+            self.query_one(GameLog).add(entry[0], turn=entry[1], strong=entry[2])
 
     # ------------------------------------------------------------------ insights
 
@@ -200,7 +235,7 @@ class BoardScreen(Screen[None]):
         side = self.query_one("#side")
         side.set_class(odds.display, "-odds")
         if odds.display:
-            view = self.game.view()
+            view = self.state.view()
             odds.show(view, self.names)
             pile.faces = face_labels(view)
             mover = "" if view.over else f" · odds for {self.names[view.to_move]}"

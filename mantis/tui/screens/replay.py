@@ -1,10 +1,10 @@
 """Watching a recorded game: step forward and back, jump to either end, autoplay.
 
-The position after ``k`` actions is ``GameRecord.replay(k)``.  Stepping
-forward applies the next action to the game on screen and shows its events
-exactly as the table does (same widgets, same log sentences); stepping back
-rebuilds the game at ``k - 1``, which is cheap, and sets the widgets from
-that position's public view.
+The record is read move by move into its public stream (``table.moves_of``),
+and the board is fed from it exactly as a live table feeds it: stepping
+forward shows the next move's messages (same widgets, same log sentences);
+stepping back folds the stream again up to that move, which is cheap, and
+sets the widgets from that position.
 """
 
 from __future__ import annotations
@@ -14,23 +14,15 @@ from textual.binding import Binding
 from textual.timer import Timer
 from textual.widgets import Static
 
-from ...engine import Event, GameOver, GameRecord, SeatInfo
-from ..narration import game_over_line
+from ...engine import GameRecord
+from ...table import PublicTable, moves_of
 from ..widgets.game_log import GameLog
 from ..widgets.odds_panel import OddsPanel
-from ..widgets.turn_banner import TurnBanner
 from .board import BOARD_CSS, BoardScreen
 
 #: Seconds between moves when autoplaying, slowest first.
 AUTOPLAY_DELAYS = (2.0, 1.0, 0.5, 0.25, 0.1)
 DEFAULT_DELAY_INDEX = 2
-
-
-def seats_of(record: GameRecord) -> tuple[SeatInfo, ...]:
-    """The record's seats, or "Seat 1", "Seat 2"… when it does not name them."""
-    if record.seats is not None:
-        return record.seats
-    return tuple(SeatInfo(f"Seat {s + 1}", "bot", "?") for s in range(record.players))
 
 
 class ReplayScreen(BoardScreen):
@@ -52,23 +44,22 @@ class ReplayScreen(BoardScreen):
 
     def __init__(self, record: GameRecord, *, title: str = "", standalone: bool = False) -> None:
         """A replay of ``record``; ``standalone`` (``mantis replay``) quits the app on close."""
-        super().__init__(record.replay(0), seats_of(record))
+        self.moves = moves_of(record)
+        """The record's stream by move: the opening, then each action's messages."""
+        super().__init__(self.moves[0])
         self.record = record
+        self.seed = record.seed
         self.title_text = title
         self.standalone = standalone
         self.position = 0
         """Actions played in the position on screen."""
-        self.events: list[Event] = list(self.game.opening_events())
-        """Every event shown so far, from the deal to the position on screen."""
-        self._marks = [len(self.events)]
-        """``_marks[k]``: how many events lead up to position ``k``."""
         self.playing = False
         self.delay_index = DEFAULT_DELAY_INDEX
         self._timer: Timer | None = None
 
     @property
     def end(self) -> int:
-        return len(self.record.actions)
+        return len(self.moves) - 1
 
     # ------------------------------------------------------------------ layout
 
@@ -76,9 +67,9 @@ class ReplayScreen(BoardScreen):
         yield Static(id="progress")
 
     def on_mount(self) -> None:
-        self._log_opening()
+        self._log_stream(self.messages)
         self.query_one(OddsPanel).display = self.mantis.settings.show_odds
-        self._show_view()
+        self._show_position()
         self._update_status()
 
     # ------------------------------------------------------------------ moving
@@ -89,39 +80,19 @@ class ReplayScreen(BoardScreen):
         if position == self.position:
             return
         if position > self.position:
-            for seat, action in self.record.actions[self.position : position]:
-                self.game.apply(action, seat)
-                self.position += 1
-                events = self._take_pending()
-                for event in events:
-                    self._present(event)
-                self.events.extend(events)
-                self._marks.append(len(self.events))
-        else:
-            self._unsubscribe()
-            self._follow(self.record.replay(position))
+            for move in self.moves[self.position + 1 : position + 1]:
+                for message in move:
+                    self._present(message)
             self.position = position
-            del self.events[self._marks[position] :]
-            del self._marks[position + 1 :]
+        else:
+            self.position = position
+            shown = [message for move in self.moves[: position + 1] for message in move]
+            self.messages = shown
+            self.state = PublicTable.of(shown)
             self.query_one(GameLog).rewind(position)
-            self._show_view()
+            self._show_position()
         self._update_insights()
         self._update_status()
-
-    def _show_view(self) -> None:
-        """Set every widget from the public view (after a jump back)."""
-        view = self.game.view()
-        for panel in self.panels:
-            panel.show_view(view)
-        self._show_pile(view)
-        banner = self.query_one(TurnBanner)
-        if view.over:
-            event = self.events[-1]
-            assert isinstance(event, GameOver)
-            banner.show_over(game_over_line(event, self.names))
-        else:
-            banner.show_turn(self.names[view.to_move], human=False, extra=view.extra_turn)
-        self._update_insights()
 
     def _update_status(self) -> None:
         record = self.record

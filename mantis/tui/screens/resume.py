@@ -10,8 +10,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ...store.saves import LoadedSave
+from ...table import seats_of
 from ..narration import join_names
-from .replay import seats_of
 
 
 def describe_save(save: LoadedSave) -> str:

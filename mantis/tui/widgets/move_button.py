@@ -15,7 +15,11 @@ class MoveButton(Button):
     next turn (and their next click on Score) can come inside that window.
     A move button needs no such guard, because the table disables it the
     moment a move is handed over, so one click can never play two moves.
+
+    It never takes focus: at the table Enter always means "steal".
     """
+
+    can_focus = False
 
     def on_click(self, event: events.Click) -> None:
         # Keeps Button's own click handler (the one that drops the click) from running.

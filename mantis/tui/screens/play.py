@@ -1,0 +1,409 @@
+"""A board being played on: the live stream shown at a person's pace, and the move controls.
+
+Messages arrive through ``feed`` (from the local table driver, or from a
+server) and are shown one by one: a bot's move waits until it has "thought"
+for the pace's thinking time, and the drawn card lingers before its outcome
+lands.  ``ready`` is what a local driver awaits before it asks the next seat,
+so the table never runs ahead of what the person has seen: it holds while
+moves are still being shown, while help or settings cover the board, and
+while bot play is paused.
+
+The seats this keyboard plays are ``controls``; when one of them is to move,
+the Score and Steal controls come alive and hand the move to ``submit``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Iterable, Sequence
+from time import monotonic
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import Button, Static
+
+from ...engine import SCORE, Action, CardRevealed, GameOver, Steal, TurnStarted, steal
+from ...players.coach import advise
+from ...table import Message
+from ..widgets.coach_bar import CoachBar
+from ..widgets.move_button import MoveButton
+from ..widgets.odds_panel import OddsPanel
+from ..widgets.seat_panel import SeatPanel
+from .board import BoardScreen
+from .game_over import GameOverScreen
+
+
+class PlayScreen(BoardScreen):
+    """A live table: the stream shown as it comes, and moves for the seats played here."""
+
+    BINDINGS = [
+        Binding("s", "score", "Score"),
+        Binding("1", "pick(0)", "Pick", key_display="1-6"),
+        *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(2, 7)),
+        Binding("left,up", "cycle(-1)", "Pick", show=False),
+        Binding("right,down", "cycle(1)", "Pick", show=False),
+        Binding("enter", "steal", "Steal"),
+        Binding("escape", "cancel", "Cancel", show=False),
+        Binding("p", "pause", "Pause"),
+        Binding("n", "step", "Step"),
+        Binding("f", "speed", "Speed"),
+        Binding("r", "result", "Result"),
+        Binding("o", "toggle_odds", "Odds", show=False),
+        Binding("c", "toggle_coach", "Coach", show=False),
+    ]
+
+    can_pause = True
+    """Whether pausing holds the table (only a table run here can be held)."""
+
+    def __init__(
+        self, backlog: Sequence[Message], *, controls: Iterable[int], paused: bool = False
+    ) -> None:
+        """A live board from ``backlog``; ``controls`` are the seats played at this keyboard."""
+        super().__init__(backlog)
+        self.controls = frozenset(controls)
+        self.has_bots = any(seat.kind != "human" for seat in self.seats)
+        self.has_humans = bool(self.controls)
+        self.paused = paused and self.has_bots and self.can_pause
+        self.waiting: int | None = None
+        """The seat played here that is to move now, if any."""
+        self.targets: tuple[int, ...] = ()
+        """The seats the waiting seat may steal from, as the rules allow."""
+        self.target: int | None = None
+        """The seat picked to steal from, before the steal is confirmed."""
+        self.thinking: int | None = None
+        """A seat played elsewhere (a bot, a person online) whose move is awaited."""
+        self.result: GameOver | None = None
+        self._inbox: deque[Message] = deque()
+        self._arrived = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()  # nothing fed yet, so nothing left to show
+        self._visible = asyncio.Event()
+        self._go = asyncio.Event()
+        self._stepping = False
+        self._turn_shown = monotonic()
+        self._status = ""
+        self._bindings_state: tuple[bool, ...] = ()
+
+    # ------------------------------------------------------------------ layout
+
+    def compose_bottom(self) -> ComposeResult:
+        yield CoachBar(id="coach")
+        with Horizontal(id="actions"):
+            yield MoveButton("Score (s)", id="score", compact=True, variant="primary")
+            yield MoveButton("Steal (⏎)", id="steal", compact=True, variant="warning")
+            yield Static(id="hint")
+
+    def on_mount(self) -> None:
+        for button in self.query(MoveButton):
+            button.display = self.has_humans
+        self._show_position()
+        self._log_stream(self.messages)
+        self._follow_turn(self.state.view().to_move)
+        settings = self.mantis.settings
+        self.query_one(OddsPanel).display = settings.show_odds
+        self.query_one(CoachBar).display = settings.coach
+        self._update_insights()
+        self._update_status()
+        self._update_controls()
+        self._show_live()
+        self.start()
+        over = next((m for m in reversed(self.messages) if isinstance(m, GameOver)), None)
+        if over is not None:
+            # Opened on a finished game: let the board draw once, then show the result.
+            self.result = over
+            self.call_after_refresh(self._result_when_visible)
+
+    def start(self) -> None:
+        """Start whatever feeds this board (called once it is on screen)."""
+
+    def on_screen_resume(self) -> None:
+        self._visible.set()
+
+    def on_screen_suspend(self) -> None:
+        # Moves wait while help, settings or the too-small notice covers the table,
+        # so nobody misses one.
+        self._visible.clear()
+
+    def _extra_bottom_rows(self) -> int:
+        # The coach's line above the actions row, which wraps when narrow.
+        if not self.mantis.settings.coach:
+            return 0
+        return 1 if self.size.width >= 100 else 2
+
+    def _human_to_move(self, seat: int) -> bool:
+        return seat in self.controls
+
+    # ------------------------------------------------------------------ the live stream
+
+    def feed(self, message: Message) -> None:
+        """Queue a message of the stream to be shown (from any coroutine on the app's loop)."""
+        self._inbox.append(message)
+        self._idle.clear()
+        self._arrived.set()
+
+    async def ready(self) -> None:
+        """Return once everything fed has been shown and the next seat may be asked.
+
+        A seat played elsewhere waits, besides, while the board is covered and
+        while bot play is paused (a step lets one move through).
+        """
+        while True:
+            await self._idle.wait()
+            await self._visible.wait()
+            if self.state.over or self.state.to_move in self.controls or not self.paused:
+                if self._idle.is_set():
+                    return
+                continue
+            self._go.clear()
+            self._update_controls()
+            await self._go.wait()
+            if self._stepping:
+                self._stepping = False
+                return
+
+    @work(exclusive=True, group="board")
+    async def _show_live(self) -> None:
+        """Show fed messages one by one, at the pace a person can follow."""
+        while True:
+            if not self._inbox:
+                self._idle.set()
+                self._arrived.clear()
+                await self._arrived.wait()
+                continue
+            message = self._inbox.popleft()
+            if isinstance(message, CardRevealed):
+                await self._visible.wait()
+                pace = self.mantis.pace
+                if message.seat not in self.controls:
+                    rest = pace.think - (monotonic() - self._turn_shown)
+                    if rest > 0:
+                        await asyncio.sleep(rest)
+                self._present(message)
+                if pace.reveal:
+                    await asyncio.sleep(pace.reveal)
+            else:
+                self._present(message)
+            if isinstance(message, GameOver):
+                self._update_controls()
+                await self._result_when_visible()
+
+    async def _result_when_visible(self) -> None:
+        await self._visible.wait()
+        self.show_result()
+
+    def _present(self, message: Message) -> None:
+        super()._present(message)
+        if isinstance(message, CardRevealed):
+            self.waiting = self.thinking = self.target = None
+            self._update_controls()
+        elif isinstance(message, TurnStarted):
+            self._follow_turn(message.seat)
+        elif isinstance(message, GameOver):
+            self.result = message
+            self.waiting = self.thinking = self.target = None
+        if isinstance(message, TurnStarted | GameOver):
+            self._update_insights()
+        self._update_status()
+
+    def _follow_turn(self, seat: int) -> None:
+        """A turn started (or the board opened on one): whose controls come alive."""
+        self._turn_shown = monotonic()
+        self.waiting = self.thinking = self.target = None
+        if not self.state.over:
+            if seat in self.controls:
+                self.waiting = seat
+                self.targets = tuple(
+                    a.target for a in self.state.view(seat).legal_actions() if isinstance(a, Steal)
+                )
+            else:
+                self.thinking = seat
+        for panel in self.panels:
+            panel.mark(target=False)
+        self._update_controls()
+
+    # ------------------------------------------------------------------ moves
+
+    def submit(self, seat: int, action: Action) -> None:
+        """Hand ``seat``'s move to whoever runs the table (a subclass's business)."""
+        raise NotImplementedError
+
+    def _submit_for_human(self, action: Action) -> None:
+        seat = self.waiting
+        if seat is None:
+            return
+        self.waiting = None
+        self._set_target(None)
+        self.submit(seat, action)
+
+    def show_result(self) -> None:
+        """Open the game-over screen (again) once the game has ended."""
+        if self.result is not None and not isinstance(self.app.screen, GameOverScreen):
+            self.app.push_screen(
+                GameOverScreen(self.result, self.names, self.seed), self._after_game
+            )
+
+    def _after_game(self, choice: str | None) -> None:
+        """What the game-over screen's choice leads to (a subclass's business)."""
+
+    # ------------------------------------------------------------------ controls
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        human = self.waiting is not None
+        over = self.state.over
+        human_actions = ("score", "pick", "cycle", "cancel", "steal")
+        if action in human_actions and (over or not self.has_humans):
+            return False
+        if action in ("score", "pick", "cycle", "cancel"):
+            return True if human else None
+        if action == "steal":
+            return True if human and self.target is not None else None
+        if action == "result":
+            return self.result is not None
+        if action == "pause":
+            return bool(self.can_pause and self.has_bots and not over)
+        if action == "step":
+            # Shown only while paused, to leave the footer room at 80 columns.
+            if not (self.has_bots and self.paused):
+                return False
+            return True if not human and not over else None
+        return True
+
+    def _update_insights(self) -> None:
+        """Bring the odds panel and the coach up to the current position (if shown)."""
+        super()._update_insights()
+        coach = self.query_one(CoachBar)
+        if coach.display:
+            # The expert decides in well under a millisecond: no need to leave the loop.
+            view = self.state.view()
+            coach.show(advise(view, self.names), self.names[view.to_move])
+
+    def action_toggle_coach(self) -> None:
+        shown = not self.mantis.settings.coach
+        self.mantis.update_settings(self.mantis.settings.with_changes(coach=shown))
+        self.apply_insight_settings()
+
+    def apply_insight_settings(self) -> None:
+        """Show or hide the odds panel and the coach as the settings say."""
+        self.query_one(CoachBar).display = self.mantis.settings.coach
+        super().apply_insight_settings()
+
+    def action_result(self) -> None:
+        self.show_result()
+
+    def action_score(self) -> None:
+        self._submit_for_human(SCORE)
+
+    def action_steal(self) -> None:
+        if self.target is not None:
+            self._submit_for_human(steal(self.target))
+
+    def action_pick(self, seat: int) -> None:
+        if self.waiting is None:
+            return
+        if seat >= self.state.players:
+            self.notify(f"There is no seat {seat + 1} at this table.", severity="warning")
+        elif seat not in self.targets:
+            self.notify("You cannot steal from yourself: pick another seat.", severity="warning")
+        else:
+            self._set_target(seat)
+
+    def action_cycle(self, step: int) -> None:
+        if self.waiting is None or not self.targets:
+            return
+        if self.target in self.targets:
+            index = (self.targets.index(self.target) + step) % len(self.targets)
+        else:
+            index = 0 if step > 0 else len(self.targets) - 1
+        self._set_target(self.targets[index])
+
+    def action_cancel(self) -> None:
+        if self.target is not None:
+            self._set_target(None)
+
+    def action_pause(self) -> None:
+        if not self.can_pause:
+            return
+        self.paused = not self.paused
+        if not self.paused:
+            self._go.set()
+        self._update_controls()
+
+    def action_step(self) -> None:
+        if self.paused:
+            self._stepping = True
+            self._go.set()
+
+    def action_speed(self) -> None:
+        self.mantis.cycle_speed()
+        self._update_status()
+
+    @on(SeatPanel.Picked)
+    def _on_seat_picked(self, message: SeatPanel.Picked) -> None:
+        if self.waiting is not None and message.seat in self.targets:
+            self._set_target(message.seat)
+
+    @on(Button.Pressed, "#score")
+    def _on_score_pressed(self) -> None:
+        self.action_score()
+
+    @on(Button.Pressed, "#steal")
+    def _on_steal_pressed(self) -> None:
+        self.action_steal()
+
+    def _set_target(self, seat: int | None) -> None:
+        self.target = seat
+        for panel in self.panels:
+            panel.mark(target=panel.seat == seat)
+        self._update_controls()
+
+    def _update_controls(self) -> None:
+        human = self.waiting
+        score = self.query_one("#score", Button)
+        steal_button = self.query_one("#steal", Button)
+        hint = self.query_one("#hint", Static)
+        if score.disabled != (human is None):
+            score.disabled = human is None
+        if steal_button.disabled != (human is None or self.target is None):
+            steal_button.disabled = human is None or self.target is None
+        for panel in self.panels:
+            panel.set_pickable(human is not None and panel.seat in self.targets)
+        if self.target is not None:
+            steal_button.label = f"Steal from {self.names[self.target]} (⏎)"
+        else:
+            steal_button.label = "Steal (⏎)"
+        hint.update(self._hint())
+        bindings_state = (human is None, self.target is None, self.paused, self.state.over)
+        if bindings_state != self._bindings_state:
+            # Refreshing bindings rebuilds the footer: only when something changed.
+            self._bindings_state = bindings_state
+            self.refresh_bindings()
+        self._update_status()
+
+    def _hint(self) -> str:
+        """The line beside the buttons: what to do now, or what the table waits for."""
+        human = self.waiting
+        if self.state.over:
+            return "Game over."
+        if human is not None:
+            if self.target is None:
+                keys = ",".join(str(seat + 1) for seat in self.targets)
+                return f"Steal: pick {keys} or click a seat, then ⏎"
+            return f"⏎ steals from {self.names[self.target]} · esc cancels"
+        if self.paused:
+            return "Bots paused · n: next move · p: resume"
+        if self.thinking is not None:
+            return f"{self.names[self.thinking]} is thinking…"
+        return ""
+
+    def status_parts(self) -> list[str]:
+        """The status line's parts (a subclass's own, then the move and the target)."""
+        return ["MANTIS", f"move {self.state.turn}", f"target {self.state.target}"]
+
+    def _update_status(self) -> None:
+        text = " · ".join(self.status_parts())
+        if text != self._status:
+            self._status = text
+            self.query_one("#status", Static).update(text)
