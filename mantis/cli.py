@@ -11,6 +11,9 @@ from collections.abc import Sequence
 
 from . import __version__
 
+#: Built-in bot levels a server offers (the CLI lists them without importing the bots).
+_BOT_LEVELS = ("random", "score", "casual", "greedy", "expert")
+
 
 class UsageError(Exception):
     """A bad command-line value: printed as one line, exit status 2."""
@@ -48,6 +51,26 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    return value
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"ports are 0 to 65535, not {value}")
+    return value
+
+
+def _pace(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"must be 0 to 60 seconds, not {text}")
     return value
 
 
@@ -94,6 +117,49 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--jobs", type=_positive_int, default=1, help="worker processes")
     tour.add_argument("--json", action="store_true", help="print one JSON object")
 
+    serve = sub.add_parser("serve", help="run a table server for online play")
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
+    )
+    serve.add_argument(
+        "--port", type=_port, default=8765, help="port (default 8765; 0: any free one)"
+    )
+    serve.add_argument(
+        "--data", metavar="DIR", help="where tables are kept (default: the app's data)"
+    )
+    serve.add_argument(
+        "--away-after",
+        type=_seconds,
+        default=60.0,
+        help="seconds a table waits for a disconnected person before their away bot plays",
+    )
+    serve.add_argument(
+        "--bot-pace", type=_pace, default=1.0, help="least seconds a bot's move takes (default 1)"
+    )
+    serve.add_argument("--seed", type=_seed, help=argparse.SUPPRESS)  # the server's own tests only
+
+    bots = ", ".join(_BOT_LEVELS)
+    host = sub.add_parser("host", help="open a table on a server and sit at it")
+    host.add_argument("url", metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
+    host.add_argument(
+        "--seats", required=True, help=f"comma list: human (you), open (for a person), or {bots}"
+    )
+    host.add_argument("--name", help="your name at the table (default: your login name)")
+    host.add_argument("--private", action="store_true", help="joinable by code only, not listed")
+    host.add_argument(
+        "--away-bot",
+        choices=_BOT_LEVELS,
+        default="greedy",
+        help="who plays for a person who is away (default greedy)",
+    )
+    join = sub.add_parser("join", help="take a seat at a server's table (or your seat back)")
+    join.add_argument("url", metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
+    join.add_argument("code", metavar="CODE", help="the table's code, e.g. KXQD")
+    join.add_argument("--name", help="your name at the table (default: your login name)")
+    watch = sub.add_parser("watch", help="watch a server's table")
+    watch.add_argument("url", metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
+    watch.add_argument("code", metavar="CODE", help="the table's code, e.g. KXQD")
+
     stats = sub.add_parser("stats", help="each human player's results in finished games")
     stats.add_argument("--player", metavar="NAME", help="only this player (any case)")
     stats.add_argument("--json", action="store_true", help="print one JSON object")
@@ -120,6 +186,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .sim.tournament import run_tournament
 
             return run_tournament(args)
+        if command in ("host", "join", "watch"):
+            from .tui.online_launch import run_online
+
+            return run_online(args)
+        if command == "serve":
+            from .net.serve_cli import run_serve
+
+            return run_serve(args)
         if command == "stats":
             from .store.stats_report import run_stats
 

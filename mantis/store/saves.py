@@ -106,17 +106,17 @@ def load_save(
     except FileNotFoundError:
         return None, None
     except OSError as exc:
-        return None, _move_aside(target, f"cannot be read ({exc.strerror})")
+        return None, move_aside(target, f"cannot be read ({exc.strerror})")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return None, _move_aside(target, "is not UTF-8 text")
+        return None, move_aside(target, "is not UTF-8 text")
     try:
         record = parse_record(text)
     except RecordError as exc:
-        return None, _move_aside(target, f"is damaged ({exc})")
+        return None, move_aside(target, f"is damaged ({exc})")
     if record.result is not None:
-        return None, _move_aside(target, "holds a game that is already over")
+        return None, move_aside(target, "holds a game that is already over")
     extras = json.loads(text)  # parse_record accepted it, so it is a JSON object
     app = extras.get("app")
     return (
@@ -141,8 +141,18 @@ def _parse_time(value: Any) -> datetime | None:
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
 
 
-def _move_aside(target: Path, problem: str) -> str:
-    """Move an unusable save out of the way, never overwriting; the warning for the user."""
+def move_aside(
+    target: Path,
+    problem: str,
+    *,
+    what: str = "The saved game",
+    instead: str = "starting a new game",
+) -> str:
+    """Move an unusable file out of the way, never overwriting; the warning for the user.
+
+    ``what`` names the file in the warning, ``instead`` says what happens
+    if it cannot even be moved.
+    """
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     n = 1
     while True:
@@ -155,10 +165,10 @@ def _move_aside(target: Path, problem: str) -> str:
             continue
         except OSError as exc:
             return (
-                f"The saved game {target} {problem} and could not be moved aside "
-                f"({exc.strerror}); starting a new game."
+                f"{what} {target} {problem} and could not be moved aside "
+                f"({exc.strerror}); {instead}."
             )
-        return f"The saved game {problem}; it was moved to {aside}."
+        return f"{what} {problem}; it was moved to {aside}."
 
 
 def _rename_no_clobber(source: Path, destination: Path) -> None:

@@ -56,6 +56,8 @@ class PastGame:
     scores: tuple[int, ...]
     turns: int
     reason: str
+    origin: str | None = None
+    """Where an online game was played ("ws://host:port CODE"); None for this app's own."""
 
     @property
     def winner_names(self) -> tuple[str, ...]:
@@ -143,11 +145,15 @@ class StatsDB:
 
     # ----------------------------------------------------------------- writing
 
-    def record_game(self, record: GameRecord, finished_at: datetime | None = None) -> int:
+    def record_game(
+        self, record: GameRecord, finished_at: datetime | None = None, *, origin: str | None = None
+    ) -> int:
         """Store a finished game; returns its id.
 
         ``finished_at`` (default: now) must be timezone-aware; it is stored
-        in UTC.  ``ValueError`` for an unfinished game or a naive time.
+        in UTC.  ``origin`` says where an online game was played: a game
+        from an origin already stored is not stored again (its id is
+        returned).  ``ValueError`` for an unfinished game or a naive time.
         """
         result = record.result
         if result is None:
@@ -158,9 +164,16 @@ class StatsDB:
         seats = [s.to_json() for s in record.seats] if record.seats is not None else None
         rows = seat_rows(record.players, seats, list(result.winners), list(result.scores))
         with self._errors(), self._transaction():
+            if origin is not None:
+                known = self._db.execute(
+                    "SELECT id FROM games WHERE origin = ?", (origin,)
+                ).fetchone()
+                if known is not None:
+                    return int(known[0])
             cursor = self._db.execute(
-                "INSERT INTO games (finished_at, players, reason, turns, winners, scores, record) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games "
+                "(finished_at, players, reason, turns, winners, scores, record, origin) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     _iso(when),
                     record.players,
@@ -169,6 +182,7 @@ class StatsDB:
                     json.dumps(list(result.winners)),
                     json.dumps(list(result.scores)),
                     record.to_json(),
+                    origin,
                 ),
             )
             game_id = cursor.lastrowid
@@ -186,7 +200,8 @@ class StatsDB:
         """Recorded games, newest first (at most ``limit`` of them)."""
         with self._errors():
             games = self._db.execute(
-                "SELECT id, finished_at, players, reason, turns, winners, scores FROM games "
+                "SELECT id, finished_at, players, reason, turns, winners, scores, origin "
+                "FROM games "
                 "ORDER BY finished_at DESC, id DESC LIMIT ?",
                 (-1 if limit is None else limit,),
             ).fetchall()
@@ -201,8 +216,9 @@ class StatsDB:
                 scores=tuple(json.loads(scores)),
                 turns=turns,
                 reason=reason,
+                origin=origin,
             )
-            for game_id, finished_at, players, reason, turns, winners, scores in games
+            for game_id, finished_at, players, reason, turns, winners, scores, origin in games
         ]
 
     def game_record(self, game_id: int) -> GameRecord:

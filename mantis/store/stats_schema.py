@@ -9,6 +9,8 @@ the previous version intact.
 - v1: ``games``, one row per finished game with the full record.
 - v2: ``seats``, one row per seat of every game (who sat there, their score,
   whether they won), filled from the records already stored.
+- v3: ``games.origin``: where an online game was played (server and table
+  code), so a game heard of twice (a reconnect after the end) is kept once.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 class NewerSchemaError(Exception):
@@ -103,7 +105,12 @@ def seat_rows(
     return rows
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v0_to_v1, _v1_to_v2)
+def _v2_to_v3(db: sqlite3.Connection) -> None:
+    db.execute("ALTER TABLE games ADD COLUMN origin TEXT")  # NULL: played in this app
+    db.execute("CREATE UNIQUE INDEX games_by_origin ON games (origin) WHERE origin IS NOT NULL")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v0_to_v1, _v1_to_v2, _v2_to_v3)
 """``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``."""
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 
-from ..engine import GameRecord, SeatInfo, bot_rng, record_of
+from ..engine import GameRecord, SeatInfo, View, bot_rng, record_of
 from ..engine.game import Game
 from ..players import Player
 from ..players.table import DEFAULT_BOT_TIMEOUT, decide
@@ -101,6 +101,10 @@ class Table:
     def turn(self) -> int:
         """Actions played so far."""
         return self._game.turn
+
+    def view(self, seat: int | None = None) -> View:
+        """The public view of ``seat`` (default: the seat to move), as that seat is shown it."""
+        return self._game.view(seat)
 
     @property
     def record(self) -> GameRecord:

@@ -12,12 +12,17 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from ..engine import GameRecord, SeatInfo
+from ..engine.record import parse_record
+from ..net.client import OnlineSeat
 from ..store import Settings, load_settings, save_settings
 from ..store.saves import LoadedSave, load_save
 from ..table import LocalKeeper, Table, dealt, seats_of
+from .online import OnlineController
 from .pacing import Pace, next_speed, pace_for
 from .screens.help import HelpScreen
+from .screens.online_table import OnlineTableScreen
 from .screens.past_games import PastGamesScreen
+from .screens.play import PlayScreen
 from .screens.replay import ReplayScreen
 from .screens.resume import ResumeScreen
 from .screens.settings import SettingsScreen
@@ -62,6 +67,7 @@ class MantisApp(App[int]):
         resume: str | None = None,
         replay: GameRecord | None = None,
         replay_title: str = "",
+        online: OnlineSeat | None = None,
     ) -> None:
         """Open on the setup screen, or straight on a table when ``seats`` are given.
 
@@ -74,6 +80,8 @@ class MantisApp(App[int]):
         screenshots).  ``resume`` (``RESUME_OFFER`` or ``RESUME_NOW``) looks
         for an unfinished game when opening on the setup screen.  ``replay``
         opens on that record's replay screen, and closing it quits.
+        ``online`` (a seat already taken at a server table) opens on that
+        table's waiting room, then its board.
         """
         super().__init__()
         self.settings_file = settings_file
@@ -89,6 +97,8 @@ class MantisApp(App[int]):
         self._opening = (seats, seed, record, upto, paused)
         self._resume = resume
         self._replay = (replay, replay_title)
+        self.online: OnlineController | None = None
+        self._online_seat = online
 
     # ------------------------------------------------------------ lifecycle
 
@@ -97,7 +107,9 @@ class MantisApp(App[int]):
             self.notify(self._settings_warning, severity="warning", timeout=8)
         seats, seed, record, upto, paused = self._opening
         replay, replay_title = self._replay
-        if replay is not None:
+        if self._online_seat is not None:
+            self.follow_online(self._online_seat)
+        elif replay is not None:
             self.push_screen(ReplayScreen(replay, title=replay_title, standalone=True))
         elif record is not None:
             self.push_screen(TableScreen(self.make_table(record, upto), paused=paused))
@@ -175,6 +187,26 @@ class MantisApp(App[int]):
             return
         self._show_table(table)
 
+    def follow_online(self, seat: OnlineSeat) -> None:
+        """Show the table ``seat`` sits at (waiting room, then board) and follow the server."""
+        controller = OnlineController(self, seat)
+        self.online = controller
+        self.push_screen(controller.room_screen)
+        self.run_worker(controller.follow(), group="online", exclusive=True)
+
+    def leave_online(self) -> None:
+        """Leave the online table (the seat stays yours: ``mantis join`` takes it back)."""
+        self.exit(0)
+
+    def after_online_game(self, choice: str, board: OnlineTableScreen) -> None:
+        """Act on the game-over choice at an online table."""
+        if choice == "replay":
+            record_line = self.online.online.record if self.online is not None else None
+            if record_line is not None:
+                self.open_replay(parse_record(record_line), title=f"table {board.online.code}")
+        elif choice in ("lobby", "quit"):
+            self.leave_online()
+
     def open_replay(self, record: GameRecord, *, title: str = "") -> None:
         """Show ``record`` in the replay screen, over whatever is up."""
         self.push_screen(ReplayScreen(record, title=title))
@@ -230,6 +262,7 @@ class MantisApp(App[int]):
         for screen in self.screen_stack:
             if isinstance(screen, TableScreen):
                 screen.table.bot_timeout = self.bot_timeout
+            if isinstance(screen, PlayScreen):
                 screen.apply_insight_settings()
         self.screen.refresh_bindings()
 

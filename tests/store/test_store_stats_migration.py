@@ -70,7 +70,7 @@ def version_and_tables() -> tuple[int, set[str]]:
 def test_a_new_database_is_at_the_current_version():
     StatsDB().close()
     assert version_and_tables() == (stats_schema.SCHEMA_VERSION, {"games", "seats"})
-    assert stats_schema.SCHEMA_VERSION == 2
+    assert stats_schema.SCHEMA_VERSION == 3
 
 
 def test_a_v1_database_is_upgraded_and_its_games_keep_counting():
@@ -92,7 +92,7 @@ def test_a_v1_database_is_upgraded_and_its_games_keep_counting():
         db.record_game(game_for("Ann", True, seed=4), datetime(2026, 1, 4, tzinfo=UTC))
         [ann_after] = db.player_stats()
 
-    assert version_and_tables() == (2, {"games", "seats"})
+    assert version_and_tables() == (3, {"games", "seats"})
     assert ann.overall == Tally(2, 1)
     assert dict(ann.vs_bots) == {"casual": Tally(1, 1), "expert": Tally(1, 0)}
     assert [g.seats for g in listed[1:]] == [lost.seats, won.seats]
@@ -150,3 +150,19 @@ def test_opening_an_up_to_date_database_changes_nothing():
     with StatsDB() as db:
         db.past_games()
     assert default_stats_path().read_bytes() == before
+
+
+def test_an_online_game_heard_of_twice_is_kept_once():
+    game = game_for("Ann", True, bots=("greedy",), seed=7)
+    with StatsDB() as db:
+        first = db.record_game(game, origin="ws://example:8765 KXQD")
+        again = db.record_game(game, origin="ws://example:8765 KXQD")
+        other = db.record_game(game, origin="ws://example:8765 BDFH")
+        local = db.record_game(game)
+        listed = db.past_games()
+    assert first == again and len({first, other, local}) == 3
+    assert sorted(g.origin or "" for g in listed) == [
+        "",
+        "ws://example:8765 BDFH",
+        "ws://example:8765 KXQD",
+    ]

@@ -15,9 +15,20 @@ from textual.widgets import Button, Static
 from ...engine import GameOver
 from ..narration import join_names, reason_text
 
-CHOICES = ("again", "rematch", "replay", "new", "quit")
+CHOICES = ("again", "rematch", "replay", "new", "lobby", "quit")
 """What the screen can be dismissed with: a new deal with the same seats, the
-same deal again, watching this game again, a new setup, or quitting the app."""
+same deal again, watching this game again, a new setup, the online lobby, or
+quitting the app.  A local table offers all but the lobby."""
+
+
+_BUTTONS: dict[str, tuple[str, str]] = {
+    "again": ("Play again (a)", "success"),
+    "rematch": ("Rematch (r)", "default"),
+    "replay": ("Replay (v)", "default"),
+    "new": ("New game (n)", "default"),
+    "lobby": ("Lobby (l)", "success"),
+    "quit": ("Quit (q)", "error"),
+}
 
 
 class GameOverScreen(ModalScreen[str]):
@@ -72,15 +83,27 @@ class GameOverScreen(ModalScreen[str]):
         Binding("r", "choose('rematch')", "Rematch"),
         Binding("v", "choose('replay')", "Replay"),
         Binding("n", "choose('new')", "New game"),
+        Binding("l", "choose('lobby')", "Lobby"),
         Binding("q", "choose('quit')", "Quit"),
         Binding("escape", "dismiss_screen", "Back to table"),
     ]
 
-    def __init__(self, result: GameOver, names: Sequence[str], seed: int | None) -> None:
+    def __init__(
+        self,
+        result: GameOver,
+        names: Sequence[str],
+        seed: int | None,
+        *,
+        choices: Sequence[str] = CHOICES,
+        note: str | None = None,
+    ) -> None:
+        """The result; ``choices`` are the buttons offered (a subset of ``CHOICES``)."""
         super().__init__()
         self.result = result
         self.names = list(names)
         self.seed = seed
+        self.choices = tuple(c for c in CHOICES if c in choices)
+        self.note = note
 
     def compose(self) -> ComposeResult:
         result, names = self.result, self.names
@@ -95,16 +118,14 @@ class GameOverScreen(ModalScreen[str]):
             yield Static(reason_text(result, names), id="reason")
             yield Static(self._score_table(), id="scores")
             seed = "-" if self.seed is None else str(self.seed)
-            yield Static(
-                f"{self.result.turns} moves · seed {seed} · Rematch replays this same deal",
-                classes="note",
-            )
+            note = self.note
+            if note is None:
+                note = f"{self.result.turns} moves · seed {seed} · Rematch replays this same deal"
+            yield Static(note, classes="note")
             with Horizontal(id="buttons"):
-                yield Button("Play again (a)", id="again", variant="success", compact=True)
-                yield Button("Rematch (r)", id="rematch", compact=True)
-                yield Button("Replay (v)", id="replay", compact=True)
-                yield Button("New game (n)", id="new", compact=True)
-                yield Button("Quit (q)", id="quit", variant="error", compact=True)
+                for choice in self.choices:
+                    label, variant = _BUTTONS[choice]
+                    yield Button(label, id=choice, variant=variant, compact=True)
 
     def _score_table(self) -> Text:
         """Seat, Scored, Tank and the winner mark in fixed-width columns.
@@ -134,8 +155,14 @@ class GameOverScreen(ModalScreen[str]):
         if event.button.id in CHOICES:
             self.dismiss(event.button.id)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "choose":
+            return parameters[0] in self.choices
+        return True
+
     def action_choose(self, choice: str) -> None:
-        self.dismiss(choice)
+        if choice in self.choices:
+            self.dismiss(choice)
 
     def action_dismiss_screen(self) -> None:
         self.dismiss("stay")

@@ -27,7 +27,7 @@ from textual.widgets import Button, Static
 
 from ...engine import SCORE, Action, CardRevealed, GameOver, Steal, TurnStarted, steal
 from ...players.coach import advise
-from ...table import Message
+from ...table import Message, StreamError
 from ..widgets.coach_bar import CoachBar
 from ..widgets.move_button import MoveButton
 from ..widgets.odds_panel import OddsPanel
@@ -57,6 +57,8 @@ class PlayScreen(BoardScreen):
 
     can_pause = True
     """Whether pausing holds the table (only a table run here can be held)."""
+    result_choices: tuple[str, ...] = ("again", "rematch", "replay", "new", "quit")
+    """What the game-over screen offers."""
 
     def __init__(
         self, backlog: Sequence[Message], *, controls: Iterable[int], paused: bool = False
@@ -85,6 +87,7 @@ class PlayScreen(BoardScreen):
         self._stepping = False
         self._turn_shown = monotonic()
         self._status = ""
+        self._misfit = False
         self._bindings_state: tuple[bool, ...] = ()
 
     # ------------------------------------------------------------------ layout
@@ -181,14 +184,27 @@ class PlayScreen(BoardScreen):
                     rest = pace.think - (monotonic() - self._turn_shown)
                     if rest > 0:
                         await asyncio.sleep(rest)
-                self._present(message)
+                self._show(message)
                 if pace.reveal:
                     await asyncio.sleep(pace.reveal)
             else:
-                self._present(message)
+                self._show(message)
             if isinstance(message, GameOver):
                 self._update_controls()
                 await self._result_when_visible()
+
+    def _show(self, message: Message) -> None:
+        """Present one message; one that does not fit the table is skipped and said once."""
+        try:
+            self._present(message)
+        except StreamError as exc:
+            if not self._misfit:
+                self._misfit = True
+                self.notify(
+                    f"A message that does not fit the table was skipped: {exc}",
+                    severity="error",
+                    timeout=10,
+                )
 
     async def _result_when_visible(self) -> None:
         await self._visible.wait()
@@ -242,8 +258,19 @@ class PlayScreen(BoardScreen):
         """Open the game-over screen (again) once the game has ended."""
         if self.result is not None and not isinstance(self.app.screen, GameOverScreen):
             self.app.push_screen(
-                GameOverScreen(self.result, self.names, self.seed), self._after_game
+                GameOverScreen(
+                    self.result,
+                    self.names,
+                    self.seed,
+                    choices=self.result_choices,
+                    note=self.result_note(),
+                ),
+                self._after_game,
             )
+
+    def result_note(self) -> str | None:
+        """The game-over screen's small print (None: moves, seed and what Rematch does)."""
+        return None
 
     def _after_game(self, choice: str | None) -> None:
         """What the game-over screen's choice leads to (a subclass's business)."""

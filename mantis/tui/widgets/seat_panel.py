@@ -75,6 +75,8 @@ class SeatPanel(Vertical):
         self.counts = list(view.tank_counts(seat))
         self.score = view.scores[seat]
         self.target = view.target
+        self.presence = ""
+        """How the seat's person is connected, online ("● online", "○ offline"…)."""
         self.border_title = f"{seat + 1} {name} · {kind}"
 
     def compose(self) -> ComposeResult:
@@ -141,6 +143,12 @@ class SeatPanel(Vertical):
             self._flag("-target", target)
         self._update_subtitle()
 
+    def show_presence(self, presence: str) -> None:
+        """Show the seat's connection (online play): a word or two on the border."""
+        if presence != self.presence:
+            self.presence = presence
+            self._update_subtitle()
+
     def set_pickable(self, pickable: bool) -> None:
         """Whether clicking this seat would pick it as a steal target."""
         self._flag("-pickable", pickable)
@@ -162,6 +170,8 @@ class SeatPanel(Vertical):
             flags.append("◎ steal from?")
         elif self.has_class("-to-move"):
             flags.append("▶ to move")
+        if self.presence:
+            flags.append(self.presence)
         subtitle = " · ".join(flags)
         if subtitle != self.border_subtitle:
             self.border_subtitle = subtitle

@@ -1,0 +1,7 @@
+"""Online play: the table server, its protocol, and the client that reaches it.
+
+``server.TableServer`` runs tables (``room.Room``) with the table driver and
+keeps them in SQLite; ``protocol`` is every message either side may send;
+``client.OnlineSeat`` is one app's seat at a server table, reconnecting by
+itself.  Nothing here imports the UI.
+"""

@@ -1,0 +1,276 @@
+"""The client side of online play: one place at a server table, kept across dropped connections.
+
+``OnlineSeat.open()`` connects, says ``create``, ``join`` or ``watch`` and
+waits for ``welcome`` (or raises ``OnlineError`` with one clear line).  From
+then on ``events()`` yields what the server says, in order, and never ends
+on a dropped connection: it reconnects by itself (back-off capped at 5 s),
+joins again with the seat's token, and yields only the part of the stream it
+had not seen.  An intent sent while the connection is down is sent again
+once it is back; the server ignores a repeat, so it is never played twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from ..store.seat_tokens import SeatTokens
+from ..table import Message, Recorded
+from . import protocol
+
+#: Seconds between reconnection attempts: doubling, never more than 5.
+BACKOFF_START, BACKOFF_MAX = 0.25, 5.0
+#: Seconds to wait for the server to answer the opening message.
+OPEN_TIMEOUT = 10.0
+#: Errors after which reconnecting cannot help.
+FINAL_ERRORS = frozenset(
+    {
+        protocol.VERSION,
+        protocol.UNKNOWN_CODE,
+        protocol.BAD_TOKEN,
+        protocol.TABLE_FULL,
+        protocol.SEAT_IN_USE,
+        protocol.BAD_SEATS,
+        protocol.TOO_MANY_GUESSES,
+        protocol.BAD_MESSAGE,
+    }
+)
+
+
+class OnlineError(Exception):
+    """Online play cannot go on: ``code`` says why for programs, the text for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """The connection dropped; the next attempt is in ``retry_in`` seconds."""
+
+    retry_in: float
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reconnected:
+    """The connection is back, the seat taken again."""
+
+
+@dataclass(frozen=True, slots=True)
+class StreamUpdate:
+    """New messages of the table's stream (``reset``: start the board again from these)."""
+
+    messages: tuple[Message, ...]
+    reset: bool = False
+
+
+Event = (
+    protocol.RoomState | protocol.Presence | protocol.Error | StreamUpdate | Dropped | Reconnected
+)
+
+
+def check_url(url: str) -> str:
+    """``url`` if it is a WebSocket address; ``ValueError`` with one line if not."""
+    if not url.startswith(("ws://", "wss://")) or len(url) < 8:
+        raise ValueError(f"{url!r} is not a server address: write it as ws://HOST:PORT")
+    return url.rstrip("/")
+
+
+class OnlineSeat:
+    """This app's place at one server table: a seat, or a spectator's view."""
+
+    def __init__(
+        self,
+        url: str,
+        opening: protocol.Create | protocol.Join | protocol.Watch,
+        *,
+        tokens: SeatTokens | None = None,
+    ) -> None:
+        self.url = check_url(url)
+        self.opening = opening
+        self.tokens = tokens if tokens is not None else SeatTokens()
+        self.code: str | None = None
+        self.seat: int | None = None
+        self.room: protocol.RoomState | None = None
+        """The table's seats and state, as the server last said."""
+        self.presence: tuple[str, ...] = ()
+        """Each seat's connection, as the server last said."""
+        self.stream: list[Message] = []
+        """The table's public stream as far as this client has it."""
+        self.connected = False
+        self._connection: ClientConnection | None = None
+        self._unsent: protocol.Act | None = None
+        self._closed = False
+
+    @property
+    def record(self) -> str | None:
+        """The finished game's record line, once the stream has it."""
+        last = self.stream[-1] if self.stream else None
+        return last.record if isinstance(last, Recorded) else None
+
+    # ------------------------------------------------------------------ opening
+
+    async def open(self) -> protocol.Welcome:
+        """Connect and take the place asked for; ``OnlineError`` if that cannot be."""
+        welcome = await self._connect()
+        self.code = welcome.code
+        self.seat = welcome.seat
+        self.room = welcome.room
+        if welcome.token is not None:
+            name = welcome.room.seats[welcome.seat].name if welcome.seat is not None else ""
+            self.tokens.remember(self.url, welcome.code, welcome.token, name)
+            self.opening = protocol.Join(
+                protocol.PROTOCOL_VERSION, welcome.code, name, welcome.token
+            )
+        elif isinstance(self.opening, protocol.Watch):
+            self.opening = protocol.Watch(protocol.PROTOCOL_VERSION, welcome.code)
+        return welcome
+
+    async def _connect(self) -> protocol.Welcome:
+        try:
+            connection = await asyncio.wait_for(
+                connect(self.url, open_timeout=OPEN_TIMEOUT, compression=None, max_size=2**22),
+                OPEN_TIMEOUT + 1,
+            )
+        except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as exc:
+            raise OnlineError("unreachable", f"cannot reach {self.url}: {_why(exc)}") from None
+        try:
+            await connection.send(protocol.encode(self.opening).decode())
+            reply = await asyncio.wait_for(connection.recv(), OPEN_TIMEOUT)
+            message = protocol.decode_server(reply)
+        except (ConnectionClosed, TimeoutError, protocol.ProtocolError) as exc:
+            await connection.close()
+            raise OnlineError("unreachable", f"{self.url} did not answer: {_why(exc)}") from None
+        if isinstance(message, protocol.Error):
+            await connection.close()
+            raise OnlineError(message.code, message.message)
+        if not isinstance(message, protocol.Welcome):
+            await connection.close()
+            raise OnlineError("bad_reply", f"{self.url} answered {type(message).__name__}")
+        if message.protocol != protocol.PROTOCOL_VERSION:
+            await connection.close()
+            raise OnlineError(
+                protocol.VERSION,
+                f"the server speaks protocol {message.protocol}, this Mantis "
+                f"{protocol.PROTOCOL_VERSION}: use the same version as the server",
+            )
+        self._connection = connection
+        self.connected = True
+        return message
+
+    # ------------------------------------------------------------------ talking
+
+    async def send(
+        self,
+        message: protocol.AddBot
+        | protocol.AddOpen
+        | protocol.RemoveSeat
+        | protocol.Start
+        | protocol.Act,
+    ) -> None:
+        """Send an intent; a move sent while disconnected goes once the connection is back."""
+        if isinstance(message, protocol.Act):
+            self._unsent = message
+        connection = self._connection
+        if connection is None or not self.connected:
+            return
+        with contextlib.suppress(ConnectionClosed):
+            await connection.send(protocol.encode(message).decode())
+            if message is self._unsent:
+                self._unsent = None
+
+    async def events(self) -> AsyncIterator[Event]:
+        """What the server says, in order, reconnecting by itself until ``close``."""
+        delay = BACKOFF_START
+        while not self._closed:
+            connection = self._connection
+            if connection is not None:
+                try:
+                    async for data in connection:
+                        delay = BACKOFF_START
+                        event = self._take(data)
+                        if event is not None:
+                            yield event
+                except ConnectionClosed:
+                    pass
+                self.connected = False
+                self._connection = None
+                if self._closed:
+                    return
+            yield Dropped(delay, "the connection dropped")
+            await asyncio.sleep(delay)
+            delay = min(BACKOFF_MAX, delay * 2)
+            try:
+                welcome = await self._connect()
+            except OnlineError as exc:
+                if exc.code in FINAL_ERRORS:
+                    raise
+                continue
+            self.room = welcome.room
+            self.seat = welcome.seat
+            yield Reconnected()
+            if self._unsent is not None:
+                await self.send(self._unsent)
+
+    def _take(self, data: str | bytes) -> Event | None:
+        try:
+            message = protocol.decode_server(data)
+        except protocol.ProtocolError:
+            return None  # a server of another build said something new: skip it
+        if isinstance(message, protocol.Stream):
+            return self._merge(message)
+        if isinstance(message, protocol.RoomState):
+            self.room = message
+            if message.you is not None:
+                self.seat = message.you
+        elif isinstance(message, protocol.Presence):
+            self.presence = message.seats
+        if isinstance(message, protocol.Welcome):
+            return None
+        return message
+
+    def _merge(self, stream: protocol.Stream) -> StreamUpdate | None:
+        """The part of ``stream`` this client has not seen (all of it, if histories differ)."""
+        have = len(self.stream)
+        start = stream.start
+        if start > have:
+            # A gap: cannot happen on one connection; take the stream again from the top.
+            if self._connection is not None:
+                asyncio.get_running_loop().create_task(self._connection.close())
+            return None
+        overlap = min(have - start, len(stream.messages))
+        if tuple(self.stream[start : start + overlap]) != stream.messages[:overlap]:
+            if start != 0:
+                return None
+            self.stream = list(stream.messages)
+            return StreamUpdate(tuple(self.stream), reset=True)
+        new = stream.messages[overlap:]
+        if not new:
+            return None
+        self.stream.extend(new)
+        return StreamUpdate(tuple(new))
+
+    async def close(self) -> None:
+        """Leave: close the connection and stop reconnecting."""
+        self._closed = True
+        if self._connection is not None:
+            with contextlib.suppress(Exception):
+                await self._connection.close()
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused (is `mantis serve` running there?)"
+    if isinstance(exc, TimeoutError):
+        return "no answer in time"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror.lower()
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text

@@ -1,0 +1,410 @@
+"""One table on the server: its seats, who is connected, and the game once it starts.
+
+A room waits until its host starts it, then runs its game with the table
+driver: bots think on the server, people play through ``RemoteSeat``, every
+move is kept in the database before it is broadcast, and each connection
+hears the same public stream.  A person whose connection drops keeps their
+seat; after ``away_after`` seconds the host's away bot plays for them until
+they are back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import secrets
+from collections.abc import Coroutine, Iterable
+from dataclasses import dataclass, field
+from time import monotonic
+from typing import TYPE_CHECKING, Any
+
+from websockets.asyncio.server import ServerConnection, broadcast
+
+from ..engine import Action, GameRecord, SeatInfo, TurnStarted
+from ..players import BOTS, Player, make_bot
+from ..store.tables_db import StoredSeat
+from ..table import Away, Back, Message, Notice, Table, dealt, decode
+from . import protocol
+from .keeper import ServerKeeper
+from .remote import RemoteSeat
+
+if TYPE_CHECKING:
+    from .server import TableServer
+
+log = logging.getLogger("mantis.server")
+
+MIN_SEATS = 2
+MAX_SEATS = 6
+BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald")
+"""Names for the server's bots, first unused first."""
+
+
+def hash_token(token: str) -> str:
+    """What the database keeps of a seat token (the token itself is never stored)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(eq=False)
+class Seat:
+    """A seat in a room: a bot, an open seat, or a person (who holds its token)."""
+
+    name: str
+    kind: str
+    bot: str | None = None
+    token_hash: str | None = None
+    connection: ServerConnection | None = None
+    away: bool = False
+    away_timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+
+    @property
+    def taken(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+    def presence(self) -> str:
+        if self.kind == "bot":
+            return "bot"
+        if self.token_hash is None:
+            return "open"
+        if self.connection is not None:
+            return "here"
+        return "away" if self.away else "gone"
+
+    def stored(self) -> StoredSeat:
+        return StoredSeat(self.name, self.kind, self.bot, self.token_hash)
+
+
+class Room:
+    """A table on the server, from its waiting room to its end."""
+
+    def __init__(
+        self,
+        server: TableServer,
+        table_id: int,
+        code: str,
+        *,
+        private: bool,
+        host: Seat,
+        away_bot: str,
+        seats: list[Seat],
+    ) -> None:
+        self.server = server
+        self.table_id = table_id
+        self.code = code
+        self.private = private
+        self.host = host
+        self.away_bot = away_bot
+        self.seats = seats
+        self.state = "waiting"
+        self.spectators: set[ServerConnection] = set()
+        self.table: Table | None = None
+        self.remotes: dict[int, RemoteSeat] = {}
+        self.task: asyncio.Task[GameRecord] | None = None
+        self.idle_since = monotonic()
+        """When the last connection left (rooms nobody visits are dropped)."""
+        self._outbox: list[Message] = []
+        self._outbox_start = 0
+        self._next_mover: int | None = None
+        self._last_move = monotonic()
+
+    # ------------------------------------------------------------------ what it says
+
+    @property
+    def moves(self) -> int:
+        return self.table.turn if self.table is not None else 0
+
+    def seat_of(self, connection: ServerConnection) -> int | None:
+        for s, seat in enumerate(self.seats):
+            if seat.connection is connection:
+                return s
+        return None
+
+    def room_state(self, you: int | None = None) -> protocol.RoomState:
+        return protocol.RoomState(
+            code=self.code,
+            state=self.state,  # type: ignore[arg-type]
+            private=self.private,
+            host=self.seats.index(self.host),
+            away_bot=self.away_bot,
+            seats=tuple(
+                protocol.SeatState(seat.name, seat.kind, seat.bot, seat.taken)  # type: ignore[arg-type]
+                for seat in self.seats
+            ),
+            moves=self.moves,
+            you=you,
+        )
+
+    def connections(self) -> list[ServerConnection]:
+        seated = [seat.connection for seat in self.seats if seat.connection is not None]
+        return seated + list(self.spectators)
+
+    def send_room(self) -> None:
+        """Everyone hears the seats and state (each told which seat is theirs)."""
+        for connection in self.connections():
+            self.server.send(connection, self.room_state(self.seat_of(connection)))
+
+    def send_presence(self) -> None:
+        message = protocol.Presence(tuple(seat.presence() for seat in self.seats))  # type: ignore[arg-type]
+        broadcast(self.connections(), protocol.encode(message).decode())
+
+    def send_backlog(self, connection: ServerConnection) -> None:
+        """The whole stream so far, to one connection that just (re)joined."""
+        if self.table is not None:
+            self.server.send(connection, protocol.Stream(0, tuple(self.table.messages)))
+
+    # ------------------------------------------------------------------ connections
+
+    def attach(self, seat: int | None, connection: ServerConnection) -> None:
+        """``connection`` is now seat ``seat`` (``None``: a spectator)."""
+        if seat is None:
+            self.spectators.add(connection)
+            return
+        place = self.seats[seat]
+        place.connection = connection
+        if place.away_timer is not None:
+            place.away_timer.cancel()
+            place.away_timer = None
+        if place.away:
+            place.away = False
+            remote = self.remotes.get(seat)
+            if remote is not None:
+                remote.away = False
+            if self.table is not None:
+                self._spawn(self.table.announce(Back(seat)))
+
+    def detach(self, connection: ServerConnection) -> None:
+        """``connection`` closed: its seat waits for its person, then the away bot plays."""
+        self.spectators.discard(connection)
+        seat = self.seat_of(connection)
+        if seat is not None:
+            self.seats[seat].connection = None
+            if self.state == "playing":
+                self._start_away_timer(seat)
+            self.send_presence()
+        if not self.connections():
+            self.idle_since = monotonic()
+
+    def _start_away_timer(self, seat: int) -> None:
+        place = self.seats[seat]
+        if place.kind != "human" or place.away or place.away_timer is not None:
+            return
+        loop = asyncio.get_running_loop()
+        place.away_timer = loop.call_later(
+            self.server.away_after, lambda: self._spawn(self._go_away(seat))
+        )
+
+    async def _go_away(self, seat: int) -> None:
+        place = self.seats[seat]
+        place.away_timer = None
+        if place.connection is not None or place.away or self.table is None or self.table.over:
+            return
+        place.away = True
+        await self.table.announce(Away(seat, self.away_bot))
+        remote = self.remotes.get(seat)
+        if remote is not None:
+            remote.away = True
+            remote.wake()
+        self.send_presence()
+
+    def claim(self, token: str) -> int | None:
+        """The seat whose token this is, if any."""
+        wanted = hash_token(token)
+        for s, seat in enumerate(self.seats):
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted):
+                return s
+        return None
+
+    def sit(self, name: str) -> tuple[int, str] | None:
+        """Seat a newcomer in the first open seat: (seat, their new token), or None if full."""
+        for s, seat in enumerate(self.seats):
+            if seat.kind == "human" and seat.token_hash is None:
+                token = secrets.token_urlsafe(24)
+                seat.name = self.unique_name(name, s)
+                seat.token_hash = hash_token(token)
+                return s, token
+        return None
+
+    def unique_name(self, name: str, seat: int) -> str:
+        """``name``, or "Player N" for none, made different from the other seats' names."""
+        base = name or f"Player {seat + 1}"
+        if base.casefold() == "you":  # "You" is how every screen says its own seat
+            base = f"Player {seat + 1}"
+        others = {s.name.casefold() for i, s in enumerate(self.seats) if i != seat and s.name}
+        candidate, n = base, 2
+        while candidate.casefold() in others:
+            candidate = f"{base[: 16 - len(str(n)) - 1]} {n}"
+            n += 1
+        return candidate
+
+    # ------------------------------------------------------------------ the waiting room
+
+    def add_bot(self, level: str) -> str | None:
+        if level not in BOTS:
+            return f"there is no bot {level!r} (bots: {', '.join(BOTS)})"
+        if len(self.seats) >= MAX_SEATS:
+            return f"a table has at most {MAX_SEATS} seats"
+        seat = Seat("", "bot", level)
+        self.seats.append(seat)
+        seat.name = self.unique_name(self._bot_name(), len(self.seats) - 1)
+        return None
+
+    def add_open(self) -> str | None:
+        if len(self.seats) >= MAX_SEATS:
+            return f"a table has at most {MAX_SEATS} seats"
+        self.seats.append(Seat("", "human"))
+        return None
+
+    def remove_seat(self, seat: int) -> str | None:
+        if not 0 <= seat < len(self.seats):
+            return f"there is no seat {seat + 1}"
+        place = self.seats[seat]
+        if place.kind == "human" and place.token_hash is not None:
+            return "a seat a person sits in cannot be removed"
+        if len(self.seats) <= MIN_SEATS:
+            return f"a table needs at least {MIN_SEATS} seats"
+        del self.seats[seat]
+        return None
+
+    def _bot_name(self) -> str:
+        used = {seat.name for seat in self.seats}
+        return next((n for n in BOT_NAMES if n not in used), "Bot")
+
+    def ready_to_start(self) -> str | None:
+        """Why the game cannot start yet, or None."""
+        if not MIN_SEATS <= len(self.seats) <= MAX_SEATS:
+            return f"a table needs {MIN_SEATS} to {MAX_SEATS} seats"
+        waiting = sum(1 for seat in self.seats if not seat.taken)
+        if waiting:
+            return f"{waiting} open seat{'s' if waiting > 1 else ''} still to fill"
+        return None
+
+    # ------------------------------------------------------------------ the game
+
+    def begin(
+        self,
+        record: GameRecord,
+        notices: Iterable[tuple[int, Notice]] = (),
+    ) -> None:
+        """Run the game in ``record`` (new, or resumed after a restart) to its end."""
+        players: list[Player] = []
+        self.remotes = {}
+        for s, seat in enumerate(self.seats):
+            if seat.kind == "bot":
+                assert seat.bot is not None
+                players.append(make_bot(seat.bot))
+            else:
+                remote = RemoteSeat(s, self.away_bot, self.server.bot_timeout)
+                remote.away = seat.away
+                self.remotes[s] = remote
+                players.append(remote)
+        keeper = ServerKeeper(self.server.writer, self.table_id, len(record.actions))
+        table = Table(
+            record,
+            players,
+            keeper=keeper,
+            bot_timeout=self.server.bot_timeout,
+            notices=tuple(notices),
+        )
+        self.table = table
+        self.state = "over" if table.over else "playing"
+        self._outbox_start = len(table.messages)
+        self._next_mover = _last_mover(table.messages)
+        table.subscribe(self._publish, self._paced, backlog=False)
+        if not table.over:
+            self.task = asyncio.get_running_loop().create_task(self._play())
+
+    async def start(self, seed: int) -> None:
+        """The host started: keep the seed, deal, and run the game."""
+        table_id = self.table_id
+        await self.server.writer.write(lambda db: db.start(table_id, seed))
+        seats = [SeatInfo(seat.name, seat.kind, seat.bot) for seat in self.seats]  # type: ignore[arg-type]
+        self.begin(dealt(seats, seed))
+        self.send_room()
+        for connection in self.connections():
+            self.send_backlog(connection)
+        self.send_presence()
+
+    async def _play(self) -> GameRecord:
+        assert self.table is not None
+        try:
+            record = await self.table.run()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a server bug must not take other tables down: log it
+            log.exception("table %s stopped", self.code)
+            raise
+        self.state = "over"
+        self.send_room()
+        return record
+
+    def act(self, seat: int, turn: int, action: Action) -> str | None:
+        """``seat``'s intent to play ``action`` on turn ``turn``; an error code if it may not."""
+        table = self.table
+        if self.state != "playing" or table is None:
+            return protocol.NOT_NOW
+        remote = self.remotes.get(seat)
+        if remote is None or remote.asked is None or table.asking != seat:
+            # An intent for a turn already played is stale; for this turn, it is not theirs.
+            return protocol.NOT_YOUR_TURN if turn == table.turn else protocol.STALE
+        if turn != remote.asked:
+            return protocol.STALE
+        if action not in table.view(seat).legal_actions():
+            return protocol.ILLEGAL
+        return remote.answer(turn, action)
+
+    def _publish(self, message: Message) -> None:
+        """The driver published ``message``: send it with the rest of its move, at once."""
+        if isinstance(message, TurnStarted):
+            self._next_mover = message.seat
+            self._last_move = monotonic()
+        if not self._outbox:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._outbox.append(message)
+
+    def _flush(self) -> None:
+        messages, self._outbox = tuple(self._outbox), []
+        start, self._outbox_start = self._outbox_start, self._outbox_start + len(messages)
+        if messages:
+            data = protocol.encode(protocol.Stream(start, messages)).decode()
+            broadcast(self.connections(), data)
+
+    async def _paced(self) -> None:
+        """Bots (and away seats) move no faster than a person can follow."""
+        mover = self._next_mover
+        if mover is None or self.seats[mover].kind == "human" and not self.seats[mover].away:
+            return
+        rest = self._last_move + self.server.bot_pace - monotonic()
+        if rest > 0:
+            await asyncio.sleep(rest)
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self.server.background.add(task)
+        task.add_done_callback(self.server.background.discard)
+
+    def stop(self) -> None:
+        """The server is stopping: end the game's task (every move is already kept)."""
+        for seat in self.seats:
+            if seat.away_timer is not None:
+                seat.away_timer.cancel()
+        if self.task is not None:
+            self.task.cancel()
+
+
+def _last_mover(messages: list[Message]) -> int | None:
+    for message in reversed(messages):
+        if isinstance(message, TurnStarted):
+            return message.seat
+    return None
+
+
+def stored_notices(notices: Iterable[tuple[int, str]]) -> list[tuple[int, Notice]]:
+    """Notices as the database keeps them, read back (unreadable ones are skipped)."""
+    kept = []
+    for turn, body in notices:
+        with contextlib.suppress(ValueError):
+            message = decode(body)
+            kept.append((turn, message))  # type: ignore[arg-type]
+    return kept

@@ -1,0 +1,61 @@
+"""``mantis serve``: run the table server until SIGINT or SIGTERM."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import sys
+from pathlib import Path
+
+from ..store.paths import data_dir
+from ..store.tables_db import TablesDBError
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Serve until told to stop; 1 with one line if the server cannot start."""
+    from .server import TableServer
+
+    data = Path(args.data) if args.data else data_dir() / "server"
+    try:
+        server = TableServer(
+            data,
+            away_after=args.away_after,
+            bot_pace=args.bot_pace,
+            seed=args.seed,
+        )
+    except (TablesDBError, OSError) as exc:
+        print(f"mantis: error: {exc}", file=sys.stderr)
+        return 1
+    if args.host not in LOCAL_HOSTS:
+        print(
+            f"mantis: warning: listening on {args.host}: anyone who can reach this machine "
+            "may join its tables",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def ready(host: str, port: int) -> None:
+        shown = f"[{host}]" if ":" in host else host
+        print(f"mantis server on ws://{shown}:{port}", flush=True)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await server.run(args.host, args.port, stop, ready)
+
+    try:
+        asyncio.run(main())
+    except OSError as exc:  # the port is taken, the host is not this machine's...
+        print(
+            f"mantis: error: cannot listen on {args.host}:{args.port}: {exc.strerror}",
+            file=sys.stderr,
+        )
+        server.close()
+        return 1
+    print("mantis server stopped; every table is kept", flush=True)
+    return 0

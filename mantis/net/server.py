@@ -1,0 +1,511 @@
+"""The table server: rooms by code, connections in, the public stream out.
+
+``TableServer`` listens for WebSocket connections (and answers two plain
+HTTP requests on the same port: ``GET /status`` and ``GET /tables``).  It is
+the only authority: a client says who it is (``create``, ``join`` with a
+code, or ``watch``), then sends intents, and every one is checked — its
+shape, its size, its rate, that it comes from the seat it is for, on that
+seat's turn, and that the rules allow it — before anything happens.
+
+Everything a table needs to go on is in the server's database before anyone
+hears of it, so ``load`` brings every table back after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import timedelta
+from http import HTTPStatus
+from pathlib import Path
+from time import monotonic
+
+from websockets.asyncio.server import ServerConnection, broadcast, serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from .. import __version__
+from ..engine import SeatInfo, game_seed
+from ..players import BOTS
+from ..store.tables_db import TablesDB
+from ..store.writer import Writer
+from ..table import dealt
+from ..table.names import clean_name
+from . import protocol
+from .codes import new_code, normal_code
+from .limits import GuessLimiter, TokenBucket
+from .room import Room, Seat, hash_token, stored_notices
+
+log = logging.getLogger("mantis.server")
+
+#: Seconds a new connection has to say who it is.
+HELLO_TIMEOUT = 10.0
+#: Messages a second a connection may send, on average and in a burst.
+RATE, BURST = 10.0, 30.0
+#: Messages dropped for flooding before the connection is closed.
+MAX_DROPPED = 100
+#: Seconds a seat's old connection has to answer a ping before a reconnect replaces it.
+LIVENESS_TIMEOUT = 2.0
+#: Rooms nobody is connected to are dropped from memory after this long (over or waiting).
+IDLE_ROOM = timedelta(hours=1)
+
+
+class TableServer:
+    """Every room on this server, and the connections to them."""
+
+    def __init__(
+        self,
+        data: Path,
+        *,
+        away_after: float = 60.0,
+        bot_pace: float = 1.0,
+        bot_timeout: float = 5.0,
+        seed: int | None = None,
+        max_connections: int = 10_000,
+        hello_timeout: float = HELLO_TIMEOUT,
+    ) -> None:
+        """A server keeping its tables in ``data``/server.sqlite3.
+
+        ``away_after``: seconds a disconnected person's table waits before the
+        away bot plays for them.  ``bot_pace``: the least time between a
+        bot's turn starting and its move.  ``seed``: deal table *i* from
+        ``game_seed(seed, i)`` instead of a secret seed (for the server's own
+        tests only).
+        """
+        self.db = TablesDB(data / "server.sqlite3")
+        self.writer = Writer(self.db)
+        self.away_after = away_after
+        self.bot_pace = bot_pace
+        self.bot_timeout = bot_timeout
+        self.seed = seed
+        self.max_connections = max_connections
+        self.hello_timeout = hello_timeout
+        self.rooms: dict[str, Room] = {}
+        self.connections: set[ServerConnection] = set()
+        self.guesses = GuessLimiter()
+        self.background: set[asyncio.Task[None]] = set()
+        self._started = 0
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def load(self) -> None:
+        """Bring back every table kept in the database (call on the running loop)."""
+        for stored in self.db.load_live(over_since=IDLE_ROOM):
+            seats = [Seat(s.name, s.kind, s.bot, s.token_hash) for s in stored.seats]
+            room = Room(
+                self,
+                stored.id,
+                stored.code,
+                private=stored.private,
+                host=seats[stored.host],
+                away_bot=stored.away_bot,
+                seats=seats,
+            )
+            self.rooms[room.code] = room
+            if stored.state == "waiting" or stored.seed is None:
+                continue
+            infos = [SeatInfo(seat.name, seat.kind, seat.bot) for seat in seats]  # type: ignore[arg-type]
+            record = replace(dealt(infos, stored.seed), actions=stored.moves)
+            room.begin(record, stored_notices(stored.notices))
+            if room.state == "playing":
+                # Everyone was cut off by the restart: each seat waits for its person.
+                for s, seat in enumerate(seats):
+                    if seat.kind == "human":
+                        room._start_away_timer(s)
+
+    async def run(
+        self,
+        host: str,
+        port: int,
+        stop: asyncio.Event,
+        ready: Callable[[str, int], None] | None = None,
+    ) -> None:
+        """Serve on ``host``:``port`` until ``stop`` is set; calls ``ready(host, port)`` once up."""
+        self.load()
+        async with serve(
+            self.handler,
+            host,
+            port,
+            process_request=self.process_request,
+            max_size=protocol.MAX_CLIENT_MESSAGE,
+            compression=None,
+            open_timeout=10,
+            ping_interval=20,
+            ping_timeout=20,
+        ) as server:
+            bound = next(iter(server.sockets)).getsockname()
+            if ready is not None:
+                ready(host, bound[1])
+            sweeper = asyncio.get_running_loop().create_task(self._sweep())
+            await stop.wait()
+            sweeper.cancel()
+            for room in self.rooms.values():
+                room.stop()
+            server.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(server.wait_closed(), 5)
+        for task in list(self.background):
+            task.cancel()
+        await asyncio.to_thread(self.close)
+
+    def close(self) -> None:
+        """Finish every write, then close the database."""
+        self.writer.close()
+        self.db.close()
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(60)
+            cutoff = monotonic() - IDLE_ROOM.total_seconds()
+            for code, room in list(self.rooms.items()):
+                if room.state != "playing" and not room.connections() and room.idle_since < cutoff:
+                    del self.rooms[code]
+                    if room.state == "waiting":
+                        table_id = room.table_id
+                        await self.writer.write(lambda db, t=table_id: db.drop_waiting(t))
+
+    # ------------------------------------------------------------------ sending
+
+    def send(self, connection: ServerConnection, message: protocol.ServerMessage) -> None:
+        """Send without waiting (a slow client never holds up a table)."""
+        broadcast([connection], protocol.encode(message).decode())
+
+    def _error(self, connection: ServerConnection, code: str, message: str) -> None:
+        self.send(connection, protocol.Error(code, message))
+
+    # ------------------------------------------------------------------ plain HTTP
+
+    def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        """``/status`` and ``/tables`` for browsers and scripts; WebSocket upgrades pass."""
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            return None
+        path = request.path.split("?", 1)[0]
+        if path == "/status":
+            playing = sum(1 for room in self.rooms.values() if room.state == "playing")
+            body: object = {
+                "version": __version__,
+                "protocol": protocol.PROTOCOL_VERSION,
+                "tables": len(self.rooms),
+                "playing": playing,
+                "connections": len(self.connections),
+            }
+        elif path == "/tables":
+            body = [
+                {
+                    "code": room.code,
+                    "state": room.state,
+                    "moves": room.moves,
+                    "seats": [
+                        {"name": seat.name, "kind": seat.kind, "taken": seat.taken}
+                        for seat in room.seats
+                    ],
+                }
+                for room in self.rooms.values()
+                if not room.private
+            ]
+        else:
+            return connection.respond(HTTPStatus.NOT_FOUND, "Not found: try /status or /tables\n")
+        data = json.dumps(body).encode()
+        headers = Headers(
+            [("Content-Type", "application/json"), ("Content-Length", str(len(data)))]
+        )
+        return Response(HTTPStatus.OK.value, "OK", headers, data)
+
+    # ------------------------------------------------------------------ connections
+
+    async def handler(self, connection: ServerConnection) -> None:
+        """One connection, from its opening message to its close."""
+        if len(self.connections) >= self.max_connections:
+            self._error(connection, protocol.SERVER_FULL, "the server is full: try again later")
+            await connection.close(1013, "server full")
+            return
+        self.connections.add(connection)
+        room: Room | None = None
+        try:
+            try:
+                first = await asyncio.wait_for(connection.recv(), self.hello_timeout)
+            except TimeoutError:
+                await connection.close(1008, "say create, join or watch")
+                return
+            room = await self._open(connection, first)
+            if room is None:
+                await connection.close(1008, "refused")
+                return
+            bucket = TokenBucket(RATE, BURST, monotonic())
+            dropped = 0
+            async for data in connection:
+                if not bucket.allow(monotonic()):
+                    dropped += 1
+                    if dropped == 1 or dropped % 20 == 0:
+                        self._error(connection, protocol.SLOW_DOWN, "too many messages: slow down")
+                    if dropped > MAX_DROPPED:
+                        await connection.close(1008, "flooding")
+                        return
+                    continue
+                await self._handle(connection, room, data)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.connections.discard(connection)
+            if room is not None:
+                room.detach(connection)
+
+    def _peer(self, connection: ServerConnection) -> str:
+        address = connection.remote_address
+        return str(address[0]) if address else "?"
+
+    async def _open(self, connection: ServerConnection, data: str | bytes) -> Room | None:
+        """Act on a connection's first message; the room it is now in, or None (refused)."""
+        try:
+            message = protocol.decode_client(data)
+        except protocol.ProtocolError as exc:
+            self._error(connection, protocol.BAD_MESSAGE, f"not a Mantis message: {exc}")
+            return None
+        if not isinstance(message, protocol.Create | protocol.Join | protocol.Watch):
+            self._error(connection, protocol.BAD_MESSAGE, "start with create, join or watch")
+            return None
+        if message.protocol != protocol.PROTOCOL_VERSION:
+            self._error(
+                connection,
+                protocol.VERSION,
+                f"this server speaks protocol {protocol.PROTOCOL_VERSION}, your Mantis "
+                f"speaks {message.protocol}: use the same version of Mantis as the server",
+            )
+            return None
+        if isinstance(message, protocol.Create):
+            return await self._create(connection, message)
+        room = self._find(connection, message.code)
+        if room is None:
+            return None
+        if isinstance(message, protocol.Watch):
+            room.attach(None, connection)
+            self.send(
+                connection,
+                protocol.Welcome(
+                    protocol.PROTOCOL_VERSION, room.code, None, None, room.room_state()
+                ),
+            )
+            self.send(connection, protocol.Presence(tuple(s.presence() for s in room.seats)))  # type: ignore[arg-type]
+            room.send_backlog(connection)
+            return room
+        return await self._join(connection, room, message)
+
+    def _find(self, connection: ServerConnection, code: str) -> Room | None:
+        peer, now = self._peer(connection), monotonic()
+        wait = self.guesses.wait(peer, now)
+        if wait > 0:
+            self._error(
+                connection,
+                protocol.TOO_MANY_GUESSES,
+                f"too many wrong codes: try again in {wait:.0f} s",
+            )
+            return None
+        room = self.rooms.get(normal_code(code))
+        if room is None:
+            self.guesses.missed(peer, now)
+            self._error(connection, protocol.UNKNOWN_CODE, f"there is no table {code!r} here")
+        return room
+
+    async def _create(self, connection: ServerConnection, message: protocol.Create) -> Room | None:
+        specs = [spec.strip().lower() for spec in message.seats]
+        problem = _check_seats(specs, message.away_bot)
+        if problem is not None:
+            self._error(connection, protocol.BAD_SEATS, problem)
+            return None
+        seats: list[Seat] = []
+        for spec in specs:
+            seats.append(Seat("", "bot", spec) if spec in BOTS else Seat("", "human"))
+        host_index = specs.index("human")
+        host = seats[host_index]
+        token = secrets.token_urlsafe(24)
+        host.token_hash = hash_token(token)
+        code = new_code(lambda c: c in self.rooms)
+        room = Room(
+            self,
+            0,
+            code,
+            private=message.private,
+            host=host,
+            away_bot=message.away_bot,
+            seats=seats,
+        )
+        host.name = room.unique_name(clean_name(message.name), host_index)
+        for s, seat in enumerate(seats):
+            if seat.kind == "bot":
+                seat.name = room.unique_name(room._bot_name(), s)
+        stored = [seat.stored() for seat in seats]
+        room.table_id = await self.writer.write(
+            lambda db: db.create_table(
+                code,
+                private=message.private,
+                host=host_index,
+                away_bot=message.away_bot,
+                seats=stored,
+            )
+        )
+        self.rooms[code] = room
+        room.attach(host_index, connection)
+        self.send(
+            connection,
+            protocol.Welcome(
+                protocol.PROTOCOL_VERSION, code, host_index, token, room.room_state(host_index)
+            ),
+        )
+        room.send_presence()
+        return room
+
+    async def _join(
+        self, connection: ServerConnection, room: Room, message: protocol.Join
+    ) -> Room | None:
+        token = message.token
+        if token is not None:
+            seat = room.claim(token)
+            if seat is None:
+                self.guesses.missed(self._peer(connection), monotonic())
+                self._error(
+                    connection, protocol.BAD_TOKEN, f"that seat token is not for table {room.code}"
+                )
+                return None
+            old = room.seats[seat].connection
+            if old is not None and old is not connection:
+                if await _alive(old):
+                    self._error(
+                        connection,
+                        protocol.SEAT_IN_USE,
+                        "this seat is connected from somewhere else",
+                    )
+                    return None
+                room.detach(old)
+                self._spawn(old.close(1000, "replaced by a new connection"))
+        else:
+            if room.state != "waiting":
+                self._error(
+                    connection,
+                    protocol.TABLE_FULL,
+                    f"table {room.code} has started: watch it instead",
+                )
+                return None
+            taken = room.sit(clean_name(message.name))
+            if taken is None:
+                self._error(connection, protocol.TABLE_FULL, f"table {room.code} is full")
+                return None
+            seat, token = taken
+            await self._keep_seats(room)
+        room.attach(seat, connection)
+        self.send(
+            connection,
+            protocol.Welcome(
+                protocol.PROTOCOL_VERSION, room.code, seat, token, room.room_state(seat)
+            ),
+        )
+        room.send_room()
+        room.send_presence()
+        room.send_backlog(connection)
+        return room
+
+    async def _keep_seats(self, room: Room) -> None:
+        table_id, stored = room.table_id, [seat.stored() for seat in room.seats]
+        await self.writer.write(lambda db: db.set_seats(table_id, stored))
+
+    async def _handle(self, connection: ServerConnection, room: Room, data: str | bytes) -> None:
+        """One message from a connection already at a table."""
+        try:
+            message = protocol.decode_client(data)
+        except protocol.ProtocolError as exc:
+            self._error(connection, protocol.BAD_MESSAGE, f"not a Mantis message: {exc}")
+            return
+        seat = room.seat_of(connection)
+        if isinstance(message, protocol.Create | protocol.Join | protocol.Watch):
+            self._error(connection, protocol.BAD_MESSAGE, "this connection is already at a table")
+            return
+        if isinstance(message, protocol.Act):
+            if seat is None:
+                self._error(
+                    connection, protocol.NOT_YOUR_TURN, "spectators watch: they do not play"
+                )
+                return
+            problem = room.act(seat, message.turn, message.action)
+            if problem is not None:
+                self._error(connection, problem, _ACT_PROBLEMS[problem])
+            return
+        if seat is None or room.seats[seat] is not room.host:
+            self._error(connection, protocol.NOT_HOST, "only the host sets up and starts the table")
+            return
+        if room.state != "waiting":
+            self._error(connection, protocol.NOT_NOW, "the game has started")
+            return
+        if isinstance(message, protocol.Start):
+            problem = room.ready_to_start()
+            if problem is not None:
+                self._error(connection, protocol.BAD_SEATS, f"cannot start: {problem}")
+                return
+            # This connection's messages are handled one at a time, and only the host
+            # may start, so nothing else changes the room while the seed is kept.
+            await room.start(self._next_seed())
+            return
+        if isinstance(message, protocol.AddBot):
+            problem = room.add_bot(message.level)
+        elif isinstance(message, protocol.AddOpen):
+            problem = room.add_open()
+        else:
+            problem = room.remove_seat(message.seat)
+        if problem is not None:
+            self._error(connection, protocol.BAD_SEATS, problem)
+            return
+        await self._keep_seats(room)
+        room.send_room()
+        room.send_presence()
+
+    def _next_seed(self) -> int:
+        index, self._started = self._started, self._started + 1
+        if self.seed is not None:
+            return game_seed(self.seed, index)
+        return secrets.randbits(63)
+
+    def _spawn(self, coroutine) -> None:  # type: ignore[no-untyped-def]
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+
+_ACT_PROBLEMS = {
+    protocol.NOT_NOW: "the game is not being played",
+    protocol.NOT_YOUR_TURN: "it is not your turn",
+    protocol.STALE: "that move answers a turn already played: ignored",
+    protocol.ILLEGAL: "the rules do not allow that move",
+}
+
+
+def _welcome(room: Room, seat: int | None, token: str | None) -> protocol.Welcome:
+    code = room.code
+    return protocol.Welcome(protocol.PROTOCOL_VERSION, code, seat, token, room.room_state(seat))
+
+
+def _check_seats(specs: list[str], away_bot: str) -> str | None:
+    """Why ``create``'s seats cannot make a table, or None."""
+    if not 2 <= len(specs) <= 6:
+        return f"a table has 2 to 6 seats, not {len(specs)}"
+    if specs.count("human") != 1:
+        return "exactly one seat is 'human': yours (use 'open' for the others' seats)"
+    for spec in specs:
+        if spec not in ("human", "open") and spec not in BOTS:
+            return f"unknown seat {spec!r}: human, open or a bot ({', '.join(BOTS)})"
+    if away_bot not in BOTS:
+        return f"unknown away bot {away_bot!r} (bots: {', '.join(BOTS)})"
+    return None
+
+
+async def _alive(connection: ServerConnection) -> bool:
+    """Whether a connection still answers (a ping, within a short time)."""
+    try:
+        pong = await connection.ping()
+        await asyncio.wait_for(pong, LIVENESS_TIMEOUT)
+    except (TimeoutError, ConnectionClosed):
+        return False
+    return True

@@ -1,0 +1,131 @@
+"""``mantis host``, ``mantis join`` and ``mantis watch``: reach the table, then open the app.
+
+The table is reached before the app starts, so a server that cannot be
+reached, an unknown code or a full table end the command with one line and
+status 1; bad values end it with status 2.  The connection then goes on in
+the app (the same event loop), which reconnects by itself if it drops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import sys
+
+from ..net import protocol
+from ..net.client import OnlineError, OnlineSeat, check_url
+from ..net.codes import normal_code
+from ..players import BOTS
+from ..store.seat_tokens import SeatTokens
+from ..table.names import clean_name
+
+USAGE_ERROR = 2
+FAILED = 1
+
+
+class LaunchError(ValueError):
+    """A bad command-line value (one line)."""
+
+
+def default_name() -> str:
+    """A name for a person who gives none: their login name, tidied ("Player" if none)."""
+    try:
+        login = getpass.getuser()
+    except Exception:  # no login name in this environment
+        login = ""
+    name = clean_name(login).capitalize()
+    return name if name and name.casefold() != "you" else "Player"
+
+
+def online_name(text: str | None) -> str:
+    """The name to sit down with; ``LaunchError`` if none is left once tidied."""
+    if text is None:
+        return default_name()
+    name = clean_name(text)
+    if not name:
+        raise LaunchError(f"--name {text!r} has no letters or digits left to show")
+    if name.casefold() == "you":
+        raise LaunchError("'You' is how every player's screen says their own seat: pick a name")
+    return name
+
+
+def host_seats(text: str) -> tuple[str, ...]:
+    """``--seats`` for ``mantis host``; ``LaunchError`` unless it makes a table."""
+    specs = tuple(spec.strip().lower() for spec in text.split(","))
+    if any(not spec for spec in specs):
+        raise LaunchError(f"--seats has an empty entry: {text!r}")
+    if not 2 <= len(specs) <= 6:
+        raise LaunchError(f"--seats needs 2 to 6 seats, not {len(specs)}")
+    if specs.count("human") != 1:
+        raise LaunchError("--seats has exactly one 'human' (you); seats for others are 'open'")
+    for spec in specs:
+        if spec not in ("human", "open") and spec not in BOTS:
+            known = ", ".join(BOTS)
+            raise LaunchError(f"unknown seat {spec!r}: human, open or a built-in bot ({known})")
+    return specs
+
+
+def table_code(text: str) -> str:
+    code = normal_code(text)
+    if not 4 <= len(code) <= 8:
+        raise LaunchError(f"{text!r} is not a table code (four letters, like KXQD)")
+    return code
+
+
+def run_online(args: argparse.Namespace) -> int:
+    """Run ``host``, ``join`` or ``watch``; the exit status."""
+    try:
+        url = check_url(args.url)
+        tokens = SeatTokens()
+        if args.command == "host":
+            opening: protocol.Create | protocol.Join | protocol.Watch = protocol.Create(
+                protocol.PROTOCOL_VERSION,
+                online_name(args.name),
+                host_seats(args.seats),
+                private=args.private,
+                away_bot=args.away_bot,
+            )
+        elif args.command == "join":
+            code = table_code(args.code)
+            name = online_name(args.name) if args.name is not None else None
+            token = tokens.token(url, code)
+            if name is None:
+                name = tokens.name(url, code) or default_name()
+            opening = protocol.Join(protocol.PROTOCOL_VERSION, code, name, token)
+        else:
+            opening = protocol.Watch(protocol.PROTOCOL_VERSION, table_code(args.code))
+    except (LaunchError, ValueError) as exc:
+        print(f"mantis: error: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    return asyncio.run(_play(url, opening, tokens))
+
+
+async def _play(
+    url: str, opening: protocol.Create | protocol.Join | protocol.Watch, tokens: SeatTokens
+) -> int:
+    online = OnlineSeat(url, opening, tokens=tokens)
+    try:
+        try:
+            await online.open()
+        except OnlineError as exc:
+            if exc.code != protocol.BAD_TOKEN or not isinstance(opening, protocol.Join):
+                raise
+            # The token kept for this code is not the server's (another server, or a new
+            # table with an old code): forget it and join as a newcomer.
+            tokens.forget(url, opening.code)
+            online = OnlineSeat(
+                url, protocol.Join(opening.protocol, opening.code, opening.name), tokens=tokens
+            )
+            await online.open()
+    except OnlineError as exc:
+        print(f"mantis: {exc}", file=sys.stderr)
+        return FAILED
+    from .app import MantisApp  # Textual loads only once the table is reached
+
+    app = MantisApp(online=online)
+    try:
+        await app.run_async()
+    finally:
+        await online.close()
+    return app.return_code or 0

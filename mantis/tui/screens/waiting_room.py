@@ -1,0 +1,263 @@
+"""The waiting room of an online table: its code, who has sat down, and (for the host) setup.
+
+Everyone sees the table's code and how others join or watch it, every seat
+and whether its person is connected.  The host may add a bot of any level or
+an open seat, remove a bot or an open seat, and start with ctrl+s once every
+seat is taken.  What the server refuses is said on the screen, in one line.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol, cast
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, DataTable, Footer, Select, Static
+
+from ...net import protocol
+from ...players.registry import level_choices
+
+if TYPE_CHECKING:
+    from ..app import MantisApp
+
+CONNECTION = {
+    "here": "● connected",
+    "gone": "○ connection lost",
+    "away": "◌ away",
+    "open": "waiting for someone to join",
+    "bot": "",
+}
+
+
+class RoomSeat(Protocol):
+    url: str
+    code: str | None
+    seat: int | None
+    room: protocol.RoomState | None
+    presence: tuple[str, ...]
+
+    async def send(self, message: object) -> None: ...
+
+
+class WaitingRoomScreen(Screen[None]):
+    """Who sits where before the game starts, and the host's controls."""
+
+    DEFAULT_CSS = """
+    WaitingRoomScreen {
+        align: center top;
+    }
+    #room {
+        width: 90;
+        max-width: 100%;
+        height: 1fr;
+        padding: 0 1;
+    }
+    #room-title {
+        text-style: bold;
+        color: $accent;
+        margin: 1 0 0 0;
+    }
+    #room-share {
+        margin: 1 0;
+        color: $foreground-muted;
+    }
+    #room-seats {
+        height: auto;
+        max-height: 10;
+    }
+    #host-controls {
+        height: auto;
+        margin-top: 1;
+    }
+    #host-controls .controls-row {
+        height: 1;
+        margin-bottom: 1;
+    }
+    #host-controls Button {
+        margin-right: 1;
+        min-width: 0;
+        width: auto;
+        padding: 0 1;
+    }
+    #host-controls Select {
+        width: 28;
+        margin-right: 1;
+    }
+    #room-note {
+        margin-top: 1;
+    }
+    #room-error {
+        color: $error;
+        text-style: bold;
+    }
+    """
+
+    BINDINGS = [
+        Binding("ctrl+s", "start", "Start", priority=True),
+        Binding("b", "add_bot", "Add bot"),
+        Binding("o", "add_open", "Add open seat"),
+        Binding("x,delete", "remove", "Remove seat"),
+        Binding("escape", "leave", "Leave"),
+    ]
+
+    def __init__(self, online: RoomSeat) -> None:
+        super().__init__()
+        self.online = online
+        self.connection = ""
+
+    @property
+    def mantis(self) -> MantisApp:
+        return cast("MantisApp", self.app)
+
+    @property
+    def room(self) -> protocol.RoomState | None:
+        return self.online.room
+
+    @property
+    def is_host(self) -> bool:
+        room = self.room
+        return room is not None and self.online.seat is not None and room.host == self.online.seat
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="room"):
+            yield Static(id="room-title")
+            yield Static(id="room-share")
+            yield DataTable(id="room-seats", cursor_type="row", zebra_stripes=True)
+            with Vertical(id="host-controls"):
+                with Horizontal(classes="controls-row"):
+                    yield Select(
+                        [(f"Bot · {label} ({bot})", bot) for label, bot in level_choices()],
+                        value="greedy",
+                        allow_blank=False,
+                        id="bot-level",
+                        compact=True,
+                    )
+                    yield Button("Add bot", id="add-bot", compact=True)
+                    yield Button("Add open seat", id="add-open", compact=True)
+                with Horizontal(classes="controls-row"):
+                    yield Button("Remove the selected seat", id="remove", compact=True)
+                    yield Button("Start the game", id="start", variant="success", compact=True)
+            yield Static(id="room-note")
+            yield Static(id="room-error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("Seat", "Name", "Plays as", "Connection")
+        self.update_room()
+        table.focus()
+
+    # ------------------------------------------------------------------ what the server says
+
+    def update_room(self) -> None:
+        """Show the room as the server last described it."""
+        room = self.room
+        if room is None:
+            return
+        code = room.code
+        privacy = "private: only those you give the code can find it" if room.private else "public"
+        self.query_one("#room-title", Static).update(f"MANTIS · online table {code} · {privacy}")
+        url = self.online.url
+        self.query_one("#room-share", Static).update(
+            Text(
+                f"Others join with   mantis join {url} {code}\nand watch with     "
+                f"mantis watch {url} {code}"
+            )
+        )
+        table = self.query_one(DataTable)
+        cursor = table.cursor_row
+        table.clear()
+        for s, seat in enumerate(room.seats):
+            presence = self.online.presence[s] if s < len(self.online.presence) else ""
+            name = Text(seat.name or "—")
+            if s == room.host:
+                name.append(" (host)", style="dim")
+            if s == self.online.seat:
+                name.append(" · you", style="bold")
+            plays = f"bot · {seat.bot}" if seat.kind == "bot" else "person"
+            if seat.kind == "human" and not seat.taken:
+                plays = "open seat"
+            table.add_row(str(s + 1), name, plays, CONNECTION.get(presence, ""), key=str(s))
+        if room.seats:
+            table.move_cursor(row=min(max(cursor, 0), len(room.seats) - 1))
+        self.query_one("#host-controls").display = self.is_host
+        self.query_one("#room-note", Static).update(self._note())
+        self.refresh_bindings()
+
+    def _note(self) -> str:
+        room = self.room
+        assert room is not None
+        if self.connection:
+            return self.connection
+        if room.state != "waiting":
+            return "The game is starting…"
+        waiting = sum(1 for seat in room.seats if not seat.taken)
+        if self.is_host:
+            if waiting:
+                return (
+                    f"Waiting for {waiting} more to join. Add bots, or start once seats are full."
+                )
+            return "Every seat is taken: press ctrl+s to start."
+        return "Waiting for the host to start the game."
+
+    def show_error(self, message: str) -> None:
+        self.query_one("#room-error", Static).update(message)
+
+    def show_connection(self, note: str) -> None:
+        self.connection = note
+        self.update_room()
+
+    # ------------------------------------------------------------------ the host's controls
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("start", "add_bot", "add_open", "remove"):
+            return self.is_host and self.room is not None and self.room.state == "waiting"
+        return True
+
+    def _send(self, message: object) -> None:
+        self.show_error("")
+        self.run_worker(self.online.send(message), group="send")
+
+    def action_start(self) -> None:
+        if self.is_host:
+            self._send(protocol.Start())
+
+    def action_add_bot(self) -> None:
+        level = self.query_one("#bot-level", Select).value
+        if self.is_host and isinstance(level, str):
+            self._send(protocol.AddBot(level))
+
+    def action_add_open(self) -> None:
+        if self.is_host:
+            self._send(protocol.AddOpen())
+
+    def action_remove(self) -> None:
+        room = self.room
+        if not self.is_host or room is None:
+            return
+        seat = self.query_one(DataTable).cursor_row
+        if 0 <= seat < len(room.seats):
+            self._send(protocol.RemoveSeat(seat))
+
+    def action_leave(self) -> None:
+        self.mantis.leave_online()
+
+    @on(Button.Pressed, "#start")
+    def _on_start(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#add-bot")
+    def _on_add_bot(self) -> None:
+        self.action_add_bot()
+
+    @on(Button.Pressed, "#add-open")
+    def _on_add_open(self) -> None:
+        self.action_add_open()
+
+    @on(Button.Pressed, "#remove")
+    def _on_remove(self) -> None:
+        self.action_remove()
