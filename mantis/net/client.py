@@ -13,12 +13,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import urllib.error
+import urllib.request
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from ..engine import CardRevealed
 from ..store.seat_tokens import SeatTokens
 from ..table import Message, Recorded
 from . import protocol
@@ -76,6 +80,51 @@ Event = (
 )
 
 
+class ListedSeat(msgspec.Struct, frozen=True):
+    name: str
+    kind: str
+    taken: bool
+
+
+class ListedTable(msgspec.Struct, frozen=True):
+    """A public table as the server lists it (``GET /tables``)."""
+
+    code: str
+    state: str
+    moves: int
+    seats: tuple[ListedSeat, ...]
+
+    @property
+    def open_seats(self) -> int:
+        return sum(1 for seat in self.seats if not seat.taken)
+
+
+_listing = msgspec.json.Decoder(list[ListedTable])
+
+
+async def list_tables(url: str, timeout: float = 5.0) -> list[ListedTable]:
+    """The server's public tables; ``OnlineError`` (one line) if it cannot say."""
+    address = check_url(url).replace("ws://", "http://", 1).replace("wss://", "https://", 1)
+
+    def fetch() -> bytes:
+        with urllib.request.urlopen(f"{address}/tables", timeout=timeout) as reply:  # noqa: S310
+            return reply.read(1 << 20)
+
+    try:
+        data = await asyncio.to_thread(fetch)
+    except urllib.error.HTTPError as exc:
+        raise OnlineError(
+            "unreachable", f"{url} is not a Mantis server (HTTP {exc.code})"
+        ) from None
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise OnlineError("unreachable", f"cannot reach {url}: {_why(reason)}") from None
+    try:
+        return _listing.decode(data)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        raise OnlineError("bad_reply", f"{url} did not answer like a Mantis server") from None
+
+
 def check_url(url: str) -> str:
     """``url`` if it is a WebSocket address; ``ValueError`` with one line if not."""
     if not url.startswith(("ws://", "wss://")) or len(url) < 8:
@@ -107,13 +156,18 @@ class OnlineSeat:
         self.connected = False
         self._connection: ClientConnection | None = None
         self._unsent: protocol.Act | None = None
+        """This seat's last move, until the stream shows its turn played."""
+        self._played = 0
+        """Moves played in ``stream`` so far."""
         self._closed = False
 
     @property
     def record(self) -> str | None:
         """The finished game's record line, once the stream has it."""
-        last = self.stream[-1] if self.stream else None
-        return last.record if isinstance(last, Recorded) else None
+        for message in reversed(self.stream):
+            if isinstance(message, Recorded):
+                return message.record
+        return None
 
     # ------------------------------------------------------------------ opening
 
@@ -177,14 +231,15 @@ class OnlineSeat:
     ) -> None:
         """Send an intent; a move sent while disconnected goes once the connection is back."""
         if isinstance(message, protocol.Act):
+            # Kept until the stream shows its turn played, and sent again after every
+            # reconnection until then: a frame written into a dying connection is lost
+            # without a word, and the server refuses a repeat.
             self._unsent = message
         connection = self._connection
         if connection is None or not self.connected:
             return
         with contextlib.suppress(ConnectionClosed):
             await connection.send(protocol.encode(message).decode())
-            if message is self._unsent:
-                self._unsent = None
 
     async def events(self) -> AsyncIterator[Event]:
         """What the server says, in order, reconnecting by itself until ``close``."""
@@ -250,11 +305,15 @@ class OnlineSeat:
             if start != 0:
                 return None
             self.stream = list(stream.messages)
+            self._played = sum(1 for message in self.stream if isinstance(message, CardRevealed))
             return StreamUpdate(tuple(self.stream), reset=True)
         new = stream.messages[overlap:]
         if not new:
             return None
         self.stream.extend(new)
+        self._played += sum(1 for message in new if isinstance(message, CardRevealed))
+        if self._unsent is not None and self._played > self._unsent.turn:
+            self._unsent = None  # that turn has been played
         return StreamUpdate(tuple(new))
 
     async def close(self) -> None:
@@ -265,7 +324,9 @@ class OnlineSeat:
                 await self._connection.close()
 
 
-def _why(exc: BaseException) -> str:
+def _why(exc: BaseException | str) -> str:
+    if isinstance(exc, str):
+        return exc
     if isinstance(exc, ConnectionRefusedError):
         return "connection refused (is `mantis serve` running there?)"
     if isinstance(exc, TimeoutError):

@@ -99,7 +99,6 @@ class Act(_Message, tag="act"):
     action: Action
 
 
-Opening = Create | Join | Watch
 ClientMessage = Create | Join | Watch | AddBot | AddOpen | RemoveSeat | Start | Act
 
 
@@ -203,6 +202,23 @@ def decode_client(data: bytes | str) -> ClientMessage:
         return _client_decoder.decode(data)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise ProtocolError(str(exc).splitlines()[0] or "not a message") from None
+
+
+class _Claim(msgspec.Struct):
+    """Only the version an opening says it speaks; any other field, of any shape, ignored."""
+
+    protocol: int
+
+
+_claim_decoder = msgspec.json.Decoder(_Claim)
+
+
+def claimed_version(data: bytes | str) -> int | None:
+    """The ``protocol`` a message names, even one this version cannot read; None if none."""
+    try:
+        return _claim_decoder.decode(data).protocol
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return None
 
 
 def decode_server(data: bytes | str) -> ServerMessage:

@@ -29,6 +29,8 @@ class RemoteSeat:
         self.asked: int | None = None
         """The turn the table is waiting on this person for, if any."""
         self._answer: asyncio.Future[Action | None] | None = None
+        self._early: tuple[int, Action] | None = None
+        """A move that came before the table asked for it (the turn had just been sent)."""
 
     def new_game(self, seat: int, rng: Random) -> None:
         """Told by the table as every seat is: passed on to the away bot."""
@@ -39,6 +41,10 @@ class RemoteSeat:
     async def choose_async(self, view: View) -> Action:
         """The person's move on ``view`` — or the away bot's, while they are away."""
         self.asked = view.turn
+        early, self._early = self._early, None
+        if early is not None and early[0] == view.turn:
+            self.asked = None
+            return early[1]
         try:
             while True:
                 if self.away:
@@ -57,8 +63,14 @@ class RemoteSeat:
         A repeated or stale intent (sent again after a reconnect) is refused,
         so no move is ever played twice.
         """
+        if self.asked is None:
+            # The turn was published before the table got round to asking: keep the move.
+            if self._early is not None and self._early[0] == turn:
+                return protocol.STALE
+            self._early = (turn, action)
+            return None
         answer = self._answer
-        if self.asked is None or turn != self.asked or answer is None or answer.done():
+        if turn != self.asked or answer is None or answer.done():
             return protocol.STALE
         answer.set_result(action)
         return None

@@ -140,10 +140,11 @@ class Room:
         seated = [seat.connection for seat in self.seats if seat.connection is not None]
         return seated + list(self.spectators)
 
-    def send_room(self) -> None:
-        """Everyone hears the seats and state (each told which seat is theirs)."""
+    def send_room(self, but: ServerConnection | None = None) -> None:
+        """Everyone (``but`` one, told already) hears the seats and state, and their own seat."""
         for connection in self.connections():
-            self.server.send(connection, self.room_state(self.seat_of(connection)))
+            if connection is not but:
+                self.server.send(connection, self.room_state(self.seat_of(connection)))
 
     def send_presence(self) -> None:
         message = protocol.Presence(tuple(seat.presence() for seat in self.seats))  # type: ignore[arg-type]
@@ -171,7 +172,7 @@ class Room:
             remote = self.remotes.get(seat)
             if remote is not None:
                 remote.away = False
-            if self.table is not None:
+            if self.table is not None and not self.table.over:
                 self._spawn(self.table.announce(Back(seat)))
 
     def detach(self, connection: ServerConnection) -> None:
@@ -234,13 +235,15 @@ class Room:
         others = {s.name.casefold() for i, s in enumerate(self.seats) if i != seat and s.name}
         candidate, n = base, 2
         while candidate.casefold() in others:
-            candidate = f"{base[: 16 - len(str(n)) - 1]} {n}"
+            # Cut to fit 16 with the number, never leaving two spaces where the cut fell.
+            candidate = f"{base[: 16 - len(str(n)) - 1].rstrip()} {n}"
             n += 1
         return candidate
 
     # ------------------------------------------------------------------ the waiting room
 
     def add_bot(self, level: str) -> str | None:
+        level = level.strip().lower()
         if level not in BOTS:
             return f"there is no bot {level!r} (bots: {', '.join(BOTS)})"
         if len(self.seats) >= MAX_SEATS:
@@ -260,8 +263,10 @@ class Room:
         if not 0 <= seat < len(self.seats):
             return f"there is no seat {seat + 1}"
         place = self.seats[seat]
-        if place.kind == "human" and place.token_hash is not None:
-            return "a seat a person sits in cannot be removed"
+        if place is self.host:
+            return "the host's own seat cannot be removed"
+        if place.kind == "human" and place.connection is not None:
+            return "a seat a person is connected to cannot be removed"
         if len(self.seats) <= MIN_SEATS:
             return f"a table needs at least {MIN_SEATS} seats"
         del self.seats[seat]
@@ -288,6 +293,9 @@ class Room:
         notices: Iterable[tuple[int, Notice]] = (),
     ) -> None:
         """Run the game in ``record`` (new, or resumed after a restart) to its end."""
+        notices = tuple(notices)
+        for s, seat in enumerate(self.seats):
+            seat.away = _last_word_on(s, notices) == "away"
         players: list[Player] = []
         self.remotes = {}
         for s, seat in enumerate(self.seats):
@@ -305,15 +313,21 @@ class Room:
             players,
             keeper=keeper,
             bot_timeout=self.server.bot_timeout,
-            notices=tuple(notices),
+            notices=notices,
         )
         self.table = table
         self.state = "over" if table.over else "playing"
         self._outbox_start = len(table.messages)
         self._next_mover = _last_mover(table.messages)
         table.subscribe(self._publish, self._paced, backlog=False)
-        if not table.over:
-            self.task = asyncio.get_running_loop().create_task(self._play())
+        if table.over:
+            return
+        self.task = asyncio.get_running_loop().create_task(self._play())
+        for s, seat in enumerate(self.seats):
+            # Whoever is not here (left the waiting room, or cut off by a server restart)
+            # is waited for, then played for, like anyone who drops.
+            if seat.kind == "human" and seat.connection is None:
+                self._start_away_timer(s)
 
     async def start(self, seed: int) -> None:
         """The host started: keep the seed, deal, and run the game."""
@@ -336,6 +350,7 @@ class Room:
             log.exception("table %s stopped", self.code)
             raise
         self.state = "over"
+        self._flush()  # the last move before the room says it is over
         self.send_room()
         return record
 
@@ -345,12 +360,12 @@ class Room:
         if self.state != "playing" or table is None:
             return protocol.NOT_NOW
         remote = self.remotes.get(seat)
-        if remote is None or remote.asked is None or table.asking != seat:
-            # An intent for a turn already played is stale; for this turn, it is not theirs.
-            return protocol.NOT_YOUR_TURN if turn == table.turn else protocol.STALE
-        if turn != remote.asked:
-            return protocol.STALE
-        if action not in table.view(seat).legal_actions():
+        if turn != table.turn:
+            return protocol.STALE  # a turn already played (a resend), or not yet come
+        view = table.view(seat)
+        if remote is None or view.over or view.to_move != seat:
+            return protocol.NOT_YOUR_TURN
+        if action not in view.legal_actions():
             return protocol.ILLEGAL
         return remote.answer(turn, action)
 
@@ -391,6 +406,14 @@ class Room:
                 seat.away_timer.cancel()
         if self.task is not None:
             self.task.cancel()
+
+
+def _last_word_on(seat: int, notices: tuple[tuple[int, Notice], ...]) -> str | None:
+    """Whether the last presence notice about ``seat`` said "away" or "back" (None: neither)."""
+    for _, notice in reversed(notices):
+        if isinstance(notice, Away | Back) and notice.seat == seat:
+            return "away" if isinstance(notice, Away) else "back"
+    return None
 
 
 def _last_mover(messages: list[Message]) -> int | None:

@@ -52,8 +52,10 @@ RATE, BURST = 10.0, 30.0
 MAX_DROPPED = 100
 #: Seconds a seat's old connection has to answer a ping before a reconnect replaces it.
 LIVENESS_TIMEOUT = 2.0
-#: Rooms nobody is connected to are dropped from memory after this long (over or waiting).
+#: A waiting room nobody is connected to is dropped after this long...
 IDLE_ROOM = timedelta(hours=1)
+#: ...and a finished one sooner: its record is kept, and every player has it already.
+OVER_ROOM = timedelta(minutes=5)
 
 
 class TableServer:
@@ -96,7 +98,7 @@ class TableServer:
 
     def load(self) -> None:
         """Bring back every table kept in the database (call on the running loop)."""
-        for stored in self.db.load_live(over_since=IDLE_ROOM):
+        for stored in self.db.load_live(over_since=OVER_ROOM):
             seats = [Seat(s.name, s.kind, s.bot, s.token_hash) for s in stored.seats]
             room = Room(
                 self,
@@ -112,12 +114,8 @@ class TableServer:
                 continue
             infos = [SeatInfo(seat.name, seat.kind, seat.bot) for seat in seats]  # type: ignore[arg-type]
             record = replace(dealt(infos, stored.seed), actions=stored.moves)
+            # Everyone was cut off by the restart: begin() has each seat wait for its person.
             room.begin(record, stored_notices(stored.notices))
-            if room.state == "playing":
-                # Everyone was cut off by the restart: each seat waits for its person.
-                for s, seat in enumerate(seats):
-                    if seat.kind == "human":
-                        room._start_away_timer(s)
 
     async def run(
         self,
@@ -160,11 +158,15 @@ class TableServer:
         self.db.close()
 
     async def _sweep(self) -> None:
+        """Drop rooms nobody is at any more (their tables stay in the database)."""
         while True:
-            await asyncio.sleep(60)
-            cutoff = monotonic() - IDLE_ROOM.total_seconds()
+            await asyncio.sleep(30)
+            now = monotonic()
             for code, room in list(self.rooms.items()):
-                if room.state != "playing" and not room.connections() and room.idle_since < cutoff:
+                if room.state == "playing" or room.connections():
+                    continue
+                idle = IDLE_ROOM if room.state == "waiting" else OVER_ROOM
+                if room.idle_since < now - idle.total_seconds():
                     del self.rooms[code]
                     if room.state == "waiting":
                         table_id = room.table_id
@@ -223,7 +225,7 @@ class TableServer:
         """One connection, from its opening message to its close."""
         if len(self.connections) >= self.max_connections:
             self._error(connection, protocol.SERVER_FULL, "the server is full: try again later")
-            await connection.close(1013, "server full")
+            await _hang_up(connection, 1013, "server full")
             return
         self.connections.add(connection)
         room: Room | None = None
@@ -231,21 +233,23 @@ class TableServer:
             try:
                 first = await asyncio.wait_for(connection.recv(), self.hello_timeout)
             except TimeoutError:
-                await connection.close(1008, "say create, join or watch")
+                await _hang_up(connection, 1008, "say create, join or watch")
                 return
             room = await self._open(connection, first)
             if room is None:
-                await connection.close(1008, "refused")
+                await _hang_up(connection, 1008, "refused")
                 return
             bucket = TokenBucket(RATE, BURST, monotonic())
             dropped = 0
             async for data in connection:
-                if not bucket.allow(monotonic()):
+                if bucket.allow(monotonic()):
+                    dropped = 0  # only a flood that goes on is cut off
+                else:
                     dropped += 1
                     if dropped == 1 or dropped % 20 == 0:
                         self._error(connection, protocol.SLOW_DOWN, "too many messages: slow down")
                     if dropped > MAX_DROPPED:
-                        await connection.close(1008, "flooding")
+                        await _hang_up(connection, 1008, "flooding")
                         return
                     continue
                 await self._handle(connection, room, data)
@@ -265,18 +269,19 @@ class TableServer:
         try:
             message = protocol.decode_client(data)
         except protocol.ProtocolError as exc:
-            self._error(connection, protocol.BAD_MESSAGE, f"not a Mantis message: {exc}")
+            # Another version may open with what this one cannot read (a new field, a
+            # new kind): it is told about the version, not about the message's shape.
+            claimed = protocol.claimed_version(data)
+            if claimed is not None and claimed != protocol.PROTOCOL_VERSION:
+                self._version_error(connection, claimed)
+            else:
+                self._error(connection, protocol.BAD_MESSAGE, f"not a Mantis message: {exc}")
             return None
         if not isinstance(message, protocol.Create | protocol.Join | protocol.Watch):
             self._error(connection, protocol.BAD_MESSAGE, "start with create, join or watch")
             return None
         if message.protocol != protocol.PROTOCOL_VERSION:
-            self._error(
-                connection,
-                protocol.VERSION,
-                f"this server speaks protocol {protocol.PROTOCOL_VERSION}, your Mantis "
-                f"speaks {message.protocol}: use the same version of Mantis as the server",
-            )
+            self._version_error(connection, message.protocol)
             return None
         if isinstance(message, protocol.Create):
             return await self._create(connection, message)
@@ -285,16 +290,19 @@ class TableServer:
             return None
         if isinstance(message, protocol.Watch):
             room.attach(None, connection)
-            self.send(
-                connection,
-                protocol.Welcome(
-                    protocol.PROTOCOL_VERSION, room.code, None, None, room.room_state()
-                ),
-            )
-            self.send(connection, protocol.Presence(tuple(s.presence() for s in room.seats)))  # type: ignore[arg-type]
+            self.send(connection, _welcome(room, None, None))
+            room.send_presence()
             room.send_backlog(connection)
             return room
         return await self._join(connection, room, message)
+
+    def _version_error(self, connection: ServerConnection, claimed: int) -> None:
+        self._error(
+            connection,
+            protocol.VERSION,
+            f"this server speaks protocol {protocol.PROTOCOL_VERSION}, your Mantis "
+            f"speaks {claimed}: use the same version of Mantis as the server",
+        )
 
     def _find(self, connection: ServerConnection, code: str) -> Room | None:
         peer, now = self._peer(connection), monotonic()
@@ -314,7 +322,8 @@ class TableServer:
 
     async def _create(self, connection: ServerConnection, message: protocol.Create) -> Room | None:
         specs = [spec.strip().lower() for spec in message.seats]
-        problem = _check_seats(specs, message.away_bot)
+        away_bot = message.away_bot.strip().lower()
+        problem = _check_seats(specs, away_bot)
         if problem is not None:
             self._error(connection, protocol.BAD_SEATS, problem)
             return None
@@ -332,7 +341,7 @@ class TableServer:
             code,
             private=message.private,
             host=host,
-            away_bot=message.away_bot,
+            away_bot=away_bot,
             seats=seats,
         )
         host.name = room.unique_name(clean_name(message.name), host_index)
@@ -345,18 +354,13 @@ class TableServer:
                 code,
                 private=message.private,
                 host=host_index,
-                away_bot=message.away_bot,
+                away_bot=away_bot,
                 seats=stored,
             )
         )
         self.rooms[code] = room
         room.attach(host_index, connection)
-        self.send(
-            connection,
-            protocol.Welcome(
-                protocol.PROTOCOL_VERSION, code, host_index, token, room.room_state(host_index)
-            ),
-        )
+        self.send(connection, _welcome(room, host_index, token))
         room.send_presence()
         return room
 
@@ -398,13 +402,8 @@ class TableServer:
             seat, token = taken
             await self._keep_seats(room)
         room.attach(seat, connection)
-        self.send(
-            connection,
-            protocol.Welcome(
-                protocol.PROTOCOL_VERSION, room.code, seat, token, room.room_state(seat)
-            ),
-        )
-        room.send_room()
+        self.send(connection, _welcome(room, seat, token))
+        room.send_room(but=connection)
         room.send_presence()
         room.send_backlog(connection)
         return room
@@ -477,7 +476,7 @@ class TableServer:
 _ACT_PROBLEMS = {
     protocol.NOT_NOW: "the game is not being played",
     protocol.NOT_YOUR_TURN: "it is not your turn",
-    protocol.STALE: "that move answers a turn already played: ignored",
+    protocol.STALE: "that move does not answer the turn being played: ignored",
     protocol.ILLEGAL: "the rules do not allow that move",
 }
 
@@ -499,6 +498,21 @@ def _check_seats(specs: list[str], away_bot: str) -> str | None:
     if away_bot not in BOTS:
         return f"unknown away bot {away_bot!r} (bots: {', '.join(BOTS)})"
     return None
+
+
+async def _hang_up(connection: ServerConnection, code: int, reason: str) -> None:
+    """Close ``connection``, reading (and dropping) whatever it still sends meanwhile.
+
+    The closing handshake ends with the client's close frame, which comes after
+    everything it sent before (a flood, say): left unread, those stop the
+    connection reading at all, and the close stalls until websockets' close
+    timeout gives up on it.
+    """
+    closing = asyncio.ensure_future(connection.close(code, reason))
+    with contextlib.suppress(ConnectionClosed):
+        async for _ in connection:
+            pass
+    await closing
 
 
 async def _alive(connection: ServerConnection) -> bool:

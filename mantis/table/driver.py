@@ -163,7 +163,9 @@ class Table:
         game = self._game
         if game.over:
             return self.record
-        self._start_players()
+        for notice in self._start_players():
+            for message in (notice, *await self._keep("note", notice)):
+                self._publish(message)
         if game.turn == 0:
             # A new table is kept at once, so it replaces an older save straight away.
             for message in await self._keep("save"):
@@ -189,15 +191,17 @@ class Table:
         self._publish(Recorded(self.record.to_json()))
         return self.record
 
-    def _start_players(self) -> None:
+    def _start_players(self) -> list[StartFailed]:
+        """Tell every player a game begins; the notices for those that failed to start."""
+        failed = []
         for seat, player in enumerate(self.players):
             hook = getattr(player, "new_game", None)
             if callable(hook):
                 try:
                     hook(seat, bot_rng(self.seed, seat))
                 except Exception as exc:  # a plug-in's fault: say so and play on
-                    reason = f"{type(exc).__name__}: {exc}"[:MAX_REASON]
-                    self._publish(StartFailed(seat, reason))
+                    failed.append(StartFailed(seat, f"{type(exc).__name__}: {exc}"[:MAX_REASON]))
+        return failed
 
     async def _keep(self, what: str, notice: Notice | None = None) -> list[Message]:
         """Have the keeper keep the game ("save", "record") or a ``notice`` ("note").

@@ -1,0 +1,1 @@
+"""The network tests import their kit (``netkit``) from this folder."""

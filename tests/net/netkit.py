@@ -1,0 +1,216 @@
+"""A table server on loopback for tests, and plain protocol clients to talk to it.
+
+``running_server`` starts a ``TableServer`` on a free port inside the test's
+event loop (or ``server_process`` as a real ``mantis serve`` process, to be
+killed); ``Client`` speaks the protocol directly and keeps every message it
+receives, so tests wait on messages, never on time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from mantis.engine import SCORE, CardRevealed, GameOver, TurnStarted
+from mantis.net import protocol
+from mantis.net.server import TableServer
+from mantis.table import Message, PublicTable, Recorded
+
+#: Generous bound on any wait: a slow machine only makes tests slower, never red.
+WAIT = 60.0
+
+
+@contextlib.asynccontextmanager
+async def running_server(data: Path, **options: Any) -> AsyncIterator[tuple[TableServer, str]]:
+    """A server on 127.0.0.1 (a free port) for the duration of the block: (server, url)."""
+    options.setdefault("bot_pace", 0.0)
+    server = TableServer(data, **options)
+    stop = asyncio.Event()
+    bound: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+    task = asyncio.create_task(server.run("127.0.0.1", 0, stop, lambda h, p: bound.set_result(p)))
+    port = await asyncio.wait_for(bound, WAIT)
+    try:
+        yield server, f"ws://127.0.0.1:{port}"
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, WAIT)
+
+
+class ServerProcess:
+    """``mantis serve`` as a real process, to be killed with -9 and started again."""
+
+    def __init__(self, data: Path, port: int = 0, *extra: str) -> None:
+        command = [
+            sys.executable,
+            "-m",
+            "mantis",
+            "serve",
+            "--port",
+            str(port),
+            "--data",
+            str(data),
+        ]
+        self.process = subprocess.Popen(
+            [*command, "--bot-pace", "0", *extra],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        assert line.startswith("mantis server on ws://"), line + self.process.stderr.read()
+        self.url = line.split()[-1]
+        self.port = int(self.url.rsplit(":", 1)[1])
+
+    def kill(self) -> None:
+        self.process.kill()  # SIGKILL: no chance to tidy anything up
+        self.process.wait(WAIT)
+
+    def stop(self) -> int:
+        self.process.terminate()
+        return self.process.wait(WAIT)
+
+
+class Client:
+    """One connection speaking the protocol; every message it hears is kept in order."""
+
+    def __init__(self, connection: ClientConnection) -> None:
+        self.connection = connection
+        self.heard: list[protocol.ServerMessage] = []
+        self.stream: list[Message] = []
+        self.raw: list[str] = []
+        self._changed = asyncio.Event()
+        self._reader = asyncio.create_task(self._read())
+        self.closed = False
+
+    @classmethod
+    async def connect(cls, url: str) -> Client:
+        return cls(await connect(url, compression=None))
+
+    async def _read(self) -> None:
+        try:
+            async for data in self.connection:
+                assert isinstance(data, str)
+                self.raw.append(data)
+                message = protocol.decode_server(data)
+                self.heard.append(message)
+                if isinstance(message, protocol.Stream):
+                    assert message.start <= len(self.stream)
+                    self.stream[message.start :] = list(message.messages)
+                self._changed.set()
+        except ConnectionClosed:
+            pass
+        finally:
+            self.closed = True
+            self._changed.set()
+
+    async def send(self, message: object) -> None:
+        if isinstance(message, dict):
+            await self.connection.send(json.dumps(message))
+        elif isinstance(message, str | bytes):
+            await self.connection.send(message)
+        else:
+            await self.connection.send(protocol.encode(message).decode())  # type: ignore[arg-type]
+
+    async def until(self, test: Callable[[], Any], what: str = "a message") -> Any:
+        """Wait until ``test()`` is true (checked whenever something arrives)."""
+
+        async def wait() -> Any:
+            while True:
+                result = test()
+                if result:
+                    return result
+                if self.closed:
+                    raise AssertionError(f"the connection closed before {what}")
+                self._changed.clear()
+                await self._changed.wait()
+
+        return await asyncio.wait_for(wait(), WAIT)
+
+    async def next(self, kind: type, after: int = 0) -> Any:
+        """The first message of ``kind`` heard at index ``after`` or later."""
+
+        def found() -> Any:
+            return next((m for m in self.heard[after:] if isinstance(m, kind)), None)
+
+        return await self.until(found, kind.__name__)
+
+    async def error(self, after: int = 0) -> protocol.Error:
+        return await self.next(protocol.Error, after)
+
+    async def closes(self) -> None:
+        await self.until(lambda: self.closed, "the close")
+
+    @property
+    def public(self) -> PublicTable:
+        return PublicTable.of(self.stream)
+
+    @property
+    def over(self) -> bool:
+        return bool(self.stream) and isinstance(self.stream[-1], Recorded)
+
+    async def close(self) -> None:
+        await self.connection.close()
+        with contextlib.suppress(Exception):
+            await self._reader
+
+
+async def create(url: str, seats=("human", "open", "greedy"), name="Ann", **extra) -> Client:
+    client = await Client.connect(url)
+    await client.send(protocol.Create(protocol.PROTOCOL_VERSION, name, tuple(seats), **extra))
+    await client.next(protocol.Welcome)
+    return client
+
+
+async def join(url: str, code: str, name: str = "Bea", token: str | None = None) -> Client:
+    client = await Client.connect(url)
+    await client.send(protocol.Join(protocol.PROTOCOL_VERSION, code, name, token))
+    await client.until(lambda: client.heard, "an answer")
+    return client
+
+
+def welcome(client: Client) -> protocol.Welcome:
+    return next(m for m in client.heard if isinstance(m, protocol.Welcome))
+
+
+def turn_to_answer(stream: list[Message]) -> TurnStarted | None:
+    """The turn waiting for a move: the last one started, if no card has been drawn since.
+
+    Notices (a seat away or back) may follow it, so it is not always the last message.
+    """
+    for message in reversed(stream):
+        if isinstance(message, TurnStarted):
+            return message
+        if isinstance(message, CardRevealed | GameOver):
+            return None
+    return None
+
+
+async def play_my_turns(client: Client, seat: int, choose=lambda view: SCORE) -> None:
+    """Answer every turn of ``seat`` until the game's record arrives."""
+    answered: set[int] = set()
+
+    def my_turn() -> TurnStarted | None:
+        turn = turn_to_answer(client.stream)
+        if turn is not None and turn.seat == seat and turn.turn not in answered:
+            return turn
+        return None
+
+    while True:
+        await client.until(lambda: client.over or my_turn(), "my turn or the end")
+        if client.over:
+            return
+        turn = my_turn()
+        assert turn is not None
+        answered.add(turn.turn)
+        view = client.public.view(seat)
+        await client.send(protocol.Act(turn.turn, choose(view)))

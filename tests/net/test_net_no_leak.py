@@ -1,0 +1,269 @@
+"""No client ever hears what its seat may not know before the game is over.
+
+Many whole games are played on one server (people through the protocol,
+server bots of every level, a spectator at each table) and every text frame
+each client received is kept.  Once a game's record is known, each client's
+frames up to the one carrying ``Recorded`` are read again: no card of the
+pile shows before the ``CardRevealed`` that turns it over, and neither the
+seed nor the pile is ever sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from random import Random
+
+import msgspec
+from netkit import Client, create, join, play_my_turns, running_server, welcome
+
+from mantis.engine import (
+    CardRevealed,
+    ExtraTurn,
+    GameOver,
+    GameRecord,
+    Scored,
+    ScoreMissed,
+    StealMissed,
+    Stolen,
+    TurnStarted,
+)
+from mantis.engine.record import parse_record
+from mantis.net import protocol
+from mantis.table import Away, Back, Fault, KeepFailed, Message, Opening, Recorded, StartFailed
+
+GAMES = 30
+LEVELS = ("random", "score", "casual", "greedy", "expert")
+
+#: Where each stream message carries cards (every other message carries none).
+CARD_FIELDS: dict[type, tuple[str, ...]] = {
+    CardRevealed: ("card",),
+    Scored: ("cards",),
+    ScoreMissed: ("card",),
+    Stolen: ("cards",),
+    StealMissed: ("card",),
+}
+NO_CARDS = (TurnStarted, ExtraTurn, GameOver, Fault, StartFailed, Away, Back, KeepFailed)
+SECRET_KEYS = ("seed", "pile")
+
+
+# ---------------------------------------------------------------------- the checker
+
+
+def cards_of(message: Message) -> list[int] | None:
+    """Every card ``message`` names; None for a message this checker does not know."""
+    if isinstance(message, Opening):
+        return [card for tank in message.tanks for colour in tank for card in colour]
+    fields = CARD_FIELDS.get(type(message))
+    if fields is None:
+        return [] if isinstance(message, NO_CARDS) else None
+    cards: list[int] = []
+    for name in fields:
+        value = getattr(message, name)
+        cards.extend(value if isinstance(value, tuple) else [value])
+    return cards
+
+
+def secrets_in(value: object, seed: int, where: str) -> list[str]:
+    """A ``seed``/``pile`` key, or the seed as a number, anywhere in decoded JSON."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in SECRET_KEYS:
+                found.append(f"{where}: key {key!r}")
+            found.extend(secrets_in(item, seed, where))
+    elif isinstance(value, list | tuple):
+        for item in value:
+            found.extend(secrets_in(item, seed, where))
+    elif isinstance(value, int) and not isinstance(value, bool) and value == seed:
+        found.append(f"{where}: the seed as a number")
+    return found
+
+
+def leaks(frames: list[str], record: GameRecord) -> list[str]:
+    """What one client's ``frames`` (in order) gave away before the game's ``Recorded``."""
+    assert record.seed is not None
+    seed = record.seed
+    pile_index = {card: i for i, card in enumerate(record.pile)}
+    problems: list[str] = []
+    stream: list[Message] = []
+    revealed: list[int] = []  # CardRevealed messages in stream[: i + 1]
+    for f, frame in enumerate(frames):
+        where = f"frame {f}"
+        try:
+            message: protocol.ServerMessage | None = protocol.decode_server(frame)
+        except protocol.ProtocolError as exc:
+            problems.append(f"{where}: unreadable ({exc})")
+            message = None
+        new: range = range(0)
+        if isinstance(message, protocol.Stream):
+            stream[message.start :] = message.messages
+            del revealed[message.start :]
+            for i in range(message.start, len(stream)):
+                before = revealed[i - 1] if i else 0
+                revealed.append(before + isinstance(stream[i], CardRevealed))
+            new = range(message.start, len(stream))
+        end = next((i for i in new if isinstance(stream[i], Recorded)), None)
+        if end is None:
+            decoded: object = json.loads(frame) if frame.strip().startswith("{") else frame
+            text = frame
+        else:
+            # The frame with the record: only the messages before it are checked.
+            new = range(new.start, end)
+            decoded = [msgspec.to_builtins(stream[i]) for i in new]
+            text = json.dumps(decoded)
+        problems.extend(secrets_in(decoded, seed, where))
+        if str(seed) in text:
+            problems.append(f"{where}: the seed's digits")
+        for i in new:
+            cards = cards_of(stream[i])
+            if cards is None:
+                problems.append(f"{where}: unchecked message {type(stream[i]).__name__}")
+                continue
+            for card in cards:
+                k = pile_index.get(card)
+                if k is not None and k >= revealed[i]:
+                    problems.append(
+                        f"{where}: pile card #{k} in {type(stream[i]).__name__} (stream "
+                        f"message {i}) with only {revealed[i]} cards turned over"
+                    )
+        if end is not None:
+            return problems
+    problems.append("the frames never reach the game's Recorded")
+    return problems
+
+
+# ---------------------------------------------------------------------- the games
+
+
+async def watch(url: str, code: str) -> Client:
+    spectator = await Client.connect(url)
+    await spectator.send(protocol.Watch(protocol.PROTOCOL_VERSION, code))
+    await spectator.next(protocol.Welcome)
+    return spectator
+
+
+async def play_table(url: str, n: int) -> tuple[GameRecord, dict[str, list[str]], int]:
+    """Game ``n``: 2..6 seats, one to three people, bots of varied levels, a spectator.
+
+    Every third game also has a spectator who comes in mid-game and is sent
+    the stream so far in one go (the backlog a reconnecting seat gets too).
+
+    Returns the game's record, every frame each client heard (by client) and
+    how many cards the game turned over.
+    """
+    size = 2 + n % 5
+    people = min(size, 1 + (n // 5) % 3)
+    specs = ["human"] + ["open"] * (people - 1)
+    specs += [LEVELS[(n + k) % len(LEVELS)] for k in range(size - people)]
+    turn = n % size  # the host is not always seat 0
+    specs = specs[turn:] + specs[:turn]
+    host = await create(url, specs, f"Host {n}")
+    code = welcome(host).code
+    clients = {"host": host}
+    for k in range(1, people):
+        clients[f"person {k}"] = await join(url, code, f"P{k}")
+    seated = list(clients.values())
+    clients["spectator"] = await watch(url, code)
+
+    def chooser(rng: Random):
+        return lambda view: rng.choice(view.legal_actions())
+
+    async def come_in_late() -> None:
+        await host.until(lambda: host.over or host.public.turn >= 3, "a few moves")
+        clients["late spectator"] = await watch(url, code)
+
+    await host.send(protocol.Start())
+    turns = [
+        play_my_turns(c, welcome(c).seat, chooser(Random(10 * n + k))) for k, c in enumerate(seated)
+    ]
+    await asyncio.gather(*turns, *([come_in_late()] if n % 3 == 0 else []))
+    for watcher in clients.values():
+        await watcher.until(lambda w=watcher: w.over, "the end")
+    record = parse_record(host.stream[-1].record)
+    # The record's pile is the one the stream turned over, in order: the checker reads it right.
+    shown = [m.card for m in host.stream if isinstance(m, CardRevealed)]
+    assert shown and shown == list(record.pile[: len(shown)])
+    frames = {name: list(c.raw) for name, c in clients.items()}
+    for c in clients.values():
+        await c.close()
+    return record, frames, len(shown)
+
+
+async def test_no_client_hears_a_pile_card_or_the_seed_before_the_record(tmp_path: Path) -> None:
+    async with running_server(tmp_path, away_after=60.0) as (_, url):
+        games = await asyncio.gather(*(play_table(url, n) for n in range(GAMES)))
+    levels: set[str] = set()
+    checked = hidden = 0
+    for n, (record, frames, shown) in enumerate(games):
+        assert record.result is not None and record.seats is not None
+        levels |= {s.bot for s in record.seats if s.bot}
+        hidden += shown < len(record.pile)
+        for name, raw in frames.items():
+            assert leaks(raw, record) == [], f"game {n}, {name}"
+            checked += 1
+    assert levels == set(LEVELS)
+    assert checked >= 2 * GAMES + GAMES // 3
+    # Games that ended with pile cards nobody ever saw: the ones never to be sent at all.
+    assert hidden > 0
+
+
+# ---------------------------------------------------------------------- the checker checked
+
+
+async def test_the_checker_catches_every_kind_of_leak(tmp_path: Path) -> None:
+    """Fabricated leaks in a real game's frames are each reported (so no pass is vacuous)."""
+    async with running_server(tmp_path) as (_, url):
+        record, frames, _ = await play_table(url, 7)
+    raw = frames["person 1"]
+    assert leaks(raw, record) == []
+    seed = record.seed
+    assert seed is not None
+
+    # Turn the first CardRevealed into one showing a later card: pile[1], one too early
+    # (the boundary), and the pile's last card.
+    first = next(
+        f
+        for f, frame in enumerate(raw)
+        if isinstance(m := protocol.decode_server(frame), protocol.Stream)
+        and any(isinstance(x, CardRevealed) for x in m.messages)
+    )
+    stream = protocol.decode_server(raw[first])
+    assert isinstance(stream, protocol.Stream)
+    for k in (1, len(record.pile) - 1):
+        messages = tuple(
+            msgspec.structs.replace(m, card=record.pile[k]) if isinstance(m, CardRevealed) else m
+            for m in stream.messages
+        )
+        forged = protocol.encode(protocol.Stream(stream.start, messages)).decode()
+        found = leaks([*raw[:first], forged, *raw[first + 1 :]], record)
+        assert any(f"pile card #{k} in CardRevealed" in p for p in found), found
+
+    # A Scored naming an unrevealed card, slipped in before the first reveal.
+    opening = next(f for f, frame in enumerate(raw) if '"opening"' in frame)
+    dealt = protocol.decode_server(raw[opening])
+    assert isinstance(dealt, protocol.Stream)
+    sneak = protocol.encode(
+        protocol.Stream(
+            dealt.start + len(dealt.messages),
+            (Scored(seat=0, colour=0, cards=(record.pile[0],), score=1),),
+        )
+    ).decode()
+    found = leaks([*raw[: opening + 1], sneak, *raw[opening + 1 :]], record)
+    assert any("pile card #0 in Scored" in p for p in found), found
+
+    hello = protocol.decode_server(raw[0])
+    assert isinstance(hello, protocol.Welcome)
+    room = hello.room
+    forgeries = {
+        "key 'seed'": json.dumps({"type": "presence", "seats": ["here"], "seed": 1}),
+        "key 'pile'": json.dumps({"type": "presence", "seats": ["here"], "x": {"pile": []}}),
+        "the seed as a number": protocol.encode(msgspec.structs.replace(room, moves=seed)).decode(),
+        "the seed's digits": protocol.encode(protocol.Error("x", f"dealt from {seed}")).decode(),
+    }
+    for kind, forged in forgeries.items():
+        found = leaks([*raw[:1], forged, *raw[1:]], record)
+        assert any(kind in p for p in found), (kind, found)
+    # A game that never reached its record is not passed either.
+    assert leaks(raw[:first], record) == ["the frames never reach the game's Recorded"]

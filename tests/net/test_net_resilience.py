@@ -1,0 +1,186 @@
+"""Never losing a game: dropped clients, a killed server, people away and back."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from netkit import (
+    WAIT,
+    ServerProcess,
+    create,
+    join,
+    play_my_turns,
+    running_server,
+    turn_to_answer,
+    welcome,
+)
+
+from mantis.engine import SCORE, TurnStarted
+from mantis.engine.record import parse_record
+from mantis.net import protocol
+from mantis.net.client import Dropped, OnlineSeat, Reconnected, StreamUpdate
+from mantis.store.seat_tokens import SeatTokens
+from mantis.table import Away, Back, PublicTable, Recorded
+
+
+async def follow_and_play(seat: OnlineSeat, *, on_event=None) -> PublicTable:
+    """Play this seat's turns (score) through the real client until the game's record."""
+    public = PublicTable()
+    answered: set[int] = set()
+    async for event in seat.events():
+        if on_event is not None:
+            await on_event(event)
+        if not isinstance(event, StreamUpdate):
+            continue
+        if event.reset:
+            public = PublicTable()
+        for message in event.messages:
+            public.apply(message)
+        if isinstance(seat.stream[-1], Recorded):
+            return public
+        turn = turn_to_answer(seat.stream)
+        if turn is not None and turn.seat == seat.seat and turn.turn not in answered:
+            answered.add(turn.turn)
+            await seat.send(protocol.Act(turn.turn, SCORE))
+    raise AssertionError("the events ended before the game did")
+
+
+async def test_the_server_killed_mid_game_comes_back_and_no_move_is_lost_or_doubled(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "server"
+    first = ServerProcess(data, 0, "--away-after", "600")
+    ann = OnlineSeat(
+        first.url,
+        protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "open", "greedy")),
+        tokens=SeatTokens(tmp_path / "ann.json"),
+    )
+    code = (await ann.open()).code
+    bea = OnlineSeat(
+        first.url,
+        protocol.Join(protocol.PROTOCOL_VERSION, code, "Bea"),
+        tokens=SeatTokens(tmp_path / "bea.json"),
+    )
+    await bea.open()
+    await ann.send(protocol.Start())
+    killed = asyncio.Event()
+    restarted: list[ServerProcess] = []
+    drops: list[object] = []
+
+    async def kill_after_a_few_moves(event) -> None:
+        if isinstance(event, Dropped | Reconnected):
+            drops.append(event)
+        if not killed.is_set() and PublicTable.of(ann.stream).turn >= 6:
+            killed.set()
+            first.kill()  # -9, mid-game, between two of Ann's moves
+            restarted.append(ServerProcess(data, first.port, "--away-after", "600"))
+
+    try:
+        results = await asyncio.wait_for(
+            asyncio.gather(
+                follow_and_play(ann, on_event=kill_after_a_few_moves), follow_and_play(bea)
+            ),
+            WAIT,
+        )
+    finally:
+        await ann.close()
+        await bea.close()
+        for server in restarted:
+            server.stop()
+    assert killed.is_set() and any(isinstance(d, Reconnected) for d in drops)
+    record = parse_record(ann.record)  # the record re-plays through the rules: nothing doubled
+    assert ann.record == bea.record
+    assert results[0].view() == record.replay().view()
+    # The stream the clients pieced together across the restart is the record's, move for move.
+    moves = [m for m in ann.stream if type(m).__name__ == "CardRevealed"]
+    assert len(moves) == len(record.actions) == record.result.turns
+
+
+async def test_away_then_the_bot_plays_then_back(tmp_path: Path) -> None:
+    async with running_server(tmp_path, away_after=0.2) as (_, url):
+        ann = await create(url, ("human", "open"), "Ann", away_bot="expert")
+        bea = await join(url, welcome(ann).code, "Bea")
+        token = welcome(bea).token
+        await ann.send(protocol.Start())
+        await ann.until(lambda: ann.stream, "the stream")
+        await bea.close()  # Bea's terminal closes
+        await ann.until(lambda: any(isinstance(m, Away) for m in ann.stream), "Bea away")
+        away = next(m for m in ann.stream if isinstance(m, Away))
+        assert away == Away(1, "expert")
+        presence = [m for m in ann.heard if isinstance(m, protocol.Presence)][-1]
+        assert presence.seats[1] == "away"
+        # The away bot plays Bea's turns while Ann plays hers.
+        playing = asyncio.create_task(play_my_turns(ann, 0))
+        await ann.until(lambda: _bea_moved_since(ann.stream, away), "the away bot's move")
+        back = await join(url, welcome(ann).code, token=token)
+        await ann.until(lambda: any(isinstance(m, Back) for m in ann.stream), "Bea back")
+        assert welcome(back).seat == 1
+        await asyncio.gather(playing, play_my_turns(back, 1))
+        record = parse_record(ann.stream[-1].record)
+        assert record.seats[1].name == "Bea" and record.result is not None
+
+
+def _bea_moved_since(stream, away) -> bool:
+    after = stream[stream.index(away) :]
+    return any(type(m).__name__ == "CardRevealed" and m.seat == 1 for m in after)
+
+
+async def test_a_client_that_drops_reconnects_by_itself_and_sends_its_move_again(
+    tmp_path: Path,
+) -> None:
+    async with running_server(tmp_path, away_after=WAIT) as (server, url):
+        ann = OnlineSeat(
+            url,
+            protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "greedy")),
+            tokens=SeatTokens(tmp_path / "ann.json"),
+        )
+        await ann.open()
+        await ann.send(protocol.Start())
+        dropped = asyncio.Event()
+
+        async def cut_once(event) -> None:
+            # On Ann's first turn, her connection dies just before her move goes out.
+            if isinstance(event, StreamUpdate) and not dropped.is_set():
+                last = ann.stream[-1]
+                if isinstance(last, TurnStarted) and last.seat == 0:
+                    dropped.set()
+                    connection = ann._connection
+                    assert connection is not None
+                    connection.transport.abort()
+
+        public = await asyncio.wait_for(follow_and_play(ann, on_event=cut_once), WAIT)
+        await ann.close()
+        assert dropped.is_set() and public.over
+        record = parse_record(ann.record)
+        assert all(action == SCORE for seat, action in record.actions if seat == 0)
+        assert len(server.rooms) == 1
+
+
+async def test_a_person_who_left_the_waiting_room_is_played_for_once_the_game_starts(
+    tmp_path: Path,
+) -> None:
+    async with running_server(tmp_path, away_after=0.2) as (_, url):
+        ann = await create(url, ("human", "open", "open"), "Ann")
+        code = welcome(ann).code
+        bea = await join(url, code, "Bea")
+        cal = await join(url, code, "Cal")
+        await bea.close()
+        await cal.close()
+        # The host may remove a seat whose person has gone, but not their own.
+        await ann.send(protocol.RemoveSeat(0))
+        assert "host" in (await ann.error()).message
+        mark = len(ann.heard)
+        await ann.send(protocol.RemoveSeat(2))
+        await ann.until(
+            lambda: any(
+                isinstance(m, protocol.RoomState) and len(m.seats) == 2 for m in ann.heard[mark:]
+            ),
+            "Cal's seat removed",
+        )
+        await ann.send(protocol.Start())
+        await ann.until(lambda: any(isinstance(m, Away) for m in ann.stream), "Bea away")
+        await play_my_turns(ann, 0)
+        record = parse_record(ann.stream[-1].record)
+        assert [s.name for s in record.seats] == ["Ann", "Bea"]
+        assert any(seat == 1 for seat, _ in record.actions)  # the away bot played Bea's turns
