@@ -23,6 +23,7 @@ SPEEDS = ("slow", "normal", "fast", "instant")
 DEFAULT_THEME = "textual-dark"
 DEFAULT_BOT_TIMEOUT = 5.0
 MAX_BOT_TIMEOUT = 600.0
+DEFAULT_SERVER = "ws://127.0.0.1:8765"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +42,12 @@ class Settings:
     last_seats: tuple[SeatInfo, ...] = field(default_factory=tuple)
     """The seats of the last table set up, to offer again (the seed is not
     kept: a remembered seed would quietly deal the same game every time)."""
+    server: str = DEFAULT_SERVER
+    """The table server the online lobby connects to."""
+    online_name: str = ""
+    """The name to sit down with online ("" until one is typed)."""
+    online_seats: tuple[str, ...] = ("open", "greedy")
+    """The other seats of the last online table created: "open" or a bot level."""
 
     def with_changes(self, **changes: Any) -> Settings:
         """A copy with some fields changed."""
@@ -119,6 +126,23 @@ def _from_json(data: dict[str, Any]) -> tuple[Settings, list[str]]:
         values["bot_timeout"] = float(timeout)
     else:
         bad.append("bot_timeout")
+
+    for text in ("server", "online_name"):
+        value = data.get(text, getattr(defaults, text))
+        if isinstance(value, str) and len(value) <= 200:
+            values[text] = value
+        else:
+            bad.append(text)
+
+    online = data.get("online_seats", list(defaults.online_seats))
+    if (
+        isinstance(online, list)
+        and 1 <= len(online) <= 5
+        and all(isinstance(spec, str) and len(spec) <= 20 for spec in online)
+    ):
+        values["online_seats"] = tuple(online)
+    else:
+        bad.append("online_seats")
 
     seats = _seats_from_json(data.get("last_seats", []))
     if seats is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 from collections.abc import Iterable, Sequence
@@ -13,13 +14,18 @@ from textual.theme import Theme
 
 from ..engine import GameRecord, SeatInfo
 from ..engine.record import parse_record
-from ..net.client import OnlineSeat
+from ..net import protocol
+from ..net.client import OnlineError, OnlineSeat
+from ..net.server import TableServer
 from ..store import Settings, load_settings, save_settings
+from ..store.paths import data_dir
 from ..store.saves import LoadedSave, load_save
+from ..store.seat_tokens import SeatTokens
 from ..table import LocalKeeper, Table, dealt, seats_of
 from .online import OnlineController
 from .pacing import Pace, next_speed, pace_for
 from .screens.help import HelpScreen
+from .screens.lobby import LobbyScreen
 from .screens.online_table import OnlineTableScreen
 from .screens.past_games import PastGamesScreen
 from .screens.play import PlayScreen
@@ -99,6 +105,9 @@ class MantisApp(App[int]):
         self._replay = (replay, replay_title)
         self.online: OnlineController | None = None
         self._online_seat = online
+        self._lobby: Screen | None = None
+        self._server_url: str | None = None
+        self._server_stop: asyncio.Event | None = None
 
     # ------------------------------------------------------------ lifecycle
 
@@ -187,16 +196,93 @@ class MantisApp(App[int]):
             return
         self._show_table(table)
 
-    def follow_online(self, seat: OnlineSeat) -> None:
-        """Show the table ``seat`` sits at (waiting room, then board) and follow the server."""
+    @property
+    def seat_tokens(self) -> SeatTokens:
+        """The seats this app holds at online tables (a file in the data directory)."""
+        return SeatTokens()
+
+    async def take_seat(
+        self, url: str, opening: protocol.Create | protocol.Join | protocol.Watch
+    ) -> OnlineSeat:
+        """Reach the server and take the place asked for; ``OnlineError`` if it says no.
+
+        A kept seat token the server does not know (an old table's) is
+        forgotten, and the join tried again as a newcomer.
+        """
+        tokens = self.seat_tokens
+        seat = OnlineSeat(url, opening, tokens=tokens)
+        try:
+            await seat.open()
+        except OnlineError as exc:
+            if exc.code != protocol.BAD_TOKEN or not isinstance(opening, protocol.Join):
+                raise
+            tokens.forget(url, opening.code)
+            seat = OnlineSeat(
+                url, protocol.Join(opening.protocol, opening.code, opening.name), tokens=tokens
+            )
+            await seat.open()
+        return seat
+
+    def follow_online(self, seat: OnlineSeat, *, lobby: Screen | None = None) -> None:
+        """Show the table ``seat`` sits at (waiting room, then board) and follow the server.
+
+        With ``lobby``, leaving the table goes back there; without, it quits.
+        """
         controller = OnlineController(self, seat)
         self.online = controller
+        self._lobby = lobby
         self.push_screen(controller.room_screen)
         self.run_worker(controller.follow(), group="online", exclusive=True)
 
     def leave_online(self) -> None:
-        """Leave the online table (the seat stays yours: ``mantis join`` takes it back)."""
-        self.exit(0)
+        """Leave the online table (the seat stays yours: joining again takes it back)."""
+        controller, self.online = self.online, None
+        if controller is not None:
+            self.run_worker(controller.online.close(), group="closing")
+            self.workers.cancel_group(self, "online")
+        lobby, self._lobby = self._lobby, None
+        if lobby is not None and lobby in self.screen_stack:
+            while self.screen is not lobby:
+                self.pop_screen()
+            return
+        # Reached from the command line: the lobby, where another table is a step away.
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        self.switch_screen(LobbyScreen())
+
+    def action_play_online(self) -> None:
+        """Open the online lobby."""
+        if not isinstance(self.screen, LobbyScreen):
+            self.push_screen(LobbyScreen())
+
+    async def serve_here(self) -> str:
+        """Start a table server inside this app (localhost); its address.
+
+        ``OSError`` if it cannot listen (a server may already run on that port).
+        """
+        if self._server_url is not None:
+            return self._server_url
+        port = _port_of(self.settings.server)
+        server = TableServer(data_dir() / "server")
+        stop = asyncio.Event()
+        bound: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        def ready(host: str, got: int) -> None:
+            bound.set_result(got)
+
+        async def serve() -> None:
+            try:
+                await server.run("127.0.0.1", port, stop, ready)
+            except OSError as exc:
+                if not bound.done():
+                    bound.set_exception(exc)
+                await asyncio.to_thread(server.close)
+
+        self._server_stop = stop
+        self.run_worker(serve(), group="server", exit_on_error=False)
+        got = await bound
+        self._server_url = f"ws://127.0.0.1:{got}"
+        return self._server_url
 
     def after_online_game(self, choice: str, board: OnlineTableScreen) -> None:
         """Act on the game-over choice at an online table."""
@@ -304,9 +390,18 @@ class MantisApp(App[int]):
             self.action_settings,
         )
         yield SystemCommand(
+            "Play online", "Host or join a table on a server, or watch one", self.action_play_online
+        )
+        yield SystemCommand(
             "Past games", "Finished games: replay any of them", self.action_past_games
         )
         yield SystemCommand(
             "Statistics", "Each player's results and win rates", self.action_statistics
         )
         yield from super().get_system_commands(screen)
+
+
+def _port_of(url: str) -> int:
+    """The port in a ``ws://host:port`` address (8765 if none can be read)."""
+    tail = url.rsplit(":", 1)[-1].strip("/")
+    return int(tail) if tail.isdigit() and 0 < int(tail) < 65536 else 8765

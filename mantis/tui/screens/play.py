@@ -23,6 +23,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 from textual.widgets import Button, Static
 
 from ...engine import SCORE, Action, CardRevealed, GameOver, Steal, TurnStarted, steal
@@ -197,6 +198,8 @@ class PlayScreen(BoardScreen):
         """Present one message; one that does not fit the table is skipped and said once."""
         try:
             self._present(message)
+        except NoMatches:
+            return  # the board is being taken down while a message arrived: nothing to show
         except StreamError as exc:
             if not self._misfit:
                 self._misfit = True

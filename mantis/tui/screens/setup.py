@@ -62,8 +62,9 @@ class SetupScreen(Screen[None]):
     CSS_PATH = "setup.tcss"
     BINDINGS = [
         Binding("ctrl+s", "start", "Start", priority=True),
+        Binding("o", "app.play_online", "Online"),
         Binding("g", "app.past_games", "Past games"),
-        Binding("t", "app.statistics", "Statistics"),
+        Binding("t", "app.statistics", "Stats"),
     ]
 
     def __init__(self, seats: Sequence[SeatInfo] = (), seed: int | None = None) -> None:
@@ -138,6 +139,7 @@ class SetupScreen(Screen[None]):
                 yield Static("blank = new deal; a number replays it", classes="note")
             with Horizontal(classes="row", id="start-row"):
                 yield Button("Start", id="start", variant="success", compact=True)
+                yield Button("Play online", id="online", compact=True)
                 yield Button("Past games", id="past", compact=True)
                 yield Button("Statistics", id="stats", compact=True)
             yield Static(id="error")
@@ -149,6 +151,10 @@ class SetupScreen(Screen[None]):
                 field.cursor_blink = False
         self._show_rows()
         self.query_one("#start", Button).focus()
+
+    @on(Button.Pressed, "#online")
+    def _on_online(self) -> None:
+        self.mantis.action_play_online()
 
     @on(Button.Pressed, "#past")
     def _on_past(self) -> None:

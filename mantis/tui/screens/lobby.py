@@ -1,0 +1,309 @@
+"""Play online: pick a server and a name, then create a table, join one by code, or pick one.
+
+The lobby lists the server's public tables (refreshed while it is open), and
+every way in ends on the table's waiting room.  Whatever the server says no
+to — it cannot be reached, there is no such code, the table is full, it
+speaks another protocol — is said on this screen in one line, and nothing
+typed is lost.  "Serve here" starts a table server inside this app, for
+friends who can reach this machine.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static
+
+from ...net import protocol
+from ...net.client import ListedTable, OnlineError, check_url, list_tables
+from ...net.codes import normal_code
+from ...players.registry import level_choices
+from ...table.names import MAX_NAME_LENGTH, clean_name
+from .setup import SetupScreen
+
+if TYPE_CHECKING:
+    from ..app import MantisApp
+
+#: Seconds between two looks at the server's list of tables.
+REFRESH_EVERY = 3.0
+OPEN = "open"
+
+
+def _seat_choices() -> list[tuple[str, str]]:
+    return [("Open seat", OPEN)] + [(f"{label} bot ({bot})", bot) for label, bot in level_choices()]
+
+
+class LobbyScreen(Screen[None]):
+    """The way online: server, name, create / join / watch, the public tables."""
+
+    CSS_PATH = "lobby.tcss"
+    BINDINGS = [
+        Binding("ctrl+r", "refresh", "Refresh"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[ListedTable] = []
+        self.busy = False
+
+    @property
+    def mantis(self) -> MantisApp:
+        return cast("MantisApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        settings = self.mantis.settings
+        seats = list(settings.online_seats)[:5]
+        players = len(seats) + 1
+        seats += ["open"] * (5 - len(seats))
+        choices = _seat_choices()
+        known = {value for _, value in choices}
+        with VerticalScroll(id="lobby-form", can_focus=False):
+            yield Static("MANTIS · play online", id="lobby-title")
+            with Horizontal(classes="row"):
+                yield Label("Server", classes="label")
+                yield Input(settings.server, id="server", compact=True)
+                yield Button("Refresh", id="refresh", compact=True)
+                yield Button("Serve here", id="serve", compact=True)
+            with Horizontal(classes="row"):
+                yield Label("Name", classes="label")
+                yield Input(
+                    settings.online_name,
+                    placeholder="your name at the table",
+                    id="online-name",
+                    max_length=MAX_NAME_LENGTH,
+                    compact=True,
+                )
+            with Horizontal(classes="row"):
+                yield Label("New table", classes="label")
+                yield Select(
+                    [(f"{n} seats", n) for n in range(2, 7)],
+                    value=players,
+                    allow_blank=False,
+                    id="online-players",
+                    compact=True,
+                )
+                yield Select(
+                    [("Public: listed here", False), ("Private: by code only", True)],
+                    value=False,
+                    allow_blank=False,
+                    id="private",
+                    compact=True,
+                )
+                yield Button("Create", id="create", variant="success", compact=True)
+            with Grid(id="online-seats"):
+                for i, spec in enumerate(seats):
+                    yield Select(
+                        choices,
+                        value=spec if spec in known else OPEN,
+                        allow_blank=False,
+                        id=f"online-seat-{i + 2}",
+                        prompt=f"Seat {i + 2}",
+                        compact=True,
+                    )
+            with Horizontal(classes="row"):
+                yield Label("Join", classes="label")
+                yield Input(placeholder="code: KXQD", id="code", max_length=8, compact=True)
+                yield Button("Join", id="join", variant="primary", compact=True)
+                yield Button("Watch", id="watch", compact=True)
+            yield Static("Public tables here · Enter joins one, or watches it", classes="section")
+            yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+            yield Static(id="lobby-error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.mantis.still:
+            for field in self.query(Input):
+                field.cursor_blink = False
+        table = self.query_one("#tables", DataTable)
+        table.add_columns("Code", "State", "Moves", "Seats")
+        self._show_seats()
+        self.action_refresh()
+        if not self.mantis.still:
+            self.set_interval(REFRESH_EVERY, self.action_refresh)
+
+    # ------------------------------------------------------------------ the form
+
+    @on(Select.Changed, "#online-players")
+    def _on_players(self) -> None:
+        self._show_seats()
+
+    def _show_seats(self) -> None:
+        players = self.query_one("#online-players", Select).value
+        count = players if isinstance(players, int) else 3
+        for i in range(2, 7):
+            self.query_one(f"#online-seat-{i}").display = i <= count
+
+    def _server_url(self) -> str | None:
+        try:
+            return check_url(self.query_one("#server", Input).value.strip())
+        except ValueError as exc:
+            self.show_error(str(exc))
+            return None
+
+    def _typed_name(self) -> str | None:
+        typed = self.query_one("#online-name", Input).value
+        name = clean_name(typed)
+        if not name:
+            self.show_error("Type your name first: it is how the others will see you.")
+            return None
+        if name.casefold() == "you":
+            self.show_error("'You' is how every screen says its own seat: pick another name.")
+            return None
+        return name
+
+    def _other_seats(self) -> tuple[str, ...]:
+        players = self.query_one("#online-players", Select).value
+        count = players if isinstance(players, int) else 3
+        return tuple(
+            str(self.query_one(f"#online-seat-{i}", Select).value) for i in range(2, count + 1)
+        )
+
+    def show_error(self, message: str) -> None:
+        self.query_one("#lobby-error", Static).update(message)
+
+    # ------------------------------------------------------------------ going in
+
+    @on(Button.Pressed, "#create")
+    def action_create(self) -> None:
+        url, name = self._server_url(), self._typed_name()
+        if url is None or name is None:
+            return
+        others = self._other_seats()
+        private = self.query_one("#private", Select).value is True
+        self._remember(url, name, others)
+        create = protocol.Create(
+            protocol.PROTOCOL_VERSION, name, ("human", *others), private=private
+        )
+        self._go(url, create)
+
+    @on(Button.Pressed, "#join")
+    @on(Input.Submitted, "#code")
+    def action_join(self) -> None:
+        self._by_code(watch=False)
+
+    @on(Button.Pressed, "#watch")
+    def action_watch(self) -> None:
+        self._by_code(watch=True)
+
+    def _by_code(self, *, watch: bool, code: str | None = None) -> None:
+        url = self._server_url()
+        if url is None:
+            return
+        code = normal_code(code if code is not None else self.query_one("#code", Input).value)
+        if not 4 <= len(code) <= 8:
+            self.show_error("Type the table's code (four letters, like KXQD).")
+            return
+        if watch:
+            self._go(url, protocol.Watch(protocol.PROTOCOL_VERSION, code))
+            return
+        name = self._typed_name()
+        if name is None:
+            return
+        self._remember(url, name, None)
+        tokens = self.mantis.seat_tokens
+        join = protocol.Join(protocol.PROTOCOL_VERSION, code, name, tokens.token(url, code))
+        self._go(url, join)
+
+    @on(DataTable.RowSelected, "#tables")
+    def _on_table_picked(self, event: DataTable.RowSelected) -> None:
+        listed = next((t for t in self.tables if t.code == event.row_key.value), None)
+        if listed is not None:
+            self._by_code(
+                watch=listed.state != "waiting" or not listed.open_seats, code=listed.code
+            )
+
+    def _remember(self, url: str, name: str, seats: tuple[str, ...] | None) -> None:
+        changes: dict[str, object] = {"server": url, "online_name": name}
+        if seats is not None:
+            changes["online_seats"] = seats
+        self.mantis.update_settings(self.mantis.settings.with_changes(**changes))
+
+    @work(exclusive=True, group="lobby-go")
+    async def _go(
+        self, url: str, opening: protocol.Create | protocol.Join | protocol.Watch
+    ) -> None:
+        if self.busy:
+            return
+        self.busy = True
+        self.show_error("Connecting…")
+        try:
+            seat = await self.mantis.take_seat(url, opening)
+        except OnlineError as exc:
+            self.show_error(_with_a_hint(exc))
+            return
+        finally:
+            self.busy = False
+        self.show_error("")
+        self.mantis.follow_online(seat, lobby=self)
+
+    # ------------------------------------------------------------------ the list
+
+    def action_refresh(self) -> None:
+        self._refresh()
+
+    @work(exclusive=True, group="lobby-list")
+    async def _refresh(self) -> None:
+        url = self._server_url()
+        if url is None:
+            return
+        try:
+            tables = await list_tables(url)
+        except OnlineError as exc:
+            if not self.busy:
+                self.show_error(_with_a_hint(exc))
+            self._show_tables([])
+            return
+        self._show_tables(tables)
+
+    def _show_tables(self, tables: list[ListedTable]) -> None:
+        self.tables = tables
+        view = self.query_one("#tables", DataTable)
+        cursor = view.cursor_row
+        view.clear()
+        for listed in tables:
+            names = ", ".join(seat.name or "open" for seat in listed.seats)
+            state = listed.state
+            if state == "waiting" and listed.open_seats:
+                state = f"waiting for {listed.open_seats}"
+            view.add_row(listed.code, state, str(listed.moves), names, key=listed.code)
+        if tables:
+            view.move_cursor(row=min(max(cursor, 0), len(tables) - 1))
+
+    @on(Button.Pressed, "#refresh")
+    def _on_refresh(self) -> None:
+        self.show_error("")
+        self.action_refresh()
+
+    @on(Button.Pressed, "#serve")
+    def _on_serve(self) -> None:
+        self._serve_here()
+
+    @work(exclusive=True, group="lobby-serve")
+    async def _serve_here(self) -> None:
+        try:
+            url = await self.mantis.serve_here()
+        except OSError as exc:
+            self.show_error(f"Could not start a server here: {exc.strerror or exc}")
+            return
+        self.query_one("#server", Input).value = url
+        self.show_error(f"Serving at {url} on this computer while Mantis runs.")
+        self.action_refresh()
+
+    def action_back(self) -> None:
+        if len(self.app.screen_stack) > 2:
+            self.dismiss(None)
+        else:  # opened after a table reached from the command line: setup is the way back
+            self.app.switch_screen(SetupScreen(self.mantis.settings.last_seats))
+
+
+def _with_a_hint(error: OnlineError) -> str:
+    """The error, and for a server that cannot be reached, what to do about it."""
+    if error.code == "unreachable":
+        return f"{error} — or press Serve here to run one on this computer."
+    return str(error)

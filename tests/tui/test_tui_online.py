@@ -1,0 +1,328 @@
+"""Online play through the app's own screens: a real server on loopback, and pictures."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import onlinekit
+import positions
+import pytest
+from msgspec.structs import replace as replace_struct
+from test_tui_play import wait_for
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
+from netkit import join, play_my_turns, running_server  # noqa: E402
+
+from mantis.cli import main  # noqa: E402
+from mantis.net import protocol  # noqa: E402
+from mantis.net.client import ListedSeat, ListedTable, OnlineSeat  # noqa: E402
+from mantis.store import Settings, save_settings  # noqa: E402
+from mantis.store.paths import settings_path  # noqa: E402
+from mantis.store.seat_tokens import SeatTokens  # noqa: E402
+from mantis.store.stats import StatsDB, default_stats_path  # noqa: E402
+from mantis.table import Away, stream_of  # noqa: E402
+from mantis.tui.app import MantisApp  # noqa: E402
+from mantis.tui.screens import lobby as lobby_module  # noqa: E402
+from mantis.tui.screens.game_over import GameOverScreen  # noqa: E402
+from mantis.tui.screens.lobby import LobbyScreen  # noqa: E402
+from mantis.tui.screens.online_table import OnlineTableScreen  # noqa: E402
+from mantis.tui.screens.waiting_room import WaitingRoomScreen  # noqa: E402
+from mantis.tui.widgets.seat_panel import SeatPanel  # noqa: E402
+
+SIZE = (80, 24)
+
+
+async def test_host_a_table_in_the_app_a_friend_joins_and_the_game_is_played_to_the_end(
+    tmp_path: Path,
+) -> None:
+    async with running_server(tmp_path / "server") as (_, url):
+        ann = OnlineSeat(
+            url, protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "open", "casual"))
+        )
+        welcome = await ann.open()
+        app = MantisApp(online=ann, still=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
+            room = app.screen
+            assert welcome.code in str(room.query_one("#room-title").render())
+            assert room.check_action("start", ()) is True  # the host's controls
+            # A friend joins from elsewhere: the waiting room shows them at once.
+            bea = await join(url, welcome.code, "Bea")
+            await wait_for(pilot, lambda: ann.room.seats[1].taken and ann.presence[1] == "here")
+            await pilot.pause()
+            assert "Bea" in str(room.query_one("#room-seats").get_row_at(1))
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: isinstance(app.screen, OnlineTableScreen))
+            board = app.screen
+            assert board.names[0] == "You" and board.names[1] == "Bea"
+            friend = asyncio.create_task(play_my_turns(bea, 1))
+            # Ann plays every turn of hers with the keyboard until the game ends.
+            while not isinstance(app.screen, GameOverScreen):
+                await wait_for(
+                    pilot,
+                    lambda: board.waiting is not None or isinstance(app.screen, GameOverScreen),
+                )
+                if board.waiting is not None:
+                    turn = board.state.turn
+                    await pilot.press("s")
+                    await wait_for(
+                        pilot,
+                        lambda t=turn: (
+                            board.state.turn > t or isinstance(app.screen, GameOverScreen)
+                        ),
+                    )
+            await asyncio.wait_for(friend, 60)
+            assert board.state.over and board.messages[-1] == bea.stream[-1]
+            # The finished game is in this app's past games, with everyone's name, once.
+            await wait_for(pilot, lambda: default_stats_path().exists())
+            await wait_for(pilot, lambda: _past_games() == 1)
+            with StatsDB() as db:
+                (past,) = db.past_games()
+            assert [s.name for s in past.seats][:2] == ["Ann", "Bea"]
+            assert past.origin is not None and welcome.code in past.origin
+        await ann.close()
+        await bea.close()
+
+
+def _past_games() -> int:
+    with StatsDB() as db:
+        return len(db.past_games())
+
+
+async def test_the_board_shows_who_is_away_and_who_is_back(tmp_path: Path) -> None:
+    async with running_server(tmp_path / "server", away_after=0.2) as (_, url):
+        ann = OnlineSeat(url, protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "open")))
+        code = (await ann.open()).code
+        bea = await join(url, code, "Bea")
+        token = next(m for m in bea.heard if isinstance(m, protocol.Welcome)).token
+        app = MantisApp(online=ann, still=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: isinstance(app.screen, OnlineTableScreen))
+            board = app.screen
+            await bea.close()
+            await wait_for(pilot, lambda: any(isinstance(m, Away) for m in board.messages))
+            panel = board.query_one("#seat-1", SeatPanel)
+            await wait_for(pilot, lambda: panel.presence == "◌ away")
+            assert any("Bea is away" in line for line in board.query_one("#log").texts)
+            back = await join(url, code, token=token)
+            await wait_for(pilot, lambda: panel.presence == "● online")
+            await wait_for(
+                pilot, lambda: any("Bea is back" in t for t in board.query_one("#log").texts)
+            )
+        await back.close()
+        await ann.close()
+
+
+# ----------------------------------------------------------------- the command line
+
+
+def test_bad_values_exit_2_with_one_line(capsys: pytest.CaptureFixture) -> None:
+    cases = [
+        ["host", "http://example", "--seats", "human,open"],
+        ["host", "ws://127.0.0.1:1", "--seats", "human,human"],
+        ["host", "ws://127.0.0.1:1", "--seats", "human,mybot:Cheat"],
+        ["host", "ws://127.0.0.1:1", "--seats", "human"],
+        ["host", "ws://127.0.0.1:1", "--seats", "human,open", "--name", "[]"],
+        ["host", "ws://127.0.0.1:1", "--seats", "human,open", "--name", "you"],
+        ["join", "ws://127.0.0.1:1", "K!"],
+        ["watch", "ws://127.0.0.1:1"],
+    ]
+    for argv in cases:
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err, (argv, err)
+
+
+async def test_an_unreachable_server_or_an_unknown_code_exit_1_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    assert await asyncio.to_thread(main, ["join", "ws://127.0.0.1:9", "KXQD"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot reach" in err
+    async with running_server(tmp_path / "server") as (_, url):
+        assert await asyncio.to_thread(main, ["join", url, "BDFH"]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "no table 'BDFH'" in err
+        assert await asyncio.to_thread(main, ["watch", url, "BDFH"]) == 1
+        assert "no table" in capsys.readouterr().err
+
+
+def test_a_seat_token_is_kept_for_the_next_join(tmp_path: Path) -> None:
+    tokens = SeatTokens(tmp_path / "seats.json")
+    tokens.remember("ws://h:1/", "kxqd", "secret-token", "Bea")
+    again = SeatTokens(tmp_path / "seats.json")
+    assert again.token("ws://h:1", "KXQD") == "secret-token"
+    assert again.name("ws://h:1", "KXQD") == "Bea"
+    (tmp_path / "seats.json").write_text("{not json")
+    broken = SeatTokens(tmp_path / "seats.json")
+    assert broken.token("ws://h:1", "KXQD") is None
+    assert broken.warning is not None and "moved to" in broken.warning
+    assert list(tmp_path.glob("seats.corrupt-*"))
+
+
+# ----------------------------------------------------------------- pictures
+
+
+def _waiting_room_app() -> MantisApp:
+    room = onlinekit.room(
+        [
+            ("Ann", "human", None, True),
+            ("Bea", "human", None, True),
+            ("", "human", None, False),
+            ("Ada", "bot", "expert", True),
+        ],
+        you=0,
+    )
+    seat = onlinekit.StillSeat(room, ["here", "gone", "open", "bot"])
+    return MantisApp(online=seat, still=True)  # type: ignore[arg-type]
+
+
+def test_waiting_room(snap_compare) -> None:
+    assert snap_compare(_waiting_room_app(), terminal_size=SIZE)
+
+
+def _online_table(away: bool) -> MantisApp:
+    record, upto = positions.mid_game(3)
+    names = ["Ann", "Bea", "Cal"]
+    seats = [replace_struct(seat, name=names[i]) for i, seat in enumerate(record.seats)]
+    record = replace(record, seats=tuple(seats))
+    me = next(i for i, s in enumerate(seats) if s.kind == "human")
+    other = (me + 1) % 3
+    seats[other] = replace_struct(seats[other], kind="human", bot=None)
+    record = replace(record, seats=tuple(seats))
+    stream = stream_of(record, upto)
+    presence = ["bot"] * 3
+    presence[me] = "here"
+    presence[other] = "away" if away else "here"
+    if away:
+        stream.append(Away(other, "greedy"))
+    room = onlinekit.room([(s.name, s.kind, s.bot, True) for s in seats], you=me, state="playing")
+    seat = onlinekit.StillSeat(room, presence, stream)
+    return MantisApp(online=seat, still=True)  # type: ignore[arg-type]
+
+
+def test_online_table(snap_compare) -> None:
+    assert snap_compare(_online_table(away=False), terminal_size=SIZE)
+
+
+def test_online_table_with_a_seat_away(snap_compare) -> None:
+    assert snap_compare(_online_table(away=True), terminal_size=SIZE)
+
+
+# ----------------------------------------------------------------- the lobby
+
+
+async def test_from_the_setup_screen_to_a_table_through_the_lobby(tmp_path: Path) -> None:
+    async with running_server(tmp_path / "server") as (_, url):
+        ann = await create_table(url)
+        code = next(m for m in ann.heard if isinstance(m, protocol.Welcome)).code
+        app = MantisApp(still=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("o")  # "Play online" from the setup screen
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            lobby = app.screen
+            lobby.query_one("#server").value = url
+            lobby.query_one("#online-name").value = "Bea"
+            lobby.action_refresh()
+            await wait_for(pilot, lambda: [t.code for t in lobby.tables] == [code])
+            listed = lobby.tables[0]
+            assert listed.state == "waiting" and listed.open_seats == 1
+            table = lobby.query_one("#tables")
+            table.focus()
+            await pilot.press("enter")  # the listed table, joined
+            await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
+            assert app.screen.online.seat == 1
+            assert app.settings.server == url and app.settings.online_name == "Bea"
+            await pilot.press("escape")  # leave: back to the lobby, the seat kept
+            await wait_for(pilot, lambda: app.screen is lobby)
+        await ann.close()
+
+
+async def create_table(url: str):
+    from netkit import create
+
+    return await create(url, ("human", "open"), "Ann")
+
+
+async def test_the_lobby_says_what_went_wrong_and_keeps_what_was_typed(tmp_path: Path) -> None:
+    async with running_server(tmp_path / "server") as (_, url):
+        app = MantisApp(still=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("o")
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            lobby = app.screen
+            error = lobby.query_one("#lobby-error")
+            lobby.query_one("#server").value = "ws://127.0.0.1:9"
+            lobby.query_one("#online-name").value = "Bea"
+            lobby.query_one("#code").value = "BDFH"
+            lobby.action_join()
+            await wait_for(pilot, lambda: "cannot reach" in str(error.render()))
+            lobby.query_one("#server").value = url
+            lobby.action_join()
+            await wait_for(pilot, lambda: "no table 'BDFH'" in str(error.render()))
+            assert "\n" not in str(error.render())
+            assert lobby.query_one("#code").value == "BDFH"
+            assert lobby.query_one("#online-name").value == "Bea"
+            lobby.query_one("#online-name").value = "[]"
+            lobby.action_create()
+            await wait_for(pilot, lambda: "name" in str(error.render()))
+            assert isinstance(app.screen, LobbyScreen)
+
+
+LISTED = [
+    ListedTable(
+        "KXQD",
+        "waiting",
+        0,
+        (
+            ListedSeat("Ann", "human", True),
+            ListedSeat("", "human", False),
+            ListedSeat("Ada", "bot", True),
+        ),
+    ),
+    ListedTable(
+        "BDFH",
+        "playing",
+        31,
+        (
+            ListedSeat("Cal", "human", True),
+            ListedSeat("Dee", "human", True),
+            ListedSeat("Alan", "bot", True),
+            ListedSeat("Eve", "human", True),
+        ),
+    ),
+]
+
+
+def test_lobby_with_tables(snap_compare, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def listed(url: str):
+        return list(LISTED)
+
+    monkeypatch.setattr(lobby_module, "list_tables", listed)
+
+    async def open_lobby(pilot) -> None:
+        await pilot.press("o")
+        await pilot.pause()
+        await pilot.pause()
+
+    assert snap_compare(MantisApp(still=True), terminal_size=SIZE, run_before=open_lobby)
+
+
+def test_lobby_error(snap_compare) -> None:
+    save_settings(Settings(server="ws://127.0.0.1:9", online_name="Bea"), settings_path())
+
+    async def open_lobby(pilot) -> None:
+        await pilot.press("o")
+        lobby = pilot.app.screen
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if "cannot reach" in str(lobby.query_one("#lobby-error").render()):
+                break
+        await pilot.pause()
+
+    assert snap_compare(MantisApp(still=True), terminal_size=SIZE, run_before=open_lobby)
