@@ -100,7 +100,10 @@ class Room:
         self.state = "waiting"
         self.spectators: set[ServerConnection] = set()
         self.table: Table | None = None
+        """The game while it is played (a finished game keeps only ``_final``)."""
         self.remotes: dict[int, RemoteSeat] = {}
+        self._final: tuple[str, int] | None = None
+        """A finished game: its whole stream as one ready ``stream`` frame, and its moves."""
         self.task: asyncio.Task[GameRecord] | None = None
         self.idle_since = monotonic()
         """When the last connection left (rooms nobody visits are dropped)."""
@@ -113,6 +116,8 @@ class Room:
 
     @property
     def moves(self) -> int:
+        if self._final is not None:
+            return self._final[1]
         return self.table.turn if self.table is not None else 0
 
     def seat_of(self, connection: ServerConnection) -> int | None:
@@ -152,7 +157,9 @@ class Room:
 
     def send_backlog(self, connection: ServerConnection) -> None:
         """The whole stream so far, to one connection that just (re)joined."""
-        if self.table is not None:
+        if self._final is not None:
+            broadcast([connection], self._final[0])
+        elif self.table is not None:
             self.server.send(connection, protocol.Stream(0, tuple(self.table.messages)))
 
     # ------------------------------------------------------------------ connections
@@ -321,6 +328,7 @@ class Room:
         self._next_mover = _last_mover(table.messages)
         table.subscribe(self._publish, self._paced, backlog=False)
         if table.over:
+            self._finish()
             return
         self.task = asyncio.get_running_loop().create_task(self._play())
         for s, seat in enumerate(self.seats):
@@ -351,8 +359,19 @@ class Room:
             raise
         self.state = "over"
         self._flush()  # the last move before the room says it is over
+        self._finish()
         self.send_room()
         return record
+
+    def _finish(self) -> None:
+        """Keep a finished game as one encoded frame: a server holds many finished rooms
+        for a while, and a frame is one object to the garbage collector, a game thousands."""
+        table = self.table
+        assert table is not None and table.over
+        frame = protocol.encode(protocol.Stream(0, tuple(table.messages))).decode()
+        self._final = (frame, table.turn)
+        self.table = None
+        self.remotes = {}
 
     def act(self, seat: int, turn: int, action: Action) -> str | None:
         """``seat``'s intent to play ``action`` on turn ``turn``; an error code if it may not."""

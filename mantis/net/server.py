@@ -93,6 +93,7 @@ class TableServer:
         self.guesses = GuessLimiter()
         self.background: set[asyncio.Task[None]] = set()
         self._started = 0
+        self._closed = False
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -124,36 +125,47 @@ class TableServer:
         stop: asyncio.Event,
         ready: Callable[[str, int], None] | None = None,
     ) -> None:
-        """Serve on ``host``:``port`` until ``stop`` is set; calls ``ready(host, port)`` once up."""
+        """Serve on ``host``:``port`` until ``stop`` is set; calls ``ready(host, port)`` once up.
+
+        However it ends (``stop``, a cancelled task, an error), the games are
+        stopped and every write finished before the database is closed.
+        """
         self.load()
-        async with serve(
-            self.handler,
-            host,
-            port,
-            process_request=self.process_request,
-            max_size=protocol.MAX_CLIENT_MESSAGE,
-            compression=None,
-            open_timeout=10,
-            ping_interval=20,
-            ping_timeout=20,
-        ) as server:
-            bound = next(iter(server.sockets)).getsockname()
-            if ready is not None:
-                ready(host, bound[1])
-            sweeper = asyncio.get_running_loop().create_task(self._sweep())
-            await stop.wait()
-            sweeper.cancel()
+        sweeper: asyncio.Task[None] | None = None
+        try:
+            async with serve(
+                self.handler,
+                host,
+                port,
+                process_request=self.process_request,
+                max_size=protocol.MAX_CLIENT_MESSAGE,
+                compression=None,
+                open_timeout=10,
+                ping_interval=20,
+                ping_timeout=20,
+            ) as server:
+                bound = next(iter(server.sockets)).getsockname()
+                if ready is not None:
+                    ready(host, bound[1])
+                sweeper = asyncio.get_running_loop().create_task(self._sweep())
+                await stop.wait()
+                server.close()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(server.wait_closed(), 5)
+        finally:
+            if sweeper is not None:
+                sweeper.cancel()
             for room in self.rooms.values():
                 room.stop()
-            server.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(server.wait_closed(), 5)
-        for task in list(self.background):
-            task.cancel()
-        await asyncio.to_thread(self.close)
+            for task in list(self.background):
+                task.cancel()
+            self.close()
 
     def close(self) -> None:
-        """Finish every write, then close the database."""
+        """Finish every write, then close the database (once; closing again is fine)."""
+        if self._closed:
+            return
+        self._closed = True
         self.writer.close()
         self.db.close()
 

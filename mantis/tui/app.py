@@ -273,10 +273,9 @@ class MantisApp(App[int]):
         async def serve() -> None:
             try:
                 await server.run("127.0.0.1", port, stop, ready)
-            except OSError as exc:
+            except OSError as exc:  # the port is taken: said on the lobby
                 if not bound.done():
                     bound.set_exception(exc)
-                await asyncio.to_thread(server.close)
 
         self._server_stop = stop
         self.run_worker(serve(), group="server", exit_on_error=False)

@@ -1,0 +1,84 @@
+"""``mantis serve`` as a user runs it: its first line, its warning, a clean stop that keeps all."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+from netkit import WAIT, ServerProcess
+
+from mantis.cli import main
+
+
+def test_sigterm_stops_the_server_cleanly_and_every_table_is_kept(tmp_path: Path) -> None:
+    import asyncio
+
+    from netkit import create, welcome
+
+    data = tmp_path / "server"
+    first = ServerProcess(data)
+
+    async def open_table() -> str:
+        ann = await create(first.url, ("human", "open"), "Ann")
+        code = welcome(ann).code
+        await ann.close()
+        return code
+
+    code = asyncio.run(open_table())
+    first.process.send_signal(signal.SIGTERM)
+    assert first.process.wait(WAIT) == 0
+    assert "every table is kept" in first.process.stdout.read()
+    again = ServerProcess(data)
+    try:
+        with urllib.request.urlopen(again.url.replace("ws", "http") + "/tables", timeout=WAIT) as r:
+            tables = json.loads(r.read())
+        assert [t["code"] for t in tables] == [code] and tables[0]["state"] == "waiting"
+    finally:
+        assert again.stop() == 0
+
+
+def test_listening_beyond_this_machine_warns_first(tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mantis", "serve", "--host", "0.0.0.0", "--port", "0"]
+        + ["--data", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None and process.stderr is not None
+        line = process.stdout.readline()
+        assert line.startswith("mantis server on ws://0.0.0.0:")
+        warning = process.stderr.readline()
+        assert "warning" in warning and "anyone" in warning
+    finally:
+        process.send_signal(signal.SIGINT)
+        assert process.wait(WAIT) == 0
+
+
+def test_bad_serve_values_exit_2_and_a_taken_port_exits_1(tmp_path: Path, capsys) -> None:
+    for argv in (
+        ["serve", "--port", "99999"],
+        ["serve", "--bot-pace", "x"],
+        ["serve", "--away-after", "0"],
+    ):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err
+    running = ServerProcess(tmp_path / "a")
+    try:
+        taken = subprocess.run(
+            [sys.executable, "-m", "mantis", "serve", "--port", str(running.port)]
+            + ["--data", str(tmp_path / "b")],
+            capture_output=True,
+            text=True,
+            timeout=WAIT,
+        )
+        assert taken.returncode == 1
+        assert taken.stderr.count("\n") == 1 and "cannot listen" in taken.stderr
+    finally:
+        running.stop()
