@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
+from typing import NamedTuple
 
 from ..engine.record import GameRecord, RecordError, SeatInfo, parse_record
 from .paths import data_dir
@@ -97,6 +98,8 @@ class PlayerStats:
     """The longest run of wins in a row."""
     results: tuple[tuple[datetime, bool], ...]
     """Every game's (end time, won), oldest first: for a chart."""
+    vs_people: tuple[tuple[str, Tally], ...] = ()
+    """Per other person (by name, sorted): the games they sat at, and the player's wins."""
 
 
 class StatsDB:
@@ -246,7 +249,7 @@ class StatsDB:
                 "ORDER BY g.finished_at, g.id, s.seat"
             ).fetchall()
         wanted = name.casefold() if name is not None else None
-        games: dict[str, list[tuple[datetime, int, frozenset[str], bool]]] = {}
+        games: dict[str, list[_Game]] = {}
         for _, seats_iter in itertools.groupby(rows, key=lambda r: r[0]):
             seats = list(seats_iter)
             when, players = _parse_iso(seats[0][1]), seats[0][2]
@@ -257,7 +260,8 @@ class StatsDB:
                     humans[seat_name] = humans.get(seat_name, False) or bool(won)
             for human, won in humans.items():
                 if wanted is None or human.casefold() == wanted:
-                    games.setdefault(human, []).append((when, players, bots, won))
+                    people = frozenset(other for other in humans if other != human)
+                    games.setdefault(human, []).append(_Game(when, players, bots, people, won))
         return [_summarise(n, games[n]) for n in sorted(games, key=lambda n: (n.casefold(), n))]
 
     # ----------------------------------------------------------------- helpers
@@ -313,15 +317,29 @@ def _describe(path: Path, exc: sqlite3.Error) -> str:
     return f"stats database {path} cannot be used: {exc}"
 
 
-def _summarise(name: str, games: list[tuple[datetime, int, frozenset[str], bool]]) -> PlayerStats:
+class _Game(NamedTuple):
+    """One finished game as one player saw it."""
+
+    when: datetime
+    players: int
+    bots: frozenset[str]
+    people: frozenset[str]
+    """The other people at the table (online, or sharing the keyboard)."""
+    won: bool
+
+
+def _summarise(name: str, games: list[_Game]) -> PlayerStats:
     overall = Tally()
     vs_bots: dict[str, Tally] = {}
+    vs_people: dict[str, Tally] = {}
     by_players: dict[int, Tally] = {}
     streak = best = 0
-    for _, players, bots, won in games:
+    for _, players, bots, people, won in games:
         overall = overall.add(won)
         for bot in bots:
             vs_bots[bot] = vs_bots.get(bot, Tally()).add(won)
+        for person in people:
+            vs_people[person] = vs_people.get(person, Tally()).add(won)
         by_players[players] = by_players.get(players, Tally()).add(won)
         streak = streak + 1 if won else 0
         best = max(best, streak)
@@ -332,7 +350,8 @@ def _summarise(name: str, games: list[tuple[datetime, int, frozenset[str], bool]
         by_players=tuple(sorted(by_players.items())),
         current_streak=streak,
         best_streak=best,
-        results=tuple((when, won) for when, _, _, won in games),
+        results=tuple((game.when, game.won) for game in games),
+        vs_people=tuple(sorted(vs_people.items(), key=lambda item: item[0].casefold())),
     )
 
 

@@ -57,6 +57,7 @@ def stats_json(stats: PlayerStats) -> dict[str, Any]:
         "current_streak": stats.current_streak,
         "best_streak": stats.best_streak,
         "vs_bots": {bot: _tally_json(t) for bot, t in stats.vs_bots},
+        "vs_people": {person: _tally_json(t) for person, t in stats.vs_people},
         "by_players": {str(n): _tally_json(t) for n, t in stats.by_players},
         "results": [
             {"date": when.isoformat(timespec="seconds").replace("+00:00", "Z"), "won": won}
@@ -86,6 +87,9 @@ def format_stats(stats: Sequence[PlayerStats], *, unicode: bool = True) -> str:
         lines.append("")
         lines.append(f"{s.name} against each bot (a game counts for every bot at the table):")
         lines.extend(_breakdown([(bot, t) for bot, t in s.vs_bots]) or ["  no games against bots"])
+        if s.vs_people:
+            lines.append(f"{s.name} against each person (online or at one keyboard):")
+            lines.extend(_breakdown(list(s.vs_people)))
         lines.append(f"{s.name} by table size:")
         lines.extend(_breakdown([(f"{n} players", t) for n, t in s.by_players]))
     return "\n".join(lines)

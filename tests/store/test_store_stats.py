@@ -179,6 +179,26 @@ def test_a_player_against_another_human_only_has_no_bot_figures():
     assert sorted(s.overall.wins for s in stats) == [0, 1]
 
 
+def test_results_against_each_other_person_online_or_at_one_keyboard():
+    with StatsDB() as db:
+        for seed in range(6):
+            record = finished(seed=seed, players=3, seats=None)
+            names = {0: "Ann", 1: "Bob"} if seed % 2 else {0: "Ann", 1: "Cat", 2: "Bob"}
+            db.record_game(seated(record, names), day(seed))
+        stats = {s.name: s for s in db.player_stats()}
+        games = {
+            s.name: {p.id for p in db.past_games() if s.name in [x.name for x in p.seats]}
+            for s in stats.values()
+        }
+    ann = stats["Ann"]
+    assert [name for name, _ in ann.vs_people] == ["Bob", "Cat"]
+    assert dict(ann.vs_people)["Bob"].games == 6 and dict(ann.vs_people)["Cat"].games == 3
+    assert dict(stats["Cat"].vs_people).keys() == {"Ann", "Bob"}
+    assert len(games["Cat"]) == 3
+    # A person's wins against another are their wins in the games both sat at.
+    assert dict(ann.vs_people)["Bob"].wins == ann.overall.wins
+
+
 def test_one_name_in_two_seats_is_one_game_for_that_player():
     record = finished(seed=6, players=3, seats=None)
     winner = record.result.winners[0]

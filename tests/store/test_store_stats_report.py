@@ -88,6 +88,7 @@ def test_json_has_the_same_figures(capsys, games):
             "casual": {"games": 2, "wins": 1, "win_rate": 0.5},
             "expert": {"games": 2, "wins": 2, "win_rate": 1.0},
         },
+        "vs_people": {},
         "by_players": {"3": {"games": 4, "wins": 3, "win_rate": 0.75}},
         "results": [
             {"date": "2026-03-01T09:30:00Z", "won": True},

@@ -22,9 +22,17 @@ LIMIT = 500
 
 
 def _seats(game: PastGame) -> str:
-    return ", ".join(
+    """ "You, Ann (expert)", and where an online game was played: "online KXQD: …"."""
+    seats = ", ".join(
         seat.name if seat.kind == "human" else f"{seat.name} ({seat.bot})" for seat in game.seats
     )
+    return f"{_where(game)}: {seats}" if game.origin is not None else seats
+
+
+def _where(game: PastGame) -> str:
+    """ "online KXQD" for a game played at a server's table."""
+    parts = (game.origin or "").split()
+    return f"online {parts[1]}" if len(parts) > 1 else "online"
 
 
 class PastGamesScreen(Screen[None]):

@@ -153,6 +153,9 @@ class StatsScreen(Screen[None]):
             yield Static(_breakdown([(level_label(bot), t) for bot, t in by_level]))
         else:
             yield Static("no games against bots", classes="note")
+        if stats.vs_people:
+            yield Static("Against each person (online, or at one keyboard)", classes="head")
+            yield Static(_breakdown(list(stats.vs_people)))
         yield Static("By table size", classes="head")
         yield Static(_breakdown([(f"{n} players", t) for n, t in stats.by_players]))
         results = [won for _, won in stats.results]
