@@ -5,8 +5,9 @@ with ``create``, ``join`` or ``watch`` (each naming the protocol version it
 speaks), is answered ``welcome`` (or ``error``), and from then on hears
 ``room`` (the waiting room and who sits where), ``presence`` (whose
 connection is up) and ``stream`` (the table's public stream, in order).  It
-sends intents only: add or remove a bot and start (the host, while
-waiting), and ``act`` (its own seat's move, naming the turn it answers).
+sends intents only: add a bot or an open seat, remove a seat and start
+(the host, while waiting), and ``act`` (its own seat's move, naming the
+turn it answers).
 
 Every message is a ``msgspec`` struct: the server decodes what a client
 sends against ``ClientMessage`` with every field's type, range and length
@@ -83,7 +84,8 @@ class AddOpen(_Message, tag="add_open"):
 
 
 class RemoveSeat(_Message, tag="remove_seat"):
-    """The host, while waiting: take away seat ``seat`` (a bot, or an open seat)."""
+    """The host, while waiting: take away seat ``seat`` (a bot, an open seat, or the seat
+    of a person who is not connected; never the host's own)."""
 
     seat: SeatNumber
 

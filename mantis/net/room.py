@@ -151,9 +151,12 @@ class Room:
             if connection is not but:
                 self.server.send(connection, self.room_state(self.seat_of(connection)))
 
+    def presence(self) -> protocol.Presence:
+        return protocol.Presence(tuple(seat.presence() for seat in self.seats))  # type: ignore[arg-type]
+
     def send_presence(self) -> None:
-        message = protocol.Presence(tuple(seat.presence() for seat in self.seats))  # type: ignore[arg-type]
-        broadcast(self.connections(), protocol.encode(message).decode())
+        """Everyone hears each seat's connection (it changed)."""
+        broadcast(self.connections(), protocol.encode(self.presence()).decode())
 
     def send_backlog(self, connection: ServerConnection) -> None:
         """The whole stream so far, to one connection that just (re)joined."""
@@ -372,6 +375,9 @@ class Room:
         self._final = (frame, table.turn)
         self.table = None
         self.remotes = {}
+        self.idle_since = monotonic()  # kept a while from the end, even with nobody here
+        for seat in self.seats:
+            seat.away = False  # nobody plays for anyone any more
 
     def act(self, seat: int, turn: int, action: Action) -> str | None:
         """``seat``'s intent to play ``action`` on turn ``turn``; an error code if it may not."""

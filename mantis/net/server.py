@@ -303,7 +303,7 @@ class TableServer:
         if isinstance(message, protocol.Watch):
             room.attach(None, connection)
             self.send(connection, _welcome(room, None, None))
-            room.send_presence()
+            self.send(connection, room.presence())  # nothing changed for the others
             room.send_backlog(connection)
             return room
         return await self._join(connection, room, message)
