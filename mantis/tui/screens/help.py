@@ -67,6 +67,19 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
         "is remembered, so some faces of the top card are impossible). Press [b]c [/b]for "
         "the coach: what the strongest bot would do now, and why.",
     ),
+    (
+        "Playing online",
+        "Press [b]o [/b]at the start screen to play with friends elsewhere. Give the "
+        "address of a table server — someone runs [b]mantis serve[/b], or press [b]Serve "
+        "here [/b]to run one inside this app — and your name. Then create a table (open "
+        "seats for friends, bots for the rest) and read its four-letter code out to them, "
+        "or join a table by its code, or pick one from the server's list. The host starts "
+        "the game with [b]Ctrl+S [/b]once every seat is taken.\n\nThe board is the same "
+        "as here, and your seat is called You. Each seat's border shows its person's "
+        "connection. If yours drops, the app reconnects by itself, and opening the table "
+        "again takes your own seat back. If you stay away too long, a bot plays for you "
+        "until you are back. Finished online games go into your past games.",
+    ),
 )
 
 KEYS: tuple[tuple[str, str], ...] = (
@@ -86,8 +99,8 @@ KEYS: tuple[tuple[str, str], ...] = (
 
 CLOSING_NOTE = (
     "A steal always takes two steps — pick, then confirm — so one stray key or click "
-    "never steals. At the start screen: [b]g [/b]past games (replay any of them), "
-    "[b]t [/b]statistics. In a replay: [b]← → [/b]step back and forward, [b]Home End "
+    "never steals. At the start screen: [b]o [/b]play online, [b]g [/b]past games "
+    "(replay any of them), [b]t [/b]statistics. In a replay: [b]← → [/b]step back and forward, [b]Home End "
     "[/b]jump to either end, [b]space [/b]plays and pauses, [b]+ - [/b]change its speed."
 )
 
