@@ -22,13 +22,10 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "tui")]
 
 import onlinekit  # noqa: E402
 import positions  # noqa: E402
-from msgspec.structs import replace as replace_struct  # noqa: E402
 
 from mantis.engine import SeatInfo  # noqa: E402
-from mantis.net.client import ListedSeat, ListedTable  # noqa: E402
 from mantis.store import Settings, save_settings  # noqa: E402
 from mantis.store.paths import settings_path  # noqa: E402
-from mantis.table import Away, stream_of  # noqa: E402
 from mantis.tui.app import MantisApp  # noqa: E402
 from mantis.tui.screens import lobby  # noqa: E402
 from mantis.tui.screens.game_over import GameOverScreen  # noqa: E402
@@ -95,62 +92,8 @@ def _setup() -> MantisApp:
     return MantisApp(still=True)
 
 
-def _online_table() -> MantisApp:
-    """Three seats on a server: you, a friend who is away (a bot plays for them), a bot."""
-    record, upto = positions.mid_game(3)
-    seats = list(record.seats)
-    me = next(i for i, seat in enumerate(seats) if seat.kind == "human")
-    friend = (me + 1) % 3
-    names = ["Ann", "Bea", "Cal"]
-    seats = [replace_struct(seat, name=names[i]) for i, seat in enumerate(seats)]
-    seats[friend] = replace_struct(seats[friend], kind="human", bot=None)
-    record = replace(record, seats=tuple(seats))
-    presence = ["bot"] * 3
-    presence[me], presence[friend] = "here", "away"
-    room = onlinekit.room(
-        [(seat.name, seat.kind, seat.bot, True) for seat in seats], you=me, state="playing"
-    )
-    stream = [*stream_of(record, upto), Away(friend, "greedy")]
-    return MantisApp(online=onlinekit.StillSeat(room, presence, stream), still=True)  # type: ignore[arg-type]
-
-
-def _waiting_room() -> MantisApp:
-    room = onlinekit.room(
-        [
-            ("Ann", "human", None, True),
-            ("Bea", "human", None, True),
-            ("", "human", None, False),
-            ("Ada", "bot", "expert", True),
-        ],
-        you=0,
-    )
-    seat = onlinekit.StillSeat(room, ["here", "here", "open", "bot"])
-    return MantisApp(online=seat, still=True)  # type: ignore[arg-type]
-
-
-async def _listed(url: str) -> list[ListedTable]:
-    return [
-        ListedTable(
-            "KXQD",
-            "waiting",
-            0,
-            (
-                ListedSeat("Ann", "human", True),
-                ListedSeat("", "human", False),
-                ListedSeat("Ada", "bot", True),
-            ),
-        ),
-        ListedTable(
-            "BDFH",
-            "playing",
-            31,
-            tuple(ListedSeat(n, "human", True) for n in ("Cal", "Dee", "Eve", "Fay")),
-        ),
-    ]
-
-
 async def _open_lobby(app: MantisApp, pilot: object) -> None:
-    lobby.list_tables = _listed  # a fixed list: the picture shows no real server
+    lobby.list_tables = onlinekit.listed_tables  # a fixed list: no real server in the picture
     await pilot.press("o")  # type: ignore[attr-defined]
     await pilot.pause()  # type: ignore[attr-defined]
     await pilot.pause()  # type: ignore[attr-defined]
@@ -169,8 +112,8 @@ SHOTS: list[tuple[str, Callable[[], MantisApp], tuple[int, int], Prepare]] = [
     ("table-odds-and-coach-large", _with_insights(positions.mid_game(6)), (120, 40), _settle),
     ("replay", _replay, (100, 30), _replay_steps),
     ("online-lobby", _setup, (80, 24), _open_lobby),
-    ("online-waiting-room", _waiting_room, (80, 24), _settle),
-    ("online-table-away", _online_table, (100, 30), _settle),
+    ("online-waiting-room", onlinekit.waiting_room_app, (80, 24), _settle),
+    ("online-table-away", lambda: onlinekit.online_table_app(away=True), (100, 30), _settle),
 ]
 
 

@@ -324,6 +324,32 @@ class OnlineSeat:
                 await self._connection.close()
 
 
+async def take_seat(
+    url: str,
+    opening: protocol.Create | protocol.Join | protocol.Watch,
+    tokens: SeatTokens | None = None,
+) -> OnlineSeat:
+    """Reach the server and take the place asked for; ``OnlineError`` if it says no.
+
+    A kept seat token the server does not know (another server at that
+    address, or a new table under an old code) is forgotten, and the join
+    tried again as a newcomer.
+    """
+    tokens = tokens if tokens is not None else SeatTokens()
+    seat = OnlineSeat(url, opening, tokens=tokens)
+    try:
+        await seat.open()
+    except OnlineError as exc:
+        if exc.code != protocol.BAD_TOKEN or not isinstance(opening, protocol.Join):
+            raise
+        tokens.forget(seat.url, opening.code)
+        seat = OnlineSeat(
+            url, protocol.Join(opening.protocol, opening.code, opening.name), tokens=tokens
+        )
+        await seat.open()
+    return seat
+
+
 def _why(exc: BaseException | str) -> str:
     if isinstance(exc, str):
         return exc

@@ -15,7 +15,7 @@ from textual.theme import Theme
 from ..engine import GameRecord, SeatInfo
 from ..engine.record import parse_record
 from ..net import protocol
-from ..net.client import OnlineError, OnlineSeat
+from ..net.client import OnlineSeat, take_seat
 from ..net.server import TableServer
 from ..store import Settings, load_settings, save_settings
 from ..store.paths import data_dir
@@ -204,24 +204,8 @@ class MantisApp(App[int]):
     async def take_seat(
         self, url: str, opening: protocol.Create | protocol.Join | protocol.Watch
     ) -> OnlineSeat:
-        """Reach the server and take the place asked for; ``OnlineError`` if it says no.
-
-        A kept seat token the server does not know (an old table's) is
-        forgotten, and the join tried again as a newcomer.
-        """
-        tokens = self.seat_tokens
-        seat = OnlineSeat(url, opening, tokens=tokens)
-        try:
-            await seat.open()
-        except OnlineError as exc:
-            if exc.code != protocol.BAD_TOKEN or not isinstance(opening, protocol.Join):
-                raise
-            tokens.forget(url, opening.code)
-            seat = OnlineSeat(
-                url, protocol.Join(opening.protocol, opening.code, opening.name), tokens=tokens
-            )
-            await seat.open()
-        return seat
+        """Reach the server and take the place asked for (``net.client.take_seat``)."""
+        return await take_seat(url, opening, self.seat_tokens)
 
     def follow_online(self, seat: OnlineSeat, *, lobby: Screen | None = None) -> None:
         """Show the table ``seat`` sits at (waiting room, then board) and follow the server.

@@ -14,7 +14,7 @@ import getpass
 import sys
 
 from ..net import protocol
-from ..net.client import OnlineError, OnlineSeat, check_url
+from ..net.client import OnlineError, check_url, take_seat
 from ..net.codes import normal_code
 from ..players import BOTS
 from ..store.seat_tokens import SeatTokens
@@ -104,20 +104,8 @@ def run_online(args: argparse.Namespace) -> int:
 async def _play(
     url: str, opening: protocol.Create | protocol.Join | protocol.Watch, tokens: SeatTokens
 ) -> int:
-    online = OnlineSeat(url, opening, tokens=tokens)
     try:
-        try:
-            await online.open()
-        except OnlineError as exc:
-            if exc.code != protocol.BAD_TOKEN or not isinstance(opening, protocol.Join):
-                raise
-            # The token kept for this code is not the server's (another server, or a new
-            # table with an old code): forget it and join as a newcomer.
-            tokens.forget(url, opening.code)
-            online = OnlineSeat(
-                url, protocol.Join(opening.protocol, opening.code, opening.name), tokens=tokens
-            )
-            await online.open()
+        online = await take_seat(url, opening, tokens)
     except OnlineError as exc:
         print(f"mantis: {exc}", file=sys.stderr)
         return FAILED

@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
+
+import positions
+from msgspec.structs import replace as replace_struct
 
 from mantis.net import protocol
-from mantis.net.client import StreamUpdate
-from mantis.table import Message
+from mantis.net.client import ListedSeat, ListedTable, StreamUpdate
+from mantis.table import Away, Message, stream_of
+from mantis.tui.app import MantisApp
 
 URL = "ws://127.0.0.1:8765"
 CODE = "KXQD"
@@ -70,3 +75,56 @@ class StillSeat:
 
     async def close(self) -> None:
         pass
+
+
+def waiting_room_app() -> MantisApp:
+    """The host's waiting room: a friend connected, one gone, an open seat and a bot."""
+    seats = [
+        ("Ann", "human", None, True),
+        ("Bea", "human", None, True),
+        ("", "human", None, False),
+        ("Ada", "bot", "expert", True),
+    ]
+    still = StillSeat(room(seats, you=0), ["here", "gone", "open", "bot"])
+    return MantisApp(online=still, still=True)  # type: ignore[arg-type]
+
+
+def online_table_app(away: bool) -> MantisApp:
+    """Three seats on a server, mid-game: you, a friend (away, if asked) and a bot."""
+    record, upto = positions.mid_game(3)
+    names = ["Ann", "Bea", "Cal"]
+    seats = [replace_struct(seat, name=names[i]) for i, seat in enumerate(record.seats)]
+    me = next(i for i, seat in enumerate(seats) if seat.kind == "human")
+    friend = (me + 1) % 3
+    seats[friend] = replace_struct(seats[friend], kind="human", bot=None)
+    record = replace(record, seats=tuple(seats))
+    stream = stream_of(record, upto)
+    presence = ["bot"] * 3
+    presence[me] = "here"
+    presence[friend] = "away" if away else "here"
+    if away:
+        stream.append(Away(friend, "greedy"))
+    state = room([(s.name, s.kind, s.bot, True) for s in seats], you=me, state="playing")
+    return MantisApp(online=StillSeat(state, presence, stream), still=True)  # type: ignore[arg-type]
+
+
+async def listed_tables(url: str) -> list[ListedTable]:
+    """What a server with two public tables lists (for pictures of the lobby)."""
+    return [
+        ListedTable(
+            "KXQD",
+            "waiting",
+            0,
+            (
+                ListedSeat("Ann", "human", True),
+                ListedSeat("", "human", False),
+                ListedSeat("Ada", "bot", True),
+            ),
+        ),
+        ListedTable(
+            "BDFH",
+            "playing",
+            31,
+            tuple(ListedSeat(n, "human", True) for n in ("Cal", "Dee", "Alan", "Eve")),
+        ),
+    ]

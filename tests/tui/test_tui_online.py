@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import onlinekit
-import positions
 import pytest
-from msgspec.structs import replace as replace_struct
 from test_tui_play import wait_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
@@ -18,12 +15,12 @@ from netkit import join, play_my_turns, running_server  # noqa: E402
 
 from mantis.cli import main  # noqa: E402
 from mantis.net import protocol  # noqa: E402
-from mantis.net.client import ListedSeat, ListedTable, OnlineSeat  # noqa: E402
+from mantis.net.client import OnlineSeat  # noqa: E402
 from mantis.store import Settings, save_settings  # noqa: E402
 from mantis.store.paths import settings_path  # noqa: E402
 from mantis.store.seat_tokens import SeatTokens  # noqa: E402
 from mantis.store.stats import StatsDB, default_stats_path  # noqa: E402
-from mantis.table import Away, stream_of  # noqa: E402
+from mantis.table import Away  # noqa: E402
 from mantis.tui.app import MantisApp  # noqa: E402
 from mantis.tui.screens import lobby as lobby_module  # noqa: E402
 from mantis.tui.screens.game_over import GameOverScreen  # noqa: E402
@@ -168,50 +165,16 @@ def test_a_seat_token_is_kept_for_the_next_join(tmp_path: Path) -> None:
 # ----------------------------------------------------------------- pictures
 
 
-def _waiting_room_app() -> MantisApp:
-    room = onlinekit.room(
-        [
-            ("Ann", "human", None, True),
-            ("Bea", "human", None, True),
-            ("", "human", None, False),
-            ("Ada", "bot", "expert", True),
-        ],
-        you=0,
-    )
-    seat = onlinekit.StillSeat(room, ["here", "gone", "open", "bot"])
-    return MantisApp(online=seat, still=True)  # type: ignore[arg-type]
-
-
 def test_waiting_room(snap_compare) -> None:
-    assert snap_compare(_waiting_room_app(), terminal_size=SIZE)
-
-
-def _online_table(away: bool) -> MantisApp:
-    record, upto = positions.mid_game(3)
-    names = ["Ann", "Bea", "Cal"]
-    seats = [replace_struct(seat, name=names[i]) for i, seat in enumerate(record.seats)]
-    record = replace(record, seats=tuple(seats))
-    me = next(i for i, s in enumerate(seats) if s.kind == "human")
-    other = (me + 1) % 3
-    seats[other] = replace_struct(seats[other], kind="human", bot=None)
-    record = replace(record, seats=tuple(seats))
-    stream = stream_of(record, upto)
-    presence = ["bot"] * 3
-    presence[me] = "here"
-    presence[other] = "away" if away else "here"
-    if away:
-        stream.append(Away(other, "greedy"))
-    room = onlinekit.room([(s.name, s.kind, s.bot, True) for s in seats], you=me, state="playing")
-    seat = onlinekit.StillSeat(room, presence, stream)
-    return MantisApp(online=seat, still=True)  # type: ignore[arg-type]
+    assert snap_compare(onlinekit.waiting_room_app(), terminal_size=SIZE)
 
 
 def test_online_table(snap_compare) -> None:
-    assert snap_compare(_online_table(away=False), terminal_size=SIZE)
+    assert snap_compare(onlinekit.online_table_app(away=False), terminal_size=SIZE)
 
 
 def test_online_table_with_a_seat_away(snap_compare) -> None:
-    assert snap_compare(_online_table(away=True), terminal_size=SIZE)
+    assert snap_compare(onlinekit.online_table_app(away=True), terminal_size=SIZE)
 
 
 # ----------------------------------------------------------------- the lobby
@@ -274,36 +237,8 @@ async def test_the_lobby_says_what_went_wrong_and_keeps_what_was_typed(tmp_path:
             assert isinstance(app.screen, LobbyScreen)
 
 
-LISTED = [
-    ListedTable(
-        "KXQD",
-        "waiting",
-        0,
-        (
-            ListedSeat("Ann", "human", True),
-            ListedSeat("", "human", False),
-            ListedSeat("Ada", "bot", True),
-        ),
-    ),
-    ListedTable(
-        "BDFH",
-        "playing",
-        31,
-        (
-            ListedSeat("Cal", "human", True),
-            ListedSeat("Dee", "human", True),
-            ListedSeat("Alan", "bot", True),
-            ListedSeat("Eve", "human", True),
-        ),
-    ),
-]
-
-
 def test_lobby_with_tables(snap_compare, monkeypatch: pytest.MonkeyPatch) -> None:
-    async def listed(url: str):
-        return list(LISTED)
-
-    monkeypatch.setattr(lobby_module, "list_tables", listed)
+    monkeypatch.setattr(lobby_module, "list_tables", onlinekit.listed_tables)
 
     async def open_lobby(pilot) -> None:
         await pilot.press("o")

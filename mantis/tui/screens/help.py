@@ -100,8 +100,9 @@ KEYS: tuple[tuple[str, str], ...] = (
 CLOSING_NOTE = (
     "A steal always takes two steps — pick, then confirm — so one stray key or click "
     "never steals. At the start screen: [b]o [/b]play online, [b]g [/b]past games "
-    "(replay any of them), [b]t [/b]statistics. In a replay: [b]← → [/b]step back and forward, [b]Home End "
-    "[/b]jump to either end, [b]space [/b]plays and pauses, [b]+ - [/b]change its speed."
+    "(replay any of them), [b]t [/b]statistics. In a replay: [b]← → [/b]step back and "
+    "forward, [b]Home End [/b]jump to either end, [b]space [/b]plays and pauses, "
+    "[b]+ - [/b]change its speed."
 )
 
 
