@@ -327,9 +327,10 @@ class TableServer:
             )
             return None
         room = self.rooms.get(normal_code(code))
-        if room is None:
+        if room is None or not room.table_id:  # (a table still being kept is not there yet)
             self.guesses.missed(peer, now)
             self._error(connection, protocol.UNKNOWN_CODE, f"there is no table {code!r} here")
+            return None
         return room
 
     async def _create(self, connection: ServerConnection, message: protocol.Create) -> Room | None:
@@ -361,16 +362,24 @@ class TableServer:
             if seat.kind == "bot":
                 seat.name = room.unique_name(room._bot_name(), s)
         stored = [seat.stored() for seat in seats]
-        room.table_id = await self.writer.write(
-            lambda db: db.create_table(
-                code,
-                private=message.private,
-                host=host_index,
-                away_bot=away_bot,
-                seats=stored,
-            )
-        )
+        # The code is taken before the table is kept: another table created while this
+        # one is being written must not draw the same code.
         self.rooms[code] = room
+        try:
+            room.table_id = await self.writer.write(
+                lambda db: db.create_table(
+                    code,
+                    private=message.private,
+                    host=host_index,
+                    away_bot=away_bot,
+                    seats=stored,
+                )
+            )
+        except Exception as exc:  # the database's trouble: this table only, said in one line
+            del self.rooms[code]
+            log.error("could not keep a new table: %s", exc)
+            self._error(connection, protocol.SERVER_FULL, "the server could not keep the table")
+            return None
         room.attach(host_index, connection)
         self.send(connection, _welcome(room, host_index, token))
         room.send_presence()

@@ -12,7 +12,7 @@ from netkit import WAIT, Client, create, join, play_my_turns, running_server, we
 
 from mantis.engine import SCORE, TurnStarted, steal
 from mantis.engine.record import parse_record
-from mantis.net import protocol
+from mantis.net import codes, protocol
 from mantis.table import Recorded, StartFailed
 
 
@@ -157,3 +157,14 @@ async def test_the_host_adds_and_removes_bots_and_starts_once_seats_are_full(
         await ann.send(protocol.Start())
         await asyncio.gather(play_my_turns(ann, 0), play_my_turns(bea, 1))
         assert isinstance(ann.stream[-1], Recorded)
+
+
+async def test_tables_created_at_once_never_share_a_code(tmp_path: Path, monkeypatch) -> None:
+    # Every draw gives the same letters, so both tables want BBBB while the first is
+    # still being written to disk: the second must be given another code.
+    monkeypatch.setattr(codes.secrets, "choice", lambda letters: letters[0])
+    async with running_server(tmp_path) as (server, url):
+        ann, bea = await asyncio.gather(create(url, name="Ann"), create(url, name="Bea"))
+        found = sorted([welcome(ann).code, welcome(bea).code])
+        assert found == ["BBBB", "BBBBB"]
+        assert sorted(server.rooms) == found
