@@ -43,12 +43,6 @@ class Decision:
     fault: str | None = None
 
 
-def is_thinking(player: object) -> bool:
-    """Whether a decision of ``player``'s is running right now (in its thread)."""
-    with _busy_lock:
-        return id(player) in _busy
-
-
 async def decide(player: Player, view: View, timeout: float | None) -> Decision:
     """Ask ``player`` for its action on ``view``.
 

@@ -107,9 +107,6 @@ class Recorded(msgspec.Struct, frozen=True, tag="recorded"):
 Notice = Fault | StartFailed | Away | Back | KeepFailed
 """What the table itself says, beside the engine's events."""
 
-GameEvent = TurnStarted | CardRevealed | Scored | ScoreMissed | Stolen | StealMissed | ExtraTurn
-"""The engine's events as the stream carries them (``GameOver`` is listed apart)."""
-
 Message = (
     Opening
     | TurnStarted

@@ -107,7 +107,6 @@ class MantisApp(App[int]):
         self._online_seat = online
         self._lobby: Screen | None = None
         self._server_url: str | None = None
-        self._server_stop: asyncio.Event | None = None
 
     # ------------------------------------------------------------ lifecycle
 
@@ -261,7 +260,6 @@ class MantisApp(App[int]):
                 if not bound.done():
                     bound.set_exception(exc)
 
-        self._server_stop = stop
         self.run_worker(serve(), group="server", exit_on_error=False)
         got = await bound
         self._server_url = f"ws://127.0.0.1:{got}"
@@ -385,6 +383,6 @@ class MantisApp(App[int]):
 
 
 def _port_of(url: str) -> int:
-    """The port in a ``ws://host:port`` address (8765 if none can be read)."""
+    """The port in a ``ws://host:port`` address (8765 if none can be read; 0: any free one)."""
     tail = url.rsplit(":", 1)[-1].strip("/")
-    return int(tail) if tail.isdigit() and 0 < int(tail) < 65536 else 8765
+    return int(tail) if tail.isdigit() and int(tail) < 65536 else 8765

@@ -28,8 +28,6 @@ class OnlineController:
         self.online = online
         self.room_screen = WaitingRoomScreen(online)
         self.board: OnlineTableScreen | None = None
-        self.stopped: str | None = None
-        """Why online play ended, if it did (the server refused a reconnect)."""
 
     async def follow(self) -> None:
         """Route every event until the seat is closed (run as the app's worker)."""
@@ -41,7 +39,6 @@ class OnlineController:
                     self.app.log.error(f"online event {event!r} failed: {exc!r}")
                     self.app.notify(f"Could not show an update: {exc}", severity="error")
         except OnlineError as exc:
-            self.stopped = str(exc)
             self._tell(f"Online play stopped: {exc}")
             self.app.notify(f"Online play stopped: {exc}", severity="error", timeout=15)
 

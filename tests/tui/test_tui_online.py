@@ -261,3 +261,28 @@ def test_lobby_error(snap_compare) -> None:
         await pilot.pause()
 
     assert snap_compare(MantisApp(still=True), terminal_size=SIZE, run_before=open_lobby)
+
+
+async def test_a_new_user_reaches_an_online_table_from_the_app_alone() -> None:
+    # No server anywhere: "Serve here" runs one inside the app, and the lobby takes
+    # the user to a table of their own, from the setup screen, without any flag.
+    save_settings(Settings(server="ws://127.0.0.1:0"), settings_path())
+    app = MantisApp(still=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        lobby = app.screen
+        await pilot.click("#serve")
+        server = lobby.query_one("#server")
+        await wait_for(pilot, lambda: server.value not in ("", "ws://127.0.0.1:0"))
+        assert "Serving at" in str(lobby.query_one("#lobby-error").render())
+        lobby.query_one("#online-name").value = "Ann"
+        lobby.query_one("#online-players").value = 2
+        lobby.query_one("#online-seat-2").value = "casual"
+        await pilot.click("#create")
+        await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, OnlineTableScreen))
+        board = app.screen
+        assert [s.kind for s in board.seats] == ["human", "bot"] and board.names[0] == "You"
+        assert app.settings.server == server.value and app.settings.online_name == "Ann"
