@@ -168,7 +168,7 @@ class BoardScreen(Screen[None]):
         pile.top_back = view.top_back
         pile.drawn = self._drawn()
         banner = self.query_one(TurnBanner)
-        over = next((m for m in reversed(self.messages) if isinstance(m, GameOver)), None)
+        over = self.game_over
         if over is not None:
             banner.show_over(game_over_line(over, self.names))
         else:
@@ -178,6 +178,13 @@ class BoardScreen(Screen[None]):
                 extra=view.extra_turn,
             )
         self._update_insights()
+
+    @property
+    def game_over(self) -> GameOver | None:
+        """The stream's ``GameOver``, once the game on screen has ended."""
+        if not self.state.over:
+            return None
+        return next(m for m in reversed(self.messages) if isinstance(m, GameOver))
 
     def _drawn(self) -> tuple[int, str] | None:
         """The card the last action turned over, and whose tank it went to."""

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from ...engine import Action, RecordError
 from ...engine.record import parse_record
+from ...net.protocol import Act
 from ...store.stats import StatsDB, StatsError
 from ...table import Message, Recorded
 from ..narration import YOU
@@ -58,8 +59,6 @@ class OnlineTableScreen(PlayScreen):
         return names
 
     def submit(self, seat: int, action: Action) -> None:
-        from ...net.protocol import Act  # the protocol, not the connection: no I/O here
-
         self.run_worker(self.online.send(Act(self.state.turn, action)), group="send")
 
     # ------------------------------------------------------------------ the connection

@@ -114,7 +114,7 @@ class PlayScreen(BoardScreen):
         self._update_controls()
         self._show_live()
         self.start()
-        over = next((m for m in reversed(self.messages) if isinstance(m, GameOver)), None)
+        over = self.game_over
         if over is not None:
             # Opened on a finished game: let the board draw once, then show the result.
             self.result = over
