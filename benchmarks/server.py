@@ -256,7 +256,6 @@ class Bench:
         self.t1 = float("inf")
         self.window_sent = 0
         self.samples: list[float] = []
-        self.moves_done = 0
 
     def spawn(self, coroutine: Any) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -264,7 +263,6 @@ class Bench:
         task.add_done_callback(self.background.discard)
 
     def completed(self, sent: float, now: float) -> None:
-        self.moves_done += 1
         if self.t0 <= sent < self.t1:
             self.samples.append(now - sent)
 

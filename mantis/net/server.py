@@ -33,7 +33,7 @@ from websockets.http11 import Request, Response
 from .. import __version__
 from ..engine import SeatInfo, game_seed
 from ..players import BOTS
-from ..store.tables_db import TablesDB
+from ..store.tables_db import DB_NAME, TablesDB
 from ..store.writer import Writer
 from ..table import dealt
 from ..table.names import clean_name
@@ -80,7 +80,7 @@ class TableServer:
         ``game_seed(seed, i)`` instead of a secret seed (for the server's own
         tests only).
         """
-        self.db = TablesDB(data / "server.sqlite3")
+        self.db = TablesDB(data / DB_NAME)
         self.writer = Writer(self.db)
         self.away_after = away_after
         self.bot_pace = bot_pace

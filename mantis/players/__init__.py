@@ -2,7 +2,7 @@
 
 from .human import HumanPlayer
 from .protocol import Player, is_player
-from .registry import BOTS, PlayerSpecError, bot_factory, bot_names, make_bot
+from .registry import BOTS, PlayerSpecError, bot_factory, make_bot
 
 __all__ = [
     "BOTS",
@@ -10,7 +10,6 @@ __all__ = [
     "Player",
     "PlayerSpecError",
     "bot_factory",
-    "bot_names",
     "is_player",
     "make_bot",
 ]

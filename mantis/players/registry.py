@@ -29,10 +29,6 @@ class PlayerSpecError(ValueError):
     """A bot name or plug-in reference that does not give a working bot."""
 
 
-def bot_names() -> tuple[str, ...]:
-    return tuple(BOTS)
-
-
 def bot_factory(spec: str) -> Callable[[], Player]:
     """What makes a bot for ``spec``: a built-in name or ``module:Class``.
 

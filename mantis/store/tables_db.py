@@ -97,10 +97,6 @@ class StoredTable:
     finished_at: datetime | None
 
 
-def default_db_path(directory: str | os.PathLike[str]) -> Path:
-    return Path(directory) / DB_NAME
-
-
 class TablesDB:
     """The server's SQLite database (WAL, every commit synced to disk)."""
 

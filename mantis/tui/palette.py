@@ -47,11 +47,6 @@ def tag(colour: int, *, spaced: bool = False) -> Text:
     return Text(COLOUR_LETTERS[colour] + (" " if spaced else ""), style=f"bold {HUES[colour]}")
 
 
-def glyph(colour: int) -> Text:
-    """The colour's glyph in its hue."""
-    return Text(GLYPHS[colour], style=HUES[colour])
-
-
 def hue(colour: int) -> str:
     """The colour's hue as a hex string."""
     return HUES[colour]

@@ -135,12 +135,9 @@ class SeatPanel(Vertical):
         self._flag("-winner", view.winners is not None and self.seat in view.winners)
         self._update_subtitle()
 
-    def mark(self, *, to_move: bool | None = None, target: bool | None = None) -> None:
-        """Set the "to move" and "steal target" flags."""
-        if to_move is not None:
-            self._flag("-to-move", to_move)
-        if target is not None:
-            self._flag("-target", target)
+    def mark(self, *, target: bool) -> None:
+        """Set the "steal target" flag."""
+        self._flag("-target", target)
         self._update_subtitle()
 
     def show_presence(self, presence: str) -> None:

@@ -33,14 +33,12 @@ class TurnBanner(Static):
     }
     """
 
-    def show_turn(self, name: str, *, human: bool, extra: bool, note: str = "") -> None:
-        """Announce ``name``'s turn; ``note`` adds a short hint after it."""
+    def show_turn(self, name: str, *, human: bool, extra: bool) -> None:
+        """Announce ``name``'s turn."""
         whose = "YOUR TURN" if name == YOU else f"{name.upper()}'S TURN"
         text = f"▶ {whose}"
         if extra:
             text = f"★ EXTRA TURN ★ {text}"
-        if note:
-            text = f"{text} · {note}"
         self.set_classes_for(human=human, extra=extra, over=False)
         self.update(text)
 
