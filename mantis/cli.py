@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import __version__
+from .store.settings import DEFAULT_BOT_TIMEOUT, SPEEDS
 
 #: Built-in bot levels a server offers (the CLI lists them without importing the bots).
 _BOT_LEVELS = ("random", "score", "casual", "greedy", "expert")
@@ -61,10 +62,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seats", help="comma list, one per seat: human or a bot name")
     play.add_argument("--names", help="comma list of seat names")
     play.add_argument("--seed", type=_seed, help="deal this seed (same as simulate's game seed)")
+    play.add_argument("--speed", choices=SPEEDS, help="how fast bots move")
     play.add_argument(
-        "--speed", choices=("slow", "normal", "fast", "instant"), help="how fast bots move"
+        "--bot-timeout",
+        type=_seconds,
+        help=f"seconds a bot may think (default {DEFAULT_BOT_TIMEOUT:g})",
     )
-    play.add_argument("--bot-timeout", type=_seconds, help="seconds a bot may think (default 5)")
     play.add_argument(
         "--resume", action="store_true", help="resume the unfinished game, if there is one"
     )

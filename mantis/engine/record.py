@@ -36,6 +36,9 @@ class SeatInfo(msgspec.Struct, frozen=True):
 
     A ``msgspec`` struct so that the table's public stream, which names the
     seats, reads them back checked (names are bounded in length there too).
+    Its fields are the one set of rules for a seat wherever one is read
+    back: a record, the settings' remembered table, the statistics
+    (``seats_from_json``).
     """
 
     name: Annotated[str, msgspec.Meta(max_length=64)]
@@ -265,20 +268,24 @@ def _parse_action(data: Any, index: int) -> tuple[int, Action]:
 def _parse_seats(data: Any, players: int) -> tuple[SeatInfo, ...] | None:
     if data is None:
         return None
-    if not isinstance(data, list) or len(data) != players:
+    seats = seats_from_json(data)
+    if len(seats) != players:
         raise RecordError(f"seats must list {players} seats")
-    seats = []
-    for entry in data:
-        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
-            raise RecordError("every seat needs a name")
-        kind = entry.get("kind")
-        if kind not in ("human", "bot"):
-            raise RecordError(f"a seat's kind is 'human' or 'bot', not {kind!r}")
-        bot = entry.get("bot")
-        if bot is not None and not isinstance(bot, str):
-            raise RecordError("a seat's bot must be a name")
-        seats.append(SeatInfo(entry["name"], kind, bot))
-    return tuple(seats)
+    return seats
+
+
+def seats_from_json(data: Any) -> tuple[SeatInfo, ...]:
+    """Seats from their JSON (a list of what ``SeatInfo.to_json`` writes).
+
+    ``RecordError`` says which seat breaks which rule; keys other than
+    ``name``, ``kind`` and ``bot`` are ignored.
+    """
+    if not isinstance(data, list):
+        raise RecordError("seats must be a list")
+    try:
+        return msgspec.convert(data, tuple[SeatInfo, ...])
+    except msgspec.ValidationError as exc:
+        raise RecordError(f"a seat is not valid: {exc}") from None
 
 
 def iter_records(lines: Iterable[str]) -> Iterator[GameRecord]:

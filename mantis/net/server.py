@@ -33,6 +33,7 @@ from websockets.http11 import Request, Response
 from .. import __version__
 from ..engine import SeatInfo, game_seed
 from ..players import BOTS
+from ..store.settings import DEFAULT_BOT_TIMEOUT
 from ..store.tables_db import DB_NAME, TablesDB
 from ..store.writer import Writer
 from ..table import dealt
@@ -67,7 +68,7 @@ class TableServer:
         *,
         away_after: float = 60.0,
         bot_pace: float = 1.0,
-        bot_timeout: float = 5.0,
+        bot_timeout: float = DEFAULT_BOT_TIMEOUT,
         seed: int | None = None,
         max_connections: int = 10_000,
         hello_timeout: float = HELLO_TIMEOUT,

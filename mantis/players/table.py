@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from ..engine import SCORE, Action, View
 from .protocol import Player
 
-DEFAULT_BOT_TIMEOUT = 5.0
 BUSY = "was still thinking about an earlier move"
 """The fault of a bot asked while an abandoned decision of its own still runs."""
 

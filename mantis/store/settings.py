@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..engine.record import SeatInfo, write_text_atomic
+from ..engine.record import RecordError, SeatInfo, seats_from_json, write_text_atomic
 from .paths import settings_path
 
 SPEEDS = ("slow", "normal", "fast", "instant")
@@ -22,6 +22,7 @@ SPEEDS = ("slow", "normal", "fast", "instant")
 
 DEFAULT_THEME = "textual-dark"
 DEFAULT_BOT_TIMEOUT = 5.0
+"""Seconds a bot may think unless the user says otherwise (the table driver's default too)."""
 MAX_BOT_TIMEOUT = 600.0
 DEFAULT_SERVER = "ws://127.0.0.1:8765"
 
@@ -144,7 +145,7 @@ def _from_json(data: dict[str, Any]) -> tuple[Settings, list[str]]:
     else:
         bad.append("online_seats")
 
-    seats = _seats_from_json(data.get("last_seats", []))
+    seats = _remembered_seats(data.get("last_seats", []))
     if seats is None:
         bad.append("last_seats")
     else:
@@ -152,17 +153,16 @@ def _from_json(data: dict[str, Any]) -> tuple[Settings, list[str]]:
     return Settings(**values), bad
 
 
-def _seats_from_json(data: Any) -> tuple[SeatInfo, ...] | None:
-    if not isinstance(data, list) or not (not data or 2 <= len(data) <= 6):
+def _remembered_seats(data: Any) -> tuple[SeatInfo, ...] | None:
+    """The remembered table (none, or 2 to 6 seats); None if it cannot be offered again."""
+    try:
+        seats = seats_from_json(data)
+    except RecordError:
         return None
-    seats = []
-    for entry in data:
-        if not isinstance(entry, dict):
-            return None
-        name, kind, bot = entry.get("name"), entry.get("kind"), entry.get("bot")
-        if not isinstance(name, str) or kind not in ("human", "bot"):
-            return None
-        if kind == "bot" and not isinstance(bot, str):
-            return None
-        seats.append(SeatInfo(name, kind, bot if kind == "bot" else None))
-    return tuple(seats)
+    if seats and not 2 <= len(seats) <= 6:
+        return None
+    # A record may keep a bot seat without its bot's name; a table to set up
+    # again cannot: the setup screen has no bot to offer for that seat.
+    if any(seat.kind == "bot" and seat.bot is None for seat in seats):
+        return None
+    return seats

@@ -164,8 +164,7 @@ class StatsDB:
         when = finished_at if finished_at is not None else datetime.now(UTC)
         if when.tzinfo is None:
             raise ValueError("finished_at needs a timezone (use UTC)")
-        seats = [s.to_json() for s in record.seats] if record.seats is not None else None
-        rows = seat_rows(record.players, seats, list(result.winners), list(result.scores))
+        rows = seat_rows(record.players, record.seats, list(result.winners), list(result.scores))
         with self._errors(), self._transaction():
             if origin is not None:
                 known = self._db.execute(

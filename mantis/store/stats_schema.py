@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+
+from ..engine.record import RecordError, SeatInfo, seats_from_json
 
 SCHEMA_VERSION = 3
 
@@ -79,26 +80,28 @@ def _v1_to_v2(db: sqlite3.Connection) -> None:
         )
 
 
-def _seats_in(record_json: str) -> list[Any] | None:
-    """The ``seats`` of a stored record; None if it has none (or cannot be read)."""
+def _seats_in(record_json: str) -> tuple[SeatInfo, ...] | None:
+    """The seats of a stored record; None if it names none (or they cannot be read)."""
     try:
-        seats = json.loads(record_json).get("seats")
-    except (ValueError, AttributeError):
+        data = json.loads(record_json)
+    except ValueError:
         return None
-    return seats if isinstance(seats, list) else None
+    if not isinstance(data, dict) or data.get("seats") is None:
+        return None
+    try:
+        return seats_from_json(data["seats"])
+    except RecordError:
+        return None
 
 
 def seat_rows(
-    players: int, seats: list[Any] | None, winners: list[int], scores: list[int]
+    players: int, seats: Sequence[SeatInfo] | None, winners: list[int], scores: list[int]
 ) -> list[tuple[int, str, str, str | None, int, int]]:
-    """``(seat, name, kind, bot, score, won)`` per seat; ``seats`` as in a record's JSON."""
+    """``(seat, name, kind, bot, score, won)`` per seat; kind "unknown" where no seat is named."""
     rows = []
     for seat in range(players):
-        entry = seats[seat] if seats is not None and seat < len(seats) else None
-        if isinstance(entry, dict):
-            name = str(entry.get("name", f"Seat {seat + 1}"))
-            kind = str(entry.get("kind", "unknown"))
-            bot = entry.get("bot") if isinstance(entry.get("bot"), str) else None
+        if seats is not None and seat < len(seats):
+            name, kind, bot = seats[seat].name, seats[seat].kind, seats[seat].bot
         else:
             name, kind, bot = f"Seat {seat + 1}", "unknown", None
         rows.append((seat, name, kind, bot, int(scores[seat]), int(seat in winners)))

@@ -27,7 +27,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from ..engine import GameRecord, SeatInfo, View, bot_rng, record_of
 from ..engine.game import Game
 from ..players import Player
-from ..players.table import DEFAULT_BOT_TIMEOUT, decide
+from ..players.table import decide
+from ..store.settings import DEFAULT_BOT_TIMEOUT
 from .history import opening_of, seats_of
 from .keeper import Keeper
 from .messages import (

@@ -166,3 +166,23 @@ def test_an_online_game_heard_of_twice_is_kept_once():
         "ws://example:8765 BDFH",
         "ws://example:8765 KXQD",
     ]
+
+
+def test_the_upgrade_reads_stored_seats_by_the_records_rules():
+    # Seats that a record may not hold (a number for a name, an unknown kind)
+    # are not half-read into the statistics: that game's seats are unknown.
+    good, bad = finished(seed=1), finished(seed=2)
+    make_v1([("2026-01-01T10:00:00Z", good), ("2026-01-02T10:00:00Z", bad)])
+    raw = sqlite3.connect(default_stats_path())
+    data = json.loads(bad.to_json())
+    data["seats"][0] = {"name": 7, "kind": "robot"}
+    raw.execute("UPDATE games SET record = ? WHERE id = 2", (json.dumps(data),))
+    raw.commit()
+    raw.close()
+    StatsDB().close()
+    raw = sqlite3.connect(default_stats_path())
+    rows = raw.execute("SELECT game_id, name, kind, bot FROM seats ORDER BY game_id, seat")
+    seats = rows.fetchall()
+    raw.close()
+    assert seats[:3] == [(1, s.name, s.kind, s.bot) for s in good.seats]
+    assert seats[3:] == [(2, f"Seat {s + 1}", "unknown", None) for s in range(3)]
