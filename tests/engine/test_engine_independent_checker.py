@@ -11,9 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from enginekit import play_random
+from enginekit import MUTATIONS, play_random
 from independent_checker import ALL_CODES, RecordProblem, check_lines, check_record
-from test_engine_records import MUTATIONS
 
 from mantis.engine import Game, RecordError, SeatInfo, card_code, record_of
 from mantis.engine.record import parse_record

@@ -7,7 +7,7 @@ import json
 import random
 
 import pytest
-from enginekit import play_random, state
+from enginekit import MUTATIONS, play_random, state
 
 from mantis.engine import Game, GameRecord, RecordError, SeatInfo, read_records, record_of
 from mantis.engine.record import iter_records, parse_record, write_records
@@ -119,98 +119,6 @@ def test_unreadable_or_missing_file_is_a_record_error(tmp_path):
 
 
 # ---------------------------------------------------------------------- malformed records
-
-
-def other_seat(data):
-    return (data["actions"][0]["seat"] + 1) % data["players"]
-
-
-def _drop_last_action(d):
-    d["actions"].pop()
-
-
-MUTATIONS = {
-    "unknown card": (lambda d: d["tanks"][0].__setitem__(0, "X:RGB"), "unknown card"),
-    "badly ordered back": (lambda d: d["pile"].__setitem__(0, "R:GRB"), "unknown card"),
-    "duplicated card": (
-        lambda d: d["pile"].__setitem__(0, d["tanks"][0][0]),
-        "repeats a card",
-    ),
-    "tank with 3 cards": (lambda d: d["tanks"][1].pop(), "4 cards"),
-    "tank with 5 cards": (lambda d: d["tanks"][1].append(d["pile"].pop()), "4 cards"),
-    "pile too short": (lambda d: d["pile"].pop(), "pile must hold 93 cards"),
-    "pile too long": (lambda d: d["pile"].append("R:RGB"), "pile must hold 93 cards"),
-    "missing tank": (lambda d: d["tanks"].pop(), "tanks"),
-    "steal from self": (
-        lambda d: d["actions"].__setitem__(
-            0, {"seat": d["first"], "action": "steal", "target": d["first"]}
-        ),
-        "action 1 is illegal",
-    ),
-    "steal from a missing seat": (
-        lambda d: d["actions"].__setitem__(0, {"seat": d["first"], "action": "steal", "target": 7}),
-        "action 1 is illegal",
-    ),
-    "wrong seat": (
-        lambda d: d["actions"][0].__setitem__("seat", other_seat(d)),
-        "action 1 is illegal",
-    ),
-    "unknown action": (lambda d: d["actions"][0].__setitem__("action", "pass"), "action 1"),
-    "steal without target": (
-        lambda d: d["actions"].__setitem__(0, {"seat": d["first"], "action": "steal"}),
-        "action 1",
-    ),
-    "wrong winners": (
-        lambda d: d["result"].__setitem__("winners", [(d["result"]["winners"][0] + 1) % 3]),
-        "result.winners",
-    ),
-    "wrong reason": (
-        lambda d: d["result"].__setitem__(
-            "reason", "deck_out" if d["result"]["reason"] == "target" else "target"
-        ),
-        "result.reason",
-    ),
-    "wrong scores": (lambda d: d["result"]["scores"].__setitem__(0, 99), "result.scores"),
-    "wrong tanks": (lambda d: d["result"]["tanks"].__setitem__(0, 99), "result.tanks"),
-    "wrong turns": (lambda d: d["result"].__setitem__("turns", 1), "result.turns"),
-    "result not an object": (lambda d: d.__setitem__("result", [1]), "result"),
-    "unsupported version": (lambda d: d.__setitem__("version", 2), "version"),
-    "missing version": (lambda d: d.pop("version"), "version"),
-    "wrong target": (lambda d: d.__setitem__("target", 15), "target must be 10"),
-    "players out of range": (lambda d: d.__setitem__("players", 7), "players"),
-    "first out of range": (lambda d: d.__setitem__("first", 3), "first seat"),
-    "actions stop before the end": (
-        _drop_last_action,
-        "stop before the game ends",
-    ),
-    "actions after the end": (
-        lambda d: d["actions"].append({"seat": 0, "action": "score"}),
-        "illegal",
-    ),
-    "finished game with null result": (
-        lambda d: d.__setitem__("result", None),
-        "result is null",
-    ),
-    "missing result": (lambda d: d.pop("result"), "result"),
-    # JSON values that merely compare equal to the right integers are still wrong.
-    "version true": (lambda d: d.__setitem__("version", True), "version"),
-    "version 1.0": (lambda d: d.__setitem__("version", 1.0), "version"),
-    "target 10.0": (lambda d: d.__setitem__("target", 10.0), "target must be 10"),
-    "seat true": (lambda d: d["actions"][0].__setitem__("seat", True), "action 1"),
-    "turns as a float": (
-        lambda d: d["result"].__setitem__("turns", float(d["result"]["turns"])),
-        "result.turns",
-    ),
-    "winners as floats": (
-        lambda d: d["result"].__setitem__("winners", [float(w) for w in d["result"]["winners"]]),
-        "result.winners",
-    ),
-    "scores as floats": (
-        lambda d: d["result"].__setitem__("scores", [float(s) for s in d["result"]["scores"]]),
-        "result.scores",
-    ),
-    "not an object": (lambda d: d.clear() or d.__setitem__("x", 1), "version"),
-}
 
 
 @pytest.mark.parametrize("name", sorted(MUTATIONS))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import onlinekit
 import pytest
-from test_tui_play import wait_for
+from tuikit import wait_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 from netkit import join, play_my_turns, running_server  # noqa: E402

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import time
+import threading
 
 import positions
 import pytest
 from sample_bots import CountingBot, GatedBot, SleepyBot
 from textual.widgets import Button
+from tuikit import table_of, wait_for, wait_for_human
 
 from mantis.engine import SCORE, Game, GameRecord, SeatInfo, record_of, steal
 from mantis.tui.app import MantisApp
@@ -33,30 +34,6 @@ def seats(*specs: str) -> list[SeatInfo]:
         SeatInfo(name, "human") if spec == "human" else SeatInfo(name, "bot", spec)
         for name, spec in zip(names, specs, strict=False)
     ]
-
-
-def table_of(app: MantisApp) -> TableScreen:
-    for screen in reversed(app.screen_stack):
-        if isinstance(screen, TableScreen):
-            return screen
-    raise AssertionError("no table on the screen stack")
-
-
-async def wait_for(pilot, test, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not test():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for the UI")
-        await pilot.pause(0.01)
-
-
-async def wait_for_human(pilot) -> TableScreen:
-    table = table_of(pilot.app)
-    await wait_for(
-        pilot,
-        lambda: table.waiting is not None or isinstance(pilot.app.screen, GameOverScreen),
-    )
-    return table
 
 
 async def test_whole_game_with_the_keyboard() -> None:
@@ -179,10 +156,10 @@ async def test_scoring_updates_score_pile_and_log() -> None:
         assert panel.query_one(ScorePile).score == expected_game.view().scores[mover]
 
 
-async def test_help_opens_while_a_slow_bot_thinks() -> None:
+async def test_help_opens_while_a_slow_bot_thinks(monkeypatch: pytest.MonkeyPatch) -> None:
     # The bot cannot finish until the test lets it, so "the UI answered while
     # the bot was thinking" holds by construction, with no clock involved.
-    GatedBot.GATE.clear()
+    monkeypatch.setattr(GatedBot, "GATE", threading.Event())
     app = MantisApp(
         record=_record_where_seat_moves(
             0, [SeatInfo("Zed", "bot", "sample_bots:GatedBot"), SeatInfo("You", "human")]
@@ -196,15 +173,17 @@ async def test_help_opens_while_a_slow_bot_thinks() -> None:
         # While the bot thinks, the human's keys are greyed out and do nothing.
         assert table.check_action("score", ()) is None
         assert table.check_action("steal", ()) is None
-        await pilot.press("s")
-        assert table.table.turn == 0
+        await pilot.press("s")  # not this seat's turn: nothing is played, nothing queued
         await pilot.press("f1")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         assert table.table.turn == 0  # the bot is still thinking
         await pilot.press("escape")
         GatedBot.GATE.set()
-        await wait_for(pilot, lambda: table.table.turn == 1)
+        await wait_for(pilot, lambda: table.table.turn >= 1)
         await wait_for_human(pilot)
+        # Had the early "s" been taken, the person's score would have followed the
+        # bot's move at once; the table asks the person instead, after one move.
+        assert table.record.actions == ((0, SCORE),) and table.waiting == 1
         assert table.check_action("score", ()) is True
         assert table.check_action("steal", ()) is None  # nothing picked yet
 
@@ -223,8 +202,8 @@ async def test_a_failing_bot_scores_and_the_log_says_so() -> None:
         assert table.record.actions[0] == (0, SCORE)
 
 
-async def test_a_bot_over_its_time_budget_scores() -> None:
-    SleepyBot.DELAY = 2.0
+async def test_a_bot_over_its_time_budget_scores(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(SleepyBot, "DELAY", 2.0)
     app = MantisApp(
         record=_record_where_seat_moves(
             0, [SeatInfo("Zed", "bot", "sample_bots:SleepyBot"), SeatInfo("You", "human")]
@@ -243,34 +222,34 @@ async def test_paused_bots_move_one_step_at_a_time() -> None:
     app = MantisApp(seats=seats("random", "score", "random"), seed=5, still=True, paused=True)
     async with app.run_test(size=SIZE) as pilot:
         table = table_of(app)
-        await pilot.pause(0.1)
+        # Held: the table waits for a step before it asks any seat (were the
+        # pause ignored, a bot would have moved before the table was held).
+        await wait_for(pilot, lambda: table.held)
         assert table.table.turn == 0
         assert table.check_action("step", ()) is True
         await pilot.press("n")
-        await wait_for(pilot, lambda: table.table.turn == 1)
-        await pilot.pause(0.1)
-        assert table.table.turn == 1
+        await wait_for(pilot, lambda: table.table.turn >= 1 and table.held)
+        assert table.table.turn == 1  # one step, one move, held again
         await pilot.press("p")  # resume: the bots play on by themselves
         await wait_for(pilot, lambda: table.table.turn >= 3)
         assert not table.paused
 
 
-async def test_a_paused_board_holds_the_table_no_seat_is_asked() -> None:
-    CountingBot.asked = 0
+async def test_a_paused_board_holds_the_table_no_seat_is_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(CountingBot, "asked", 0)
     bots = [SeatInfo(name, "bot", "sample_bots:CountingBot") for name in ("Ann", "Bea", "Cal")]
     app = MantisApp(seats=bots, seed=5, still=True, paused=True)
     async with app.run_test(size=SIZE) as pilot:
         table = table_of(app)
-        # The board has shown everything and waits for "next move" or "resume".
-        await wait_for(pilot, lambda: table._idle.is_set() and not table._go.is_set())
-        for _ in range(5):
-            await pilot.pause()
+        # The board has shown everything and holds the table for "next move" or "resume".
+        await wait_for(pilot, lambda: table.held)
         assert CountingBot.asked == 0 and table.table.asking is None
         assert table.table.turn == 0 and table.state.turn == 0
         await pilot.press("n")
-        await wait_for(pilot, lambda: table.state.turn == 1)
-        await wait_for(pilot, lambda: table._idle.is_set() and not table._go.is_set())
-        assert CountingBot.asked == 1  # one step, one question
+        await wait_for(pilot, lambda: table.state.turn >= 1 and table.held)
+        assert CountingBot.asked == 1 and table.state.turn == 1  # one step, one question
 
 
 async def test_rematch_deals_the_same_game_and_play_again_a_new_one() -> None:

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import history
 import positions
-from test_tui_play import wait_for, wait_for_human
+from tuikit import wait_for, wait_for_human
 
 from mantis.engine import SCORE, SeatInfo
 from mantis.store.saves import load_save

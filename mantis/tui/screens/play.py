@@ -78,6 +78,8 @@ class PlayScreen(BoardScreen):
         """The seat picked to steal from, before the steal is confirmed."""
         self.thinking: int | None = None
         """A seat played elsewhere (a bot, a person online) whose move is awaited."""
+        self.held = False
+        """The table is held by the pause: no seat is asked until a step or a resume."""
         self.result: GameOver | None = None
         self._inbox: deque[Message] = deque()
         self._arrived = asyncio.Event()
@@ -163,7 +165,11 @@ class PlayScreen(BoardScreen):
                 continue
             self._go.clear()
             self._update_controls()
-            await self._go.wait()
+            self.held = True
+            try:
+                await self._go.wait()
+            finally:
+                self.held = False
             if self._stepping:
                 self._stepping = False
                 return

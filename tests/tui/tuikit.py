@@ -1,0 +1,40 @@
+"""Helpers for the app's tests: find the table on the screen stack, and wait for the UI
+to reach a state (with a generous bound, never a fixed pause)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from textual.pilot import Pilot
+
+from mantis.tui.app import MantisApp
+from mantis.tui.screens.game_over import GameOverScreen
+from mantis.tui.screens.table import TableScreen
+
+
+def table_of(app: MantisApp) -> TableScreen:
+    """The table under whatever screen is on top."""
+    for screen in reversed(app.screen_stack):
+        if isinstance(screen, TableScreen):
+            return screen
+    raise AssertionError("no table on the screen stack")
+
+
+async def wait_for(pilot: Pilot, test: Callable[[], object], timeout: float = 30.0) -> None:
+    """Let the app run until ``test()`` holds; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not test():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for the UI")
+        await pilot.pause(0.01)
+
+
+async def wait_for_human(pilot: Pilot) -> TableScreen:
+    """The table, once it waits for a person's move (or the game is over)."""
+    table = table_of(pilot.app)
+    await wait_for(
+        pilot,
+        lambda: table.waiting is not None or isinstance(pilot.app.screen, GameOverScreen),
+    )
+    return table
