@@ -167,6 +167,7 @@ class Table:
         for notice in self._start_players():
             for message in (notice, *await self._keep("note", notice)):
                 self._publish(message)
+        await self._catch_up()
         if game.turn == 0:
             # A new table is kept at once, so it replaces an older save straight away.
             for message in await self._keep("save"):
@@ -191,6 +192,23 @@ class Table:
                 self._publish(message)
         self._publish(Recorded(self.record.to_json()))
         return self.record
+
+    async def _catch_up(self) -> None:
+        """Bring each bot to where the unbroken game left it, for a table opened mid-game.
+
+        Every bot is asked again, in order, about each position it moved in
+        before this table opened (the answers are dropped: the record has the
+        moves). Its RNG and anything it remembers then match a game that was
+        never stopped, so a resumed game plays on as the original would have.
+        """
+        game = self._game
+        if game.turn == 0:
+            return
+        past = Game(game.initial_tanks, game.initial_pile, game.first, seed=self.seed)
+        for seat, action in game.history:
+            if self.seats[seat].kind != "human":
+                await decide(self.players[seat], past.view(), self.bot_timeout)
+            past.play(action, seat)
 
     def _start_players(self) -> list[StartFailed]:
         """Tell every player a game begins; the notices for those that failed to start."""

@@ -107,6 +107,19 @@ def test_bots_and_a_scripted_person_play_the_engines_game() -> None:
     assert heard[2:-1] == events[2:]  # every engine event, in order, after the opening
 
 
+def test_a_table_opened_mid_game_plays_on_as_the_unbroken_game() -> None:
+    # Bots that draw on their RNG (random, casual) and one that does not: after
+    # opening at a saved position each must choose as it would have, had the
+    # game never stopped, so the rest of the game is the engine's game.
+    seats = (BOT_SEATS[3], BOT_SEATS[1], BOT_SEATS[0])
+    record, _ = engine_alone(seats, seed=31)
+    assert len(record.actions) > 20
+    for upto in (1, 7, len(record.actions) // 2):
+        table = Table(record, [make_bot(s.bot) for s in seats], upto=upto)
+        run(table)
+        assert table.record == record, f"opened after {upto} moves"
+
+
 def test_the_move_is_kept_before_anyone_hears_of_it() -> None:
     seats = BOT_SEATS[:2]
     record, _ = engine_alone(seats, seed=9)

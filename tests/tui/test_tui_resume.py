@@ -3,18 +3,20 @@ same position with the same future deals, and a damaged save is moved aside."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import positions
 import pytest
-from test_tui_play import wait_for, wait_for_human
+from tuikit import wait_for, wait_for_human
 
 from mantis.cli import main
 from mantis.engine import SeatInfo, record_of
-from mantis.store.saves import autosave, default_save_path, load_save
+from mantis.store.saves import autosave, clear_save, default_save_path, load_save
 from mantis.tui.app import RESUME_NOW, RESUME_OFFER, MantisApp
 from mantis.tui.screens.resume import ResumeScreen
 from mantis.tui.screens.setup import SetupScreen
+from mantis.tui.screens.table import TableScreen
 
 SIZE = (80, 24)
 SEATS = (
@@ -28,44 +30,51 @@ def notifications(app: MantisApp) -> list[str]:
     return [n.message for n in app._notifications]
 
 
-async def _play_a_few_moves(moves: int = 2):
-    """Play ``moves`` human moves at a table, then quit; the game as it was left."""
-    app = MantisApp(seats=SEATS, seed=8, still=True)
-    async with app.run_test(size=SIZE) as pilot:
-        for i in range(moves):
-            table = await wait_for_human(pilot)
-            turn = table.table.turn
-            await pilot.press("s" if i % 2 == 0 else "2")
-            if i % 2:
-                await pilot.press("enter")
-            await wait_for(pilot, lambda t=table, n=turn: t.table.turn > n)
+MOVES = ("s", "2", "s", "3", "s")
+"""The person's moves, in order: score, steal from Ann, score, steal from Bea, score."""
+
+
+async def _play(pilot, moves: Sequence[str]) -> TableScreen:
+    """Make the person's ``moves`` (the bots answer between them); the table, waiting again."""
+    for key in moves:
         table = await wait_for_human(pilot)
-        game = table.record.replay()
-        await pilot.press("ctrl+q")
-    return game
+        assert not table.result, "the game ended before the person's moves were made"
+        turn = table.table.turn
+        await pilot.press(key)
+        if key != "s":
+            await pilot.press("enter")
+        await wait_for(pilot, lambda t=table, n=turn: t.table.turn > n)
+    return await wait_for_human(pilot)
 
 
 async def test_quit_and_resume_gives_the_same_position_and_future() -> None:
-    left = await _play_a_few_moves()
+    # The game played through without a break, the person making every move:
+    # what the resumed game must reproduce, bots' choices and cards alike.
+    straight = MantisApp(seats=SEATS, seed=8, still=True)
+    async with straight.run_test(size=SIZE) as pilot:
+        unbroken = (await _play(pilot, MOVES)).record
+    clear_save()
+
+    # The same table, quit after two of the person's moves.
+    app = MantisApp(seats=SEATS, seed=8, still=True)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await _play(pilot, MOVES[:2])
+        left = table.record.replay()
+        await pilot.press("ctrl+q")
     save, warning = load_save()
     assert warning is None and save is not None
     assert save.record.actions == left.history and save.record.seats == SEATS
 
-    app = MantisApp(still=True, resume=RESUME_NOW)
-    async with app.run_test(size=SIZE) as pilot:
+    resumed = MantisApp(still=True, resume=RESUME_NOW)
+    async with resumed.run_test(size=SIZE) as pilot:
         table = await wait_for_human(pilot)
         assert table.names == [s.name for s in SEATS]
         assert table.state.view() == left.view()
-        # Play on: the same actions from the game as it was left give the same deals.
-        for _ in range(1):
-            turn = table.table.turn
-            await pilot.press("s")
-            await wait_for(pilot, lambda n=turn: table.table.turn > n)
-            await wait_for_human(pilot)
-        for seat, action in table.record.actions[left.turn :]:
-            left.apply(action, seat)
-        assert table.state.view() == left.view()
-        assert table.state.view(0) == left.view(0)
+        # Play on with the person's remaining moves: everything that follows,
+        # the bots' moves and the cards drawn, is what the unbroken game had.
+        table = await _play(pilot, MOVES[2:])
+        assert table.record == unbroken
+        assert table.state.view(0) == unbroken.replay().view(0)
 
 
 async def test_launch_offers_the_unfinished_game() -> None:
