@@ -9,7 +9,7 @@ their types checked: an intent sent over the network is one of these.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, final
 
 import msgspec
 
@@ -21,6 +21,7 @@ class IllegalActionError(ValueError):
     """An action that the rules do not allow in the current position."""
 
 
+@final  # no subclasses: the rules tell the two kinds apart by their exact type
 class Score(msgspec.Struct, frozen=True, tag="score"):
     """Try to score: the top card goes into your own tank."""
 
@@ -28,6 +29,7 @@ class Score(msgspec.Struct, frozen=True, tag="score"):
         return "score"
 
 
+@final
 class Steal(msgspec.Struct, frozen=True, tag="steal"):
     """Try to steal from seat ``target``: the top card goes into its tank."""
 
@@ -55,7 +57,7 @@ def legal_actions_for(players: int, seat: int) -> tuple[Action, ...]:
     return _LEGAL[players][seat]
 
 
-_LEGAL = {
+_LEGAL: dict[int, tuple[tuple[Action, ...], ...]] = {
     n: tuple((SCORE, *(_STEALS[t] for t in range(n) if t != s)) for s in range(n))
     for n in range(2, 7)
 }

@@ -110,24 +110,23 @@ class ExtraTurn(msgspec.Struct, frozen=True, tag="extra_turn"):
     seat: SeatNumber
 
 
+EndReason = Literal["target", "deck_out"]
+"""Why a game ended: a seat reached the target, or the pile ran out."""
+
+
 class GameOver(msgspec.Struct, frozen=True, tag="game_over"):
     """The game ended: ``reason`` is ``"target"`` or ``"deck_out"``."""
 
     winners: Annotated[tuple[SeatNumber, ...], msgspec.Meta(min_length=1, max_length=6)]
-    reason: Literal["target", "deck_out"]
+    reason: EndReason
     scores: PerSeat
     tank_sizes: PerSeat
     turns: Annotated[int, msgspec.Meta(ge=0, le=105)]
 
 
-Event = (
-    GameStarted
-    | TurnStarted
-    | CardRevealed
-    | Scored
-    | ScoreMissed
-    | Stolen
-    | StealMissed
-    | ExtraTurn
-    | GameOver
+MoveEvent = (
+    TurnStarted | CardRevealed | Scored | ScoreMissed | Stolen | StealMissed | ExtraTurn | GameOver
 )
+"""What one move can cause (``Game.apply``): every event but the opening's."""
+
+Event = GameStarted | MoveEvent

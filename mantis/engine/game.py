@@ -20,10 +20,12 @@ from .cards import ALL_CARDS_MASK, BACK, BIT, FACE, NUM_CARDS, NUM_COLOURS, card
 from .deal import HAND_SIZE, deal
 from .events import (
     CardRevealed,
+    EndReason,
     Event,
     ExtraTurn,
     GameOver,
     GameStarted,
+    MoveEvent,
     Scored,
     ScoreMissed,
     StealMissed,
@@ -127,7 +129,7 @@ class Game:
         self._extra = False
         self._history: list[tuple[int, Action]] = []
         self._winners: tuple[int, ...] | None = None
-        self._reason: str | None = None
+        self._reason: EndReason | None = None
         self._subscribers: list[Subscriber] = []
 
     @classmethod
@@ -153,7 +155,7 @@ class Game:
         return self._winners
 
     @property
-    def reason(self) -> str | None:
+    def reason(self) -> EndReason | None:
         return self._reason
 
     @property
@@ -264,13 +266,13 @@ class Game:
 
     # ----------------------------------------------------------------- playing
 
-    def apply(self, action: Action, seat: int | None = None) -> list[Event]:
+    def apply(self, action: Action, seat: int | None = None) -> list[MoveEvent]:
         """Play ``action`` for the seat to move and return the events it caused.
 
         With ``seat`` given, it must be the seat to move.  An illegal action
         raises ``IllegalActionError`` and changes nothing.
         """
-        events: list[Event] = []
+        events: list[MoveEvent] = []
         self._act(action, seat, events)
         for subscriber in tuple(self._subscribers):
             for event in events:
@@ -299,21 +301,22 @@ class Game:
             )
         return IllegalActionError(f"{action!r} is not an action (score or steal)")
 
-    def _act(self, action: Action, seat: int | None, events: list[Event] | None) -> None:
+    def _act(self, action: Action, seat: int | None, events: list[MoveEvent] | None) -> None:
         """The rules of one turn.  ``events`` is None when nobody listens.
 
         Legality is checked on the way in, before anything changes; the
         checks are folded in here because this is the simulator's hot path.
         """
         mover = self._to_move
-        kind = action.__class__
+        # ``type(action) is`` rather than isinstance: exact and cheapest, and the
+        # type checker narrows it (Score and Steal are final).
         if (
             self._winners is not None
             or (seat is not None and seat != mover)
             or (
-                kind is not Score
+                type(action) is not Score
                 and (
-                    kind is not Steal
+                    type(action) is not Steal
                     or action.target.__class__ is not int
                     or not 0 <= action.target < self.players
                     or action.target == mover
@@ -327,7 +330,7 @@ class Game:
         self._history.append((mover, action))
         tanks = self._tanks
         stole = False
-        if kind is Score:
+        if type(action) is Score:
             tank = tanks[mover]
             held = tank[colour]
             if held:
@@ -377,7 +380,7 @@ class Game:
                 TurnStarted(mover, BACK[pile[-1]], len(pile), len(self._history), self._extra)
             )
 
-    def _end_by_deck_out(self, events: list[Event] | None) -> None:
+    def _end_by_deck_out(self, events: list[MoveEvent] | None) -> None:
         best = max(self._scores)
         leaders = [s for s in range(self.players) if self._scores[s] == best]
         if len(leaders) > 1:
@@ -386,7 +389,9 @@ class Game:
             leaders = [s for s in leaders if sizes[s] == biggest]
         self._end(tuple(leaders), "deck_out", events)
 
-    def _end(self, winners: tuple[int, ...], reason: str, events: list[Event] | None) -> None:
+    def _end(
+        self, winners: tuple[int, ...], reason: EndReason, events: list[MoveEvent] | None
+    ) -> None:
         self._winners = winners
         self._reason = reason
         self._extra = False

@@ -31,6 +31,10 @@ class RecordError(ValueError):
     """A game record that cannot be read or does not follow the rules."""
 
 
+SeatKind = Literal["human", "bot"]
+"""Who plays a seat: a person (here or online) or a bot."""
+
+
 class SeatInfo(msgspec.Struct, frozen=True):
     """Who sat in a seat: a display name, ``"human"`` or ``"bot"``, and the bot's name.
 
@@ -42,7 +46,7 @@ class SeatInfo(msgspec.Struct, frozen=True):
     """
 
     name: Annotated[str, msgspec.Meta(max_length=64)]
-    kind: Literal["human", "bot"]
+    kind: SeatKind
     bot: Annotated[str, msgspec.Meta(max_length=200)] | None = None
 
     def to_json(self) -> dict[str, Any]:

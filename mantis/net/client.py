@@ -108,7 +108,8 @@ async def list_tables(url: str, timeout: float = 5.0) -> list[ListedTable]:
 
     def fetch() -> bytes:
         with urllib.request.urlopen(f"{address}/tables", timeout=timeout) as reply:  # noqa: S310
-            return reply.read(1 << 20)
+            data: bytes = reply.read(1 << 20)
+            return data
 
     try:
         data = await asyncio.to_thread(fetch)
@@ -221,14 +222,7 @@ class OnlineSeat:
 
     # ------------------------------------------------------------------ talking
 
-    async def send(
-        self,
-        message: protocol.AddBot
-        | protocol.AddOpen
-        | protocol.RemoveSeat
-        | protocol.Start
-        | protocol.Act,
-    ) -> None:
+    async def send(self, message: protocol.SeatRequest) -> None:
         """Send an intent; a move sent while disconnected goes once the connection is back."""
         if isinstance(message, protocol.Act):
             # Kept until the stream shows its turn played, and sent again after every

@@ -41,13 +41,17 @@ Turn = Annotated[int, msgspec.Meta(ge=0, le=105)]
 
 
 class _Message(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
-    """Every protocol message: a frozen struct, tagged by ``type``, with no stray fields."""
+    """Every protocol message: a frozen struct, tagged by ``type``, with no stray fields.
+
+    Subclasses repeat ``frozen=True``: msgspec inherits it, but type checkers
+    read each class on its own (a non-frozen subclass of a frozen one).
+    """
 
 
 # ---------------------------------------------------------------------- client to server
 
 
-class Create(_Message, tag="create"):
+class Create(_Message, frozen=True, tag="create"):
     """Open a table and sit at it as its host (in the one ``human`` seat)."""
 
     protocol: int
@@ -57,7 +61,7 @@ class Create(_Message, tag="create"):
     away_bot: Level = "greedy"
 
 
-class Join(_Message, tag="join"):
+class Join(_Message, frozen=True, tag="join"):
     """Take an open seat at table ``code`` — or, with ``token``, one's own seat back."""
 
     protocol: int
@@ -66,42 +70,45 @@ class Join(_Message, tag="join"):
     token: Token | None = None
 
 
-class Watch(_Message, tag="watch"):
+class Watch(_Message, frozen=True, tag="watch"):
     """Watch table ``code``: hear its stream, sit nowhere."""
 
     protocol: int
     code: Code
 
 
-class AddBot(_Message, tag="add_bot"):
+class AddBot(_Message, frozen=True, tag="add_bot"):
     """The host, while waiting: a new seat for a bot of ``level``."""
 
     level: Level
 
 
-class AddOpen(_Message, tag="add_open"):
+class AddOpen(_Message, frozen=True, tag="add_open"):
     """The host, while waiting: a new seat left open for a person."""
 
 
-class RemoveSeat(_Message, tag="remove_seat"):
+class RemoveSeat(_Message, frozen=True, tag="remove_seat"):
     """The host, while waiting: take away seat ``seat`` (a bot, an open seat, or the seat
     of a person who is not connected; never the host's own)."""
 
     seat: SeatNumber
 
 
-class Start(_Message, tag="start"):
+class Start(_Message, frozen=True, tag="start"):
     """The host: start the game (every seat must be taken)."""
 
 
-class Act(_Message, tag="act"):
+class Act(_Message, frozen=True, tag="act"):
     """Play ``action`` for one's own seat, answering turn ``turn`` (actions played so far)."""
 
     turn: Turn
     action: Action
 
 
-ClientMessage = Create | Join | Watch | AddBot | AddOpen | RemoveSeat | Start | Act
+SeatRequest = AddBot | AddOpen | RemoveSeat | Start | Act
+"""What a client asks once it sits at a table."""
+
+ClientMessage = Create | Join | Watch | SeatRequest
 
 
 # ---------------------------------------------------------------------- server to client
@@ -117,7 +124,7 @@ class SeatState(msgspec.Struct, frozen=True):
     """A person sits here (always true for a bot)."""
 
 
-class RoomState(_Message, tag="room"):
+class RoomState(_Message, frozen=True, tag="room"):
     """A table's seats and state: sent on joining and whenever they change."""
 
     code: str
@@ -132,7 +139,7 @@ class RoomState(_Message, tag="room"):
     """The seat of the connection this is sent to (``None``: watching)."""
 
 
-class Welcome(_Message, tag="welcome"):
+class Welcome(_Message, frozen=True, tag="welcome"):
     """You are in: your seat (``None`` when watching) and the token that gets it back."""
 
     protocol: int
@@ -142,13 +149,17 @@ class Welcome(_Message, tag="welcome"):
     room: RoomState
 
 
-class Presence(_Message, tag="presence"):
+SeatPresence = Literal["bot", "open", "here", "gone", "away"]
+"""A seat's connection, as ``Presence`` tells it."""
+
+
+class Presence(_Message, frozen=True, tag="presence"):
     """Each seat's connection: ``bot``, ``open``, ``here``, ``gone`` or ``away``."""
 
-    seats: tuple[Literal["bot", "open", "here", "gone", "away"], ...]
+    seats: tuple[SeatPresence, ...]
 
 
-class Stream(_Message, tag="stream"):
+class Stream(_Message, frozen=True, tag="stream"):
     """Messages of the table's public stream, the first being number ``start`` (from 0).
 
     On (re)joining, the whole stream so far comes at once (``start`` 0).
@@ -158,7 +169,7 @@ class Stream(_Message, tag="stream"):
     messages: tuple[Message, ...]
 
 
-class Error(_Message, tag="error"):
+class Error(_Message, frozen=True, tag="error"):
     """What went wrong, as a ``code`` for programs and one line for people."""
 
     code: str

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from websockets.asyncio.server import ServerConnection, broadcast
 
 from ..engine import Action, GameRecord, SeatInfo, TurnStarted
-from ..players import BOTS, Player, make_bot
+from ..players import BOTS, InputPlayer, Player, make_bot
 from ..store.tables_db import StoredSeat
 from ..table import Away, Back, Message, Notice, Table, dealt, decode
 from . import protocol
@@ -63,7 +63,7 @@ class Seat:
     def taken(self) -> bool:
         return self.kind == "bot" or self.token_hash is not None
 
-    def presence(self) -> str:
+    def presence(self) -> protocol.SeatPresence:
         if self.kind == "bot":
             return "bot"
         if self.token_hash is None:
@@ -152,7 +152,7 @@ class Room:
                 self.server.send(connection, self.room_state(self.seat_of(connection)))
 
     def presence(self) -> protocol.Presence:
-        return protocol.Presence(tuple(seat.presence() for seat in self.seats))  # type: ignore[arg-type]
+        return protocol.Presence(tuple(seat.presence() for seat in self.seats))
 
     def send_presence(self) -> None:
         """Everyone hears each seat's connection (it changed)."""
@@ -306,7 +306,7 @@ class Room:
         notices = tuple(notices)
         for s, seat in enumerate(self.seats):
             seat.away = _last_word_on(s, notices) == "away"
-        players: list[Player] = []
+        players: list[Player | InputPlayer] = []
         self.remotes = {}
         for s, seat in enumerate(self.seats):
             if seat.kind == "bot":
@@ -450,9 +450,10 @@ def _last_mover(messages: list[Message]) -> int | None:
 
 def stored_notices(notices: Iterable[tuple[int, str]]) -> list[tuple[int, Notice]]:
     """Notices as the database keeps them, read back (unreadable ones are skipped)."""
-    kept = []
+    kept: list[tuple[int, Notice]] = []
     for turn, body in notices:
         with contextlib.suppress(ValueError):
             message = decode(body)
-            kept.append((turn, message))  # type: ignore[arg-type]
+            if isinstance(message, Notice):  # nothing else is kept as one
+                kept.append((turn, message))
     return kept

@@ -21,6 +21,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import timedelta
+from functools import partial
 from http import HTTPStatus
 from pathlib import Path
 from time import monotonic
@@ -182,8 +183,8 @@ class TableServer:
                 if room.idle_since < now - idle.total_seconds():
                     del self.rooms[code]
                     if room.state == "waiting":
-                        table_id = room.table_id
-                        await self.writer.write(lambda db, t=table_id: db.drop_waiting(t))
+                        drop = partial(TablesDB.drop_waiting, table_id=room.table_id)
+                        await self.writer.write(drop)
 
     # ------------------------------------------------------------------ sending
 

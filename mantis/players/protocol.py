@@ -27,6 +27,19 @@ class Player(Protocol):
         ...
 
 
+@runtime_checkable
+class InputPlayer(Protocol):
+    """A seat that answers from input rather than by thinking (a person here or online).
+
+    The table awaits ``choose_async`` on its own loop: no thread is held while
+    it waits.  A seat with both methods (``HumanPlayer``) is asked this way.
+    """
+
+    async def choose_async(self, view: View) -> Action:
+        """The action to take, once it is given."""
+        ...
+
+
 def is_player(obj: object) -> bool:
     """True if ``obj`` implements the protocol (a callable ``choose``)."""
     return callable(getattr(obj, "choose", None))

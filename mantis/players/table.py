@@ -24,7 +24,7 @@ import threading
 from dataclasses import dataclass
 
 from ..engine import SCORE, Action, View
-from .protocol import Player
+from .protocol import InputPlayer, Player
 
 BUSY = "was still thinking about an earlier move"
 """The fault of a bot asked while an abandoned decision of its own still runs."""
@@ -42,7 +42,7 @@ class Decision:
     fault: str | None = None
 
 
-async def decide(player: Player, view: View, timeout: float | None) -> Decision:
+async def decide(player: Player | InputPlayer, view: View, timeout: float | None) -> Decision:
     """Ask ``player`` for its action on ``view``.
 
     ``timeout`` is the budget in seconds (``None``: wait as long as it takes).
@@ -50,10 +50,9 @@ async def decide(player: Player, view: View, timeout: float | None) -> Decision:
     ``Decision`` with ``fault`` set.  Cancelling the caller abandons the
     question (a bot's thread finishes on its own).
     """
-    choose_async = getattr(player, "choose_async", None)
     try:
-        if callable(choose_async):
-            action = await asyncio.wait_for(choose_async(view), timeout)
+        if isinstance(player, InputPlayer):
+            action = await asyncio.wait_for(player.choose_async(view), timeout)
         else:
             action = await _in_thread(player, view, timeout)
     except _Busy:

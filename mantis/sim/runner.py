@@ -25,9 +25,9 @@ TIMING_STRIDE = 4
 
 
 class GameTask(NamedTuple):
-    """One game to play: ``index`` (its place in the run), its seed and its lineup."""
+    """One game to play: ``number`` (its place in the run), its seed and its lineup."""
 
-    index: int
+    number: int  # not "index": a tuple's index() method has that name
     seed: int
     bots: tuple[str, ...]
 
@@ -35,7 +35,7 @@ class GameTask(NamedTuple):
 class GameResult(NamedTuple):
     """What one game gave."""
 
-    index: int
+    number: int
     seed: int
     bots: tuple[str, ...]
     winners: tuple[int, ...]
@@ -113,12 +113,12 @@ def _run_chunk(tasks: Sequence[GameTask], want_records: bool) -> RunResult:
         bots = lineups.get(task.bots)
         if bots is None:
             bots = lineups[task.bots] = [bot_factory(spec)() for spec in task.bots]
-        timed = task.index % TIMING_STRIDE == 0
+        timed = task.number % TIMING_STRIDE == 0
         times: list[list[float]] | None = [[] for _ in bots] if timed else None
         try:
             game = play_game(bots, task.seed, names=task.bots, times=times)
         except BotFailure as exc:
-            raise BotFailure(exc.bot, task.index, task.seed, str(exc.__cause__)) from None
+            raise BotFailure(exc.bot, task.number, task.seed, str(exc.__cause__)) from None
         if times is not None:
             for spec, seat_times in zip(task.bots, times, strict=True):
                 out.decision_times.setdefault(spec, []).extend(seat_times)
@@ -128,7 +128,7 @@ def _run_chunk(tasks: Sequence[GameTask], want_records: bool) -> RunResult:
         assert game.winners is not None
         out.games.append(
             GameResult(
-                task.index, task.seed, task.bots, game.winners, game.scores, game.turn, record
+                task.number, task.seed, task.bots, game.winners, game.scores, game.turn, record
             )
         )
     return out

@@ -46,7 +46,7 @@ def parse_bots(text: str) -> tuple[str, ...]:
 
 def lineups(bots: Sequence[str], players: int) -> list[tuple[str, str, tuple[str, ...]]]:
     """``(alone, against, seats)`` for every lineup, in the tournament's order."""
-    out = []
+    out: list[tuple[str, str, tuple[str, ...]]] = []
     for a in bots:
         for b in bots:
             if a == b:
@@ -62,7 +62,7 @@ def lineups(bots: Sequence[str], players: int) -> list[tuple[str, str, tuple[str
 
 
 def make_tasks(bots: Sequence[str], players: int, games: int, seed: int) -> list[GameTask]:
-    tasks = []
+    tasks: list[GameTask] = []
     for _, _, seats in lineups(bots, players):
         for _ in range(games):
             index = len(tasks)

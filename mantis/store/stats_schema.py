@@ -100,6 +100,7 @@ def seat_rows(
     """``(seat, name, kind, bot, score, won)`` per seat; kind "unknown" where no seat is named."""
     rows = []
     for seat in range(players):
+        kind: str
         if seats is not None and seat < len(seats):
             name, kind, bot = seats[seat].name, seats[seat].kind, seats[seat].bot
         else:

@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from ..engine import GameRecord, SeatInfo, View, bot_rng, record_of
 from ..engine.game import Game
-from ..players import Player
+from ..players import InputPlayer, Player
 from ..players.table import decide
 from ..store.settings import DEFAULT_BOT_TIMEOUT
 from .history import opening_of, seats_of
@@ -51,7 +51,7 @@ class Table:
     def __init__(
         self,
         record: GameRecord,
-        players: Sequence[Player],
+        players: Sequence[Player | InputPlayer],
         *,
         upto: int | None = None,
         keeper: Keeper | None = None,

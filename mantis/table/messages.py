@@ -17,7 +17,7 @@ stream format's version.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, get_args
 
 import msgspec
 
@@ -126,7 +126,7 @@ Message = (
 )
 """Anything the public stream carries."""
 
-MESSAGE_TYPES: tuple[type, ...] = Message.__args__  # type: ignore[attr-defined]
+MESSAGE_TYPES: tuple[type, ...] = get_args(Message)
 
 
 class StreamError(ValueError):
@@ -160,6 +160,7 @@ def to_builtins(message: Message) -> object:
 def from_builtins(data: object) -> Message:
     """The message from plain values (as ``to_builtins`` gives); ``StreamError`` if not one."""
     try:
-        return msgspec.convert(data, Message)
+        message: Message = msgspec.convert(data, Message)
     except msgspec.ValidationError as exc:
         raise StreamError(f"not a stream message: {exc}") from None
+    return message

@@ -13,6 +13,9 @@ score that does not add up) raises ``StreamError`` and changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import Any
+
 from ..engine import (
     BACK,
     FACE,
@@ -64,7 +67,7 @@ class PublicTable:
         """The card turned over whose outcome has not arrived yet."""
 
     @classmethod
-    def of(cls, messages: list[Message] | tuple[Message, ...]) -> PublicTable:
+    def of(cls, messages: Iterable[Message]) -> PublicTable:
         """The position after ``messages``."""
         table = cls()
         for message in messages:
@@ -292,7 +295,8 @@ def _with(tank: Tank, colour: int, cards: tuple[int, ...]) -> Tank:
     return tank[:colour] + (cards,) + tank[colour + 1 :]
 
 
-_HANDLERS = {
+# Each handler takes the message type it is filed under: Any is what says so here.
+_HANDLERS: dict[type, Callable[[PublicTable, Any], None]] = {
     TurnStarted: PublicTable._turn_started,
     CardRevealed: PublicTable._card_revealed,
     Scored: PublicTable._scored,

@@ -6,6 +6,7 @@ import asyncio
 import os
 import secrets
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -105,7 +106,7 @@ class MantisApp(App[int]):
         self._replay = (replay, replay_title)
         self.online: OnlineController | None = None
         self._online_seat = online
-        self._lobby: Screen | None = None
+        self._lobby: Screen[Any] | None = None
         self._server_url: str | None = None
 
     # ------------------------------------------------------------ lifecycle
@@ -206,7 +207,7 @@ class MantisApp(App[int]):
         """Reach the server and take the place asked for (``net.client.take_seat``)."""
         return await take_seat(url, opening, self.seat_tokens)
 
-    def follow_online(self, seat: OnlineSeat, *, lobby: Screen | None = None) -> None:
+    def follow_online(self, seat: OnlineSeat, *, lobby: Screen[Any] | None = None) -> None:
         """Show the table ``seat`` sits at (waiting room, then board) and follow the server.
 
         With ``lobby``, leaving the table goes back there; without, it quits.
@@ -362,7 +363,7 @@ class MantisApp(App[int]):
         else:
             self.push_screen(setup)
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield SystemCommand("New game", "Set up a new table", self.action_new_game)
         yield SystemCommand("Help", "How to play, and the keys", self.action_help)
         yield SystemCommand(

@@ -8,13 +8,15 @@ be remembered and recorded as it is.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from ..engine import SeatInfo
+from ..engine.record import SeatKind
 from ..players import HumanPlayer, Player, PlayerSpecError, bot_factory
 
 MIN_SEATS = 2
 MAX_SEATS = 6
-HUMAN = "human"
+HUMAN: Final = "human"
 DEFAULT_NAMES = ("Ann", "Bea", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
 FIRST_HUMAN_NAME = "You"
 MAX_NAME_LENGTH = 16
@@ -54,7 +56,7 @@ def parse_seats(seats: str, names: str | None = None) -> tuple[SeatInfo, ...]:
                 bot_factory(spec)
             except PlayerSpecError as exc:
                 raise SeatingError(str(exc)) from None
-    kinds = [HUMAN if spec == HUMAN else "bot" for spec in specs]
+    kinds: list[SeatKind] = [HUMAN if spec == HUMAN else "bot" for spec in specs]
     if names is None:
         chosen = default_names(kinds)
     else:

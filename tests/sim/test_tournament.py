@@ -76,7 +76,7 @@ def test_lineups_rotate_every_seat() -> None:
         ("a", "a", "b"),
     ]
     tasks = make_tasks(["a", "b"], 2, 3, 5)
-    assert [t.index for t in tasks] == list(range(6))
+    assert [t.number for t in tasks] == list(range(6))
     assert [t.seed for t in tasks] == [5 * 2**32 + i for i in range(6)]
 
 

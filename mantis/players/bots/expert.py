@@ -68,10 +68,12 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Sequence
 from importlib import resources
 from operator import mul
+from typing import Any
 
-from ...engine import SCORE, Action, View
+from ...engine import Action, Score, View
 from ..counting import top_face_odds, unseen_face_counts
 
 FEATURES: tuple[str, ...] = (
@@ -175,9 +177,9 @@ class Network:
             terms = " + ".join(f"{w!r} * {name}" for w, name in zip(row, names, strict=True))
             lines += [f"    h = {b!r} + {terms}", "    if h > 0.0:", f"        t += {out!r} * h"]
         lines.append("    return t")
-        namespace: dict = {}
+        namespace: dict[str, Any] = {}
         exec("\n".join(lines), namespace)  # only float reprs are written in: safe
-        self._call = namespace["forward"]
+        self._call: Callable[[list[float]], float] = namespace["forward"]
 
     def __call__(self, x: list[float]) -> float:
         return self._call(x)
@@ -194,7 +196,7 @@ class Network:
 _NETWORKS: dict[int, Network] | None = None
 
 
-def load_networks(data: dict | None = None) -> dict[int, Network]:
+def load_networks(data: dict[str, Any] | None = None) -> dict[int, Network]:
     """The networks per player count, from ``data`` or the packaged weights."""
     if data is None:
         text = resources.files(__package__).joinpath("expert_weights.json").read_text("utf-8")
@@ -217,7 +219,7 @@ def _networks() -> dict[int, Network]:
 def position_strengths(
     net: Network,
     counts: list[tuple[int, ...]],
-    scores: list[int] | tuple[int, ...],
+    scores: Sequence[int],
     next_seat: int,
     q: list[float],
     target: int,
@@ -235,7 +237,7 @@ def position_strengths(
     return out
 
 
-def deck_out_winners(counts: list[tuple[int, ...]], scores: list[int]) -> tuple[int, ...]:
+def deck_out_winners(counts: list[tuple[int, ...]], scores: Sequence[int]) -> tuple[int, ...]:
     """The rules' deck-out result: most scored, then biggest tank; ties share."""
     best = max(scores)
     leaders = [s for s in range(len(scores)) if scores[s] == best]
@@ -249,7 +251,7 @@ def deck_out_winners(counts: list[tuple[int, ...]], scores: list[int]) -> tuple[
 class ExpertBot:
     """Maximises the expected learned win probability one step ahead."""
 
-    def __init__(self, weights: dict | None = None) -> None:
+    def __init__(self, weights: dict[str, Any] | None = None) -> None:
         nets = load_networks(weights) if weights is not None else _networks()
         # every player count gets a network: the nearest trained one if it has none
         self._nets = {
@@ -292,7 +294,9 @@ class ExpertBot:
             # strengths of unchanged seats, per next mover
             base: dict[int, list[float]] = {}
 
-            def base_for(nxt: int, q: list[float] = q, base: dict = base) -> list[float]:
+            def base_for(
+                nxt: int, q: list[float] = q, base: dict[int, list[float]] = base
+            ) -> list[float]:
                 us = base.get(nxt)
                 if us is None:
                     us = base[nxt] = [
@@ -315,16 +319,17 @@ class ExpertBot:
             for i, action in enumerate(actions):
                 nxt = usual_next
                 changed: list[tuple[int, tuple[int, ...]]] = []
-                new_scores = scores
-                if action is SCORE:
+                new_scores: Sequence[int] = scores
+                if isinstance(action, Score):
                     mine = counts[me]
                     k = mine[colour]
                     if k:
                         if scores[me] + k + 1 >= target:
                             values[i] += p
                             continue
-                        new_scores = list(scores)
-                        new_scores[me] += k + 1
+                        raised = list(scores)
+                        raised[me] += k + 1
+                        new_scores = raised
                         changed.append((me, mine[:colour] + (0,) + mine[colour + 1 :]))
                     else:
                         changed.append((me, mine[:colour] + (1,) + mine[colour + 1 :]))

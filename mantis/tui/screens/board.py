@@ -12,8 +12,8 @@ replay's progress bar) and its own status line.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -55,7 +55,7 @@ class BoardScreen(Screen[None]):
     """
 
     # Textual does not combine CSS_PATH along the class tree: a subclass lists both.
-    CSS_PATH = BOARD_CSS
+    CSS_PATH: ClassVar[str | PurePath | list[str | PurePath] | None] = BOARD_CSS
     VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL_HEIGHT, "-tall")]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
 

@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
+from textual.widgets.button import ButtonVariant
 
 from ...engine import GameOver
 from ..narration import join_names, reason_text
@@ -21,7 +22,7 @@ same deal again, watching this game again, a new setup, the online lobby, or
 quitting the app.  A local table offers all but the lobby."""
 
 
-_BUTTONS: dict[str, tuple[str, str]] = {
+_BUTTONS: dict[str, tuple[str, ButtonVariant]] = {
     "again": ("Play again (a)", "success"),
     "rematch": ("Rematch (r)", "default"),
     "replay": ("Replay (v)", "default"),

@@ -15,7 +15,7 @@ from typing import Protocol
 
 from ...engine import Action, RecordError
 from ...engine.record import parse_record
-from ...net.protocol import Act
+from ...net.protocol import Act, SeatRequest
 from ...store.stats import StatsDB, StatsError
 from ...table import Message, Recorded
 from ..narration import YOU
@@ -34,7 +34,7 @@ class OnlineSeat(Protocol):
     seat: int | None
     presence: tuple[str, ...]
 
-    async def send(self, message: object) -> None: ...
+    async def send(self, message: SeatRequest) -> None: ...
 
 
 class OnlineTableScreen(PlayScreen):

@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from ...engine import SeatInfo
+from ...engine.record import SeatKind
 from ...players.registry import level_choices
 from ..seating import (
     DEFAULT_NAMES,
@@ -48,7 +49,7 @@ def _choices(extra: Sequence[str]) -> list[tuple[str, str]]:
 def _default_seats() -> list[SeatInfo]:
     levels = level_choices()
     bot = levels[min(1, len(levels) - 1)][1] if levels else "random"
-    kinds = [HUMAN] + ["bot"] * (MAX_SEATS - 1)
+    kinds: list[SeatKind] = [HUMAN if seat == 0 else "bot" for seat in range(MAX_SEATS)]
     names = default_names(kinds)
     return [
         SeatInfo(name, kind, None if kind == HUMAN else bot)
@@ -182,7 +183,7 @@ class SetupScreen(Screen[None]):
         for i in range(self.players):
             name = self.query_one(f"#name-{i}", Input).value.strip()
             value = self.query_one(f"#kind-{i}", Select).value
-            kind = HUMAN if value == HUMAN else "bot"
+            kind: SeatKind = HUMAN if value == HUMAN else "bot"
             seats.append(SeatInfo(name, kind, None if kind == HUMAN else str(value)))
         try:
             check_names([seat.name for seat in seats])

@@ -40,7 +40,7 @@ class RoomSeat(Protocol):
     room: protocol.RoomState | None
     presence: tuple[str, ...]
 
-    async def send(self, message: object) -> None: ...
+    async def send(self, message: protocol.SeatRequest) -> None: ...
 
 
 class WaitingRoomScreen(Screen[None]):
@@ -218,7 +218,7 @@ class WaitingRoomScreen(Screen[None]):
             return self.is_host and self.room is not None and self.room.state == "waiting"
         return True
 
-    def _send(self, message: object) -> None:
+    def _send(self, message: protocol.SeatRequest) -> None:
         self.show_error("")
         self.run_worker(self.online.send(message), group="send")
 

@@ -9,7 +9,6 @@ from textual.message import Message
 
 from ...engine import (
     CardRevealed,
-    Event,
     GameOver,
     Scored,
     ScoreMissed,
@@ -18,6 +17,7 @@ from ...engine import (
     TurnStarted,
     View,
 )
+from ...table import Message as StreamMessage
 from .score_pile import ScorePile
 from .tank import Tank
 
@@ -91,8 +91,8 @@ class SeatPanel(Vertical):
         pile.tank = sum(self.counts)
         self._update_subtitle()
 
-    def apply(self, event: Event) -> None:
-        """Follow one game event that may concern this seat."""
+    def apply(self, event: StreamMessage) -> None:
+        """Follow one message of the stream that may concern this seat (others change nothing)."""
         seat = self.seat
         if isinstance(event, CardRevealed):
             # A new move: only its own outcome stays marked.
