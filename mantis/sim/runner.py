@@ -103,7 +103,8 @@ def play_game(
 
 
 def _seat_infos(bots: Sequence[str]) -> tuple[SeatInfo, ...]:
-    return tuple(SeatInfo(f"{bot} {seat}", "bot", bot) for seat, bot in enumerate(bots))
+    # A seat's name is at most 64 characters (SeatInfo): a long plug-in spec is cut short.
+    return tuple(SeatInfo(f"{bot[:60]} {seat}", "bot", bot) for seat, bot in enumerate(bots))
 
 
 def _run_chunk(tasks: Sequence[GameTask], want_records: bool) -> RunResult:

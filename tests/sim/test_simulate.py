@@ -8,7 +8,9 @@ import textwrap
 import pytest
 
 from mantis.cli import main
-from mantis.engine import Game, game_seed, read_records
+from mantis.engine import Game, game_seed, read_records, record_of
+from mantis.engine.record import parse_record
+from mantis.sim.runner import _seat_infos
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -183,3 +185,11 @@ def test_failing_bot_stops_the_run_naming_bot_game_and_seed(capsys, tmp_path, mo
     index = int(line.split("in game ")[1].split()[0])
     seed = int(line.split("(seed ")[1].split(")")[0])
     assert seed == game_seed(2, index)
+
+
+def test_a_long_plug_in_name_still_gives_a_readable_record() -> None:
+    spec = "a_package_with_a_long_name.and_a_module_named_at_length:AndAClass"
+    seats = _seat_infos([spec, "random"])
+    record = record_of(Game.new(2, 1), seats)
+    assert parse_record(record.to_json()).seats == seats
+    assert seats[0].bot == spec and seats[0].name.endswith(" 0")
