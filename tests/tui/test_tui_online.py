@@ -254,10 +254,9 @@ def test_lobby_error(snap_compare) -> None:
     async def open_lobby(pilot) -> None:
         await pilot.press("o")
         lobby = pilot.app.screen
-        for _ in range(200):
-            await pilot.pause(0.02)
-            if "cannot reach" in str(lobby.query_one("#lobby-error").render()):
-                break
+        await wait_for(
+            pilot, lambda: "cannot reach" in str(lobby.query_one("#lobby-error").render())
+        )
         await pilot.pause()
 
     assert snap_compare(MantisApp(still=True), terminal_size=SIZE, run_before=open_lobby)

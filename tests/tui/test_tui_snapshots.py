@@ -14,6 +14,7 @@ from pathlib import Path
 import history
 import positions
 import pytest
+from tuikit import wait_for
 
 from mantis.engine import SeatInfo
 from mantis.store import Settings, save_settings
@@ -32,10 +33,7 @@ def table_app(position: positions.Position) -> MantisApp:
 
 
 async def until_game_over(pilot) -> None:
-    for _ in range(100):
-        if isinstance(pilot.app.screen, GameOverScreen):
-            break
-        await pilot.pause(0.02)
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
     await pilot.pause()
 
 
