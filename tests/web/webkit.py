@@ -76,10 +76,16 @@ def chromium() -> str | None:
 
 
 def need_chromium() -> str:
-    """The Chromium to drive, or skip the test with one line saying why."""
+    """The Chromium to drive, or skip the test with one line saying why.
+
+    Where ``MANTIS_BROWSER_TESTS=required`` (CI), no Chromium fails the test instead.
+    """
     path = chromium()
     if path is None:
-        pytest.skip("no Chromium found (apt-get install chromium, or set MANTIS_CHROMIUM)")
+        why = "no Chromium found (apt-get install chromium, or set MANTIS_CHROMIUM)"
+        if os.environ.get("MANTIS_BROWSER_TESTS") == "required":
+            pytest.fail(why)
+        pytest.skip(why)
     return path
 
 
@@ -210,10 +216,10 @@ class Tab:
     async def type(self, text: str) -> None:
         await self.page.keyboard.type(text)  # type: ignore[attr-defined]
 
-    async def click_text(self, text: str) -> None:
-        """Click the middle of ``text`` where the terminal shows it."""
+    async def click_text(self, text: str, *, row_with: str = "") -> None:
+        """Click the middle of ``text`` where the terminal shows it (on a row with ``row_with``)."""
         rows = (await self.screen()).split("\n")
-        row = next((y for y, line in enumerate(rows) if text in line), None)
+        row = next((y for y, line in enumerate(rows) if text in line and row_with in line), None)
         assert row is not None, f"{text!r} is not on screen:\n" + "\n".join(rows)
         column = rows[row].index(text) + len(text) // 2
         box = await self.page.locator(".xterm-screen").bounding_box()  # type: ignore[attr-defined]
