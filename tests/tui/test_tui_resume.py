@@ -179,3 +179,11 @@ async def test_resume_now_takes_the_latest_of_several_games() -> None:
     async with app.run_test(size=SIZE) as pilot:
         table = await wait_for_human(pilot)
         assert table.state.view() == latest.view()
+
+
+def test_several_unfinished_games_prompt(snap_compare) -> None:
+    for number, seed in ((1, 11), (2, 12), (3, 13)):
+        game = positions.played(3, seed, 0.45).replay(4 + number)
+        when = datetime(2026, 11, 30, 3, 40 + number, tzinfo=UTC)
+        save_game(record_of(game, SEATS), slot_path(number), saved_at=when)
+    assert snap_compare(MantisApp(still=True, resume=RESUME_OFFER), terminal_size=SIZE)

@@ -117,7 +117,7 @@ async def test_closing_a_tab_keeps_its_game_and_two_tabs_never_share_a_save() ->
         assert saves[0].record.pile != saves[1].record.pile  # two deals, neither overwritten
         # A new tab offers both games, and resumes the one picked.
         again = await Tab.open(chrome, server.url)
-        await again.shows("2 games were left unfinished", "Resume 1", "Resume 2")
+        await again.shows("2 games were left unfinished", "New game (n)")
         await again.press("2")
         await again.shows("YOUR TURN")
         await again.close()

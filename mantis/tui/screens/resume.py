@@ -52,6 +52,17 @@ class ResumeScreen(ModalScreen[LoadedSave | None]):
     }
     #resume-box .game {
         margin-top: 1;
+        height: auto;
+    }
+    #resume-box .number {
+        width: 3;
+    }
+    #resume-buttons .label {
+        width: auto;
+    }
+    #resume-buttons Button.pick {
+        width: auto;
+        min-width: 5;
     }
     #resume-buttons {
         height: auto;
@@ -91,9 +102,9 @@ class ResumeScreen(ModalScreen[LoadedSave | None]):
                 box.border_title = "Unfinished games"
                 yield Static(f"{len(self.saves)} games were left unfinished:")
                 for n, save in enumerate(self.saves, start=1):
-                    yield Static(
-                        f"[b]{n}[/b]  " + describe_save(save).replace("\n", "\n   "), classes="game"
-                    )
+                    with Horizontal(classes="game"):
+                        yield Static(f"[b]{n}[/b]", classes="number")
+                        yield Static(describe_save(save))
                 note = (
                     "A new game replaces the first once it starts; the others stay saved."
                     if self.replaced is not None
@@ -104,9 +115,16 @@ class ResumeScreen(ModalScreen[LoadedSave | None]):
                 if len(self.saves) == 1:
                     yield Button("Resume (r)", id="resume-1", variant="primary", compact=True)
                 else:
+                    yield Static("Resume", classes="label")
                     for n in range(1, len(self.saves) + 1):
                         variant = "primary" if n == 1 else "default"
-                        yield Button(f"Resume {n}", id=f"resume-{n}", variant=variant, compact=True)
+                        yield Button(
+                            f" {n} ",
+                            id=f"resume-{n}",
+                            variant=variant,
+                            compact=True,
+                            classes="pick",
+                        )
                 yield Button("New game (n)", id="new", compact=True)
 
     @on(Button.Pressed)
