@@ -9,7 +9,9 @@ are only looked at to check that nothing was lost).
 from __future__ import annotations
 
 import asyncio
+import signal
 
+import pytest
 from webkit import Tab, browser, home, web_server, write_fast_settings
 
 from mantis.store.save_slots import is_held, saved_games
@@ -138,4 +140,19 @@ async def test_a_lost_connection_says_so_and_the_tab_app_ends_keeping_its_game()
         await wait_until(lambda: not is_held(1, data), "the orphaned app to end")
         saves, _ = saved_games(data)
         assert len(saves) == 1
+        await tab.close()
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="needs SIGSTOP (POSIX)")
+async def test_a_network_gone_silent_says_so_on_the_page() -> None:
+    async with web_server() as server, browser() as chrome:
+        # heartbeat=2: the page gives up after 2 s without a word (20 s by default).
+        tab = await Tab.open(chrome, server.url + "/?heartbeat=2")
+        await tab.shows("MANTIS · set up a table")
+        server.process.send_signal(signal.SIGSTOP)  # nothing closes, nothing answers
+        try:
+            await tab.body_has("-lost")
+            assert "Connection lost" in await tab.page.inner_text("#lost")
+        finally:
+            server.process.send_signal(signal.SIGCONT)
         await tab.close()
