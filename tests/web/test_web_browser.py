@@ -65,6 +65,15 @@ async def test_keys_typed_into_the_page_play_against_bots_and_the_move_shows() -
         tab = await Tab.open(chrome, server.url)
         await tab.start_against_bots()  # Ctrl+S, with the remembered seats: you and two bots
         await tab.score()  # s, and the game log says what came of it
+        # Ctrl+C on the server: the tab is told its connection is gone, its app quits
+        # and the game is kept, the move just made included.
+        assert await asyncio.to_thread(server.stop) == 0
+        assert "every tab's game is saved" in server.errors + server.said
+        await tab.body_has("-lost")
+        data = home() / "data"
+        await wait_until(lambda: not is_held(1, data), "the tab's app to end")
+        (save,), _ = saved_games(data)
+        assert any(seat == 0 for seat, _ in save.record.actions)
         await tab.close()
 
 

@@ -106,13 +106,15 @@ class WebProcess:
         self.url = found.group(1)
         self.origin = self.url
         self.errors = ""
+        """What it wrote on stderr, once stopped (``said``: on stdout)."""
+        self.said = ""
 
     def stop(self) -> int:
         """Stop it as Ctrl+C does; its exit status (what it said on stderr: ``errors``)."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
         try:
-            _, self.errors = self.process.communicate(timeout=WAIT_MS / 1000)
+            self.said, self.errors = self.process.communicate(timeout=WAIT_MS / 1000)
         finally:
             self.kill()
         return self.process.returncode
