@@ -135,7 +135,12 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("url", metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
     watch.add_argument("code", metavar="CODE", help="the table's code, e.g. KXQD")
 
-    web = sub.add_parser("web", help="play in a web browser: one game per tab")
+    web = sub.add_parser(
+        "web",
+        help="play in a web browser: one game per tab",
+        description="Serve Mantis to web browsers: open the address it prints. Each tab is an "
+        "app of its own, with this computer's saves and statistics.",
+    )
     web.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     web.add_argument(
         "--port", type=_port, default=8000, help="port (default 8000; 0: any free one)"

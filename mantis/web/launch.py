@@ -11,6 +11,9 @@ import sys
 
 from ..net.serve_cli import LOCAL_HOSTS
 
+#: Hosts that listen on every interface of this machine.
+EVERY_INTERFACE = ("0.0.0.0", "::", "")
+
 
 def address(host: str, port: int) -> str:
     """The address to open in a browser (an IPv6 host in brackets)."""
@@ -33,7 +36,11 @@ def run_web(args: argparse.Namespace) -> int:
     server = WebServer(args.host, args.port)
 
     def ready(host: str, port: int) -> None:
-        print(f"Mantis in your browser: open {address(host, port)}", flush=True)
+        if host in EVERY_INTERFACE:  # not an address a browser can open: this machine's is
+            print(f"Mantis in your browser: open {address('127.0.0.1', port)}", flush=True)
+            print(f"From other machines: http://THIS-MACHINE'S-ADDRESS:{port}", flush=True)
+        else:
+            print(f"Mantis in your browser: open {address(host, port)}", flush=True)
         print("Each tab plays its own game; Ctrl+C stops the server.", flush=True)
 
     async def main() -> None:
