@@ -138,6 +138,17 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("url", metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
     watch.add_argument("code", metavar="CODE", help="the table's code, e.g. KXQD")
 
+    web = sub.add_parser(
+        "web",
+        help="play in a web browser: one game per tab",
+        description="Serve Mantis to web browsers: open the address it prints. Each tab is an "
+        "app of its own, with this computer's saves and statistics.",
+    )
+    web.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    web.add_argument(
+        "--port", type=_port, default=8000, help="port (default 8000; 0: any free one)"
+    )
+
     stats = sub.add_parser("stats", help="each human player's results in finished games")
     stats.add_argument("--player", metavar="NAME", help="only this player (any case)")
     stats.add_argument("--json", action="store_true", help="print one JSON object")
@@ -172,6 +183,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .net.serve_cli import run_serve
 
             return run_serve(args)
+        if command == "web":
+            from .web.launch import run_web
+
+            return run_web(args)
         if command == "stats":
             from .store.stats_report import run_stats
 

@@ -18,10 +18,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "tui")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "tui"), str(ROOT / "tests" / "web")]
 
 import onlinekit  # noqa: E402
 import positions  # noqa: E402
+import webkit  # noqa: E402
 
 from mantis.engine import SeatInfo  # noqa: E402
 from mantis.store import Settings, save_settings  # noqa: E402
@@ -125,6 +126,29 @@ async def _shoot(name: str, make: Callable[[], MantisApp], size, prepare: Prepar
     return HERE / f"{name}.svg"
 
 
+async def _shoot_browser() -> Path | None:
+    """``mantis web`` in headless Chromium: a table dealt from a fixed seed, as a PNG."""
+    if webkit.chromium() is None:
+        print("no Chromium found: browser.png not redrawn (apt-get install chromium)")
+        return None
+    save_settings(
+        Settings(speed="instant", animations=False, last_seats=_setup().settings.last_seats),
+        settings_path(),
+    )
+    async with webkit.web_server() as server, webkit.browser() as chrome:
+        tab = await webkit.Tab.open(chrome, server.url, size=(1100, 660))
+        await tab.shows("MANTIS · set up a table")
+        await tab.click_text("random", row_with="Seed")  # the seed: the same deal every time
+        await tab.type("11")
+        await tab.shows("Seed     11")
+        await tab.start_against_bots()
+        await tab.score()
+        await tab.shows("move 3 ", "YOUR TURN", "R red", "f1 Help", "palette")  # both bots moved
+        await tab.page.screenshot(path=str(HERE / "browser.png"))  # type: ignore[attr-defined]
+        await tab.close()
+    return HERE / "browser.png"
+
+
 async def main() -> None:
     with tempfile.TemporaryDirectory() as home:
         # Never read or touch the user's own settings.
@@ -135,6 +159,10 @@ async def main() -> None:
             save_settings(Settings(), settings_path())
             path = await _shoot(name, make, size, prepare)
             print(path.relative_to(ROOT))
+        save_settings(Settings(), settings_path())
+        browser_shot = await _shoot_browser()
+        if browser_shot is not None:
+            print(browser_shot.relative_to(ROOT))
 
 
 if __name__ == "__main__":

@@ -20,7 +20,8 @@ from ..net.client import OnlineSeat, take_seat
 from ..net.server import TableServer
 from ..store import Settings, load_settings, save_settings
 from ..store.paths import data_dir
-from ..store.saves import LoadedSave, load_save
+from ..store.save_slots import SaveSlot, claim_slot, saved_games, slot_of
+from ..store.saves import LoadedSave
 from ..store.seat_tokens import SeatTokens
 from ..table import LocalKeeper, Table, dealt, seats_of
 from .online import OnlineController
@@ -108,6 +109,7 @@ class MantisApp(App[int]):
         self._online_seat = online
         self._lobby: Screen[Any] | None = None
         self._server_url: str | None = None
+        self._slot: SaveSlot | None = None
 
     # ------------------------------------------------------------ lifecycle
 
@@ -130,6 +132,10 @@ class MantisApp(App[int]):
                 self._offer_resume(self._resume == RESUME_NOW)
         self.theme_changed_signal.subscribe(self, self._on_theme_changed)
         self.call_after_refresh(self._check_size)
+
+    def on_unmount(self) -> None:
+        if self._slot is not None:
+            self._slot.release()
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._check_size)
@@ -154,13 +160,25 @@ class MantisApp(App[int]):
             seed = secrets.randbelow(SEED_RANGE)
         self._show_table(TableScreen(self.make_table(dealt(seats, seed)), paused=paused))
 
-    def make_table(self, record: GameRecord, upto: int | None = None) -> Table:
+    def make_table(
+        self, record: GameRecord, upto: int | None = None, *, slot: SaveSlot | None = None
+    ) -> Table:
         """A local table for ``record`` at ``upto`` actions: its seats' players, our keeper.
 
+        The game is saved in ``slot`` (default: this app's own save slot).
         ``SeatingError`` if a seat's bot cannot be made.
         """
         players = [make_player(seat) for seat in seats_of(record)]
-        return Table(record, players, upto=upto, keeper=LocalKeeper(), bot_timeout=self.bot_timeout)
+        keeper = LocalKeeper(save_path=(slot or self.save_slot).path)
+        return Table(record, players, upto=upto, keeper=keeper, bot_timeout=self.bot_timeout)
+
+    @property
+    def save_slot(self) -> SaveSlot:
+        """Where this app saves its game in progress: a slot no other app open now writes."""
+        if self._slot is None:
+            self._slot = claim_slot()
+            assert self._slot is not None  # some slot is always free
+        return self._slot
 
     def _show_table(self, table: TableScreen) -> None:
         if isinstance(self.screen, SetupScreen | TableScreen):
@@ -169,31 +187,49 @@ class MantisApp(App[int]):
             self.push_screen(table)
 
     def _offer_resume(self, now: bool) -> None:
-        """Look for an unfinished game: resume it (``now``) or offer to."""
-        save, warning = load_save()
-        if warning is not None:
-            # The unreadable save was moved aside; the player sets up a new game.
+        """Look for unfinished games no other app is playing: resume one (``now``) or offer to."""
+        mine = self.save_slot  # held first, so no app starting meanwhile takes the same one
+        saves, warnings = saved_games(mine.path.parent, mine=mine)
+        for warning in warnings:
+            # An unreadable save was moved aside; the player sets up a new game.
             self.notify(warning, severity="warning", timeout=10)
-        elif save is None:
-            if now:
+        if not saves:
+            if now and not warnings:
                 self.notify("No saved game to resume: set up a new one.", timeout=6)
         elif now:
-            self.resume_game(save)
+            self.resume_game(max(saves, key=_saved_at))
         else:
 
-            def chosen(resume: bool | None) -> None:
-                if resume:
+            def chosen(save: LoadedSave | None) -> None:
+                if save is not None:
                     self.resume_game(save)
 
-            self.push_screen(ResumeScreen(save), chosen)
+            replaced = saves[0] if slot_of(saves[0].path) == mine.number else None
+            self.push_screen(ResumeScreen(saves, replaced=replaced), chosen)
 
     def resume_game(self, save: LoadedSave) -> None:
-        """Open the table on the saved game, at the saved position."""
+        """Open the table on the saved game, at the saved position, saving on in its slot."""
+        number = slot_of(save.path)
+        mine = self._slot
+        slot = mine if mine is not None and mine.number == number else None
+        if slot is None and number is not None:
+            slot = claim_slot(number, save.path.parent)
+            if slot is None:
+                self.notify(
+                    "That game is open in another window or tab.", severity="warning", timeout=8
+                )
+                return
         try:
-            table = TableScreen(self.make_table(save.record))
+            table = TableScreen(self.make_table(save.record, slot=slot))
         except SeatingError as exc:
+            if slot is not None and slot is not mine:
+                slot.release()
             self.notify(f"Cannot resume the saved game: {exc}", severity="error", timeout=10)
             return
+        if slot is not None and slot is not mine:
+            if mine is not None:
+                mine.release()  # its own save, if any, is offered to the next app again
+            self._slot = slot
         self._show_table(table)
 
     @property
@@ -381,6 +417,10 @@ class MantisApp(App[int]):
             "Statistics", "Each player's results and win rates", self.action_statistics
         )
         yield from super().get_system_commands(screen)
+
+
+def _saved_at(save: LoadedSave) -> float:
+    return save.saved_at.timestamp() if save.saved_at is not None else 0.0
 
 
 def _port_of(url: str) -> int:

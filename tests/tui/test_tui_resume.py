@@ -4,6 +4,7 @@ same position with the same future deals, and a damaged save is moved aside."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 import positions
@@ -12,7 +13,8 @@ from tuikit import wait_for, wait_for_human
 
 from mantis.cli import main
 from mantis.engine import SeatInfo, record_of
-from mantis.store.saves import autosave, clear_save, default_save_path, load_save
+from mantis.store.save_slots import claim_slot, is_held, slot_path
+from mantis.store.saves import autosave, clear_save, default_save_path, load_save, save_game
 from mantis.tui.app import RESUME_NOW, RESUME_OFFER, MantisApp
 from mantis.tui.screens.resume import ResumeScreen
 from mantis.tui.screens.setup import SetupScreen
@@ -126,3 +128,71 @@ def test_resume_with_seats_is_a_usage_error(capsys: pytest.CaptureFixture) -> No
     assert main(["play", "--resume", "--seats", "human,random"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--resume" in err
+
+
+# ---------------------------------------------------------------- several apps at once
+
+
+def _save_in_slot(number: int, seed: int, moves: int):
+    game = positions.played(3, seed, 0.45).replay(moves)
+    autosave(record_of(game, SEATS), slot_path(number))
+    return game
+
+
+async def test_every_unfinished_game_is_offered_and_the_one_picked_saves_on_in_its_slot() -> None:
+    _save_in_slot(1, 11, 9)
+    second = _save_in_slot(2, 12, 5)
+    app = MantisApp(still=True, resume=RESUME_OFFER)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ResumeScreen))
+        assert len(app.screen.saves) == 2
+        await pilot.press("2")
+        table = await wait_for_human(pilot)
+        assert table.state.view() == second.view()
+        # This app now plays slot 2's game; slot 1's game is free for another app.
+        assert is_held(2) and not is_held(1)
+        turn = table.table.turn
+        await pilot.press("s")
+        await wait_for(pilot, lambda: len(load_save(slot_path(2))[0].record.actions) > turn)
+        assert len(load_save(slot_path(1))[0].record.actions) == 9
+
+
+async def test_a_game_another_app_plays_is_not_offered_and_a_new_game_never_overwrites_it() -> None:
+    theirs = _save_in_slot(1, 11, 9)
+    other_app = claim_slot()  # another app, playing slot 1's game right now
+    assert other_app is not None and other_app.number == 1
+    try:
+        app = MantisApp(still=True, resume=RESUME_OFFER)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, SetupScreen)
+            await pilot.click("#start")
+            await wait_for_human(pilot)
+            await wait_for(pilot, lambda: load_save(slot_path(2))[0] is not None)
+        kept = load_save(slot_path(1))[0]
+        assert kept is not None and kept.record.actions == theirs.history
+    finally:
+        other_app.release()
+
+
+async def test_resume_now_takes_the_latest_of_several_games() -> None:
+    latest = positions.played(3, 12, 0.45).replay(5)
+    record = record_of(latest, SEATS)
+    save_game(record, slot_path(1), saved_at=datetime(2026, 1, 1, tzinfo=UTC))
+    save_game(
+        record_of(positions.played(3, 11, 0.45).replay(9), SEATS),
+        slot_path(2),
+        saved_at=datetime(2025, 1, 1, tzinfo=UTC),
+    )
+    app = MantisApp(still=True, resume=RESUME_NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await wait_for_human(pilot)
+        assert table.state.view() == latest.view()
+
+
+def test_several_unfinished_games_prompt(snap_compare) -> None:
+    for number, seed in ((1, 11), (2, 12), (3, 13)):
+        game = positions.played(3, seed, 0.45).replay(4 + number)
+        when = datetime(2026, 11, 30, 3, 40 + number, tzinfo=UTC)
+        save_game(record_of(game, SEATS), slot_path(number), saved_at=when)
+    assert snap_compare(MantisApp(still=True, resume=RESUME_OFFER), terminal_size=SIZE)

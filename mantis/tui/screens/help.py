@@ -80,6 +80,15 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
         "again takes your own seat back. If you stay away too long, a bot plays for you "
         "until you are back. Finished online games go into your past games.",
     ),
+    (
+        "Playing in a browser",
+        "Run [b]mantis web [/b]and open the address it prints. Each browser tab is a Mantis "
+        "of its own, with this computer's saves and statistics; keys and the mouse work as "
+        "here. Closing a tab saves its game just as quitting does, every tab keeps its own "
+        "game, and the next tab offers to resume them.\n\nBrowsers keep a few keys for "
+        "themselves — Ctrl+W, Ctrl+T, Ctrl+N and, in Firefox, Ctrl+Q — and Mantis needs none "
+        "of them: to quit, close the tab, or pick Quit in the command palette (Ctrl+P).",
+    ),
 )
 
 KEYS: tuple[tuple[str, str], ...] = (
@@ -93,7 +102,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("F1 or ?", "this help"),
     ("F2", "settings: speed, animations, theme, odds, coach, bot time limit"),
     ("Ctrl+P", "command palette: new game, past games, statistics, help, settings"),
-    ("Ctrl+Q", "quit"),
+    ("Ctrl+Q", "quit (in a browser: close the tab)"),
 )
 """Keys at the table, with what they do."""
 

@@ -1,0 +1,64 @@
+"""``mantis web``: serve the app to browser tabs until SIGINT or SIGTERM."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import errno
+import os
+import signal
+import sys
+
+from ..net.serve_cli import LOCAL_HOSTS
+
+#: Hosts that listen on every interface of this machine.
+EVERY_INTERFACE = ("0.0.0.0", "::", "")
+
+
+def address(host: str, port: int) -> str:
+    """The address to open in a browser (an IPv6 host in brackets)."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
+def run_web(args: argparse.Namespace) -> int:
+    """Serve until told to stop; 1 with one line if the server cannot listen."""
+    from .server import WebServer  # aiohttp and textual-serve load only now
+
+    if args.host not in LOCAL_HOSTS:
+        print(
+            f"mantis: warning: listening on {args.host}: whoever reaches it plays as you, "
+            "with this computer's saves and statistics (strangers belong at an online "
+            "table: mantis serve)",
+            file=sys.stderr,
+            flush=True,
+        )
+    server = WebServer(args.host, args.port)
+
+    def ready(host: str, port: int) -> None:
+        if host in EVERY_INTERFACE:  # not an address a browser can open: this machine's is
+            print(f"Mantis in your browser: open {address('127.0.0.1', port)}", flush=True)
+            print(f"From other machines: http://THIS-MACHINE'S-ADDRESS:{port}", flush=True)
+        else:
+            print(f"Mantis in your browser: open {address(host, port)}", flush=True)
+        print("Each tab plays its own game; Ctrl+C stops the server.", flush=True)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await server.run(stop, ready)
+
+    try:
+        asyncio.run(main())
+    except OSError as exc:  # the port is taken, the host is not this machine's...
+        if exc.errno == errno.EADDRINUSE:
+            reason = "the port is in use (is mantis web already running? --port picks another)"
+        else:
+            code = exc.errno or 0
+            reason = os.strerror(code) if code > 0 else exc.strerror or str(exc)
+        print(f"mantis: error: cannot listen on {args.host}:{args.port}: {reason}", file=sys.stderr)
+        return 1
+    print("mantis web stopped; every tab's game is saved", flush=True)
+    return 0
