@@ -23,7 +23,8 @@ from types import MappingProxyType
 from typing import Any
 
 from ..engine.game import Game
-from ..engine.record import GameRecord, RecordError, parse_record, write_text_atomic
+from ..engine.record import GameRecord, RecordError, parse_record
+from .atomic import write_text_atomic
 from .paths import data_dir
 
 SAVE_NAME = "current-game.json"

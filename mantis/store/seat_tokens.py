@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..engine.record import write_text_atomic
+from .atomic import write_text_atomic
 from .paths import data_dir
 from .saves import move_aside
 

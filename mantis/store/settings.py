@@ -14,7 +14,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..engine.record import SeatInfo, write_text_atomic
+from ..engine.record import SeatInfo
+from .atomic import write_text_atomic
 from .paths import settings_path
 
 SPEEDS = ("slow", "normal", "fast", "instant")

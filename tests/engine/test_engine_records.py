@@ -10,7 +10,8 @@ import pytest
 from enginekit import play_random, state
 
 from mantis.engine import Game, GameRecord, RecordError, SeatInfo, read_records, record_of
-from mantis.engine.record import iter_records, parse_record, write_records
+from mantis.engine.record import iter_records, parse_record
+from mantis.store.record_file import write_records
 
 
 def finished(seed: int = 3, n: int = 3) -> Game:

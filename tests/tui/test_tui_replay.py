@@ -13,8 +13,8 @@ from test_tui_play import table_of, wait_for
 
 from mantis.cli import main
 from mantis.engine import Game, SeatInfo, record_of
-from mantis.engine.record import write_records
 from mantis.players.odds import odds_for
+from mantis.store.record_file import write_records
 from mantis.table import Recorded, seats_of
 from mantis.tui.app import MantisApp
 from mantis.tui.screens.game_over import GameOverScreen
