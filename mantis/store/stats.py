@@ -44,6 +44,10 @@ class StatsError(Exception):
     """The statistics database cannot be used right now; the message is one line."""
 
 
+class StatsLockedError(StatsError):
+    """Another program held the database locked for longer than the timeout: try again."""
+
+
 @dataclass(frozen=True, slots=True)
 class PastGame:
     """One finished game, as listed for the history screen."""
@@ -314,13 +318,19 @@ class StatsDB:
                 f"this version reads up to v{SCHEMA_VERSION}); it was left untouched"
             ) from None
         except sqlite3.Error as exc:
+            if _locked(exc):
+                raise StatsLockedError(
+                    f"stats database {self.path} is locked by another program; try again later"
+                ) from None
             raise StatsError(_describe(self.path, exc)) from None
+
+
+def _locked(exc: sqlite3.Error) -> bool:
+    return getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
 
 
 def _describe(path: Path, exc: sqlite3.Error) -> str:
     code = getattr(exc, "sqlite_errorname", "")
-    if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        return f"stats database {path} is locked by another program; try again later"
     if code.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
         return (
             f"stats database {path} is damaged ({exc}); it was left as it is: "

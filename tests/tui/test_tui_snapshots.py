@@ -14,6 +14,7 @@ from pathlib import Path
 import history
 import positions
 import pytest
+from test_tui_play import wait_for
 
 from mantis.engine import SeatInfo
 from mantis.store import Settings, save_settings
@@ -126,6 +127,7 @@ def test_statistics_screen(snap_compare) -> None:
 
     async def open_stats(pilot) -> None:
         await pilot.press("t")
+        await wait_for(pilot, lambda: getattr(pilot.app.screen, "loaded", False))
         await pilot.pause()
 
     assert snap_compare(MantisApp(still=True), terminal_size=(80, 40), run_before=open_stats)
@@ -136,6 +138,7 @@ def test_past_games_screen(snap_compare) -> None:
 
     async def open_past(pilot) -> None:
         await pilot.press("g")
+        await wait_for(pilot, lambda: getattr(pilot.app.screen, "loaded", False))
         await pilot.pause()
 
     assert snap_compare(MantisApp(still=True), terminal_size=(100, 24), run_before=open_past)
