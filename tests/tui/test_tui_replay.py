@@ -205,3 +205,14 @@ def test_a_record_without_seat_names_uses_seat_numbers() -> None:
     record = positions.played(2, 5, 0.5)
     assert record.seats is None
     assert [seat.name for seat in seats_of(record)] == ["Seat 1", "Seat 2"]
+
+
+async def test_a_hand_edited_record_whose_names_hold_markup_replays_to_the_end() -> None:
+    seats = (SeatInfo("[/]", "human"), SeatInfo("[b]Ann", "bot", "random"), BOTS[2])
+    record = replace(positions.played(3, 4, 0.5), seats=seats)
+    app = MantisApp(replay=record, still=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = replay_screen(app)
+        assert screen.names == ["Seat 1", "bAnn", "Cal"]  # cleaned as every name is
+        await pilot.press("end")
+        await wait_for(pilot, lambda: screen.position == len(record.actions))

@@ -118,3 +118,20 @@ def test_history_records_are_finished_games() -> None:
     for record, when in history.finished_records():
         assert record.result is not None and when.tzinfo is not None
         assert replace(record, seats=None).replay().over
+
+
+async def test_names_stored_with_markup_are_shown_as_they_are() -> None:
+    """A database from before names were checked may hold any name: it is shown, not parsed."""
+    record = positions.played(3, 4, 0.5)
+    seats = (SeatInfo("[/]", "human"), SeatInfo("[b]Ann", "human"), SeatInfo("Cal", "human"))
+    with StatsDB() as db:
+        db.record_game(replace(record, seats=seats))
+    app = MantisApp(still=True)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.press("t")
+        await _loaded(pilot, StatsScreen)
+        assert "[b]Ann" in _texts(app.screen) and "[/]" in _texts(app.screen)
+        await pilot.press("escape")
+        await pilot.press("g")
+        await _loaded(pilot, PastGamesScreen)
+        assert "[/], [b]Ann, Cal" in str(app.screen.query_one("DataTable").get_row_at(0)[1])

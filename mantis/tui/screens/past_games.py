@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -36,6 +37,11 @@ def _where(game: PastGame) -> str:
     """ "online KXQD" for a game played at a server's table."""
     parts = (game.origin or "").split()
     return f"online {parts[1]}" if len(parts) > 1 else "online"
+
+
+def _plain(text: str) -> Text:
+    """A cell shown as it is: a table reads a plain string as markup, and names are not."""
+    return Text(text, no_wrap=True, end="")
 
 
 class PastGamesScreen(Screen[None]):
@@ -125,8 +131,8 @@ class PastGamesScreen(Screen[None]):
                 winner += " (shared)"
             table.add_row(
                 f"{game.finished_at:%Y-%m-%d %H:%M}",
-                _seats(game),
-                winner,
+                _plain(_seats(game)),
+                _plain(winner),
                 str(game.turns),
                 key=str(game.id),
             )

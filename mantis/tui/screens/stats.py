@@ -8,6 +8,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Static
@@ -172,7 +173,7 @@ class StatsScreen(Screen[None]):
 
     def _player(self, stats: PlayerStats) -> ComposeResult:
         overall = stats.overall
-        yield Static(stats.name, classes="player")
+        yield Static(Content(stats.name), classes="player")  # a stored name is not markup
         summary = Text()
         plural = "" if overall.games == 1 else "s"
         summary.append(f"{overall.games} game{plural} · {overall.wins} won · ")
