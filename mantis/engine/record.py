@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -312,24 +310,3 @@ def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:
         raise RecordError(f"cannot read {os.fspath(path)}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise RecordError(f"{os.fspath(path)} is not UTF-8 text") from None
-
-
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old or the new file, never half."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def write_records(path: str | os.PathLike[str], records: Iterable[GameRecord]) -> None:
-    """Write records as JSON lines, atomically."""
-    write_text_atomic(path, "".join(r.to_json() + "\n" for r in records))

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import inspect
 import os
 import sys
 from collections.abc import Callable
+from types import ModuleType
 from typing import cast
 
 from .bots.casual import CasualBot
@@ -53,11 +55,8 @@ def _load_plugin(spec: str) -> Callable[[], Player]:
     module_name, _, class_name = spec.partition(":")
     if not module_name or not class_name:
         raise PlayerSpecError(f"bad plug-in {spec!r}: write it as package.module:ClassName")
-    cwd = os.getcwd()
-    if cwd not in sys.path:
-        sys.path.insert(0, cwd)
     try:
-        module = importlib.import_module(module_name)
+        module = _import_from_here(module_name)
     except Exception as exc:  # any import failure is the plug-in's, reported in one line
         raise PlayerSpecError(
             f"cannot import {module_name!r} for bot {spec!r}: {type(exc).__name__}: {exc}"
@@ -76,6 +75,24 @@ def _load_plugin(spec: str) -> Callable[[], Player]:
     if not is_player(instance):
         raise PlayerSpecError(f"{spec} is not a class with a choose(view) method")
     return cast("Callable[[], Player]", cls)  # checked just above: its instances choose
+
+
+def _import_from_here(module_name: str) -> ModuleType:
+    """Import ``module_name``, finding it in the current directory too (as ``python`` would).
+
+    The directory is on ``sys.path`` for this import only: left there, it
+    would decide what every later import in the process finds.
+    """
+    cwd = os.getcwd()
+    added = cwd not in sys.path
+    if added:
+        sys.path.insert(0, cwd)
+    try:
+        return importlib.import_module(module_name)
+    finally:
+        if added:
+            with contextlib.suppress(ValueError):  # the plug-in took it off itself
+                sys.path.remove(cwd)
 
 
 LEVELS: tuple[tuple[str, str], ...] = (

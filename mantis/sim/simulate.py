@@ -16,7 +16,7 @@ from time import perf_counter
 from typing import Any
 
 from ..engine import game_seed
-from ..engine.record import write_text_atomic
+from ..store.atomic import write_text_atomic
 from .progress import progress_bar
 from .runner import BotFailure, GameTask, RunResult, run_tasks
 from .settings import RunSettingsError, check_table, split_bots

@@ -9,6 +9,7 @@ Writes are atomic (temp file in the same directory, fsync, rename), so a
 crash or ``kill -9`` mid-write leaves the previous save.  A save that cannot
 be read is never deleted: it is moved aside next to the save, under a name
 that does not overwrite an earlier one, and the load says where it went.
+Loading also clears the temp files a writer killed mid-save left behind.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from types import MappingProxyType
 from typing import Any
 
 from ..engine.game import Game
-from ..engine.record import GameRecord, RecordError, parse_record, write_text_atomic
+from ..engine.record import GameRecord, RecordError, parse_record
+from .atomic import remove_stale_temp_files, write_text_atomic
 from .paths import data_dir
 
 SAVE_NAME = "current-game.json"
@@ -101,6 +103,7 @@ def load_save(
     says where.  The caller then starts a new game.
     """
     target = Path(path) if path is not None else default_save_path()
+    remove_stale_temp_files(target.parent)  # left by a writer killed mid-save
     try:
         raw = target.read_bytes()
     except FileNotFoundError:

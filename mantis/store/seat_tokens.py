@@ -3,7 +3,8 @@
 A seat token is what gets a person their seat back — after a dropped
 connection, a closed terminal, even ``kill -9`` — so it is kept on disk
 (``online-seats.json`` in the data directory) the moment the server hands it
-over, and written atomically.  A file that cannot be read is moved aside and
+over, and written atomically, readable by its owner only (a token is as good
+as the seat to whoever reads it).  A file that cannot be read is moved aside and
 a new one started: the seats in it are lost, the app is not.
 """
 
@@ -15,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..engine.record import write_text_atomic
+from .atomic import remove_stale_temp_files, write_text_atomic
 from .paths import data_dir
 from .saves import move_aside
 
@@ -33,8 +34,12 @@ class SeatTokens:
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_tokens_path()
+        remove_stale_temp_files(self.path.parent)  # left by a writer killed mid-save
         self.warning: str | None = None
         """Set when the file could not be read (and was moved aside)."""
+
+    def _write(self, data: dict[str, Any]) -> None:
+        write_text_atomic(self.path, json.dumps(data, indent=1) + "\n", private=True)
 
     def _read(self) -> dict[str, Any]:
         try:
@@ -72,12 +77,12 @@ class SeatTokens:
             oldest = sorted(data, key=lambda k: str(data[k].get("saved_at", "")))
             for key in oldest[: len(data) - MAX_SEATS_KEPT]:
                 del data[key]
-        write_text_atomic(self.path, json.dumps(data, indent=1) + "\n")
+        self._write(data)
 
     def forget(self, server: str, code: str) -> None:
         data = self._read()
         if data.pop(_key(server, code), None) is not None:
-            write_text_atomic(self.path, json.dumps(data, indent=1) + "\n")
+            self._write(data)
 
 
 def _key(server: str, code: str) -> str:

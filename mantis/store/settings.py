@@ -14,7 +14,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..engine.record import RecordError, SeatInfo, seats_from_json, write_text_atomic
+from ..engine.record import RecordError, SeatInfo, seats_from_json
+from .atomic import remove_stale_temp_files, write_text_atomic
 from .paths import settings_path
 
 SPEEDS = ("slow", "normal", "fast", "instant")
@@ -63,6 +64,7 @@ class Settings:
 def load_settings(path: str | os.PathLike[str] | None = None) -> tuple[Settings, str | None]:
     """The settings in ``path`` (default: the user's file) and a warning, if any."""
     target = Path(path) if path is not None else settings_path()
+    remove_stale_temp_files(target.parent)  # left by a writer killed mid-save
     try:
         text = target.read_text(encoding="utf-8")
     except FileNotFoundError:

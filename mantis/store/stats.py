@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from ..engine.record import GameRecord, RecordError, SeatInfo, parse_record
 from .paths import data_dir
-from .stats_schema import SCHEMA_VERSION, NewerSchemaError, migrate, seat_rows
+from .stats_schema import SCHEMA_VERSION, NewerSchemaError, migrate, player_key, seat_rows
 
 STATS_NAME = "stats.sqlite3"
 DEFAULT_TIMEOUT = 1.0
@@ -42,6 +42,10 @@ def default_stats_path() -> Path:
 
 class StatsError(Exception):
     """The statistics database cannot be used right now; the message is one line."""
+
+
+class StatsLockedError(StatsError):
+    """Another program held the database locked for longer than the timeout: try again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,9 +194,9 @@ class StatsDB:
             game_id = cursor.lastrowid
             assert game_id is not None
             self._db.executemany(
-                "INSERT INTO seats (game_id, seat, name, kind, bot, score, won) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(game_id, *row) for row in rows],
+                "INSERT INTO seats (game_id, seat, name, kind, bot, score, won, player) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, *row, player_key(row[1])) for row in rows],  # row[1]: the name
             )
         return game_id
 
@@ -235,33 +239,45 @@ class StatsDB:
             raise StatsError(f"the record of game {game_id} is damaged: {exc}") from None
 
     def player_stats(self, name: str | None = None) -> list[PlayerStats]:
-        """Figures per human player, by name (sorted); only ``name`` if given.
+        """Figures per human player (sorted by name); only ``name``'s if given.
 
-        ``name`` matches regardless of case.  Only seats of kind ``"human"``
-        count as players; an empty list means no games for them yet.
+        A player is a name in any case: "Ann" and "ann" are one person
+        (``player_key``), shown as spelt in their latest game, here and in
+        everyone's ``vs_people``.  ``name`` matches in any case too.  Only
+        seats of kind ``"human"`` count as players; an empty list means no
+        games for them yet.
         """
+        wanted = player_key(name) if name is not None else None
+        only = "" if wanted is None else " AND player = ?"
         with self._errors():
+            # Oldest first, so each person's latest spelling is the one kept.
+            spelling = dict(
+                self._db.execute(
+                    "SELECT s.player, s.name FROM seats AS s JOIN games AS g ON g.id = s.game_id "
+                    "WHERE s.kind = 'human' ORDER BY g.finished_at, g.id, s.seat"
+                ).fetchall()
+            )
             rows = self._db.execute(
-                "SELECT g.id, g.finished_at, g.players, s.name, s.kind, s.bot, s.won "
+                "SELECT g.id, g.finished_at, g.players, s.player, s.kind, s.bot, s.won "
                 "FROM games AS g JOIN seats AS s ON s.game_id = g.id "
-                "WHERE g.id IN (SELECT game_id FROM seats WHERE kind = 'human') "
-                "ORDER BY g.finished_at, g.id, s.seat"
+                f"WHERE g.id IN (SELECT game_id FROM seats WHERE kind = 'human'{only}) "
+                "ORDER BY g.finished_at, g.id, s.seat",
+                () if wanted is None else (wanted,),
             ).fetchall()
-        wanted = name.casefold() if name is not None else None
         games: dict[str, list[_Game]] = {}
         for _, seats_iter in itertools.groupby(rows, key=lambda r: r[0]):
             seats = list(seats_iter)
             when, players = _parse_iso(seats[0][1]), seats[0][2]
             bots = frozenset(bot or "bot" for *_, kind, bot, _ in seats if kind == "bot")
             humans: dict[str, bool] = {}
-            for *_, seat_name, kind, _, won in seats:
-                if kind == "human":  # one name in two seats is one player who won if either did
-                    humans[seat_name] = humans.get(seat_name, False) or bool(won)
+            for *_, player, kind, _, won in seats:
+                if kind == "human":  # one person in two seats is one player who won if either did
+                    humans[player] = humans.get(player, False) or bool(won)
             for human, won in humans.items():
-                if wanted is None or human.casefold() == wanted:
-                    people = frozenset(other for other in humans if other != human)
+                if wanted is None or human == wanted:
+                    people = frozenset(spelling[other] for other in humans if other != human)
                     games.setdefault(human, []).append(_Game(when, players, bots, people, won))
-        return [_summarise(n, games[n]) for n in sorted(games, key=lambda n: (n.casefold(), n))]
+        return [_summarise(spelling[key], games[key]) for key in sorted(games)]
 
     # ----------------------------------------------------------------- helpers
 
@@ -301,13 +317,19 @@ class StatsDB:
                 f"this version reads up to v{SCHEMA_VERSION}); it was left untouched"
             ) from None
         except sqlite3.Error as exc:
+            if _locked(exc):
+                raise StatsLockedError(
+                    f"stats database {self.path} is locked by another program; try again later"
+                ) from None
             raise StatsError(_describe(self.path, exc)) from None
+
+
+def _locked(exc: sqlite3.Error) -> bool:
+    return getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
 
 
 def _describe(path: Path, exc: sqlite3.Error) -> str:
     code = getattr(exc, "sqlite_errorname", "")
-    if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        return f"stats database {path} is locked by another program; try again later"
     if code.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
         return (
             f"stats database {path} is damaged ({exc}); it was left as it is: "

@@ -11,6 +11,8 @@ the previous version intact.
   whether they won), filled from the records already stored.
 - v3: ``games.origin``: where an online game was played (server and table
   code), so a game heard of twice (a reconnect after the end) is kept once.
+- v4: ``seats.player``: the name in any case (``player_key``), so "Ann" and
+  "ann" are one person everywhere; filled for the seats already stored.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from collections.abc import Callable, Sequence
 
 from ..engine.record import RecordError, SeatInfo, seats_from_json
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 class NewerSchemaError(Exception):
@@ -114,7 +116,26 @@ def _v2_to_v3(db: sqlite3.Connection) -> None:
     db.execute("CREATE UNIQUE INDEX games_by_origin ON games (origin) WHERE origin IS NOT NULL")
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v0_to_v1, _v1_to_v2, _v2_to_v3)
+def player_key(name: str) -> str:
+    """What one person is known by: their name in any case ("Ann", "ANN" and "ann" are one)."""
+    return name.casefold()
+
+
+def _v3_to_v4(db: sqlite3.Connection) -> None:
+    db.execute("ALTER TABLE seats ADD COLUMN player TEXT NOT NULL DEFAULT ''")
+    # SQLite's lower() knows ASCII only; the key is Python's Unicode case folding.
+    db.create_function("mantis_player_key", 1, player_key, deterministic=True)
+    db.execute("UPDATE seats SET player = mantis_player_key(name)")
+    db.execute("DROP INDEX seats_by_name")  # a person is looked up by key now
+    db.execute("CREATE INDEX seats_by_player ON seats (kind, player)")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _v0_to_v1,
+    _v1_to_v2,
+    _v2_to_v3,
+    _v3_to_v4,
+)
 """``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``."""
 
 

@@ -38,7 +38,7 @@ from .screens.setup import SetupScreen
 from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .screens.too_small import TooSmallScreen, too_small
-from .seating import SeatingError, make_player
+from .seating import SeatingError, make_players
 
 RESUME_OFFER = "offer"
 """Launch option: ask whether to resume an unfinished game."""
@@ -153,12 +153,17 @@ class MantisApp(App[int]):
         paused: bool = False,
         remember: bool = True,
     ) -> None:
-        """Deal a new game (a fresh seed unless given) and show its table."""
-        if remember:
-            self.update_settings(self.settings.with_changes(last_seats=tuple(seats)))
+        """Deal a new game (a fresh seed unless given) and show its table.
+
+        ``SeatingError`` (naming the seat) if a seat's bot cannot be made:
+        nothing is shown and nothing is remembered then.
+        """
         if seed is None:
             seed = secrets.randbelow(SEED_RANGE)
-        self._show_table(TableScreen(self.make_table(dealt(seats, seed)), paused=paused))
+        table = TableScreen(self.make_table(dealt(seats, seed)), paused=paused)
+        if remember:
+            self.update_settings(self.settings.with_changes(last_seats=tuple(seats)))
+        self._show_table(table)
 
     def make_table(
         self, record: GameRecord, upto: int | None = None, *, slot: SaveSlot | None = None
@@ -166,9 +171,9 @@ class MantisApp(App[int]):
         """A local table for ``record`` at ``upto`` actions: its seats' players, our keeper.
 
         The game is saved in ``slot`` (default: this app's own save slot).
-        ``SeatingError`` if a seat's bot cannot be made.
+        ``SeatingError`` (naming the seat) if a seat's bot cannot be made.
         """
-        players = [make_player(seat) for seat in seats_of(record)]
+        players = make_players(seats_of(record))
         keeper = LocalKeeper(save_path=(slot or self.save_slot).path)
         return Table(record, players, upto=upto, keeper=keeper, bot_timeout=self.bot_timeout)
 

@@ -1,4 +1,8 @@
-"""``mantis replay FILE [--game N]``: check the record file, then open the replay screen."""
+"""``mantis replay FILE [--game N]``: find game N in the record file, then open the replay screen.
+
+The file is read up to game N only (``store.record_file.game_in_file``), so
+a long file opens at once, and a bad line is reported only if it is game N.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,8 @@ import argparse
 import os
 import sys
 
-from ..engine import RecordError, read_records
+from ..engine import RecordError
+from ..store.record_file import GameNotInFile, game_in_file
 
 USAGE_ERROR = 2
 
@@ -18,23 +23,22 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"mantis: error: no such file: {path}", file=sys.stderr)
         return USAGE_ERROR
     try:
-        records = read_records(path)
+        record = game_in_file(path, args.game)
     except RecordError as exc:
         print(f"mantis: error: {path}: {exc}", file=sys.stderr)
         return USAGE_ERROR
-    if not records:
-        print(f"mantis: error: {path} holds no games", file=sys.stderr)
+    except GameNotInFile as exc:
+        if exc.count == 0:
+            print(f"mantis: error: {path} holds no games", file=sys.stderr)
+        else:
+            count = f"{exc.count} game{'' if exc.count == 1 else 's'}"
+            print(
+                f"mantis: error: --game {args.game} is out of range: {path} holds {count}",
+                file=sys.stderr,
+            )
         return USAGE_ERROR
-    if not 1 <= args.game <= len(records):
-        count = f"{len(records)} game{'' if len(records) == 1 else 's'}"
-        print(
-            f"mantis: error: --game {args.game} is out of range: {path} holds {count}",
-            file=sys.stderr,
-        )
-        return USAGE_ERROR
-    from .app import MantisApp  # Textual loads only once the file is good
+    from .app import MantisApp  # Textual loads only once the game is good
 
-    title = f"{os.path.basename(path)} game {args.game}/{len(records)}"
-    app = MantisApp(replay=records[args.game - 1], replay_title=title)
+    app = MantisApp(replay=record, replay_title=f"{os.path.basename(path)} game {args.game}")
     app.run()
     return app.return_code or 0

@@ -13,6 +13,7 @@ from typing import Final
 from ..engine import SeatInfo
 from ..engine.record import SeatKind
 from ..players import HumanPlayer, Player, PlayerSpecError, bot_factory
+from ..table.names import clean_name
 
 MIN_SEATS = 2
 MAX_SEATS = 6
@@ -23,7 +24,14 @@ MAX_NAME_LENGTH = 16
 
 
 class SeatingError(ValueError):
-    """Seats that cannot make a table; the message is one line for the user."""
+    """Seats that cannot make a table; the message is one line for the user.
+
+    ``seat`` (from 0) is the seat at fault, when one is.
+    """
+
+    def __init__(self, message: str, *, seat: int | None = None) -> None:
+        super().__init__(" ".join(message.split()))  # one line, whatever the cause said
+        self.seat = seat
 
 
 def default_names(kinds: Sequence[str]) -> list[str]:
@@ -77,6 +85,8 @@ def check_names(names: Sequence[str]) -> None:
             raise SeatingError("every seat needs a name")
         if len(name) > MAX_NAME_LENGTH:
             raise SeatingError(f"name {name!r} is longer than {MAX_NAME_LENGTH} characters")
+        if clean_name(name) != name:
+            raise SeatingError(f"name {name!r} may hold only letters, digits, spaces and - _ . '")
     folded = [name.casefold() for name in names]
     for name in names:
         if folded.count(name.casefold()) > 1:
@@ -87,11 +97,23 @@ def make_player(seat: SeatInfo) -> Player:
     """A fresh player for a seat: a ``HumanPlayer`` or the seat's bot."""
     if seat.kind == HUMAN:
         return HumanPlayer()
-    assert seat.bot is not None
+    if seat.bot is None:
+        raise SeatingError(f"{seat.name} is a bot seat without a bot")
     try:
         return bot_factory(seat.bot)()
     except PlayerSpecError as exc:
         raise SeatingError(str(exc)) from None
+
+
+def make_players(seats: Sequence[SeatInfo]) -> list[Player]:
+    """A fresh player per seat; ``SeatingError`` names the seat whose bot cannot be made."""
+    players = []
+    for index, seat in enumerate(seats):
+        try:
+            players.append(make_player(seat))
+        except SeatingError as exc:
+            raise SeatingError(f"Seat {index + 1} ({seat.name}): {exc}", seat=index) from None
+    return players
 
 
 def describe(seat: SeatInfo) -> str:

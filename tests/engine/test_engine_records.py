@@ -10,7 +10,7 @@ import pytest
 from enginekit import MUTATIONS, play_random, state
 
 from mantis.engine import Game, GameRecord, RecordError, SeatInfo, read_records, record_of
-from mantis.engine.record import iter_records, parse_record, write_records
+from mantis.engine.record import iter_records, parse_record
 
 
 def finished(seed: int = 3, n: int = 3) -> Game:
@@ -89,15 +89,6 @@ def test_read_records_reads_a_file_and_ignores_blank_lines(tmp_path):
     path.write_text("\n" + "\n\n".join(r.to_json() for r in records) + "\n   \n", encoding="utf-8")
     assert read_records(path) == records
     assert read_records(str(path)) == records
-
-
-def test_write_records_then_read_records(tmp_path):
-    records = [record_of(finished(seed, 2 + seed % 5)) for seed in range(4)]
-    path = tmp_path / "sub" / "games.jsonl"
-    write_records(path, records)
-    text = path.read_text(encoding="utf-8")
-    assert text.endswith("\n") and text.count("\n") == 4
-    assert read_records(path) == records
 
 
 def test_unknown_extra_fields_are_ignored():

@@ -109,3 +109,22 @@ def test_errors_are_one_line(plugin_dir: Path) -> None:
     with pytest.raises(PlayerSpecError) as info:
         bot_factory(f"{name}:Bot")
     assert "\n" not in str(info.value)
+
+
+def test_loading_a_plugin_leaves_sys_path_as_it_was(plugin_dir: Path) -> None:
+    before = list(sys.path)
+    assert str(plugin_dir) not in before
+    name = _module(plugin_dir, GOOD)
+    factory = bot_factory(f"{name}:MyBot")
+    assert sys.path == before
+    with pytest.raises(PlayerSpecError):
+        bot_factory("no_such_module_xyz:Bot")
+    assert sys.path == before
+    assert play_game([factory(), bot_factory("greedy")()], 5).over  # the bot still plays
+
+
+def test_a_directory_already_on_sys_path_stays_there(plugin_dir: Path) -> None:
+    sys.path.append(str(plugin_dir))
+    before = list(sys.path)
+    bot_factory(f"{_module(plugin_dir, GOOD)}:MyBot")
+    assert sys.path == before

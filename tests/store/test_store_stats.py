@@ -199,14 +199,15 @@ def test_results_against_each_other_person_online_or_at_one_keyboard():
     assert dict(ann.vs_people)["Bob"].wins == ann.overall.wins
 
 
-def test_one_name_in_two_seats_is_one_game_for_that_player():
+@pytest.mark.parametrize("other", ["Ann", "ANN"])
+def test_one_name_in_two_seats_is_one_game_for_that_player(other: str):
     record = finished(seed=6, players=3, seats=None)
     winner = record.result.winners[0]
     loser = next(s for s in range(3) if s != winner)
     with StatsDB() as db:
-        db.record_game(seated(record, {winner: "Ann", loser: "Ann"}))
+        db.record_game(seated(record, {winner: "Ann", loser: other}))
         [ann] = db.player_stats()
-    assert ann.overall == Tally(1, 1)
+    assert ann.overall == Tally(1, 1) and ann.vs_people == ()
 
 
 def test_asking_for_one_player_ignores_case_and_others():
@@ -216,6 +217,53 @@ def test_asking_for_one_player_ignores_case_and_others():
         assert [s.name for s in db.player_stats("ann")] == ["Ann"]
         assert db.player_stats("ann")[0].overall == Tally(2, 1)
         assert db.player_stats("Nobody") == []
+
+
+# ------------------------------------------------------------------ one person, any case
+
+
+def test_one_person_in_any_case_is_one_player_named_as_most_recently_spelt():
+    with StatsDB() as db:
+        record_results(db, "Ann", "W", start=0)
+        record_results(db, "ann", "L", start=1)
+        record_results(db, "ANN", "W", start=2)
+        record_results(db, "Bob", "L", start=3)
+        # Recorded out of order: the spelling shown is that of the latest game played.
+        db.record_game(game_for("aNN", True, seed=9), day(-5))
+        stats = db.player_stats()
+        assert [s.name for s in stats] == ["ANN", "Bob"]
+        assert stats[0].overall == Tally(4, 3)
+        assert [won for _, won in stats[0].results] == [True, True, False, True]
+        assert stats[0].best_streak == 2 and stats[0].current_streak == 1
+        for asked in ("ann", "Ann", "ANN", "aNN"):
+            [only] = db.player_stats(asked)
+            assert only == stats[0]
+
+
+def test_case_folding_is_unicode_aware():
+    with StatsDB() as db:
+        record_results(db, "Straße", "W", start=0)
+        record_results(db, "STRASSE", "L", start=1)
+        [player] = db.player_stats("strasse")
+    assert player.name == "STRASSE" and player.overall == Tally(2, 1)
+
+
+def test_other_people_are_counted_in_any_case_under_their_latest_spelling():
+    with StatsDB() as db:
+        for seed, bob in enumerate(["Bob", "BOB", "bob"]):
+            record = finished(seed=seed, players=3, seats=None)
+            db.record_game(seated(record, {0: "Ann", 1: bob}), day(seed))
+        record = finished(seed=5, players=3, seats=None)
+        db.record_game(seated(record, {0: "Cat", 1: "BoB"}), day(5))  # Bob's latest game
+        stats = {s.name: s for s in db.player_stats()}
+        [ann] = db.player_stats("ann")
+    assert set(stats) == {"Ann", "BoB", "Cat"}
+    assert [name for name, _ in stats["Ann"].vs_people] == ["BoB"]
+    assert dict(stats["Ann"].vs_people)["BoB"].games == 3
+    assert stats["BoB"].overall.games == 4
+    assert dict(stats["BoB"].vs_people).keys() == {"Ann", "Cat"}
+    # One spelling everywhere: asking for one player names the others the same way.
+    assert ann.vs_people == stats["Ann"].vs_people
 
 
 # ------------------------------------------------------------------ failures

@@ -70,7 +70,7 @@ def version_and_tables() -> tuple[int, set[str]]:
 def test_a_new_database_is_at_the_current_version():
     StatsDB().close()
     assert version_and_tables() == (stats_schema.SCHEMA_VERSION, {"games", "seats"})
-    assert stats_schema.SCHEMA_VERSION == 3
+    assert stats_schema.SCHEMA_VERSION == 4
 
 
 def test_a_v1_database_is_upgraded_and_its_games_keep_counting():
@@ -92,7 +92,7 @@ def test_a_v1_database_is_upgraded_and_its_games_keep_counting():
         db.record_game(game_for("Ann", True, seed=4), datetime(2026, 1, 4, tzinfo=UTC))
         [ann_after] = db.player_stats()
 
-    assert version_and_tables() == (3, {"games", "seats"})
+    assert version_and_tables() == (4, {"games", "seats"})
     assert ann.overall == Tally(2, 1)
     assert dict(ann.vs_bots) == {"casual": Tally(1, 1), "expert": Tally(1, 0)}
     assert [g.seats for g in listed[1:]] == [lost.seats, won.seats]
@@ -186,3 +186,72 @@ def test_the_upgrade_reads_stored_seats_by_the_records_rules():
     raw.close()
     assert seats[:3] == [(1, s.name, s.kind, s.bot) for s in good.seats]
     assert seats[3:] == [(2, f"Seat {s + 1}", "unknown", None) for s in range(3)]
+
+
+V3_SEATS = """
+CREATE TABLE seats (
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    bot TEXT,
+    score INTEGER NOT NULL,
+    won INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX seats_by_name ON seats (kind, name);
+ALTER TABLE games ADD COLUMN origin TEXT;
+CREATE UNIQUE INDEX games_by_origin ON games (origin) WHERE origin IS NOT NULL;
+PRAGMA user_version = 3;
+"""
+
+
+def make_v3(records: list[tuple[str, GameRecord]]) -> None:
+    """A database as v3 left it: each seat's name as typed, nothing to match it by."""
+    make_v1(records)
+    raw = sqlite3.connect(default_stats_path())
+    raw.executescript(V3_SEATS)
+    for game_id, (_, record) in enumerate(records, start=1):
+        r = record.result
+        raw.executemany(
+            "INSERT INTO seats (game_id, seat, name, kind, bot, score, won) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, s, seat.name, seat.kind, seat.bot, r.scores[s], int(s in r.winners))
+                for s, seat in enumerate(record.seats)
+            ],
+        )
+    raw.commit()
+    raw.close()
+
+
+def test_a_v3_database_is_upgraded_so_one_person_in_any_case_is_one_player():
+    make_v3(
+        [
+            ("2026-01-01T10:00:00Z", game_for("Ann", True, seed=1)),
+            ("2026-01-02T10:00:00Z", game_for("ann", False, seed=2)),
+            ("2026-01-03T10:00:00Z", game_for("Straße", True, seed=3)),
+        ]
+    )
+    with StatsDB() as db:
+        names = [(s.name, s.overall) for s in db.player_stats()]
+        [ann] = db.player_stats("ANN")
+        db.record_game(game_for("STRASSE", False, seed=4), datetime(2026, 1, 4, tzinfo=UTC))
+        [strasse] = db.player_stats("strasse")
+    assert version_and_tables() == (4, {"games", "seats"})
+    assert names == [("ann", Tally(2, 1)), ("Straße", Tally(1, 1))]
+    assert ann.name == "ann" and ann.overall == Tally(2, 1)
+    assert strasse.name == "STRASSE" and strasse.overall == Tally(2, 1)
+    raw = sqlite3.connect(default_stats_path())
+    try:
+        keys = raw.execute("SELECT name, player FROM seats WHERE kind = 'human'").fetchall()
+        indexes = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    finally:
+        raw.close()
+    assert sorted(keys) == [
+        ("Ann", "ann"),
+        ("STRASSE", "strasse"),
+        ("Straße", "strasse"),
+        ("ann", "ann"),
+    ]
+    assert "seats_by_player" in indexes and "seats_by_name" not in indexes

@@ -68,6 +68,20 @@ def test_one_player_by_name_in_any_case(capsys, games):
     assert "Bob" in out and "Ann" not in out
 
 
+def test_one_person_in_two_cases_is_one_row_under_the_latest_spelling(capsys, games):
+    with StatsDB() as db:
+        db.record_game(game_for("bob", True, players=2, seed=9), T0 + timedelta(days=10))
+    status, out, _ = run(capsys, "--json")
+    assert status == 0
+    players = {p["name"]: p for p in json.loads(out)["players"]}
+    assert sorted(players) == ["Ann", "bob"]
+    assert (players["bob"]["games"], players["bob"]["wins"]) == (2, 1)
+    status, out, _ = run(capsys)
+    table = out.split("\n\n")[0].splitlines()[2:]  # below the header and its rule
+    assert [row.split()[0] for row in table] == ["Ann", "bob"]
+    assert "Bob" not in out
+
+
 def test_an_unknown_player_is_a_friendly_line(capsys, games):
     status, out, _ = run(capsys, "--player", "Zed")
     assert status == 0 and out == "No games recorded yet for 'Zed'.\n"

@@ -13,8 +13,8 @@ from tuikit import table_of, wait_for
 
 from mantis.cli import main
 from mantis.engine import Game, SeatInfo, record_of
-from mantis.engine.record import write_records
 from mantis.players.odds import odds_for
+from mantis.store.record_file import write_records
 from mantis.table import Recorded, seats_of
 from mantis.tui.app import MantisApp
 from mantis.tui.screens.game_over import GameOverScreen
@@ -156,9 +156,36 @@ def test_replay_of_a_malformed_file_exits_2_naming_the_line(
     broken["actions"] = broken["actions"][:-3]
     lines[2] = json.dumps(broken)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    assert main(["replay", str(path)]) == 2
+    assert main(["replay", str(path), "--game", "3"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "line 3: " in err and "Traceback" not in err
+
+
+@pytest.fixture
+def opened(monkeypatch: pytest.MonkeyPatch) -> list[MantisApp]:
+    """The apps ``mantis replay`` opens, kept instead of run."""
+    apps: list[MantisApp] = []
+    monkeypatch.setattr(MantisApp, "run", lambda app, *args, **kwargs: apps.append(app))
+    return apps
+
+
+def test_replay_opens_game_n_whatever_follows_it_and_whatever_is_before_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture, opened: list[MantisApp]
+) -> None:
+    records = [positions.played(3, seed, 0.5) for seed in range(3)]
+    path = tmp_path / "games.jsonl"
+    lines = [records[0].to_json(), "{not json", records[1].to_json(), records[2].to_json()]
+    path.write_text("\n".join([*lines, "{not json either"]) + "\n", encoding="utf-8")
+    assert main(["replay", str(path)]) == 0  # game 1, though line 2 and 5 are bad
+    assert main(["replay", str(path), "--game", "4"]) == 0  # line 2 is game 2: only counted
+    assert capsys.readouterr().err == ""
+    assert [app._replay for app in opened] == [
+        (records[0], "games.jsonl game 1"),
+        (records[2], "games.jsonl game 4"),
+    ]
+    assert main(["replay", str(path), "--game", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "line 2: not valid JSON" in err
 
 
 def test_replay_game_out_of_range_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -180,3 +207,14 @@ def test_a_record_without_seat_names_uses_seat_numbers() -> None:
     record = positions.played(2, 5, 0.5)
     assert record.seats is None
     assert [seat.name for seat in seats_of(record)] == ["Seat 1", "Seat 2"]
+
+
+async def test_a_hand_edited_record_whose_names_hold_markup_replays_to_the_end() -> None:
+    seats = (SeatInfo("[/]", "human"), SeatInfo("[b]Ann", "bot", "random"), BOTS[2])
+    record = replace(positions.played(3, 4, 0.5), seats=seats)
+    app = MantisApp(replay=record, still=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = replay_screen(app)
+        assert screen.names == ["Seat 1", "bAnn", "Cal"]  # cleaned as every name is
+        await pilot.press("end")
+        await wait_for(pilot, lambda: screen.position == len(record.actions))

@@ -124,6 +124,8 @@ def test_parse_seats() -> None:
         ("human,random", "A,B,C", "3 names for 2 seats"),
         ("human,random", "A,a", "names must differ"),
         ("human,nomodule_xyz:Bot", None, "cannot import"),
+        ("human,random", "[/],B", "may hold only letters"),  # markup on every board
+        ("human,random", "A\nB,C", "may hold only letters"),
     ],
 )
 def test_bad_seats_are_rejected(seats: str, names: str | None, message: str) -> None:

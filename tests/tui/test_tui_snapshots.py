@@ -124,6 +124,7 @@ def test_statistics_screen(snap_compare) -> None:
 
     async def open_stats(pilot) -> None:
         await pilot.press("t")
+        await wait_for(pilot, lambda: getattr(pilot.app.screen, "loaded", False))
         await pilot.pause()
 
     assert snap_compare(MantisApp(still=True), terminal_size=(80, 40), run_before=open_stats)
@@ -134,6 +135,7 @@ def test_past_games_screen(snap_compare) -> None:
 
     async def open_past(pilot) -> None:
         await pilot.press("g")
+        await wait_for(pilot, lambda: getattr(pilot.app.screen, "loaded", False))
         await pilot.pause()
 
     assert snap_compare(MantisApp(still=True), terminal_size=(100, 24), run_before=open_past)

@@ -35,6 +35,12 @@ def _one_move_from_a_win():
     return replace(record, seats=seats), len(record.actions) - 1
 
 
+async def _loaded(pilot, kind: type) -> None:
+    """Wait until a ``kind`` screen is up and has shown what its worker read."""
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, kind) and app.screen.loaded)
+
+
 def _texts(screen) -> str:
     return "\n".join(str(widget.render()) for widget in screen.query("Static"))
 
@@ -54,8 +60,7 @@ async def test_a_game_finished_in_the_app_is_recorded_and_shown() -> None:
         assert load_save() == (None, None)  # recorded, then the save is cleared
         await pilot.press("escape")
         app.action_statistics()
-        await pilot.pause()
-        assert isinstance(app.screen, StatsScreen)
+        await _loaded(pilot, StatsScreen)
         text = _texts(app.screen)
         assert "1 game · 1 won · 100%" in text
         assert "Beginner (random)" in text
@@ -75,7 +80,7 @@ async def test_a_broken_stats_database_is_reported_and_the_game_goes_on() -> Non
         assert all("\n" not in m for m in messages)
         await pilot.press("escape")
         app.action_statistics()
-        await pilot.pause()
+        await _loaded(pilot, StatsScreen)
         assert "cannot be read" in _texts(app.screen)
 
 
@@ -86,19 +91,16 @@ async def test_statistics_and_past_games_from_setup() -> None:
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert "Statistics" in titles and "Past games" in titles
         await pilot.press("t")
-        await pilot.pause()
-        assert isinstance(app.screen, StatsScreen)
+        await _loaded(pilot, StatsScreen)
         assert "8 games · 5 won · 62%" in _texts(app.screen)
         await pilot.press("escape")
         await pilot.press("g")
-        await pilot.pause()
+        await _loaded(pilot, PastGamesScreen)
         screen = app.screen
-        assert isinstance(screen, PastGamesScreen)
         assert len(screen.games) == len(history.GAMES)
         await pilot.press("down", "enter")
-        await pilot.pause()
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
         replay = app.screen
-        assert isinstance(replay, ReplayScreen)
         newest_first = [record for record, _ in reversed(history.finished_records())]
         assert replay.record == newest_first[1]
         await pilot.press("escape", "escape")
@@ -116,3 +118,20 @@ def test_history_records_are_finished_games() -> None:
     for record, when in history.finished_records():
         assert record.result is not None and when.tzinfo is not None
         assert replace(record, seats=None).replay().over
+
+
+async def test_names_stored_with_markup_are_shown_as_they_are() -> None:
+    """A database from before names were checked may hold any name: it is shown, not parsed."""
+    record = positions.played(3, 4, 0.5)
+    seats = (SeatInfo("[/]", "human"), SeatInfo("[b]Ann", "human"), SeatInfo("Cal", "human"))
+    with StatsDB() as db:
+        db.record_game(replace(record, seats=seats))
+    app = MantisApp(still=True)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.press("t")
+        await _loaded(pilot, StatsScreen)
+        assert "[b]Ann" in _texts(app.screen) and "[/]" in _texts(app.screen)
+        await pilot.press("escape")
+        await pilot.press("g")
+        await _loaded(pilot, PastGamesScreen)
+        assert "[/], [b]Ann, Cal" in str(app.screen.query_one("DataTable").get_row_at(0)[1])

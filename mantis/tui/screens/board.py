@@ -22,6 +22,7 @@ from textual.widgets import Footer, Static
 
 from ...engine import CardRevealed, ExtraTurn, GameOver, SeatInfo, TurnStarted
 from ...table import Away, Back, Fault, KeepFailed, Message, Opening, PublicTable, StartFailed
+from ...table.names import clean_name
 from ..narration import game_over_line, narrate, opening_line, possessive
 from ..seating import describe
 from ..widgets.draw_pile import DrawPile
@@ -79,8 +80,12 @@ class BoardScreen(Screen[None]):
         return cast("MantisApp", self.app)
 
     def seat_names(self) -> list[str]:
-        """The names the board calls the seats by (the seats' own, unless a subclass says)."""
-        return [seat.name for seat in self.seats]
+        """The names the board calls the seats by (the seats' own, unless a subclass says).
+
+        Cleaned as every name is (``clean_name``): a record or save edited by
+        hand may name a seat with markup or escape codes.
+        """
+        return [clean_name(seat.name) or f"Seat {i + 1}" for i, seat in enumerate(self.seats)]
 
     # ------------------------------------------------------------------ layout
 

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from textual import on
+from rich.text import Text
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
+from textual.worker import Worker, WorkerState
 
+from ...engine import GameRecord
 from ...store.stats import PastGame, StatsDB, StatsError, default_stats_path
 from ..narration import join_names
+from ..stats_reading import BUSY_NOTE, StatsBusy, read_patiently
 
 if TYPE_CHECKING:
     from ..app import MantisApp
@@ -35,8 +39,14 @@ def _where(game: PastGame) -> str:
     return f"online {parts[1]}" if len(parts) > 1 else "online"
 
 
+def _plain(text: str) -> Text:
+    """A cell shown as it is: a table reads a plain string as markup, and names are not."""
+    return Text(text, no_wrap=True, end="")
+
+
 class PastGamesScreen(Screen[None]):
-    """Date, seats, winner and length of every recorded game; Enter replays one."""
+    """Date, seats, winner and length of every recorded game (read in a worker); Enter
+    replays one."""
 
     DEFAULT_CSS = """
     PastGamesScreen {
@@ -66,6 +76,8 @@ class PastGamesScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.games: list[PastGame] = []
+        self.loaded = False
+        """Whether the list (or why there is none) is shown yet."""
 
     @property
     def mantis(self) -> MantisApp:
@@ -74,26 +86,53 @@ class PastGamesScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="past"):
             yield Static("MANTIS · past games (Enter replays one)", classes="title")
+            yield Static("Reading the past games…", id="loading", classes="note")
             yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns("Finished (UTC)", "Seats", "Winner", "Moves")
-        try:
-            if default_stats_path().exists():  # listing never creates the database
-                with StatsDB() as db:
-                    self.games = db.past_games(LIMIT)
-        except StatsError as exc:
-            self.notify(str(exc), severity="error", timeout=10)
+        table.focus()
+        self._read()
+
+    @work(thread=True, exclusive=True, group="past-read")
+    def _read(self) -> list[PastGame] | StatsError | None:
+        """The games, read off the UI thread (a locked database would freeze it)."""
+
+        def past_games() -> list[PastGame]:
+            if not default_stats_path().exists():  # listing never creates the database
+                return []
+            with StatsDB() as db:
+                return db.past_games(LIMIT)
+
+        return read_patiently(self, past_games)
+
+    def on_stats_busy(self, _: StatsBusy) -> None:
+        self.query_one("#loading", Static).update(BUSY_NOTE)
+
+    async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state != WorkerState.SUCCESS or event.worker.result is None:
+            return
+        if event.worker.group == "past-read":
+            await self._show(event.worker.result)
+        elif event.worker.group == "past-open":
+            self._opened(*event.worker.result)
+
+    async def _show(self, result: list[PastGame] | StatsError) -> None:
+        if isinstance(result, StatsError):
+            self.notify(str(result), severity="error", timeout=10)
+        else:
+            self.games = result
+        table = self.query_one(DataTable)
         for game in self.games:
             winner = join_names(list(game.winner_names))
             if len(game.winners) > 1:
                 winner += " (shared)"
             table.add_row(
                 f"{game.finished_at:%Y-%m-%d %H:%M}",
-                _seats(game),
-                winner,
+                _plain(_seats(game)),
+                _plain(winner),
                 str(game.turns),
                 key=str(game.id),
             )
@@ -101,7 +140,8 @@ class PastGamesScreen(Screen[None]):
             self.query_one(".title", Static).update(
                 "MANTIS · past games: none yet (finished games show up here)"
             )
-        table.focus()
+        await self.query_one("#loading").remove()
+        self.loaded = True
 
     @on(DataTable.RowSelected)
     def _on_selected(self, event: DataTable.RowSelected) -> None:
@@ -113,13 +153,18 @@ class PastGamesScreen(Screen[None]):
         if self.games and 0 <= table.cursor_row < len(self.games):
             self.open_game(self.games[table.cursor_row].id)
 
-    def open_game(self, game_id: int) -> None:
-        """Open game ``game_id`` in the replay screen."""
+    @work(thread=True, exclusive=True, group="past-open")
+    def open_game(self, game_id: int) -> tuple[int, GameRecord | StatsError]:
+        """Read game ``game_id`` (off the UI thread), then open it in the replay screen."""
         try:
             with StatsDB() as db:
-                record = db.game_record(game_id)
+                return game_id, db.game_record(game_id)
         except StatsError as exc:
-            self.notify(str(exc), severity="error", timeout=10)
+            return game_id, exc
+
+    def _opened(self, game_id: int, record: GameRecord | StatsError) -> None:
+        if isinstance(record, StatsError):
+            self.notify(str(record), severity="error", timeout=10)
             return
         game = next((g for g in self.games if g.id == game_id), None)
         title = f"{game.finished_at:%Y-%m-%d %H:%M}" if game is not None else f"game {game_id}"

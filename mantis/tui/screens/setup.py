@@ -9,6 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
@@ -32,16 +33,16 @@ if TYPE_CHECKING:
 DEFAULT_PLAYERS = 3
 
 
-def _choices(extra: Sequence[str]) -> list[tuple[str, str]]:
+def _choices(extra: Sequence[str]) -> list[tuple[str | Content, str]]:
     """What a seat can be: a human, a bot per level, and any bot remembered."""
-    options = [("Human", HUMAN)]
+    options: list[tuple[str | Content, str]] = [("Human", HUMAN)]
     known = set()
     for label, bot in level_choices():
         options.append((f"Bot · {label} ({bot})", bot))
         known.add(bot)
     for bot in extra:
         if bot not in known:
-            options.append((f"Bot · {bot}", bot))
+            options.append((Content(f"Bot · {bot}"), bot))  # a plug-in's name is not markup
             known.add(bot)
     return options
 
@@ -185,12 +186,14 @@ class SetupScreen(Screen[None]):
             value = self.query_one(f"#kind-{i}", Select).value
             kind: SeatKind = HUMAN if value == HUMAN else "bot"
             seats.append(SeatInfo(name, kind, None if kind == HUMAN else str(value)))
-        try:
-            check_names([seat.name for seat in seats])
-        except SeatingError as exc:
-            error.update(str(exc))
-            return
         seed_text = self.query_one("#seed", Input).value.strip()
         seed = int(seed_text) if seed_text else None
         error.update("")
-        self.mantis.start_table(seats, seed)
+        try:
+            check_names([seat.name for seat in seats])
+            self.mantis.start_table(seats, seed)
+        except SeatingError as exc:
+            # Plain text: a name or a plug-in's message may hold square brackets.
+            error.update(Content(str(exc)))
+            if exc.seat is not None:  # e.g. a remembered bot that no longer loads
+                self.query_one(f"#kind-{exc.seat}", Select).focus()

@@ -4,15 +4,20 @@ streaks, and a chart of results over time."""
 from __future__ import annotations
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
 
 from ...players.registry import LEVELS
 from ...store.stats import PlayerStats, StatsError, Tally
 from ...store.stats_report import load_player_stats
+from ..stats_reading import BUSY_NOTE, StatsBusy, read_patiently
 
 #: Games averaged for each point of the rolling win-rate chart.
 ROLLING_WINDOW = 5
@@ -88,7 +93,7 @@ def _results_line(stats: PlayerStats) -> Text:
 
 
 class StatsScreen(Screen[None]):
-    """Statistics per human player, from the statistics database."""
+    """Statistics per human player, read from the statistics database in a worker."""
 
     DEFAULT_CSS = """
     StatsScreen {
@@ -119,28 +124,56 @@ class StatsScreen(Screen[None]):
 
     BINDINGS = [Binding("escape,q", "close", "Close")]
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.loaded = False
+        """Whether the figures (or why there are none) are shown yet."""
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="stats", can_focus=True):
             yield Static("MANTIS · statistics", classes="title")
-            try:
-                players = load_player_stats()
-            except StatsError as exc:
-                self.notify(str(exc), severity="error", timeout=10)
-                yield Static(f"The statistics cannot be read: {exc}", classes="note")
-                players = []
-            else:
-                if not players:
-                    yield Static(
-                        "No games recorded yet: finish a game and it will show up here.",
-                        classes="note",
-                    )
-            for stats in players:
-                yield from self._player(stats)
+            yield Static("Reading the statistics…", id="loading", classes="note")
         yield Footer()
+
+    def on_mount(self) -> None:
+        self._read()
+
+    @work(thread=True, exclusive=True, group="stats-read")
+    def _read(self) -> list[PlayerStats] | StatsError | None:
+        """The figures, read off the UI thread (a locked database would freeze it)."""
+        return read_patiently(self, load_player_stats)
+
+    def on_stats_busy(self, _: StatsBusy) -> None:
+        self.query_one("#loading", Static).update(BUSY_NOTE)
+
+    async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "stats-read" and event.state == WorkerState.SUCCESS:
+            result = event.worker.result
+            if result is not None:
+                await self._show(result)
+
+    async def _show(self, result: list[PlayerStats] | StatsError) -> None:
+        widgets: list[Widget] = []
+        if isinstance(result, StatsError):
+            self.notify(str(result), severity="error", timeout=10)
+            widgets.append(Static(f"The statistics cannot be read: {result}", classes="note"))
+        elif not result:
+            widgets.append(
+                Static(
+                    "No games recorded yet: finish a game and it will show up here.",
+                    classes="note",
+                )
+            )
+        else:
+            for stats in result:
+                widgets.extend(self._player(stats))
+        await self.query_one("#loading").remove()
+        await self.query_one("#stats", VerticalScroll).mount_all(widgets)
+        self.loaded = True
 
     def _player(self, stats: PlayerStats) -> ComposeResult:
         overall = stats.overall
-        yield Static(stats.name, classes="player")
+        yield Static(Content(stats.name), classes="player")  # a stored name is not markup
         summary = Text()
         plural = "" if overall.games == 1 else "s"
         summary.append(f"{overall.games} game{plural} · {overall.wins} won · ")

@@ -1,0 +1,60 @@
+"""Files of game records (JSON lines, ``shared/game-record.md``) on disk.
+
+Each non-blank line is one game.  Finding game N reads the file only up to
+that line and checks only that game: a file of thousands of games opens on
+any of them at once, and a bad line elsewhere does not hide the others.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+from ..engine.record import GameRecord, RecordError, parse_record
+from .atomic import write_text_atomic
+
+
+class GameNotInFile(LookupError):
+    """A record file holds fewer games than the one asked for; ``count`` says how many."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(count)
+        self.count = count
+
+
+def write_records(path: str | os.PathLike[str], records: Iterable[GameRecord]) -> None:
+    """Write records as JSON lines, atomically."""
+    write_text_atomic(path, "".join(r.to_json() + "\n" for r in records))
+
+
+def game_in_file(path: str | os.PathLike[str], number: int) -> GameRecord:
+    """Game ``number`` (from 1: the file's ``number``-th non-blank line), checked.
+
+    The lines before it are counted, never parsed, and nothing after it is
+    read.  ``RecordError`` names the line if that game's line is bad, or
+    says the file cannot be read; ``GameNotInFile`` if there are fewer games.
+    """
+    if number < 1:
+        raise ValueError(f"games are numbered from 1, not {number}")
+    games = 0
+    try:
+        # Bytes, not text: a line that is not UTF-8 matters only if it is the one asked for.
+        with open(path, "rb") as handle:
+            for line_number, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                games += 1
+                if games == number:
+                    return _parse_line(line, line_number)
+    except OSError as exc:
+        raise RecordError(f"cannot read {os.fspath(path)}: {exc.strerror}") from None
+    raise GameNotInFile(games)
+
+
+def _parse_line(line: bytes, line_number: int) -> GameRecord:
+    try:
+        return parse_record(line.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise RecordError(f"line {line_number}: not UTF-8 text") from None
+    except RecordError as exc:
+        raise RecordError(f"line {line_number}: {exc}") from None
