@@ -397,9 +397,12 @@ class PlayScreen(BoardScreen):
 
     def _update_controls(self) -> None:
         human = self.waiting
-        score = self.query_one("#score", Button)
-        steal_button = self.query_one("#steal", Button)
-        hint = self.query_one("#hint", Static)
+        try:
+            score = self.query_one("#score", Button)
+            steal_button = self.query_one("#steal", Button)
+            hint = self.query_one("#hint", Static)
+        except NoMatches:
+            return  # the board is being taken down (the app is closing): nothing to update
         if score.disabled != (human is None):
             score.disabled = human is None
         if steal_button.disabled != (human is None or self.target is None):
