@@ -18,7 +18,9 @@ Method, the same for all three commands:
   bot speed to "slow" (1.4 s before a bot's move instead of 0.5 s), which
   changes nothing before the first frame but keeps the first bot move well
   clear of it.  Each command runs once untimed first, so bytecode caches and
-  the home's files exist and no timed run is a first run.
+  the home's files exist and no timed run is a first run
+  (``PYTHONDONTWRITEBYTECODE`` is unset for the children, so that run writes
+  the bytecode an installed copy has).
 - The clock starts just before the spawn.  Every read of the terminal is
   kept with its time, until the screen shows the command's markers (its
   status line or title and its footer) and the output has then been quiet
@@ -30,6 +32,9 @@ Method, the same for all three commands:
   after which the screen is exactly the settled screen: everything is on the
   terminal.  Repaints that change nothing do not count; a half-drawn screen
   does not count either.
+- Also printed, as a steadier diagnostic on a busy machine: the CPU time
+  the process (all its threads, from ``/proc/PID/task/*/schedstat``) had
+  used by that read.  The ratios are of the wall-clock figures.
 - The three commands are alternated, ``--repeat`` rounds, so load on the
   machine falls on all of them alike.  Printed: best and median milliseconds
   for each, and each Mantis command's ratio to the minimal app (best to
@@ -72,6 +77,15 @@ Minimal().run()
 """
 
 MANTIS = "import sys; from mantis.cli import main; sys.exit(main())"
+
+
+@dataclass(frozen=True)
+class Run:
+    """One launch: seconds to the first frame, CPU seconds used by then, the screen."""
+
+    seconds: float
+    cpu: float
+    screen: str
 
 
 @dataclass(frozen=True)
@@ -162,18 +176,18 @@ class ScreenModel:
 
 def run_once(
     command: Command, home: str, size: tuple[int, int], quiet: float, timeout: float
-) -> tuple[float, str]:
-    """Seconds from spawning ``command`` until its settled first screen is on the terminal.
-
-    Also returns that screen's text.
-    """
+) -> Run:
+    """From spawning ``command`` until its settled first screen is on the terminal."""
     columns, rows = size
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
     env = dict(os.environ, TERM="xterm-256color", MANTIS_HOME=home)
-    for name in ("NO_COLOR", "TEXTUAL", "TEXTUAL_DEBUG", "COLUMNS", "LINES"):
+    # PYTHONDONTWRITEBYTECODE would compile every module of Mantis from source at
+    # every launch, which no installed copy does (pip writes the bytecode).
+    drop = ("NO_COLOR", "TEXTUAL", "TEXTUAL_DEBUG", "COLUMNS", "LINES", "PYTHONDONTWRITEBYTECODE")
+    for name in drop:
         env.pop(name, None)
-    reads: list[tuple[float, bytes]] = []
+    reads: list[tuple[float, float, bytes]] = []
     start = time.perf_counter()
     process = subprocess.Popen(
         [sys.executable, "-c", command.code, *command.args],
@@ -194,7 +208,7 @@ def run_once(
             if not ready:
                 # Nothing new for `quiet` seconds: settled, once the markers are up.
                 # (The screen is only worked out here, so reading keeps up with writing.)
-                settled = screen_after(b"".join(chunk for _, chunk in reads), size)
+                settled = screen_after(b"".join(chunk for _, _, chunk in reads), size)
                 if all(marker in settled.text() for marker in command.markers):
                     break
                 continue
@@ -204,7 +218,7 @@ def run_once(
                 chunk = b""
             if not chunk:
                 raise RuntimeError(f"{command.label} ended before its screen settled")
-            reads.append((time.perf_counter() - start, chunk))
+            reads.append((time.perf_counter() - start, cpu_seconds(process.pid), chunk))
     finally:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
@@ -213,11 +227,23 @@ def run_once(
     # replayed from the start: a read may end inside a character or an escape.
     final = settled.snapshot()
     data = b""
-    for at, chunk in reads:
+    for at, cpu, chunk in reads:
         data += chunk
         if screen_after(data, size).snapshot() == final:
-            return at, settled.text()
+            return Run(at, cpu, settled.text())
     raise AssertionError("unreachable: all the reads give the settled screen")
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time the process's threads have used so far (NaN where /proc cannot tell)."""
+    total = 0
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/schedstat", encoding="ascii") as stat:
+                total += int(stat.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return float("nan")
+    return total / 1e9
 
 
 def screen_after(data: bytes, size: tuple[int, int]) -> ScreenModel:
@@ -249,29 +275,41 @@ def main() -> None:
     columns, rows = (int(n) for n in args.size.lower().split("x"))
     size = (columns, rows)
     homes = [prepare_home(command) for command in COMMANDS]
-    times: list[list[float]] = [[] for _ in COMMANDS]
+    runs: list[list[Run]] = [[] for _ in COMMANDS]
     try:
         for command, home in zip(COMMANDS, homes, strict=True):
-            _, screen = run_once(command, home, size, args.quiet, args.timeout)  # untimed
+            first = run_once(command, home, size, args.quiet, args.timeout)  # untimed
             if args.show:
-                print(f"{command.label}:\n{screen}\n")
+                print(f"{command.label}:\n{first.screen}\n")
         for _ in range(args.repeat):
-            for command, home, got in zip(COMMANDS, homes, times, strict=True):
-                got.append(run_once(command, home, size, args.quiet, args.timeout)[0])
+            for command, home, got in zip(COMMANDS, homes, runs, strict=True):
+                got.append(run_once(command, home, size, args.quiet, args.timeout))
     finally:
         for home in homes:
             shutil.rmtree(home, ignore_errors=True)
     print(
-        f"first frame in a {columns}x{rows} pty, ms "
-        f"(best and median of {args.repeat}, alternated; Python {sys.version.split()[0]})"
+        f"first frame in a {columns}x{rows} pty, ms: best and median of {args.repeat}, "
+        f"alternated (Python {sys.version.split()[0]}, textual {textual_version()})"
     )
-    base_best, base_median = min(times[0]) * 1000, statistics.median(times[0]) * 1000
-    for command, got in zip(COMMANDS, times, strict=True):
-        best, median = min(got) * 1000, statistics.median(got) * 1000
-        line = f"  {command.label:<28} best {best:6.0f}   median {median:6.0f}"
-        if command is not COMMANDS[0]:
-            line += f"   {best / base_best:4.2f}x best, {median / base_median:4.2f}x median"
+    base = runs[0]
+    for command, got in zip(COMMANDS, runs, strict=True):
+        wall = [run.seconds * 1000 for run in got]
+        cpu = [run.cpu * 1000 for run in got]
+        line = (
+            f"  {command.label:<28} best {min(wall):5.0f}  median {statistics.median(wall):5.0f}"
+            f"  (cpu {min(cpu):4.0f} / {statistics.median(cpu):4.0f})"
+        )
+        if got is not base:
+            best = min(wall) / min(run.seconds * 1000 for run in base)
+            median = statistics.median(wall) / statistics.median(run.seconds * 1000 for run in base)
+            line += f"  {best:4.2f}x best, {median:4.2f}x median"
         print(line)
+
+
+def textual_version() -> str:
+    from importlib.metadata import version
+
+    return version("textual")
 
 
 if __name__ == "__main__":
