@@ -27,14 +27,15 @@ from textual.css.query import NoMatches
 from textual.widgets import Button, Static
 
 from ...engine import SCORE, Action, CardRevealed, GameOver, Steal, TurnStarted, steal
-from ...players.coach import advise
 from ...table import Message, StreamError
 from ..widgets.coach_bar import CoachBar
 from ..widgets.move_button import MoveButton
 from ..widgets.odds_panel import OddsPanel
 from ..widgets.seat_panel import SeatPanel
 from .board import BoardScreen
-from .game_over import GameOverScreen
+
+# The coach (hidden unless asked for) and the game-over screen are imported
+# when first needed, not before the board's first frame.
 
 
 class PlayScreen(BoardScreen):
@@ -259,6 +260,8 @@ class PlayScreen(BoardScreen):
 
     def show_result(self) -> None:
         """Open the game-over screen (again) once the game has ended."""
+        from .game_over import GameOverScreen
+
         if self.result is not None and not isinstance(self.app.screen, GameOverScreen):
             self.app.push_screen(
                 GameOverScreen(
@@ -307,6 +310,8 @@ class PlayScreen(BoardScreen):
         coach = self.query_one(CoachBar)
         if coach.display:
             # The expert decides in well under a millisecond: no need to leave the loop.
+            from ...players.coach import advise
+
             view = self.state.view()
             coach.show(advise(view, self.names), self.names[view.to_move])
 
