@@ -104,13 +104,14 @@ class PlayScreen(BoardScreen):
     def on_mount(self) -> None:
         for button in self.query(MoveButton):
             button.display = self.has_humans
-        self._show_position()
-        self._log_stream(self.messages)
-        self._follow_turn(self.state.view().to_move)
+        # Hidden panels first: the odds and the coach's advice (the expert's weights,
+        # its decision) are only worked out when shown.
         settings = self.mantis.settings
         self.query_one(OddsPanel).display = settings.show_odds
         self.query_one(CoachBar).display = settings.coach
-        self._update_insights()
+        self._show_position()  # with the insights
+        self._log_stream(self.messages)
+        self._follow_turn(self.state.view().to_move)
         self._update_status()
         self._update_controls()
         self._show_live()
