@@ -163,7 +163,8 @@ class PlayScreen(BoardScreen):
                 if self._idle.is_set():
                     return
                 continue
-            self._go.clear()
+            if not self._stepping:  # a step asked for before the table got here still counts
+                self._go.clear()
             self._update_controls()
             await self._go.wait()
             if self._stepping:
