@@ -34,7 +34,7 @@ Method, the same for all three commands:
   does not count either.
 - Also printed, as a steadier diagnostic on a busy machine: the CPU time
   the process (all its threads, from ``/proc/PID/task/*/schedstat``) had
-  used by that read.  The ratios are of the wall-clock figures.
+  used by that read, and its ratio too.
 - The three commands are alternated, ``--repeat`` rounds, so load on the
   machine falls on all of them alike.  Printed: best and median milliseconds
   for each, and each Mantis command's ratio to the minimal app (best to
@@ -288,22 +288,26 @@ def main() -> None:
         for home in homes:
             shutil.rmtree(home, ignore_errors=True)
     print(
-        f"first frame in a {columns}x{rows} pty, ms: best and median of {args.repeat}, "
-        f"alternated (Python {sys.version.split()[0]}, textual {textual_version()})"
+        f"first frame in a {columns}x{rows} pty: {args.repeat} rounds, alternated "
+        f"(Python {sys.version.split()[0]}, textual {textual_version()})"
     )
-    base = runs[0]
+    print(" " * 30 + "      wall ms       cpu ms      ratio to the minimal app")
+    print(" " * 30 + "   best median   best median    wall best   median  cpu best")
+    base_best, base_median = best_and_median([run.seconds for run in runs[0]])
+    base_cpu, _ = best_and_median([run.cpu for run in runs[0]])
     for command, got in zip(COMMANDS, runs, strict=True):
-        wall = [run.seconds * 1000 for run in got]
-        cpu = [run.cpu * 1000 for run in got]
-        line = (
-            f"  {command.label:<28} best {min(wall):5.0f}  median {statistics.median(wall):5.0f}"
-            f"  (cpu {min(cpu):4.0f} / {statistics.median(cpu):4.0f})"
-        )
-        if got is not base:
-            best = min(wall) / min(run.seconds * 1000 for run in base)
-            median = statistics.median(wall) / statistics.median(run.seconds * 1000 for run in base)
-            line += f"  {best:4.2f}x best, {median:4.2f}x median"
+        best, median = best_and_median([run.seconds for run in got])
+        cpu_best, cpu_median = best_and_median([run.cpu for run in got])
+        line = f"  {command.label:<28}{best:7.0f}{median:7.0f}{cpu_best:7.0f}{cpu_median:7.0f}"
+        if got is not runs[0]:
+            ratios = (best / base_best, median / base_median, cpu_best / base_cpu)
+            line += "{:12.2f}x{:8.2f}x{:9.2f}x".format(*ratios)
         print(line)
+
+
+def best_and_median(seconds: list[float]) -> tuple[float, float]:
+    """The least and the median of ``seconds``, in milliseconds."""
+    return min(seconds) * 1000, statistics.median(seconds) * 1000
 
 
 def textual_version() -> str:
