@@ -15,7 +15,6 @@ from typing import Protocol
 
 from ..engine import GameRecord
 from ..store.saves import autosave, clear_save
-from ..store.stats import StatsDB, StatsError
 from .messages import Notice
 
 
@@ -57,6 +56,8 @@ class LocalKeeper:
 
     async def finish(self, record: GameRecord) -> None:
         """Record the game in the statistics, then clear the save (even if that failed)."""
+        # Imported at the end of a game, not when a table opens: SQLite is not needed before.
+        from ..store.stats import StatsDB, StatsError
 
         def store() -> None:
             try:

@@ -6,39 +6,32 @@ import asyncio
 import os
 import secrets
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.screen import Screen
-from textual.theme import Theme
 
-from ..engine import GameRecord, SeatInfo
-from ..engine.record import parse_record
-from ..net import protocol
-from ..net.client import OnlineSeat, take_seat
-from ..net.server import TableServer
 from ..store import Settings, load_settings, save_settings
-from ..store.paths import data_dir
-from ..store.save_slots import SaveSlot, claim_slot, saved_games, slot_of
-from ..store.saves import LoadedSave
-from ..store.seat_tokens import SeatTokens
-from ..table import LocalKeeper, Table, dealt, seats_of
-from .online import OnlineController
 from .pacing import Pace, next_speed, pace_for
-from .screens.help import HelpScreen
-from .screens.lobby import LobbyScreen
-from .screens.online_table import OnlineTableScreen
-from .screens.past_games import PastGamesScreen
-from .screens.play import PlayScreen
-from .screens.replay import ReplayScreen
-from .screens.resume import ResumeScreen
-from .screens.settings import SettingsScreen
-from .screens.setup import SetupScreen
-from .screens.stats import StatsScreen
-from .screens.table import TableScreen
 from .screens.too_small import TooSmallScreen, too_small
-from .seating import SeatingError, make_players
+
+# Every launch pays for what this module imports before its first frame, so the
+# screens, the table, the store's files and online play are imported where they
+# are first used (see benchmarks/startup.py); here they are only names for types.
+if TYPE_CHECKING:
+    from textual.screen import Screen
+    from textual.theme import Theme
+
+    from ..engine import GameRecord, SeatInfo
+    from ..net import protocol
+    from ..net.client import OnlineSeat
+    from ..store.save_slots import SaveSlot
+    from ..store.saves import LoadedSave
+    from ..store.seat_tokens import SeatTokens
+    from ..table import Table
+    from .online import OnlineController
+    from .screens.online_table import OnlineTableScreen
+    from .screens.table import TableScreen
 
 RESUME_OFFER = "offer"
 """Launch option: ask whether to resume an unfinished game."""
@@ -121,12 +114,16 @@ class MantisApp(App[int]):
         if self._online_seat is not None:
             self.follow_online(self._online_seat)
         elif replay is not None:
+            from .screens.replay import ReplayScreen
+
             self.push_screen(ReplayScreen(replay, title=replay_title, standalone=True))
         elif record is not None:
-            self.push_screen(TableScreen(self.make_table(record, upto), paused=paused))
+            self.push_screen(self._table_screen(self.make_table(record, upto), paused=paused))
         elif seats is not None:
             self.start_table(seats, seed, paused=paused, remember=False)
         else:
+            from .screens.setup import SetupScreen
+
             self.push_screen(SetupScreen(self.settings.last_seats, seed))
             if self._resume is not None:
                 self._offer_resume(self._resume == RESUME_NOW)
@@ -160,7 +157,9 @@ class MantisApp(App[int]):
         """
         if seed is None:
             seed = secrets.randbelow(SEED_RANGE)
-        table = TableScreen(self.make_table(dealt(seats, seed)), paused=paused)
+        from ..table import dealt
+
+        table = self._table_screen(self.make_table(dealt(seats, seed)), paused=paused)
         if remember:
             self.update_settings(self.settings.with_changes(last_seats=tuple(seats)))
         self._show_table(table)
@@ -173,6 +172,9 @@ class MantisApp(App[int]):
         The game is saved in ``slot`` (default: this app's own save slot).
         ``SeatingError`` (naming the seat) if a seat's bot cannot be made.
         """
+        from ..table import LocalKeeper, Table, seats_of
+        from .seating import make_players
+
         players = make_players(seats_of(record))
         keeper = LocalKeeper(save_path=(slot or self.save_slot).path)
         return Table(record, players, upto=upto, keeper=keeper, bot_timeout=self.bot_timeout)
@@ -181,11 +183,26 @@ class MantisApp(App[int]):
     def save_slot(self) -> SaveSlot:
         """Where this app saves its game in progress: a slot no other app open now writes."""
         if self._slot is None:
+            from ..store.save_slots import claim_slot
+
             self._slot = claim_slot()
             assert self._slot is not None  # some slot is always free
         return self._slot
 
+    def _table_screen(self, table: Table, *, paused: bool = False) -> TableScreen:
+        from .screens.table import TableScreen
+
+        return TableScreen(table, paused=paused)
+
     def _show_table(self, table: TableScreen) -> None:
+        if len(self.screen_stack) == 1:
+            # Opened on a table: nothing but the app's blank screen to cover (and
+            # the setup screen's module need not be loaded to know that).
+            self.push_screen(table)
+            return
+        from .screens.setup import SetupScreen
+        from .screens.table import TableScreen
+
         if isinstance(self.screen, SetupScreen | TableScreen):
             self.switch_screen(table)
         else:
@@ -193,6 +210,8 @@ class MantisApp(App[int]):
 
     def _offer_resume(self, now: bool) -> None:
         """Look for unfinished games no other app is playing: resume one (``now``) or offer to."""
+        from ..store.save_slots import saved_games, slot_of
+
         mine = self.save_slot  # held first, so no app starting meanwhile takes the same one
         saves, warnings = saved_games(mine.path.parent, mine=mine)
         for warning in warnings:
@@ -209,11 +228,16 @@ class MantisApp(App[int]):
                 if save is not None:
                     self.resume_game(save)
 
+            from .screens.resume import ResumeScreen
+
             replaced = saves[0] if slot_of(saves[0].path) == mine.number else None
             self.push_screen(ResumeScreen(saves, replaced=replaced), chosen)
 
     def resume_game(self, save: LoadedSave) -> None:
         """Open the table on the saved game, at the saved position, saving on in its slot."""
+        from ..store.save_slots import claim_slot, slot_of
+        from .seating import SeatingError
+
         number = slot_of(save.path)
         mine = self._slot
         slot = mine if mine is not None and mine.number == number else None
@@ -225,7 +249,7 @@ class MantisApp(App[int]):
                 )
                 return
         try:
-            table = TableScreen(self.make_table(save.record, slot=slot))
+            table = self._table_screen(self.make_table(save.record, slot=slot))
         except SeatingError as exc:
             if slot is not None and slot is not mine:
                 slot.release()
@@ -240,12 +264,16 @@ class MantisApp(App[int]):
     @property
     def seat_tokens(self) -> SeatTokens:
         """The seats this app holds at online tables (a file in the data directory)."""
+        from ..store.seat_tokens import SeatTokens
+
         return SeatTokens()
 
     async def take_seat(
         self, url: str, opening: protocol.Create | protocol.Join | protocol.Watch
     ) -> OnlineSeat:
         """Reach the server and take the place asked for (``net.client.take_seat``)."""
+        from ..net.client import take_seat
+
         return await take_seat(url, opening, self.seat_tokens)
 
     def follow_online(self, seat: OnlineSeat, *, lobby: Screen[Any] | None = None) -> None:
@@ -253,6 +281,8 @@ class MantisApp(App[int]):
 
         With ``lobby``, leaving the table goes back there; without, it quits.
         """
+        from .online import OnlineController
+
         controller = OnlineController(self, seat)
         self.online = controller
         self._lobby = lobby
@@ -271,12 +301,16 @@ class MantisApp(App[int]):
                 self.pop_screen()
             return
         # Reached from the command line: the lobby, where another table is a step away.
+        from .screens.lobby import LobbyScreen
+
         while len(self.screen_stack) > 2:
             self.pop_screen()
         self.switch_screen(LobbyScreen())
 
     def action_play_online(self) -> None:
         """Open the online lobby."""
+        from .screens.lobby import LobbyScreen
+
         if not isinstance(self.screen, LobbyScreen):
             self.push_screen(LobbyScreen())
 
@@ -287,6 +321,9 @@ class MantisApp(App[int]):
         """
         if self._server_url is not None:
             return self._server_url
+        from ..net.server import TableServer
+        from ..store.paths import data_dir
+
         port = _port_of(self.settings.server)
         server = TableServer(data_dir() / "server")
         stop = asyncio.Event()
@@ -312,12 +349,16 @@ class MantisApp(App[int]):
         if choice == "replay":
             record_line = self.online.online.record if self.online is not None else None
             if record_line is not None:
+                from ..engine.record import parse_record
+
                 self.open_replay(parse_record(record_line), title=f"table {board.online.code}")
         elif choice in ("lobby", "quit"):
             self.leave_online()
 
     def open_replay(self, record: GameRecord, *, title: str = "") -> None:
         """Show ``record`` in the replay screen, over whatever is up."""
+        from .screens.replay import ReplayScreen
+
         self.push_screen(ReplayScreen(record, title=title))
 
     def after_game(self, choice: str, table: TableScreen) -> None:
@@ -325,7 +366,7 @@ class MantisApp(App[int]):
         if choice == "again":
             self.start_table(table.seats, remember=False)
         elif choice == "rematch":
-            self._show_table(TableScreen(self.make_table(table.record.from_start())))
+            self._show_table(self._table_screen(self.make_table(table.record.from_start())))
         elif choice == "replay":
             self.open_replay(table.record, title="this game")
         elif choice == "new":
@@ -368,6 +409,9 @@ class MantisApp(App[int]):
         self.update_settings(settings)
         if settings.theme in self.available_themes:
             self.theme = settings.theme
+        from .screens.play import PlayScreen
+        from .screens.table import TableScreen
+
         for screen in self.screen_stack:
             if isinstance(screen, TableScreen):
                 screen.table.bot_timeout = self.bot_timeout
@@ -378,24 +422,35 @@ class MantisApp(App[int]):
     # ------------------------------------------------------------ actions
 
     def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
     def action_settings(self) -> None:
+        from .screens.settings import SettingsScreen
+
         if not isinstance(self.screen, SettingsScreen):
             current = self.settings.with_changes(speed=self.speed, bot_timeout=self.bot_timeout)
             self.push_screen(SettingsScreen(current, self.available_themes), self._apply_settings)
 
     def action_past_games(self) -> None:
+        from .screens.past_games import PastGamesScreen
+
         if not isinstance(self.screen, PastGamesScreen):
             self.push_screen(PastGamesScreen())
 
     def action_statistics(self) -> None:
+        from .screens.stats import StatsScreen
+
         if not isinstance(self.screen, StatsScreen):
             self.push_screen(StatsScreen())
 
     def action_new_game(self) -> None:
         """Leave any table for the setup screen."""
+        from .screens.setup import SetupScreen
+        from .screens.table import TableScreen
+
         while len(self.screen_stack) > 2 and not isinstance(self.screen, TableScreen):
             self.pop_screen()
         setup = SetupScreen(self.settings.last_seats)

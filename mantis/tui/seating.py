@@ -13,7 +13,6 @@ from typing import Final
 from ..engine import SeatInfo
 from ..engine.record import SeatKind
 from ..players import HumanPlayer, Player, PlayerSpecError, bot_factory
-from ..table.names import clean_name
 
 MIN_SEATS = 2
 MAX_SEATS = 6
@@ -80,6 +79,9 @@ def parse_seats(seats: str, names: str | None = None) -> tuple[SeatInfo, ...]:
 
 def check_names(names: Sequence[str]) -> None:
     """``SeatingError`` unless every name is non-empty, short and different."""
+    # Imported here: the table package is not needed to draw the setup screen.
+    from ..table.names import clean_name
+
     for name in names:
         if not name:
             raise SeatingError("every seat needs a name")

@@ -318,6 +318,32 @@ async def test_setup_rejects_duplicate_names() -> None:
         assert "names must differ" in str(app.screen.query_one("#error").render())
 
 
+async def test_setup_rows_follow_the_player_count_and_keep_what_was_typed() -> None:
+    app = MantisApp(still=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        players = setup.query_one("#players")
+        shown = lambda: [row.id for row in setup.query(".seat") if row.display]  # noqa: E731
+        assert shown() == ["row-0", "row-1", "row-2"]
+        players.value = 5
+        await wait_for(pilot, lambda: len(shown()) == 5)
+        await pilot.pause()  # the new rows' widgets finish mounting
+        assert shown() == ["row-0", "row-1", "row-2", "row-3", "row-4"]
+        assert setup.query_one("#name-4").value == "Dee"
+        setup.query_one("#name-4").value = "Zed"
+        setup.query_one("#kind-3").value = "greedy"
+        players.value = 2
+        await wait_for(pilot, lambda: len(shown()) == 2)
+        players.value = 5
+        await wait_for(pilot, lambda: len(shown()) == 5)
+        assert setup.query_one("#name-4").value == "Zed"
+        await pilot.click("#start")
+        table = await wait_for_human(pilot)
+        assert table.names == ["You", "Ann", "Bea", "Cal", "Zed"]
+        assert table.seats[3].bot == "greedy"
+
+
 @pytest.mark.parametrize("players", [2, 6])
 async def test_every_table_size_plays_to_the_end(players: int) -> None:
     specs = ["random", "score"] * 3

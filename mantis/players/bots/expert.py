@@ -252,12 +252,21 @@ class ExpertBot:
     """Maximises the expected learned win probability one step ahead."""
 
     def __init__(self, weights: dict[str, Any] | None = None) -> None:
-        nets = load_networks(weights) if weights is not None else _networks()
-        # every player count gets a network: the nearest trained one if it has none
-        self._nets = {
-            n: nets[n] if n in nets else nets[min(nets, key=lambda m: (abs(m - n), m))]
-            for n in range(2, 7)
-        }
+        # Weights given are checked at once; the packaged ones are read at the first
+        # decision, so seating an expert (say, at a table about to open) costs nothing.
+        self._given = load_networks(weights) if weights is not None else None
+        self._by_players: dict[int, Network] | None = None
+
+    @property
+    def _nets(self) -> dict[int, Network]:
+        """A network for every player count: the nearest trained one if it has none."""
+        if self._by_players is None:
+            nets = self._given if self._given is not None else _networks()
+            self._by_players = {
+                n: nets[n] if n in nets else nets[min(nets, key=lambda m: (abs(m - n), m))]
+                for n in range(2, 7)
+            }
+        return self._by_players
 
     def choose(self, view: View) -> Action:
         actions = view.legal_actions()

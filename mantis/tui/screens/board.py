@@ -90,6 +90,9 @@ class BoardScreen(Screen[None]):
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
+        # Roomy or not is settled before the widgets exist (the screen has its size
+        # by now): settled on the first resize, it restyled the whole board again.
+        self._fit_tanks()
         view = self.state.view()
         self.panels = [
             SeatPanel(seat, self.names[seat], describe(info), view)

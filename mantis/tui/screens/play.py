@@ -27,14 +27,15 @@ from textual.css.query import NoMatches
 from textual.widgets import Button, Static
 
 from ...engine import SCORE, Action, CardRevealed, GameOver, Steal, TurnStarted, steal
-from ...players.coach import advise
 from ...table import Message, StreamError
 from ..widgets.coach_bar import CoachBar
 from ..widgets.move_button import MoveButton
 from ..widgets.odds_panel import OddsPanel
 from ..widgets.seat_panel import SeatPanel
 from .board import BoardScreen
-from .game_over import GameOverScreen
+
+# The coach (hidden unless asked for) and the game-over screen are imported
+# when first needed, not before the board's first frame.
 
 
 class PlayScreen(BoardScreen):
@@ -105,13 +106,14 @@ class PlayScreen(BoardScreen):
     def on_mount(self) -> None:
         for button in self.query(MoveButton):
             button.display = self.has_humans
-        self._show_position()
-        self._log_stream(self.messages)
-        self._follow_turn(self.state.view().to_move)
+        # Hidden panels first: the odds and the coach's advice (the expert's weights,
+        # its decision) are only worked out when shown.
         settings = self.mantis.settings
         self.query_one(OddsPanel).display = settings.show_odds
         self.query_one(CoachBar).display = settings.coach
-        self._update_insights()
+        self._show_position()  # with the insights
+        self._log_stream(self.messages)
+        self._follow_turn(self.state.view().to_move)
         self._update_status()
         self._update_controls()
         self._show_live()
@@ -163,7 +165,8 @@ class PlayScreen(BoardScreen):
                 if self._idle.is_set():
                     return
                 continue
-            self._go.clear()
+            if not self._stepping:  # a step asked for before the table got here still counts
+                self._go.clear()
             self._update_controls()
             self.held = True
             try:
@@ -265,6 +268,8 @@ class PlayScreen(BoardScreen):
 
     def show_result(self) -> None:
         """Open the game-over screen (again) once the game has ended."""
+        from .game_over import GameOverScreen
+
         if self.result is not None and not isinstance(self.app.screen, GameOverScreen):
             self.app.push_screen(
                 GameOverScreen(
@@ -313,6 +318,8 @@ class PlayScreen(BoardScreen):
         coach = self.query_one(CoachBar)
         if coach.display:
             # The expert decides in well under a millisecond: no need to leave the loop.
+            from ...players.coach import advise
+
             view = self.state.view()
             coach.show(advise(view, self.names), self.names[view.to_move])
 

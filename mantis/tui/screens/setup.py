@@ -110,24 +110,10 @@ class SetupScreen(Screen[None]):
                 yield Label("Name", classes="name-head")
                 yield Label("Plays as")
             with Vertical(id="seat-rows"):
-                for i, seat in enumerate(self.rows):
-                    value = HUMAN if seat.kind == HUMAN else seat.bot
-                    with Horizontal(classes="row seat", id=f"row-{i}"):
-                        yield Label(f"{i + 1}", classes="label")
-                        yield Input(
-                            seat.name,
-                            id=f"name-{i}",
-                            max_length=MAX_NAME_LENGTH,
-                            compact=True,
-                            classes="name",
-                        )
-                        yield Select(
-                            self.options,
-                            value=value,
-                            allow_blank=False,
-                            id=f"kind-{i}",
-                            compact=True,
-                        )
+                # Only the rows shown: the others are made when more players are
+                # picked (a row's widgets are much of what the first frame costs).
+                for i in range(self.players):
+                    yield self._seat_row(i)
             with Horizontal(classes="row"):
                 yield Label("Seed", classes="label")
                 yield Input(
@@ -146,6 +132,24 @@ class SetupScreen(Screen[None]):
                 yield Button("Statistics", id="stats", compact=True)
             yield Static(id="error")
         yield Footer()
+
+    def _seat_row(self, i: int) -> Horizontal:
+        """Seat ``i``'s row: its number, its name and who plays it."""
+        seat = self.rows[i]
+        name = Input(
+            seat.name, id=f"name-{i}", max_length=MAX_NAME_LENGTH, compact=True, classes="name"
+        )
+        if self.mantis.still:
+            name.cursor_blink = False
+        kind = Select(
+            self.options,
+            value=HUMAN if seat.kind == HUMAN else seat.bot,
+            allow_blank=False,
+            id=f"kind-{i}",
+            compact=True,
+        )
+        label = Label(f"{i + 1}", classes="label")
+        return Horizontal(label, name, kind, classes="row seat", id=f"row-{i}")
 
     def on_mount(self) -> None:
         if self.mantis.still:
@@ -173,8 +177,17 @@ class SetupScreen(Screen[None]):
             self._show_rows()
 
     def _show_rows(self) -> None:
+        """Show the first ``players`` rows (made the first time they are needed), hide the rest.
+
+        A hidden row keeps what was typed in it, for when it is shown again.
+        """
+        seat_rows = self.query_one("#seat-rows", Vertical)
         for i in range(MAX_SEATS):
-            self.query_one(f"#row-{i}").display = i < self.players
+            rows = seat_rows.query(f"#row-{i}")
+            if rows:
+                rows.first().display = i < self.players
+            elif i < self.players:
+                seat_rows.mount(self._seat_row(i))
 
     @on(Button.Pressed, "#start")
     @on(Input.Submitted)

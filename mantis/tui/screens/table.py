@@ -39,6 +39,11 @@ class TableScreen(PlayScreen):
         return self.table.record
 
     def start(self) -> None:
+        # The game (its first save, the first bot's thinking) starts once the board
+        # is drawn, rather than competing with its first frame.
+        self.call_after_refresh(self._run_table)
+
+    def _run_table(self) -> None:
         self.run_worker(self.table.run(), exclusive=True, group="game")
 
     def on_unmount(self) -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.widgets import Static
 
-from ...players.coach import Advice
+if TYPE_CHECKING:  # the bar is hidden unless the coach is asked for: see PlayScreen
+    from ...players.coach import Advice
 
 
 class CoachBar(Static):

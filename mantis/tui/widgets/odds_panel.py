@@ -8,14 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from ...engine import BACKS, View
-from ...players.coach import percent
-from ...players.odds import Odds, odds_for
+
+# The panel is hidden unless the odds are asked for: the odds (and the coach's
+# number format) are imported when first shown, not with every table.
+if TYPE_CHECKING:
+    from ...players.odds import Odds
 
 #: From this inner width the exact fractions are shown next to the percentages.
 FRACTIONS_WIDTH = 34
@@ -31,6 +35,8 @@ def face_labels(view: View) -> tuple[tuple[int, str], ...] | None:
     A card already played cannot be on top, which is how counting rules
     faces out.  ``None`` once the pile is empty.
     """
+    from ...players.odds import odds_for
+
     odds = odds_for(view)
     if odds is None or view.top_back is None:
         return None
@@ -66,6 +72,8 @@ class OddsPanel(Widget):
 
     def show(self, view: View, names: Sequence[str]) -> None:
         """Follow the position in ``view`` (any seat's view: the odds are public)."""
+        from ...players.odds import odds_for
+
         odds = odds_for(view)
         self.names = tuple(names)
         self.over = view.over
@@ -79,6 +87,8 @@ class OddsPanel(Widget):
         odds = self.odds
         if odds is None:
             return Text("The game is over." if self.over else "No card left.", style="dim")
+        from ...players.coach import percent
+
         width = self.size.width
         exact = width >= FRACTIONS_WIDTH
         label_width = max(8, min(16, width - (18 if exact else 12)))

@@ -1,0 +1,70 @@
+"""What a launch loads before its first screen: only what that screen needs.
+
+Every launch pays for each module imported and each file read before the first
+frame (``benchmarks/startup.py`` measures it), so online play, the simulator,
+the statistics database and the expert's weights wait until they are used.
+Each check runs in a fresh interpreter, which is the only place the modules a
+launch loads can be seen (this test process has imported everything already).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+#: Opens the app headless the way ``mantis`` would, then prints what it loaded.
+LAUNCH = """
+import asyncio, sys
+from mantis.cli import build_parser
+args = build_parser().parse_args(sys.argv[1:] or ["play"])
+from mantis.tui.launch import run_play  # what `mantis play` imports
+from mantis.tui.app import MantisApp
+from mantis.tui.seating import parse_seats
+
+async def main():
+    seats = parse_seats(args.seats) if args.seats else None
+    app = MantisApp(seats=seats, seed=args.seed, still=True, paused=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        print(type(app.screen).__name__)
+
+asyncio.run(main())
+expert = sys.modules.get("mantis.players.bots.expert")
+print("weights loaded" if expert is not None and expert._NETWORKS is not None else "no weights")
+print(" ".join(sorted(sys.modules)))
+"""
+
+#: Loaded by none of the app's first screens.
+NEVER_AT_START = ("mantis.net", "mantis.sim", "websockets", "sqlite3", "mantis.store.stats")
+
+
+def loaded(code: str, *args: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def among(modules: str, prefixes: tuple[str, ...]) -> list[str]:
+    return [m for m in modules.split() if any(m == p or m.startswith(p + ".") for p in prefixes)]
+
+
+def test_the_command_line_alone_loads_no_ui_simulator_or_network() -> None:
+    (modules,) = loaded("import sys, mantis.cli; print(' '.join(sorted(sys.modules)))")
+    assert among(modules, ("textual", "mantis.tui", *NEVER_AT_START)) == []
+
+
+def test_the_setup_screen_opens_without_tables_online_play_or_the_expert() -> None:
+    screen, weights, modules = loaded(LAUNCH)
+    assert screen == "SetupScreen"
+    assert weights == "no weights"
+    assert among(modules, ("mantis.table", *NEVER_AT_START)) == []
+
+
+def test_a_table_opens_without_the_setup_screen_online_play_or_a_hidden_coach() -> None:
+    # No expert sits here, and the coach is hidden: nothing should read its weights.
+    screen, weights, modules = loaded(LAUNCH, "play", "--seats", "human,greedy", "--seed", "7")
+    assert screen == "TableScreen"
+    assert weights == "no weights"
+    assert among(modules, ("mantis.tui.screens.setup", *NEVER_AT_START)) == []
