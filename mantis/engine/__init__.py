@@ -30,7 +30,7 @@ from .events import (
     TurnStarted,
 )
 from .game import Game, target_for
-from .record import GameRecord, RecordError, Result, SeatInfo, read_records, record_of
+from .record import GameRecord, RecordError, Result, SeatInfo, record_of
 from .view import View
 
 __all__ = [
@@ -69,7 +69,6 @@ __all__ = [
     "game_seed",
     "legal_actions_for",
     "parse_card",
-    "read_records",
     "record_of",
     "steal",
     "target_for",

@@ -10,7 +10,6 @@ A record whose ``result`` is ``null`` is an unfinished game (a save).
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
@@ -299,14 +298,3 @@ def iter_records(lines: Iterable[str]) -> Iterator[GameRecord]:
             yield parse_record(line)
         except RecordError as exc:
             raise RecordError(f"line {number}: {exc}") from None
-
-
-def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:
-    """Every record in a file; ``RecordError`` for a bad line or an unreadable file."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return list(iter_records(handle))
-    except OSError as exc:
-        raise RecordError(f"cannot read {os.fspath(path)}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{os.fspath(path)} is not UTF-8 text") from None

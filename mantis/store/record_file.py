@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
-from ..engine.record import GameRecord, RecordError, parse_record
+from ..engine.record import GameRecord, RecordError, iter_records, parse_record
 from .atomic import write_text_atomic
 
 
@@ -25,6 +25,17 @@ class GameNotInFile(LookupError):
 def write_records(path: str | os.PathLike[str], records: Iterable[GameRecord]) -> None:
     """Write records as JSON lines, atomically."""
     write_text_atomic(path, "".join(r.to_json() + "\n" for r in records))
+
+
+def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:
+    """Every record in a file; ``RecordError`` for a bad line or an unreadable file."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return list(iter_records(handle))
+    except OSError as exc:
+        raise RecordError(f"cannot read {os.fspath(path)}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{os.fspath(path)} is not UTF-8 text") from None
 
 
 def game_in_file(path: str | os.PathLike[str], number: int) -> GameRecord:

@@ -8,9 +8,10 @@ import textwrap
 import pytest
 
 from mantis.cli import main
-from mantis.engine import Game, game_seed, read_records, record_of
+from mantis.engine import Game, game_seed, record_of
 from mantis.engine.record import parse_record
 from mantis.sim.runner import _seat_infos
+from mantis.store.record_file import read_records
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from storekit import finished
 
-from mantis.engine import RecordError, read_records
-from mantis.store.record_file import GameNotInFile, game_in_file, write_records
+from mantis.engine import RecordError
+from mantis.store.record_file import GameNotInFile, game_in_file, read_records, write_records
 
 
 def _records(count: int = 4):
