@@ -6,6 +6,7 @@ Every user mistake ends with status 2 and one line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
@@ -206,6 +207,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("mantis: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # Whoever read our output stopped early (`mantis simulate ... | head`): that is
+        # their choice, not an error to report. Output still buffered would fail again
+        # when the interpreter flushes it at exit, so stdout is pointed at nothing.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141  # what a shell reports for a command ended by SIGPIPE
 
 
 if __name__ == "__main__":

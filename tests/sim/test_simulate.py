@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import textwrap
 
 import pytest
@@ -194,3 +197,23 @@ def test_a_long_plug_in_name_still_gives_a_readable_record() -> None:
     record = record_of(Game.new(2, 1), seats)
     assert parse_record(record.to_json()).seats == seats
     assert seats[0].bot == spec and seats[0].name.endswith(" 0")
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
+    # `mantis simulate ... | head`: the pipe's reader is gone before anything is written.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "mantis", "simulate", "--players", "2"]
+            + ["--bots", "random", "--games", "20", "--jobs", "1"],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            env={**os.environ, "MANTIS_HOME": str(tmp_path)},
+        )
+    finally:
+        os.close(write_end)
+    assert done.returncode == 141
+    assert "Traceback" not in done.stderr and "Error" not in done.stderr
