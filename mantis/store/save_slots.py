@@ -15,33 +15,13 @@ from __future__ import annotations
 import itertools
 import os
 import re
-import sys
 from pathlib import Path
 
+from .file_lock import try_lock
 from .paths import data_dir
 from .saves import SAVE_NAME, LoadedSave, load_save
 
 _SLOT_FILE = re.compile(r"current-game(?:-([0-9]+))?\.json")
-
-if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
-    import msvcrt
-
-    def _lock(fd: int) -> bool:
-        try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-        except OSError:
-            return False
-        return True
-
-else:
-    import fcntl
-
-    def _lock(fd: int) -> bool:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False
-        return True
 
 
 def slot_path(number: int, directory: Path | None = None) -> Path:
@@ -97,7 +77,7 @@ def claim_slot(number: int | None = None, directory: Path | None = None) -> Save
             fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
         except OSError:
             return SaveSlot(candidate if number is not None else 1, path, None)
-        if _lock(fd):
+        if try_lock(fd):
             return SaveSlot(candidate, path, fd)
         os.close(fd)
     return None

@@ -10,6 +10,7 @@ a new one started: the seats in it are lost, the app is not.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from datetime import UTC, datetime
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .atomic import remove_stale_temp_files, write_text_atomic
+from .file_lock import held
 from .paths import data_dir
 from .saves import move_aside
 
@@ -67,6 +69,10 @@ class SeatTokens:
 
     def remember(self, server: str, code: str, token: str, name: str) -> None:
         """Keep the token (atomically), before anything else happens at the table."""
+        with self._changing():
+            self._remember(server, code, token, name)
+
+    def _remember(self, server: str, code: str, token: str, name: str) -> None:
         data = self._read()
         data[_key(server, code)] = {
             "token": token,
@@ -80,9 +86,16 @@ class SeatTokens:
         self._write(data)
 
     def forget(self, server: str, code: str) -> None:
-        data = self._read()
-        if data.pop(_key(server, code), None) is not None:
-            self._write(data)
+        """Drop the seat at ``code`` on ``server`` (the game there is over)."""
+        with self._changing():
+            data = self._read()
+            if data.pop(_key(server, code), None) is not None:
+                self._write(data)
+
+    def _changing(self) -> contextlib.AbstractContextManager[None]:
+        # Other apps (terminals, browser tabs) may change the file meanwhile: the
+        # lock makes each read-change-write whole, so no app drops another's seat.
+        return held(self.path.with_name(self.path.name + ".lock"))
 
 
 def _key(server: str, code: str) -> str:
