@@ -127,6 +127,7 @@ def test_records_saves_and_settings_get_the_umask_mode_and_seat_tokens_stay_priv
         "save.json": 0o644,
         "settings.json": 0o644,
         "seats.json": 0o600,
+        "seats.json.lock": 0o600,  # held while a seat is kept: it holds nothing
     }
 
 
