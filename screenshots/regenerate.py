@@ -38,6 +38,24 @@ async def _settle(app: MantisApp, pilot: object) -> None:
     await pilot.pause()  # type: ignore[attr-defined]
 
 
+async def _still(app: MantisApp, pilot: object) -> None:
+    """Wait until the screen stops changing (a log still scrolling, a panel filling in).
+
+    On a busy machine one pause is not always enough: the picture is taken once
+    three frames in a row come out the same.
+    """
+    await pilot.wait_for_scheduled_animations()  # type: ignore[attr-defined]
+    same, last = 0, app.export_screenshot()
+    for _ in range(500):
+        await pilot.pause(0.01)  # type: ignore[attr-defined]
+        now = app.export_screenshot()
+        same = same + 1 if now == last else 0
+        if same == 3:
+            return
+        last = now
+    raise RuntimeError("the screen never settled")
+
+
 async def _game_over(app: MantisApp, pilot: object) -> None:
     for _ in range(200):
         if isinstance(app.screen, GameOverScreen):
@@ -122,6 +140,7 @@ async def _shoot(name: str, make: Callable[[], MantisApp], size, prepare: Prepar
     app = make()
     async with app.run_test(size=size) as pilot:
         await prepare(app, pilot)
+        await _still(app, pilot)
         app.save_screenshot(f"{name}.svg", str(HERE))
     return HERE / f"{name}.svg"
 
