@@ -14,6 +14,7 @@ a list with the top card at the end; seen cards are a bitmask.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import chain
 
 from .actions import SCORE, Action, IllegalActionError, Score, Steal, legal_actions_for
 from .cards import ALL_CARDS_MASK, BACK, BIT, FACE, NUM_CARDS, NUM_COLOURS, card_code
@@ -34,7 +35,6 @@ from .events import (
 from .view import View
 
 Subscriber = Callable[[Event], None]
-_new_view = tuple.__new__
 
 TARGET_SCORE = 10
 TWO_PLAYER_TARGET_SCORE = 15
@@ -45,10 +45,14 @@ def target_for(players: int) -> int:
     return TWO_PLAYER_TARGET_SCORE if players == 2 else TARGET_SCORE
 
 
+#: _ONE[card] is the 1-tuple ``(card,)``, shared: a missed card's new colour group.
+_ONE: tuple[tuple[int], ...] = tuple((card,) for card in range(NUM_CARDS))
+
+
 def _tank_of(cards: Sequence[int]) -> Tank:
     by_colour: list[tuple[int, ...]] = [()] * NUM_COLOURS
     for card in cards:
-        by_colour[FACE[card]] += (card,)
+        by_colour[FACE[card]] += _ONE[card]
     return tuple(by_colour)
 
 
@@ -113,16 +117,13 @@ class Game:
         self.target = target_for(players)
         self.seed = seed
         self.first = first
-        self._initial_tanks = tuple(tuple(t) for t in tanks)
+        self._initial_tanks = tuple(map(tuple, tanks))
         self._initial_pile = tuple(pile)
-        self._tanks: list[Tank] = [_tank_of(t) for t in tanks]
+        self._tanks: list[Tank] = list(map(_tank_of, tanks))
         self._scores = [0] * players
-        self._pile = list(reversed(pile))
-        seen = 0
-        for t in tanks:
-            for card in t:
-                seen |= BIT[card]
-        self._seen = seen
+        self._pile = list(self._initial_pile[::-1])
+        # the dealt cards are distinct, so the sum of their bits is their union
+        self._seen = sum(map(BIT.__getitem__, chain.from_iterable(tanks)))
         self._to_move = first
         self._extra = False
         self._history: list[tuple[int, Action]] = []
@@ -194,25 +195,21 @@ class Game:
         if seat is not None and not 0 <= seat < self.players:
             raise ValueError(f"there is no seat {seat} at a table of {self.players}")
         pile = self._pile
-        # tuple.__new__ skips NamedTuple's Python-level __new__: views are
-        # built once per decision in the simulator, so this is a hot path.
-        return _new_view(
-            View,
-            (
-                self._to_move if seat is None else seat,
-                self.players,
-                self.target,
-                self._to_move,
-                tuple(self._tanks),
-                tuple(self._scores),
-                len(pile),
-                BACK[pile[-1]] if pile and self._winners is None else None,
-                self._seen,
-                self._extra,
-                len(self._history),
-                self._winners,
-                self._reason,
-            ),
+        # one view per decision in the simulator: a hot path, kept flat
+        return View(
+            self._to_move if seat is None else seat,
+            self.players,
+            self.target,
+            self._to_move,
+            tuple(self._tanks),
+            tuple(self._scores),
+            len(pile),
+            BACK[pile[-1]] if pile and self._winners is None else None,
+            self._seen,
+            self._extra,
+            len(self._history),
+            self._winners,
+            self._reason,
         )
 
     def play_out(self, choosers: Sequence[Callable[[View], Action]]) -> None:
@@ -321,26 +318,33 @@ class Game:
             )
         ):
             raise self._illegal(action, seat)
-        card = self._pile.pop()
+        pile = self._pile
+        card = pile.pop()
         colour = FACE[card]
         self._seen |= BIT[card]
         self._history.append((mover, action))
         tanks = self._tanks
         stole = False
+        # A tank is replaced, never changed (views share it): list, set, tuple
+        # is the cheapest way to a copy with one colour group different.
         if kind is Score:
             tank = tanks[mover]
             held = tank[colour]
+            changed = list(tank)
             if held:
-                tanks[mover] = tank[:colour] + ((),) + tank[colour + 1 :]
-                self._scores[mover] += len(held) + 1
+                changed[colour] = ()
+                tanks[mover] = tuple(changed)
+                scores = self._scores
+                scores[mover] += len(held) + 1
                 if events is not None:
                     events.append(CardRevealed(mover, action, card, mover))
-                    events.append(Scored(mover, colour, held + (card,), self._scores[mover]))
-                if self._scores[mover] >= self.target:
+                    events.append(Scored(mover, colour, held + (card,), scores[mover]))
+                if scores[mover] >= self.target:
                     self._end((mover,), "target", events)
                     return
             else:
-                tanks[mover] = tank[:colour] + ((card,),) + tank[colour + 1 :]
+                changed[colour] = _ONE[card]
+                tanks[mover] = tuple(changed)
                 if events is not None:
                     events.append(CardRevealed(mover, action, card, mover))
                     events.append(ScoreMissed(mover, card, colour))
@@ -348,20 +352,23 @@ class Game:
             victim = action.target
             theirs = tanks[victim]
             held = theirs[colour]
+            changed = list(theirs)
             if held:
-                tanks[victim] = theirs[:colour] + ((),) + theirs[colour + 1 :]
-                mine = tanks[mover]
-                tanks[mover] = mine[:colour] + (mine[colour] + held + (card,),) + mine[colour + 1 :]
+                changed[colour] = ()
+                tanks[victim] = tuple(changed)
+                mine = list(tanks[mover])
+                mine[colour] += held + _ONE[card]
+                tanks[mover] = tuple(mine)
                 stole = True
                 if events is not None:
                     events.append(CardRevealed(mover, action, card, victim))
                     events.append(Stolen(mover, victim, colour, held + (card,)))
             else:
-                tanks[victim] = theirs[:colour] + ((card,),) + theirs[colour + 1 :]
+                changed[colour] = _ONE[card]
+                tanks[victim] = tuple(changed)
                 if events is not None:
                     events.append(CardRevealed(mover, action, card, victim))
                     events.append(StealMissed(mover, victim, card, colour))
-        pile = self._pile
         if not pile:
             self._end_by_deck_out(events)
             return

@@ -21,7 +21,7 @@ from ..players import Player, bot_factory
 
 #: Every Nth game has each decision timed: timing costs about as much as a
 #: ``score`` decision, and a sample of games gives the same median and p95.
-TIMING_STRIDE = 4
+TIMING_STRIDE = 16
 
 
 class GameTask(NamedTuple):
