@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 import struct
+from collections.abc import Sequence
 
 from .cards import NUM_CARDS
 
@@ -49,6 +50,29 @@ def shuffled_deck(rng: random.Random) -> list[int]:
     """All 105 cards in a random order drawn from ``rng``."""
     keys = _KEYS.unpack(rng.randbytes(_KEYS.size))
     return sorted(range(NUM_CARDS), key=keys.__getitem__)
+
+
+def check_deal(tanks: Sequence[Sequence[int]], pile: Sequence[int], first: int) -> None:
+    """``ValueError`` unless this is a deal: 2 to 6 tanks of 4 cards, the other
+    cards in the pile, each of the 105 exactly once, and a first seat at the table.
+
+    The one check of a deal, for a game started from one and a record read.
+    """
+    players = len(tanks)
+    if not 2 <= players <= 6:
+        raise ValueError(f"Mantis is played by 2 to 6 players, not {players}")
+    if any(len(t) != HAND_SIZE for t in tanks):
+        raise ValueError(f"every tank must be dealt {HAND_SIZE} cards")
+    want = NUM_CARDS - HAND_SIZE * players
+    if len(pile) != want:
+        raise ValueError(f"the pile must hold {want} cards, not {len(pile)}")
+    every = [card for t in tanks for card in t] + list(pile)
+    if any(type(c) is not int or not 0 <= c < NUM_CARDS for c in every):
+        raise ValueError("a card number is out of range")
+    if len(set(every)) != NUM_CARDS:
+        raise ValueError("the deal repeats a card (each of the 105 must appear once)")
+    if type(first) is not int or not 0 <= first < players:
+        raise ValueError(f"first seat {first} is not at a table of {players}")
 
 
 def deal(players: int, seed: int) -> tuple[list[list[int]], list[int], int]:

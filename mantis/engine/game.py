@@ -18,7 +18,7 @@ from itertools import chain
 
 from .actions import SCORE, Action, IllegalActionError, Score, Steal, legal_actions_for
 from .cards import ALL_CARDS_MASK, BACK, BIT, FACE, NUM_CARDS, NUM_COLOURS, card_code
-from .deal import HAND_SIZE, deal
+from .deal import check_deal, deal
 from .events import (
     CardRevealed,
     Event,
@@ -47,6 +47,17 @@ def target_for(players: int) -> int:
 
 #: _ONE[card] is the 1-tuple ``(card,)``, shared: a missed card's new colour group.
 _ONE: tuple[tuple[int], ...] = tuple((card,) for card in range(NUM_CARDS))
+
+
+def deck_out_winners(scores: Sequence[int], tank_sizes: Sequence[int]) -> tuple[int, ...]:
+    """Who wins when the pile runs out: the most cards scored, then the biggest
+    tank among those; seats still level share the win."""
+    best = max(scores)
+    leaders = [s for s in range(len(scores)) if scores[s] == best]
+    if len(leaders) > 1:
+        biggest = max(tank_sizes[s] for s in leaders)
+        leaders = [s for s in leaders if tank_sizes[s] == biggest]
+    return tuple(leaders)
 
 
 def _tank_of(cards: Sequence[int]) -> Tank:
@@ -91,22 +102,7 @@ class Game:
         ``ValueError`` if the deal is not the 105 cards exactly once, 4 per
         seat, for 2 to 6 seats.
         """
-        players = len(tanks)
-        if not 2 <= players <= 6:
-            raise ValueError(f"Mantis is played by 2 to 6 players, not {players}")
-        if any(len(t) != HAND_SIZE for t in tanks):
-            raise ValueError(f"every seat is dealt {HAND_SIZE} cards")
-        if len(pile) != NUM_CARDS - HAND_SIZE * players:
-            raise ValueError(
-                f"the draw pile must hold {NUM_CARDS - HAND_SIZE * players} cards, not {len(pile)}"
-            )
-        every = [card for t in tanks for card in t] + list(pile)
-        if any(type(c) is not int or not 0 <= c < NUM_CARDS for c in every):
-            raise ValueError("a card number is out of range")
-        if len(set(every)) != NUM_CARDS:
-            raise ValueError("the deal repeats a card (each of the 105 must appear once)")
-        if not 0 <= first < players:
-            raise ValueError(f"first seat {first} is not at a table of {players}")
+        check_deal(tanks, pile, first)
         self._setup(tanks, pile, first, seed)
 
     def _setup(
@@ -385,13 +381,7 @@ class Game:
             )
 
     def _end_by_deck_out(self, events: list[Event] | None) -> None:
-        best = max(self._scores)
-        leaders = [s for s in range(self.players) if self._scores[s] == best]
-        if len(leaders) > 1:
-            sizes = {s: sum(map(len, self._tanks[s])) for s in leaders}
-            biggest = max(sizes.values())
-            leaders = [s for s in leaders if sizes[s] == biggest]
-        self._end(tuple(leaders), "deck_out", events)
+        self._end(deck_out_winners(self._scores, self.tank_sizes), "deck_out", events)
 
     def _end(self, winners: tuple[int, ...], reason: str, events: list[Event] | None) -> None:
         self._winners = winners
@@ -416,4 +406,4 @@ class Game:
         return "\n".join(lines)
 
 
-__all__ = ["Game", "SCORE", "target_for"]
+__all__ = ["Game", "SCORE", "deck_out_winners", "target_for"]

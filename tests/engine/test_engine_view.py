@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import msgspec
 import pytest
 from enginekit import faces, play_random, remaining_pile, table
+from facekit import brute_force_face_odds
 
 from mantis.engine import SCORE, Game, View, steal
 from mantis.engine.cards import BACK, BACKS, FACE, card_code, parse_card
@@ -103,11 +103,11 @@ def test_unseen_is_exactly_the_cards_still_in_the_pile():
 
 
 def brute_force_probabilities(pile: tuple[int, ...], back: int) -> dict[int, float]:
-    same_back = [card for card in pile if BACK[card] == back]
-    if not same_back:
+    """The brute-force odds, with the back's impossible faces at 0 (as the view gives them)."""
+    odds = brute_force_face_odds(pile, back)
+    if not odds:
         return {}
-    counts = Counter(FACE[card] for card in same_back)
-    return {colour: counts[colour] / len(same_back) for colour in BACKS[back]}
+    return {colour: float(odds.get(colour, 0)) for colour in BACKS[back]}
 
 
 def test_face_probabilities_match_brute_force_counts_over_the_unseen_cards():

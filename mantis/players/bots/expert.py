@@ -71,7 +71,7 @@ import math
 from importlib import resources
 from operator import mul
 
-from ...engine import SCORE, Action, View
+from ...engine import SCORE, Action, View, deck_out_winners
 from ..counting import top_face_odds, unseen_face_counts
 
 FEATURES: tuple[str, ...] = (
@@ -235,17 +235,6 @@ def position_strengths(
     return out
 
 
-def deck_out_winners(counts: list[tuple[int, ...]], scores: list[int]) -> tuple[int, ...]:
-    """The rules' deck-out result: most scored, then biggest tank; ties share."""
-    best = max(scores)
-    leaders = [s for s in range(len(scores)) if scores[s] == best]
-    if len(leaders) > 1:
-        sizes = {s: sum(counts[s]) for s in leaders}
-        biggest = max(sizes.values())
-        leaders = [s for s in leaders if sizes[s] == biggest]
-    return tuple(leaders)
-
-
 class ExpertBot:
     """Maximises the expected learned win probability one step ahead."""
 
@@ -345,7 +334,7 @@ class ExpertBot:
                     final = list(counts)
                     for s, c in changed:
                         final[s] = c
-                    values[i] += p * (me in deck_out_winners(final, new_scores))
+                    values[i] += p * (me in deck_out_winners(new_scores, [sum(c) for c in final]))
                     continue
                 if new_scores is scores:
                     us = list(base_for(nxt))
