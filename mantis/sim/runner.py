@@ -68,6 +68,11 @@ class BotFailure(Exception):
         self.bot = bot
         self.index = index
         self.seed = seed
+        self.problem = problem
+
+    def __reduce__(self) -> tuple[type[BotFailure], tuple[str, int, int, str]]:
+        # from a worker process to the parent: rebuilt from the same four fields
+        return (BotFailure, (self.bot, self.index, self.seed, self.problem))
 
 
 def play_game(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from mantis.cli import main
 from mantis.engine import game_seed
 from mantis.sim import jobs as jobs_rule
 from mantis.sim.chunking import GROWTH, MAX_CHUNK, TARGET_SECONDS, ChunkSizer
@@ -77,3 +78,28 @@ def test_resolve_jobs():
     assert jobs_rule.resolve_jobs("auto", [("score",)], 1) == jobs_rule.cores()
     assert jobs_rule.resolve_jobs(3, [("score",)], 1) == 3
     assert jobs_rule.resolve_jobs(None, [("score",)], 10) == 1
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_failing_bot_stops_the_run_with_one_line_whatever_jobs(
+    jobs, tmp_path, monkeypatch, capsys
+):
+    (tmp_path / "flaky_bot_for_jobs.py").write_text(
+        "from mantis.engine import SCORE\n"
+        "class Flaky:\n"
+        "    def new_game(self, seat, rng):\n"
+        "        self.seed_seen = rng\n"
+        "    def choose(self, view):\n"
+        "        if view.turn >= 20 and view.pile_size % 7 == 0:\n"
+        "            raise RuntimeError('flaky')\n"
+        "        return SCORE\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    code = main(
+        ["simulate", "--players", "2", "--bots", "flaky_bot_for_jobs:Flaky", "--games", "40"]
+        + ["--jobs", jobs]
+    )
+    _, err = capsys.readouterr()
+    assert code == 1
+    assert err.count("\n") == 1 and "flaky_bot_for_jobs:Flaky" in err and "flaky" in err
+    assert "failed in game" in err and "(seed " in err
