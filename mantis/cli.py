@@ -51,6 +51,20 @@ _port = _number(int, "a port number", lambda v: 0 <= v <= 65535, "ports are 0 to
 _pace = _number(float, "a number of seconds", lambda v: 0 <= v <= 60, "must be 0 to 60 seconds")
 
 
+def _jobs(text: str) -> int | str:
+    """``--jobs``: ``auto`` (every core) or a whole number from 1."""
+    if text == "auto":
+        return text
+    try:
+        jobs: int = _positive_int(text)
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"{exc} (or auto)") from None
+    return jobs
+
+
+_JOBS_HELP = "worker processes, or auto for every core (default: whichever is faster for the run)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="mantis",
@@ -84,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--bots", required=True, help="one bot for every seat, or one per seat")
     sim.add_argument("--games", type=int, required=True, help="how many games")
     sim.add_argument("--seed", type=_seed, default=0, help="base seed (default 0)")
-    sim.add_argument("--jobs", type=_positive_int, default=1, help="worker processes")
+    sim.add_argument("--jobs", type=_jobs, help=_JOBS_HELP)
     sim.add_argument("--record", metavar="FILE", help="write every game's record (JSON lines)")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -93,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--players", type=int, default=2, help="seats at the table, 2-6")
     tour.add_argument("--games", type=int, required=True, help="games per lineup")
     tour.add_argument("--seed", type=_seed, default=0, help="base seed (default 0)")
-    tour.add_argument("--jobs", type=_positive_int, default=1, help="worker processes")
+    tour.add_argument("--jobs", type=_jobs, help=_JOBS_HELP)
     tour.add_argument("--json", action="store_true", help="print one JSON object")
 
     serve = sub.add_parser("serve", help="run a table server for online play")

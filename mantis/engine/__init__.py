@@ -29,7 +29,7 @@ from .events import (
     Stolen,
     TurnStarted,
 )
-from .game import Game, target_for
+from .game import Game, deck_out_winners, target_for
 from .record import GameRecord, RecordError, Result, SeatInfo, record_of
 from .view import View
 
@@ -66,6 +66,7 @@ __all__ = [
     "bot_rng",
     "card_code",
     "deal",
+    "deck_out_winners",
     "game_seed",
     "legal_actions_for",
     "parse_card",

@@ -1,28 +1,54 @@
 """Seeds, shuffling and the deal.
 
-One ``random.Random`` per game, seeded with the game's seed, deals the cards
-and picks the first seat; nothing else draws from it.  The same seed gives the
-same deal on any machine and any Python >= 3.11, because only
-``Random.randbytes`` (Mersenne Twister output) and ``Random.randrange`` are
-used, and the bytes are read with an explicit byte order.
+A game's seed alone fixes its deal and first seat, through one SHAKE-128 call
+(``hashlib.shake_128``, FIPS 202): the same seed deals the same game on every
+machine and every Python, since SHAKE-128 is a standard and everything read
+from its output is read with an explicit byte order.
 
-Shuffling: ``Random.shuffle`` costs one Python-level call per card, which is a
-large share of a whole simulated game.  Instead each card gets a random 32-bit
-key from one ``randbytes`` call and the deck is sorted by key (ties, which are
-rare, keep card order, so the result is still deterministic).  This is a
-uniform shuffle up to the negligible chance of a tie.
+Shuffling: each card gets a random 32-bit sort key from the digest and the
+deck is sorted by key; ties, which are rare (about one deal in 790,000),
+keep card order, so the result is still deterministic.  This is a uniform
+shuffle up to that tie.  The sort runs in C on floats: each key is packed
+as a double in [1, 2) with the 32 key bits at the top of its mantissa and
+the card number in its lowest byte, so sorting the doubles sorts by key,
+then by card, and the card is read back from the low byte.  A Python-level
+shuffle (one call per card) or a sort with a key function costs several
+times as much, and the deal is a large share of a simulated game.
+
+Deals made before this scheme (version 1 of ``mantis``, ``random.Random``
+keys) differ for the same seed; their records still replay, because a
+record holds its deal, not just its seed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 import struct
+from collections.abc import Sequence
 
 from .cards import NUM_CARDS
 
 HAND_SIZE = 4
-_KEYS = struct.Struct(f"<{NUM_CARDS}I")
 _GAME_SEED_STRIDE = 1 << 32
+
+_KEY_BYTES = 4
+_KEYS_END = _KEY_BYTES * NUM_CARDS
+#: Digest bytes: a sort key per card, then 8 bytes for the first seat.
+_DIGEST_SIZE = _KEYS_END + 8
+_DOUBLES = struct.Struct(f"<{NUM_CARDS}d")
+
+
+def _key_template() -> bytes:
+    """Little-endian doubles 1.0 + (card number) * 2**-52: key bytes go in at 2..5."""
+    template = bytearray(_DOUBLES.size)
+    template[0::8] = bytes(range(NUM_CARDS))  # the mantissa's lowest byte: the card
+    template[6::8] = b"\xf0" * NUM_CARDS  # with the next byte, exponent 0: [1, 2)
+    template[7::8] = b"\x3f" * NUM_CARDS
+    return bytes(template)
+
+
+_TEMPLATE = _key_template()
 
 
 def game_seed(base_seed: int, index: int) -> int:
@@ -39,25 +65,62 @@ def game_seed(base_seed: int, index: int) -> int:
 def bot_rng(seed: int | None, seat: int) -> random.Random:
     """A bot's own RNG for one game, derived from the game seed and its seat.
 
-    It never shares state with the deal's RNG.  String seeds go through
-    SHA-512 in ``random``, so this is the same on every machine.
+    It never shares state with the deal.  String seeds go through SHA-512 in
+    ``random``, so this is the same on every machine.
     """
     return random.Random(f"mantis-bot:{seed}:{seat}")
 
 
-def shuffled_deck(rng: random.Random) -> list[int]:
-    """All 105 cards in a random order drawn from ``rng``."""
-    keys = _KEYS.unpack(rng.randbytes(_KEYS.size))
-    return sorted(range(NUM_CARDS), key=keys.__getitem__)
+def _digest(seed: int) -> bytes:
+    return hashlib.shake_128(b"mantis-deal:%d" % seed).digest(_DIGEST_SIZE)
+
+
+def _shuffled(digest: bytes) -> list[int]:
+    doubles = bytearray(_TEMPLATE)
+    # byte k of every card's key goes to byte 2 + k of its double (key bytes
+    # little-endian, so the key's top byte is the mantissa's top random byte)
+    for k in range(_KEY_BYTES):
+        doubles[2 + k :: 8] = digest[k:_KEYS_END:_KEY_BYTES]
+    ordered = sorted(_DOUBLES.unpack(doubles))
+    return list(_DOUBLES.pack(*ordered)[0::8])
+
+
+def shuffled_deck(seed: int) -> list[int]:
+    """All 105 cards in the order ``seed`` shuffles them to."""
+    return _shuffled(_digest(seed))
+
+
+def check_deal(tanks: Sequence[Sequence[int]], pile: Sequence[int], first: int) -> None:
+    """``ValueError`` unless this is a deal: 2 to 6 tanks of 4 cards, the other
+    cards in the pile, each of the 105 exactly once, and a first seat at the table.
+
+    The one check of a deal, for a game started from one and a record read.
+    """
+    players = len(tanks)
+    if not 2 <= players <= 6:
+        raise ValueError(f"Mantis is played by 2 to 6 players, not {players}")
+    if any(len(t) != HAND_SIZE for t in tanks):
+        raise ValueError(f"every tank must be dealt {HAND_SIZE} cards")
+    want = NUM_CARDS - HAND_SIZE * players
+    if len(pile) != want:
+        raise ValueError(f"the pile must hold {want} cards, not {len(pile)}")
+    every = [card for t in tanks for card in t] + list(pile)
+    if any(type(c) is not int or not 0 <= c < NUM_CARDS for c in every):
+        raise ValueError("a card number is out of range")
+    if len(set(every)) != NUM_CARDS:
+        raise ValueError("the deal repeats a card (each of the 105 must appear once)")
+    if type(first) is not int or not 0 <= first < players:
+        raise ValueError(f"first seat {first} is not at a table of {players}")
 
 
 def deal(players: int, seed: int) -> tuple[list[list[int]], list[int], int]:
     """Shuffle and deal: (tanks per seat, draw pile top first, first seat)."""
     if not 2 <= players <= 6:
         raise ValueError(f"Mantis is played by 2 to 6 players, not {players}")
-    rng = random.Random(seed)
-    deck = shuffled_deck(rng)
+    digest = _digest(seed)
+    deck = _shuffled(digest)
     dealt = HAND_SIZE * players
     tanks = [deck[i : i + HAND_SIZE] for i in range(0, dealt, HAND_SIZE)]
-    first = rng.randrange(players)
+    # 64 bits reduced mod 2..6: the bias is below 2**-61
+    first = int.from_bytes(digest[_KEYS_END:], "little") % players
     return tanks, deck[dealt:], first

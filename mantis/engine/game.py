@@ -14,10 +14,11 @@ a list with the top card at the end; seen cards are a bitmask.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import chain
 
 from .actions import SCORE, Action, IllegalActionError, Score, Steal, legal_actions_for
 from .cards import ALL_CARDS_MASK, BACK, BIT, FACE, NUM_CARDS, NUM_COLOURS, card_code
-from .deal import HAND_SIZE, deal
+from .deal import check_deal, deal
 from .events import (
     CardRevealed,
     EndReason,
@@ -36,7 +37,6 @@ from .events import (
 from .view import View
 
 Subscriber = Callable[[Event], None]
-_new_view = tuple.__new__
 
 TARGET_SCORE = 10
 TWO_PLAYER_TARGET_SCORE = 15
@@ -47,10 +47,25 @@ def target_for(players: int) -> int:
     return TWO_PLAYER_TARGET_SCORE if players == 2 else TARGET_SCORE
 
 
+#: _ONE[card] is the 1-tuple ``(card,)``, shared: a missed card's new colour group.
+_ONE: tuple[tuple[int], ...] = tuple((card,) for card in range(NUM_CARDS))
+
+
+def deck_out_winners(scores: Sequence[int], tank_sizes: Sequence[int]) -> tuple[int, ...]:
+    """Who wins when the pile runs out: the most cards scored, then the biggest
+    tank among those; seats still level share the win."""
+    best = max(scores)
+    leaders = [s for s in range(len(scores)) if scores[s] == best]
+    if len(leaders) > 1:
+        biggest = max(tank_sizes[s] for s in leaders)
+        leaders = [s for s in leaders if tank_sizes[s] == biggest]
+    return tuple(leaders)
+
+
 def _tank_of(cards: Sequence[int]) -> Tank:
     by_colour: list[tuple[int, ...]] = [()] * NUM_COLOURS
     for card in cards:
-        by_colour[FACE[card]] += (card,)
+        by_colour[FACE[card]] += _ONE[card]
     return tuple(by_colour)
 
 
@@ -89,22 +104,7 @@ class Game:
         ``ValueError`` if the deal is not the 105 cards exactly once, 4 per
         seat, for 2 to 6 seats.
         """
-        players = len(tanks)
-        if not 2 <= players <= 6:
-            raise ValueError(f"Mantis is played by 2 to 6 players, not {players}")
-        if any(len(t) != HAND_SIZE for t in tanks):
-            raise ValueError(f"every seat is dealt {HAND_SIZE} cards")
-        if len(pile) != NUM_CARDS - HAND_SIZE * players:
-            raise ValueError(
-                f"the draw pile must hold {NUM_CARDS - HAND_SIZE * players} cards, not {len(pile)}"
-            )
-        every = [card for t in tanks for card in t] + list(pile)
-        if any(type(c) is not int or not 0 <= c < NUM_CARDS for c in every):
-            raise ValueError("a card number is out of range")
-        if len(set(every)) != NUM_CARDS:
-            raise ValueError("the deal repeats a card (each of the 105 must appear once)")
-        if not 0 <= first < players:
-            raise ValueError(f"first seat {first} is not at a table of {players}")
+        check_deal(tanks, pile, first)
         self._setup(tanks, pile, first, seed)
 
     def _setup(
@@ -115,16 +115,13 @@ class Game:
         self.target = target_for(players)
         self.seed = seed
         self.first = first
-        self._initial_tanks = tuple(tuple(t) for t in tanks)
+        self._initial_tanks = tuple(map(tuple, tanks))
         self._initial_pile = tuple(pile)
-        self._tanks: list[Tank] = [_tank_of(t) for t in tanks]
+        self._tanks: list[Tank] = list(map(_tank_of, tanks))
         self._scores = [0] * players
-        self._pile = list(reversed(pile))
-        seen = 0
-        for t in tanks:
-            for card in t:
-                seen |= BIT[card]
-        self._seen = seen
+        self._pile = list(self._initial_pile[::-1])
+        # the dealt cards are distinct, so the sum of their bits is their union
+        self._seen = sum(map(BIT.__getitem__, chain.from_iterable(tanks)))
         self._to_move = first
         self._extra = False
         self._history: list[tuple[int, Action]] = []
@@ -196,25 +193,21 @@ class Game:
         if seat is not None and not 0 <= seat < self.players:
             raise ValueError(f"there is no seat {seat} at a table of {self.players}")
         pile = self._pile
-        # tuple.__new__ skips NamedTuple's Python-level __new__: views are
-        # built once per decision in the simulator, so this is a hot path.
-        return _new_view(
-            View,
-            (
-                self._to_move if seat is None else seat,
-                self.players,
-                self.target,
-                self._to_move,
-                tuple(self._tanks),
-                tuple(self._scores),
-                len(pile),
-                BACK[pile[-1]] if pile and self._winners is None else None,
-                self._seen,
-                self._extra,
-                len(self._history),
-                self._winners,
-                self._reason,
-            ),
+        # one view per decision in the simulator: a hot path, kept flat
+        return View(
+            self._to_move if seat is None else seat,
+            self.players,
+            self.target,
+            self._to_move,
+            tuple(self._tanks),
+            tuple(self._scores),
+            len(pile),
+            BACK[pile[-1]] if pile and self._winners is None else None,
+            self._seen,
+            self._extra,
+            len(self._history),
+            self._winners,
+            self._reason,
         )
 
     def play_out(self, choosers: Sequence[Callable[[View], Action]]) -> None:
@@ -324,26 +317,33 @@ class Game:
             )
         ):
             raise self._illegal(action, seat)
-        card = self._pile.pop()
+        pile = self._pile
+        card = pile.pop()
         colour = FACE[card]
         self._seen |= BIT[card]
         self._history.append((mover, action))
         tanks = self._tanks
         stole = False
+        # A tank is replaced, never changed (views share it): list, set, tuple
+        # is the cheapest way to a copy with one colour group different.
         if type(action) is Score:
             tank = tanks[mover]
             held = tank[colour]
+            changed = list(tank)
             if held:
-                tanks[mover] = tank[:colour] + ((),) + tank[colour + 1 :]
-                self._scores[mover] += len(held) + 1
+                changed[colour] = ()
+                tanks[mover] = tuple(changed)
+                scores = self._scores
+                scores[mover] += len(held) + 1
                 if events is not None:
                     events.append(CardRevealed(mover, action, card, mover))
-                    events.append(Scored(mover, colour, held + (card,), self._scores[mover]))
-                if self._scores[mover] >= self.target:
+                    events.append(Scored(mover, colour, held + (card,), scores[mover]))
+                if scores[mover] >= self.target:
                     self._end((mover,), "target", events)
                     return
             else:
-                tanks[mover] = tank[:colour] + ((card,),) + tank[colour + 1 :]
+                changed[colour] = _ONE[card]
+                tanks[mover] = tuple(changed)
                 if events is not None:
                     events.append(CardRevealed(mover, action, card, mover))
                     events.append(ScoreMissed(mover, card, colour))
@@ -351,20 +351,23 @@ class Game:
             victim = action.target
             theirs = tanks[victim]
             held = theirs[colour]
+            changed = list(theirs)
             if held:
-                tanks[victim] = theirs[:colour] + ((),) + theirs[colour + 1 :]
-                mine = tanks[mover]
-                tanks[mover] = mine[:colour] + (mine[colour] + held + (card,),) + mine[colour + 1 :]
+                changed[colour] = ()
+                tanks[victim] = tuple(changed)
+                mine = list(tanks[mover])
+                mine[colour] += held + _ONE[card]
+                tanks[mover] = tuple(mine)
                 stole = True
                 if events is not None:
                     events.append(CardRevealed(mover, action, card, victim))
                     events.append(Stolen(mover, victim, colour, held + (card,)))
             else:
-                tanks[victim] = theirs[:colour] + ((card,),) + theirs[colour + 1 :]
+                changed[colour] = _ONE[card]
+                tanks[victim] = tuple(changed)
                 if events is not None:
                     events.append(CardRevealed(mover, action, card, victim))
                     events.append(StealMissed(mover, victim, card, colour))
-        pile = self._pile
         if not pile:
             self._end_by_deck_out(events)
             return
@@ -381,13 +384,7 @@ class Game:
             )
 
     def _end_by_deck_out(self, events: list[MoveEvent] | None) -> None:
-        best = max(self._scores)
-        leaders = [s for s in range(self.players) if self._scores[s] == best]
-        if len(leaders) > 1:
-            sizes = {s: sum(map(len, self._tanks[s])) for s in leaders}
-            biggest = max(sizes.values())
-            leaders = [s for s in leaders if sizes[s] == biggest]
-        self._end(tuple(leaders), "deck_out", events)
+        self._end(deck_out_winners(self._scores, self.tank_sizes), "deck_out", events)
 
     def _end(
         self, winners: tuple[int, ...], reason: EndReason, events: list[MoveEvent] | None
@@ -414,4 +411,4 @@ class Game:
         return "\n".join(lines)
 
 
-__all__ = ["Game", "SCORE", "target_for"]
+__all__ = ["Game", "SCORE", "deck_out_winners", "target_for"]

@@ -18,7 +18,7 @@ import msgspec
 
 from .actions import SCORE, Action, IllegalActionError, Score, steal
 from .cards import card_code, parse_card
-from .deal import HAND_SIZE
+from .deal import check_deal
 from .game import Game, target_for
 
 FORMAT_VERSION = 1
@@ -175,26 +175,18 @@ def parse_record(text: str) -> GameRecord:
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise RecordError(f"seed must be an integer or null, not {seed!r}")
     first = _int_field(data, "first")
-    if not 0 <= first < players:
-        raise RecordError(f"first seat {first} is not at a table of {players}")
     tanks = data.get("tanks")
     if not isinstance(tanks, list) or len(tanks) != players:
         raise RecordError(f"tanks must list {players} tanks")
-    if any(not isinstance(t, list) or len(t) != HAND_SIZE for t in tanks):
-        raise RecordError(f"every tank must be dealt {HAND_SIZE} cards")
     pile = data.get("pile")
-    want = 105 - HAND_SIZE * players
-    if not isinstance(pile, list) or len(pile) != want:
-        got = len(pile) if isinstance(pile, list) else pile
-        raise RecordError(f"the pile must hold {want} cards, not {got}")
+    if not isinstance(pile, list) or any(not isinstance(t, list) for t in tanks):
+        raise RecordError("tanks and the pile must be lists of cards")
     try:
         tank_cards = tuple(tuple(parse_card(c) for c in t) for t in tanks)
         pile_cards = tuple(parse_card(c) for c in pile)
+        check_deal(tank_cards, pile_cards, first)
     except ValueError as exc:
         raise RecordError(str(exc)) from None
-    every = [c for t in tank_cards for c in t] + list(pile_cards)
-    if len(set(every)) != len(every):
-        raise RecordError("the deal repeats a card (each of the 105 must appear once)")
     actions = tuple(_parse_action(a, i) for i, a in enumerate(_list_field(data, "actions")))
     seats = _parse_seats(data.get("seats"), players)
     record = GameRecord(seed, players, first, tank_cards, pile_cards, actions, seats, None)

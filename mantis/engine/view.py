@@ -1,6 +1,8 @@
 """The public view: everything one seat may know, and nothing more.
 
-A ``View`` is an immutable snapshot built from plain ints and tuples.  It holds
+A ``View`` is an immutable snapshot built from plain ints and tuples (a frozen
+``msgspec`` struct: one is built for every decision, and this is the cheapest
+immutable record to build, about a third cheaper than a named tuple).  It holds
 no reference to the game, so the order of the draw pile (and any RNG) cannot
 be reached from it.  Card counting is public knowledge (every card is face up
 once played), so the view carries the set of seen cards and answers exact
@@ -9,15 +11,19 @@ questions about the top card's face.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import msgspec
 
 from .actions import Action, legal_actions_for
 from .cards import ALL_CARDS_MASK, BACKS, cards_in
 from .events import Tank
 
 
-class View(NamedTuple):
-    """What ``seat`` sees of a game."""
+class View(msgspec.Struct, frozen=True, gc=False):
+    """What ``seat`` sees of a game.
+
+    ``gc=False``: a view holds only ints, strings and tuples of them, so it
+    can never be part of a reference cycle.
+    """
 
     seat: int
     """The seat this view belongs to."""
@@ -40,6 +46,10 @@ class View(NamedTuple):
     """Actions played so far."""
     winners: tuple[int, ...] | None
     reason: str | None
+
+    def for_seat(self, seat: int) -> View:
+        """The same position as ``seat`` sees it (every field but ``seat`` is public)."""
+        return msgspec.structs.replace(self, seat=seat)
 
     @property
     def over(self) -> bool:

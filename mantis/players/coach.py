@@ -65,7 +65,7 @@ def advise(view: View, names: Sequence[str] | None = None) -> Advice | None:
     if odds is None:
         return None
     bot_name, bot = coach_bot()
-    asked = view if view.seat == view.to_move else view._replace(seat=view.to_move)
+    asked = view if view.seat == view.to_move else view.for_seat(view.to_move)
     action = bot.choose(asked)
     seat_names = (
         list(names) if names is not None else [f"seat {s + 1}" for s in range(view.players)]

@@ -14,6 +14,7 @@ questions bots ask, fast (bit counts, no loops over the 105 cards):
 from __future__ import annotations
 
 from ..engine import BACKS, NUM_CARDS, NUM_COLOURS, View
+from ..engine.cards import ALL_CARDS_MASK
 
 FACE_MASKS: tuple[int, ...] = tuple(
     sum(1 << card for card in range(NUM_CARDS) if BACKS[card // 3][card % 3] == colour)
@@ -21,22 +22,16 @@ FACE_MASKS: tuple[int, ...] = tuple(
 )
 """Per colour, the bitmask of the 15 cards whose face is that colour."""
 
-ALL_MASK = (1 << NUM_CARDS) - 1
-
 
 def top_face_odds(view: View) -> tuple[tuple[int, float], ...]:
     """The top card's possible faces as ``(colour, probability)``, exact.
 
     Only faces that are still possible (the card ``(back, face)`` is unseen)
-    are listed; empty when the pile is empty.
+    are listed; empty when the pile is empty.  The counting itself is the
+    view's (``View.face_weights``); this is its float form for the bots.
     """
-    back = view.top_back
-    if back is None:
-        return ()
-    bits = (view.seen >> (3 * back)) & 7
-    colours = BACKS[back]
-    faces = [colours[k] for k in range(3) if not bits >> k & 1]
-    if not faces:  # cannot happen in a real game: the top card itself is unseen
+    faces = [colour for colour, weight in view.face_weights() if weight]
+    if not faces:  # no top card (in a real game the top card itself is unseen)
         return ()
     p = 1.0 / len(faces)
     return tuple((colour, p) for colour in faces)
@@ -44,7 +39,7 @@ def top_face_odds(view: View) -> tuple[tuple[int, float], ...]:
 
 def unseen_face_counts(seen: int) -> tuple[int, ...]:
     """Per colour, how many unseen cards have that face."""
-    unseen = ALL_MASK ^ seen
+    unseen = ALL_CARDS_MASK ^ seen
     return tuple((unseen & mask).bit_count() for mask in FACE_MASKS)
 
 

@@ -1,9 +1,10 @@
 """Playing many bot-vs-bot games, in one process or spread over several.
 
 A ``GameTask`` names a lineup (bot specs, one per seat) and a seed.  Games are
-independent, so ``run_tasks`` cuts the task list into chunks, plays them in
-worker processes when ``jobs > 1``, and returns the results in task order:
-the outcome never depends on ``jobs``.  Bots are built once per lineup per
+independent, so ``run_tasks`` cuts the task list into chunks (sized by
+``chunking.ChunkSizer`` to take a fraction of a second each, so that progress
+moves), plays them in worker processes when ``jobs > 1``, and returns the
+results in task order: the outcome never depends on ``jobs``.  Bots are built once per lineup per
 process and told about each new game through their optional ``new_game``.
 """
 
@@ -11,17 +12,21 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from time import perf_counter
 from typing import NamedTuple
 
 from ..engine import Game, SeatInfo, bot_rng, record_of
 from ..players import Player, bot_factory
+from .chunking import ChunkSizer
+from .jobs import cores
 
 #: Every Nth game has each decision timed: timing costs about as much as a
 #: ``score`` decision, and a sample of games gives the same median and p95.
-TIMING_STRIDE = 4
+TIMING_STRIDE = 16
 
 
 class GameTask(NamedTuple):
@@ -51,6 +56,8 @@ class RunResult:
 
     games: list[GameResult] = field(default_factory=list)
     decision_times: dict[str, list[float]] = field(default_factory=dict)
+    seconds: float = 0.0
+    """How long the games took where they were played (sizes the next chunk)."""
 
 
 class BotFailure(Exception):
@@ -61,6 +68,11 @@ class BotFailure(Exception):
         self.bot = bot
         self.index = index
         self.seed = seed
+        self.problem = problem
+
+    def __reduce__(self) -> tuple[type[BotFailure], tuple[str, int, int, str]]:
+        # from a worker process to the parent: rebuilt from the same four fields
+        return (BotFailure, (self.bot, self.index, self.seed, self.problem))
 
 
 def play_game(
@@ -107,8 +119,13 @@ def _seat_infos(bots: Sequence[str]) -> tuple[SeatInfo, ...]:
     return tuple(SeatInfo(f"{bot[:60]} {seat}", "bot", bot) for seat, bot in enumerate(bots))
 
 
+#: Bots per lineup, built once per process and kept for the whole run.
+_LINEUPS: dict[tuple[str, ...], list[Player]] = {}
+
+
 def _run_chunk(tasks: Sequence[GameTask], want_records: bool) -> RunResult:
-    lineups: dict[tuple[str, ...], list[Player]] = {}
+    start = perf_counter()
+    lineups = _LINEUPS
     out = RunResult()
     for task in tasks:
         bots = lineups.get(task.bots)
@@ -132,6 +149,7 @@ def _run_chunk(tasks: Sequence[GameTask], want_records: bool) -> RunResult:
                 task.number, task.seed, task.bots, game.winners, game.scores, game.turn, record
             )
         )
+    out.seconds = perf_counter() - start
     return out
 
 
@@ -153,27 +171,68 @@ def run_tasks(
 ) -> RunResult:
     """Play every task; results come back in task order whatever ``jobs`` is.
 
-    ``progress(n)`` is called as batches of ``n`` games finish.  A failing bot
+    ``progress(n)`` is called as each chunk of ``n`` games finishes: after the
+    first game, then about every ``chunking.TARGET_SECONDS``.  A failing bot
     raises ``BotFailure`` naming the bot, the game index and its seed.
     """
-    jobs = max(1, min(jobs, os.cpu_count() or 1, len(tasks) or 1))
-    size = max(1, min(2000, len(tasks) // (jobs * 8) or 1))
-    chunks = [tasks[i : i + size] for i in range(0, len(tasks), size)]
-    total = RunResult()
+    jobs = max(1, min(jobs, cores(), len(tasks) or 1))
+    sizer = ChunkSizer()
+    parts: dict[int, RunResult] = {}
 
-    def merge(part: RunResult) -> None:
-        total.games.extend(part.games)
-        for spec, times in part.decision_times.items():
-            total.decision_times.setdefault(spec, []).extend(times)
+    def done(start: int, part: RunResult) -> None:
+        parts[start] = part
+        sizer.record(len(part.games), part.seconds)
         if progress is not None:
             progress(len(part.games))
 
+    _LINEUPS.clear()  # bots are built afresh for each run
+    next_start = 0
     if jobs == 1:
-        for chunk in chunks:
-            merge(_run_chunk(chunk, want_records))
-        return total
+        while next_start < len(tasks):
+            size = sizer.next_size()
+            done(next_start, _run_chunk(tasks[next_start : next_start + size], want_records))
+            next_start += size
+        return _merge(parts)
     context = multiprocessing.get_context("spawn" if os.name != "posix" else "fork")
+    finished: queue.SimpleQueue[tuple[int, RunResult | BaseException]] = queue.SimpleQueue()
     with context.Pool(jobs) as pool:
-        for part in pool.imap(_chunk_worker, [(chunk, want_records) for chunk in chunks]):
-            merge(part)
+        in_flight = 0
+        while next_start < len(tasks) or in_flight:
+            # two chunks per worker in flight: none waits for the next to be handed out
+            while next_start < len(tasks) and in_flight < 2 * jobs:
+                size = sizer.next_size()
+                chunk = tasks[next_start : next_start + size]
+                pool.apply_async(
+                    _chunk_worker,
+                    ((chunk, want_records),),
+                    callback=partial(_put, finished, next_start),
+                    error_callback=partial(_put, finished, next_start),
+                )
+                next_start += size
+                in_flight += 1
+            start, part = finished.get()
+            in_flight -= 1
+            if isinstance(part, BaseException):
+                raise part
+            done(start, part)
+    return _merge(parts)
+
+
+def _put(
+    finished: queue.SimpleQueue[tuple[int, RunResult | BaseException]],
+    start: int,
+    part: RunResult | BaseException,
+) -> None:
+    finished.put((start, part))
+
+
+def _merge(parts: dict[int, RunResult]) -> RunResult:
+    """The chunks' results as one, in task order."""
+    total = RunResult()
+    for start in sorted(parts):
+        part = parts[start]
+        total.games.extend(part.games)
+        for spec, times in part.decision_times.items():
+            total.decision_times.setdefault(spec, []).extend(times)
+        total.seconds += part.seconds
     return total

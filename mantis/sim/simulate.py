@@ -17,6 +17,7 @@ from typing import Any
 
 from ..engine import game_seed
 from ..store.atomic import write_text_atomic
+from .jobs import resolve_jobs
 from .progress import progress_bar
 from .runner import BotFailure, GameTask, RunResult, run_tasks
 from .settings import RunSettingsError, check_table, split_bots
@@ -161,7 +162,7 @@ def run_simulate(args: argparse.Namespace) -> int:
                 lineup,
                 args.games,
                 seed=args.seed,
-                jobs=args.jobs,
+                jobs=resolve_jobs(args.jobs, [lineup], args.games),
                 want_records=bool(args.record),
                 progress=advance,
             )

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import game_seed
+from .jobs import resolve_jobs
 from .progress import progress_bar
 from .runner import BotFailure, GameTask, RunResult, run_tasks
 from .settings import RunSettingsError, check_table, split_bots
@@ -203,10 +204,11 @@ def run_tournament(args: argparse.Namespace) -> int:
     try:
         check_table(args.players, args.games)
         bots = parse_bots(args.bots)
-        total = len(lineups(bots, args.players)) * args.games
-        with progress_bar(total, "tournament") as advance:
+        seatings = [seats for _, _, seats in lineups(bots, args.players)]
+        jobs = resolve_jobs(args.jobs, seatings, args.games)
+        with progress_bar(len(seatings) * args.games, "tournament") as advance:
             standings = tournament(
-                bots, args.players, args.games, seed=args.seed, jobs=args.jobs, progress=advance
+                bots, args.players, args.games, seed=args.seed, jobs=jobs, progress=advance
             )
     except RunSettingsError as exc:
         print(f"mantis: error: {exc}", file=sys.stderr)

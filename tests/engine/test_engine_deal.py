@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+import hashlib
+import struct
+from pathlib import Path
+
 import pytest
 
 from mantis.engine import Game, bot_rng, card_code, deal, game_seed
+from mantis.engine.deal import shuffled_deck
+from mantis.store.record_file import read_records
 
 # deal(4, 0), pinned: any machine and any Python >= 3.11 must deal exactly this.
+# (Deals changed once, from random.Random keys to SHAKE-128 keys: these are the new ones.)
 SEED0_4P_TANKS = [
-    ["Y:BPY", "K:GKO", "P:RGP", "O:GPO"],
-    ["Y:BYO", "Y:RYO", "O:KYO", "Y:KYO"],
-    ["O:GKO", "R:RPK", "O:RKO", "K:GBK"],
-    ["Y:RBY", "B:RBO", "P:PYO", "R:RKO"],
+    ["O:GBO", "K:PKY", "R:RGY", "B:BPO"],
+    ["K:BKO", "P:PKO", "P:RPK", "K:PKO"],
+    ["P:BPO", "O:PYO", "O:BYO", "P:GPK"],
+    ["G:GYO", "B:BKY", "P:RBP", "P:BPY"],
 ]
-SEED0_4P_PILE_TOP = ["O:BYO", "G:GPK", "R:RBY", "Y:PKY", "P:PKO", "Y:BKY", "R:RPY", "R:RGK"]
+SEED0_4P_PILE_TOP = ["K:RGK", "P:BPK", "O:RGO", "Y:PKY", "Y:RPY", "G:GPY", "K:RPK", "B:GBK"]
 SEED0_4P_FIRST = 2
+
+DATA = Path(__file__).parent / "data"
 
 
 def codes(deal_):
@@ -102,3 +111,39 @@ def test_bot_rng_is_deterministic_and_separate_per_seat():
     assert bot_rng(5, 1).random() == bot_rng(5, 1).random()
     assert bot_rng(5, 1).random() != bot_rng(5, 2).random()
     assert bot_rng(5, 1).random() != bot_rng(6, 1).random()
+
+
+def _reference_deal(players: int, seed: int) -> tuple[list[list[int]], list[int], int]:
+    """The deal as specified, the slow plain way: SHAKE-128 of ``mantis-deal:<seed>``,
+    a little-endian 32-bit key per card (ties by card number), then 8 bytes for the first seat."""
+    digest = hashlib.shake_128(f"mantis-deal:{seed}".encode()).digest(105 * 4 + 8)
+    keys = struct.unpack("<105I", digest[:420])
+    deck = sorted(range(105), key=lambda card: (keys[card], card))
+    tanks = [deck[4 * s : 4 * s + 4] for s in range(players)]
+    return tanks, deck[4 * players :], int.from_bytes(digest[420:], "little") % players
+
+
+@pytest.mark.parametrize("n", range(2, 7))
+def test_the_deal_is_the_specified_sort_by_shake_128_keys(n):
+    for seed in (0, 1, 7, 999, 2**32 + 5, 2**70 + 1):
+        assert deal(n, seed) == _reference_deal(n, seed)
+    assert (
+        shuffled_deck(123)
+        == _reference_deal(2, 123)[0][0]
+        + _reference_deal(2, 123)[0][1]
+        + (_reference_deal(2, 123)[1])
+    )
+
+
+def test_a_record_dealt_before_the_deal_changed_still_replays():
+    # written by the version that dealt from random.Random(seed): its deal is not
+    # what seed 3 deals now, and the record, which holds its deal, replays as played
+    (record,) = read_records(DATA / "dealt-before-shake.jsonl")
+    assert record.seed == 3
+    assert (record.tanks, record.pile) != (
+        Game.new(2, 3).initial_tanks,
+        Game.new(2, 3).initial_pile,
+    )
+    game = record.replay()
+    assert game.over and game.winners == record.result.winners == (0,)
+    assert game.initial_tanks == record.tanks and game.turn == 26

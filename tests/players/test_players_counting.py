@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from botkit import random_positions
+from facekit import brute_force_face_odds
 
 from mantis.engine import BACKS, NUM_CARDS, Game
 from mantis.players.bots.expert import next_card_odds
@@ -26,8 +27,7 @@ def test_top_face_odds_match_brute_force() -> None:
         assert list(view.unseen) == unseen
         back = view.top_back
         assert back == game.initial_pile[game.turn] // 3
-        with_back = [card for card in unseen if card // 3 == back]
-        expected = {BACKS[back][card % 3]: Fraction(1, len(with_back)) for card in with_back}
+        expected = brute_force_face_odds(unseen, back)
         got = {colour: Fraction(p).limit_denominator(6) for colour, p in top_face_odds(view)}
         assert got == expected
         assert abs(sum(p for _, p in top_face_odds(view)) - 1) < 1e-12

@@ -105,30 +105,33 @@ def test_records_replay_to_the_reported_wins(capsys, tmp_path):
     assert fresh.initial_tanks == records[3].tanks and fresh.initial_pile == records[3].pile
 
 
-def test_jobs_do_not_change_results_or_records(capsys, tmp_path):
+@pytest.mark.parametrize("bots", ["random", "casual,greedy,random"])
+def test_jobs_do_not_change_results_or_records(capsys, tmp_path, bots):
     outputs = []
-    for jobs in ("1", "2"):
-        path = tmp_path / f"jobs{jobs}.jsonl"
+    for jobs in (["--jobs", "1"], ["--jobs", "2"], ["--jobs", "auto"], []):
+        path = tmp_path / f"jobs{'-'.join(jobs)}.jsonl"
         code, out, _ = run(
             capsys,
             "--players",
             "3",
             "--bots",
-            "random",
+            bots,
             "--games",
             "90",
             "--seed",
             "3",
-            "--jobs",
-            jobs,
+            *jobs,
             "--record",
             str(path),
             "--json",
         )
         assert code == 0
         data = json.loads(out)
-        outputs.append((data["wins"], data["shared"], data["avg_turns"], path.read_bytes()))
-    assert outputs[0] == outputs[1]
+        outputs.append(
+            (data["wins"], data["shared"], data["mean_score"], data["avg_turns"], path.read_bytes())
+        )
+    assert len(outputs[0][-1].splitlines()) == 90
+    assert all(output == outputs[0] for output in outputs[1:])
 
 
 @pytest.mark.parametrize(
@@ -139,6 +142,7 @@ def test_jobs_do_not_change_results_or_records(capsys, tmp_path):
         (["--players", "3", "--bots", "score,score", "--games", "5"], "names 2 bots for 3"),
         (["--players", "2", "--bots", "nobody", "--games", "5"], "unknown bot 'nobody'"),
         (["--players", "2", "--bots", "score", "--games", "0"], "--games must be at least 1"),
+        (["--players", "2", "--bots", "score", "--games", "3", "--jobs", "all"], "or auto"),
         (["--players", "2", "--bots", "score", "--games", "x"], "invalid int value"),
         (["--players", "2", "--bots", "score", "--games", "3", "--jobs", "0"], "at least 1"),
         (["--players", "2", "--bots", "score", "--games", "3", "--seed", "-1"], "seeds are 0"),

@@ -56,12 +56,14 @@ def test_text_report(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_jobs_do_not_change_results(capsys: pytest.CaptureFixture[str]) -> None:
     args = ("--bots", "casual,greedy,score", "--players", "4", "--games", "12", "--json")
-    _, one, _ = _run(capsys, *args, "--jobs", "1")
-    _, two, _ = _run(capsys, *args, "--jobs", "2")
-    first, second = json.loads(one), json.loads(two)
-    first.pop("decision_ms")
-    second.pop("decision_ms")
-    assert first == second
+    outputs = []
+    for jobs in (["--jobs", "1"], ["--jobs", "2"], ["--jobs", "auto"], []):
+        _, out, _ = _run(capsys, *args, *jobs)
+        data = json.loads(out)
+        data.pop("decision_ms")
+        outputs.append(data)
+    first = outputs[0]
+    assert all(other == first for other in outputs[1:])
     assert first["games"] == 3 * 2 * 4 * 12  # ordered pairs x seat positions x games
 
 

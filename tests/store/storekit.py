@@ -33,7 +33,7 @@ def finished(
 
 def shared_win() -> GameRecord:
     """A real game that ends at deck-out with seats 1 and 2 sharing the win."""
-    game = Game.new(3, 44)
+    game = Game.new(3, 196)  # the first seed where always stealing ends so
     while not game.over:
         game.play(steal((game.to_move + 1) % 3))
     assert game.winners == (1, 2), game.winners

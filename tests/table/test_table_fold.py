@@ -80,7 +80,7 @@ def _a_stream() -> list:
         (0, lambda m: replace(m, target=15), "target is 10"),
         (1, lambda m: replace(m, turn=4), "does not follow"),
         (2, lambda m: replace(m, seat=(m.seat + 1) % 3), "drew on seat"),
-        (2, lambda m: replace(m, card=(m.card + 1) % 105), "back"),
+        (2, lambda m: replace(m, card=(m.card + 3) % 105), "back"),  # the next back's card
         (3, lambda m: replace(m, colour=(m.colour + 1) % 7), "colour"),
     ],
 )

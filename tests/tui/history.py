@@ -16,15 +16,17 @@ from mantis.engine import GameRecord, SeatInfo
 from mantis.store.stats import StatsDB
 
 # (players, seed, score chance, seat of "You", bots for the other seats)
+# The seeds were found by searching: "You" wins games 1, 2, 5, 7 (a shared win
+# at deck-out) and 8, and every other game ends at the target.
 GAMES = (
-    (3, 4, 0.5, 1, ("random", "casual")),
-    (2, 5, 0.5, 0, ("expert",)),
+    (3, 8, 0.5, 1, ("random", "casual")),
+    (2, 7, 0.5, 0, ("expert",)),
     (3, 1, 0.4, 0, ("greedy", "greedy")),
     (4, 2, 0.45, 0, ("casual", "random", "expert")),
-    (2, 8, 0.6, 1, ("expert",)),
+    (2, 9, 0.6, 1, ("expert",)),
     (3, 9, 0.5, 0, ("casual", "greedy")),
-    (4, 419, 0.2, 1, ("random", "casual", "greedy")),
-    (3, 3, 0.5, 0, ("expert", "casual")),
+    (4, 573, 0.2, 1, ("random", "casual", "greedy")),
+    (3, 5, 0.5, 0, ("expert", "casual")),
 )
 NAMES = ("Ann", "Bea", "Cal")
 

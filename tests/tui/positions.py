@@ -71,7 +71,7 @@ def mid_game(players: int, seed: int = 11, upto: int = 14) -> Position:
 
 def shared_win() -> Position:
     """Four players, the draw pile ran out and two seats share the win."""
-    record = played(4, 419, 0.2)
+    record = played(4, 573, 0.2)
     assert record.result is not None and record.result.reason == "deck_out"
     assert len(record.result.winners) > 1
     return replace(record, seats=seats("hrrr", "You,Ann,Bea,Cal")), None

@@ -13,7 +13,9 @@ from tuikit import table_of, wait_for
 
 from mantis.cli import main
 from mantis.engine import Game, SeatInfo, record_of
+from mantis.players import bot_factory
 from mantis.players.odds import odds_for
+from mantis.sim.runner import play_game
 from mantis.store.record_file import write_records
 from mantis.table import Recorded, seats_of
 from mantis.tui.app import MantisApp
@@ -57,7 +59,7 @@ def widgets_state(screen: ReplayScreen) -> tuple:
 
 async def test_stepping_through_a_replay_reproduces_the_game() -> None:
     # The original game, played by bots at a real table; its stream is what the board showed.
-    dealt = record_of(Game.new(3, 23), BOTS)  # a short game: 15 moves
+    dealt = record_of(Game.new(3, 20), BOTS)  # a short game: 16 moves
     app = MantisApp(record=dealt, still=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=20)
@@ -70,7 +72,10 @@ async def test_stepping_through_a_replay_reproduces_the_game() -> None:
         await pilot.pause()
         offered = replay_screen(app)
         assert offered.record == record
-    assert isinstance(played[-1], Recorded) and len(record.actions) == 15
+    # the same bots, seeded the same way, play the same game headless
+    headless = play_game([bot_factory(seat.bot)() for seat in BOTS if seat.bot], 20)
+    assert isinstance(played[-1], Recorded) and record.actions == headless.history
+    assert len(record.actions) == 16
 
     replay_app = MantisApp(replay=record, still=True)
     async with replay_app.run_test(size=SIZE) as pilot:

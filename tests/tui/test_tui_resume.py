@@ -133,14 +133,27 @@ def test_resume_with_seats_is_a_usage_error(capsys: pytest.CaptureFixture) -> No
 # ---------------------------------------------------------------- several apps at once
 
 
+def _at_your_turn(seed: int, moves: int):
+    """The game dealt from ``seed`` after at least ``moves`` moves, where "You" (seat 0) are to move.
+
+    Resumed there, the table waits for you at once, so the board shows exactly the saved position.
+    """
+    record = positions.played(3, seed, 0.45)
+    for upto in range(moves, len(record.actions)):
+        game = record.replay(upto)
+        if game.to_move == 0:
+            return game
+    raise AssertionError(f"seed {seed}: no turn of yours after move {moves}")
+
+
 def _save_in_slot(number: int, seed: int, moves: int):
-    game = positions.played(3, seed, 0.45).replay(moves)
+    game = _at_your_turn(seed, moves)
     autosave(record_of(game, SEATS), slot_path(number))
     return game
 
 
 async def test_every_unfinished_game_is_offered_and_the_one_picked_saves_on_in_its_slot() -> None:
-    _save_in_slot(1, 11, 9)
+    first = _save_in_slot(1, 11, 9)
     second = _save_in_slot(2, 12, 5)
     app = MantisApp(still=True, resume=RESUME_OFFER)
     async with app.run_test(size=SIZE) as pilot:
@@ -154,7 +167,7 @@ async def test_every_unfinished_game_is_offered_and_the_one_picked_saves_on_in_i
         turn = table.table.turn
         await pilot.press("s")
         await wait_for(pilot, lambda: len(load_save(slot_path(2))[0].record.actions) > turn)
-        assert len(load_save(slot_path(1))[0].record.actions) == 9
+        assert load_save(slot_path(1))[0].record.actions == first.history
 
 
 async def test_a_game_another_app_plays_is_not_offered_and_a_new_game_never_overwrites_it() -> None:
@@ -176,7 +189,7 @@ async def test_a_game_another_app_plays_is_not_offered_and_a_new_game_never_over
 
 
 async def test_resume_now_takes_the_latest_of_several_games() -> None:
-    latest = positions.played(3, 12, 0.45).replay(5)
+    latest = _at_your_turn(12, 5)
     record = record_of(latest, SEATS)
     save_game(record, slot_path(1), saved_at=datetime(2026, 1, 1, tzinfo=UTC))
     save_game(

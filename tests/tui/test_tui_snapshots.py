@@ -58,7 +58,7 @@ def test_table_large_terminal(snap_compare) -> None:
 
 
 def test_steal_target_selected(snap_compare) -> None:
-    # "You" sit in seat 3 here: pressing 4 picks Dee, and nothing is stolen yet.
+    # "You" sit in seat 1 here: pressing 4 picks Dee, and nothing is stolen yet.
     assert snap_compare(table_app(positions.mid_game(4)), press=["4"], terminal_size=SMALL)
 
 

@@ -73,7 +73,7 @@ from importlib import resources
 from operator import mul
 from typing import Any
 
-from ...engine import Action, Score, View
+from ...engine import Action, Score, View, deck_out_winners
 from ..counting import top_face_odds, unseen_face_counts
 
 FEATURES: tuple[str, ...] = (
@@ -237,17 +237,6 @@ def position_strengths(
     return out
 
 
-def deck_out_winners(counts: list[tuple[int, ...]], scores: Sequence[int]) -> tuple[int, ...]:
-    """The rules' deck-out result: most scored, then biggest tank; ties share."""
-    best = max(scores)
-    leaders = [s for s in range(len(scores)) if scores[s] == best]
-    if len(leaders) > 1:
-        sizes = {s: sum(counts[s]) for s in leaders}
-        biggest = max(sizes.values())
-        leaders = [s for s in leaders if sizes[s] == biggest]
-    return tuple(leaders)
-
-
 class ExpertBot:
     """Maximises the expected learned win probability one step ahead."""
 
@@ -359,7 +348,7 @@ class ExpertBot:
                     final = list(counts)
                     for s, c in changed:
                         final[s] = c
-                    values[i] += p * (me in deck_out_winners(final, new_scores))
+                    values[i] += p * (me in deck_out_winners(new_scores, [sum(c) for c in final]))
                     continue
                 if new_scores is scores:
                     us = list(base_for(nxt))
