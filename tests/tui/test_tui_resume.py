@@ -134,7 +134,7 @@ def test_resume_with_seats_is_a_usage_error(capsys: pytest.CaptureFixture) -> No
 
 
 def _at_your_turn(seed: int, moves: int):
-    """The game dealt from ``seed`` after at least ``moves`` moves, where "You" (seat 0) are to move.
+    """The game from ``seed`` after at least ``moves`` moves, where "You" (seat 0) are to move.
 
     Resumed there, the table waits for you at once, so the board shows exactly the saved position.
     """
