@@ -12,7 +12,7 @@ from test_tui_play import table_of, wait_for
 from textual.widgets import Select, Static
 
 from mantis.store.paths import settings_path
-from mantis.store.settings import load_settings
+from mantis.store.settings import Settings, load_settings
 from mantis.tui.app import MantisApp
 from mantis.tui.screens.settings import SettingsScreen
 from mantis.tui.screens.setup import SetupScreen
@@ -139,9 +139,17 @@ async def _start(pilot: Any) -> None:
 
 async def test_every_remembered_seating_starts_a_table_or_says_why() -> None:
     app = MantisApp(still=True)
+    default = Settings().last_seats
+    started_default = False
     async with app.run_test(size=SIZE) as pilot:
         for seats in SEATS:
             app.settings, _ = load_settings(_settings_file({"last_seats": seats}))
+            if app.settings.last_seats == default:
+                # Dropped by the loader: the setup screen offers the default seats,
+                # which need starting only once (each start costs the suite ~0.6 s).
+                if started_default:
+                    continue
+                started_default = True
             before = app.screen
             app.action_new_game()  # a new setup screen, offering the remembered seats
             await wait_for(pilot, lambda before=before: _on_setup(app, other_than=before))
