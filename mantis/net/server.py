@@ -27,7 +27,6 @@ from pathlib import Path
 from time import monotonic
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
-from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
@@ -42,6 +41,7 @@ from ..table.names import clean_name
 from . import protocol
 from .codes import new_code, normal_code
 from .limits import GuessLimiter, TokenBucket
+from .plain_http import HttpConnection, respond
 from .room import Room, Seat, hash_token, stored_notices
 
 log = logging.getLogger("mantis.server")
@@ -140,6 +140,7 @@ class TableServer:
                 host,
                 port,
                 process_request=self.process_request,
+                create_connection=HttpConnection,
                 max_size=protocol.MAX_CLIENT_MESSAGE,
                 compression=None,
                 open_timeout=10,
@@ -202,6 +203,9 @@ class TableServer:
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return None
         path = request.path.split("?", 1)[0]
+        if path not in ("/status", "/tables"):
+            text = b"Not found: try /status or /tables\n"
+            return respond(request, HTTPStatus.NOT_FOUND, text, "text/plain; charset=utf-8")
         if path == "/status":
             playing = sum(1 for room in self.rooms.values() if room.state == "playing")
             body: object = {
@@ -211,7 +215,7 @@ class TableServer:
                 "playing": playing,
                 "connections": len(self.connections),
             }
-        elif path == "/tables":
+        else:
             body = [
                 {
                     "code": room.code,
@@ -225,13 +229,7 @@ class TableServer:
                 for room in self.rooms.values()
                 if not room.private
             ]
-        else:
-            return connection.respond(HTTPStatus.NOT_FOUND, "Not found: try /status or /tables\n")
-        data = json.dumps(body).encode()
-        headers = Headers(
-            [("Content-Type", "application/json"), ("Content-Length", str(len(data)))]
-        )
-        return Response(HTTPStatus.OK.value, "OK", headers, data)
+        return respond(request, HTTPStatus.OK, json.dumps(body).encode(), "application/json")
 
     # ------------------------------------------------------------------ connections
 
