@@ -23,7 +23,7 @@ from ...net import protocol
 from ...net.client import ListedTable, OnlineError, check_url, list_tables
 from ...net.codes import normal_code
 from ...players.registry import level_choices
-from ...table.names import MAX_NAME_LENGTH, clean_name
+from ...table.names import MAX_NAME_LENGTH, clean_name, looks_like_you
 from .setup import SetupScreen
 
 if TYPE_CHECKING:
@@ -152,7 +152,7 @@ class LobbyScreen(Screen[None]):
         if not name:
             self.show_error("Type your name first: it is how the others will see you.")
             return None
-        if name.casefold() == "you":
+        if looks_like_you(name):
             self.show_error("'You' is how every screen says its own seat: pick another name.")
             return None
         return name
