@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 
 from . import __version__
 from .store.settings import DEFAULT_BOT_TIMEOUT, SPEEDS
+from .web import MAX_TABS
 
 #: Built-in bot levels a server offers (the CLI lists them without importing the bots).
 _BOT_LEVELS = ("random", "score", "casual", "greedy", "expert")
@@ -49,6 +50,14 @@ _seed = _number(int, "a whole number", lambda v: v >= 0, "seeds are 0 or more")
 _seconds = _number(float, "a number of seconds", lambda v: v > 0, "must be more than 0 seconds")
 _port = _number(int, "a port number", lambda v: 0 <= v <= 65535, "ports are 0 to 65535")
 _pace = _number(float, "a number of seconds", lambda v: 0 <= v <= 60, "must be 0 to 60 seconds")
+
+
+def _host_name(text: str) -> str:
+    """``--allow-host``: a host name (letters, digits, dots, dashes) or an address."""
+    name = text.strip().lower().rstrip(".")
+    if not name or not all(c.isascii() and (c.isalnum() or c in ".-:[]") for c in name):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a host name")
+    return name
 
 
 def _jobs(text: str) -> int | str:
@@ -162,6 +171,19 @@ def build_parser() -> argparse.ArgumentParser:
     web.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     web.add_argument(
         "--port", type=_port, default=8000, help="port (default 8000; 0: any free one)"
+    )
+    web.add_argument(
+        "--allow-host",
+        action="append",
+        metavar="NAME",
+        type=_host_name,
+        help="a name of this computer's that browsers may use besides its own (repeatable)",
+    )
+    web.add_argument(
+        "--max-tabs",
+        type=_positive_int,
+        default=MAX_TABS,
+        help=f"most tabs (one app process each) served at once (default {MAX_TABS})",
     )
 
     stats = sub.add_parser("stats", help="each human player's results in finished games")
