@@ -329,7 +329,9 @@ class TableServer:
         room = self.rooms.get(normal_code(code))
         if room is None or not room.table_id:  # (a table still being kept is not there yet)
             self.guesses.missed(peer, now)
-            self._error(connection, protocol.UNKNOWN_CODE, f"there is no table {code!r} here")
+            self._error(
+                connection, protocol.UNKNOWN_CODE, f"there is no table {normal_code(code)!r} here"
+            )
             return None
         return room
 

@@ -12,6 +12,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 
 from ..store import Settings, load_settings, save_settings
+from . import plain
 from .pacing import Pace, next_speed, pace_for
 from .screens.too_small import TooSmallScreen, too_small
 
@@ -108,7 +109,7 @@ class MantisApp(App[int]):
 
     def on_mount(self) -> None:
         if self._settings_warning:
-            self.notify(self._settings_warning, severity="warning", timeout=8)
+            plain.notify(self, self._settings_warning, severity="warning", timeout=8)
         seats, seed, record, upto, paused = self._opening
         replay, replay_title = self._replay
         if self._online_seat is not None:
@@ -216,7 +217,7 @@ class MantisApp(App[int]):
         saves, warnings = saved_games(mine.path.parent, mine=mine)
         for warning in warnings:
             # An unreadable save was moved aside; the player sets up a new game.
-            self.notify(warning, severity="warning", timeout=10)
+            plain.notify(self, warning, severity="warning", timeout=10)
         if not saves:
             if now and not warnings:
                 self.notify("No saved game to resume: set up a new one.", timeout=6)
@@ -253,7 +254,7 @@ class MantisApp(App[int]):
         except SeatingError as exc:
             if slot is not None and slot is not mine:
                 slot.release()
-            self.notify(f"Cannot resume the saved game: {exc}", severity="error", timeout=10)
+            plain.notify(self, f"Cannot resume the saved game: {exc}", severity="error", timeout=10)
             return
         if slot is not None and slot is not mine:
             if mine is not None:
@@ -387,7 +388,7 @@ class MantisApp(App[int]):
         try:
             save_settings(settings, self.settings_file)
         except OSError as exc:
-            self.notify(f"Could not save settings: {exc}", severity="error")
+            plain.notify(self, f"Could not save settings: {exc}", severity="error")
 
     def cycle_speed(self) -> None:
         """Switch to the next bot speed and remember it."""

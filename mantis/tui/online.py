@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..net import protocol
 from ..net.client import Dropped, OnlineError, OnlineSeat, Reconnected, StreamUpdate
+from . import plain
 from .screens.online_table import OnlineTableScreen
 from .screens.waiting_room import WaitingRoomScreen
 
@@ -37,10 +38,10 @@ class OnlineController:
                     self.dispatch(event)
                 except Exception as exc:  # never let one odd event end the session
                     self.app.log.error(f"online event {event!r} failed: {exc!r}")
-                    self.app.notify(f"Could not show an update: {exc}", severity="error")
+                    plain.notify(self.app, f"Could not show an update: {exc}", severity="error")
         except OnlineError as exc:
             self._tell(f"Online play stopped: {exc}")
-            self.app.notify(f"Online play stopped: {exc}", severity="error", timeout=15)
+            plain.notify(self.app, f"Online play stopped: {exc}", severity="error", timeout=15)
 
     def dispatch(self, event: object) -> None:
         """Bring the screens up to date with one event from the connection.
@@ -64,7 +65,7 @@ class OnlineController:
             if board is None and room.is_mounted:
                 room.show_error(event.message)
             else:
-                self.app.notify(event.message, severity="warning", timeout=6)
+                plain.notify(self.app, event.message, severity="warning", timeout=6)
         elif isinstance(event, Dropped):
             self._tell(f"connection lost: reconnecting in {event.retry_in:g} s…")
         elif isinstance(event, Reconnected):

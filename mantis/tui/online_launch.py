@@ -107,7 +107,9 @@ async def _play(
     try:
         online = await take_seat(url, opening, tokens)
     except OnlineError as exc:
-        print(f"mantis: {exc}", file=sys.stderr)
+        from .plain import visible  # the server's words: no escape sequence reaches the terminal
+
+        print(f"mantis: {visible(exc)}", file=sys.stderr)
         return FAILED
     from .app import MantisApp  # Textual loads only once the table is reached
 

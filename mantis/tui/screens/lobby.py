@@ -24,6 +24,7 @@ from ...net.client import ListedTable, OnlineError, check_url, list_tables
 from ...net.codes import normal_code
 from ...players.registry import level_choices
 from ...table.names import MAX_NAME_LENGTH, clean_name, looks_like_you
+from .. import plain
 from .setup import SetupScreen
 
 if TYPE_CHECKING:
@@ -165,7 +166,7 @@ class LobbyScreen(Screen[None]):
         )
 
     def show_error(self, message: str) -> None:
-        self.query_one("#lobby-error", Static).update(message)
+        self.query_one("#lobby-error", Static).update(plain.content(message))
 
     # ------------------------------------------------------------------ going in
 
@@ -271,7 +272,8 @@ class LobbyScreen(Screen[None]):
             state = listed.state
             if state == "waiting" and listed.open_seats:
                 state = f"waiting for {listed.open_seats}"
-            view.add_row(listed.code, state, str(listed.moves), names, key=listed.code)
+            cells = (listed.code, state, str(listed.moves), names)
+            view.add_row(*(plain.rich(cell) for cell in cells), key=listed.code)
         if tables:
             view.move_cursor(row=min(max(cursor, 0), len(tables) - 1))
 

@@ -18,6 +18,7 @@ from ...engine.record import parse_record
 from ...net.protocol import Act, SeatRequest
 from ...store.stats import StatsDB, StatsError
 from ...table import Message, Recorded
+from .. import plain
 from ..narration import YOU
 from .board import BOARD_CSS
 from .play import PlayScreen
@@ -106,7 +107,7 @@ class OnlineTableScreen(PlayScreen):
         try:
             record = parse_record(text)
         except RecordError as exc:
-            self.notify(f"The game's record could not be read: {exc}", severity="error")
+            plain.notify(self, f"The game's record could not be read: {exc}", severity="error")
             return
         origin = f"{self.online.url} {self.online.code} {record.seed}"
 
@@ -117,7 +118,7 @@ class OnlineTableScreen(PlayScreen):
         try:
             await asyncio.to_thread(store)
         except StatsError as exc:
-            self.notify(f"Statistics not updated: {exc}", severity="warning", timeout=8)
+            plain.notify(self, f"Statistics not updated: {exc}", severity="warning", timeout=8)
 
     def _after_game(self, choice: str | None) -> None:
         self.mantis.after_online_game(choice or "stay", self)

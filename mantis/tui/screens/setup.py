@@ -16,6 +16,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from ...engine import SeatInfo
 from ...engine.record import SeatKind
 from ...players.registry import level_choices
+from .. import plain
 from ..seating import (
     DEFAULT_NAMES,
     HUMAN,
@@ -42,7 +43,7 @@ def _choices(extra: Sequence[str]) -> list[tuple[str | Content, str]]:
         known.add(bot)
     for bot in extra:
         if bot not in known:
-            options.append((Content(f"Bot · {bot}"), bot))  # a plug-in's name is not markup
+            options.append((plain.content(f"Bot · {bot}"), bot))
             known.add(bot)
     return options
 
@@ -206,7 +207,6 @@ class SetupScreen(Screen[None]):
             check_names([seat.name for seat in seats])
             self.mantis.start_table(seats, seed)
         except SeatingError as exc:
-            # Plain text: a name or a plug-in's message may hold square brackets.
-            error.update(Content(str(exc)))
+            error.update(plain.content(exc))
             if exc.seat is not None:  # e.g. a remembered bot that no longer loads
                 self.query_one(f"#kind-{exc.seat}", Select).focus()
