@@ -138,7 +138,7 @@ async def test_when_every_tab_is_taken_a_new_one_says_so() -> None:
             await page.goto(server.url)
             await page.wait_for_selector("body.-full", timeout=WAIT_MS)
             notice = await page.inner_text("#full")
-            assert "Every tab is taken" in notice and "at most 1 tabs" in notice
+            assert "Every tab is taken" in notice and "at most 1 tab at once" in notice
             assert not await page.is_visible("#lost")
             await context.close()
             await first.shows("MANTIS")  # the first tab plays on
