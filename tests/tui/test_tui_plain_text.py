@@ -29,7 +29,7 @@ from netkit import WAIT, create, play_my_turns, running_server, welcome  # noqa:
 
 from mantis.engine import SCORE, Game, GameRecord, SeatInfo, record_of  # noqa: E402
 from mantis.net import protocol  # noqa: E402
-from mantis.net.client import OnlineSeat  # noqa: E402
+from mantis.net.client import TableConnection  # noqa: E402
 from mantis.store import Settings, save_settings  # noqa: E402
 from mantis.store.paths import settings_path  # noqa: E402
 from mantis.store.save_slots import slot_path  # noqa: E402
@@ -41,7 +41,7 @@ from mantis.tui import plain  # noqa: E402
 from mantis.tui.app import RESUME_OFFER, MantisApp  # noqa: E402
 from mantis.tui.screens.game_over import GameOverScreen  # noqa: E402
 from mantis.tui.screens.lobby import LobbyScreen  # noqa: E402
-from mantis.tui.screens.online_table import OnlineTableScreen  # noqa: E402
+from mantis.tui.screens.online_play import OnlinePlayScreen  # noqa: E402
 from mantis.tui.screens.past_games import PastGamesScreen  # noqa: E402
 from mantis.tui.screens.replay import ReplayScreen  # noqa: E402
 from mantis.tui.screens.stats import StatsScreen  # noqa: E402
@@ -143,7 +143,7 @@ async def test_a_hostile_server_neither_crashes_nor_steers_the_online_screens(
             # The game: the board names seats as every name is cleaned (no brackets
             # survive), and says the code, the notices and the errors as they are sent.
             await host.send(protocol.Start())
-            await wait_for(pilot, lambda: isinstance(app.screen, OnlineTableScreen))
+            await wait_for(pilot, lambda: isinstance(app.screen, OnlinePlayScreen))
             board = app.screen
             await shows(pilot, f"online {CODE}", f"1 {clean_name(HOST)} · human", "3 x · greedy")
             assert board.names == [clean_name(HOST), "You", clean_name(BOT)]
@@ -173,11 +173,11 @@ async def test_a_hostile_table_watched_to_its_end_shows_as_sent_in_past_games_an
         hostile(server, welcome(host).code)
         await host.send(protocol.Start())
         await host.until(lambda: host.stream, "the opening")
-        watching = OnlineSeat(url, protocol.Watch(protocol.PROTOCOL_VERSION, "BKQD"))
+        watching = TableConnection(url, protocol.Watch(protocol.PROTOCOL_VERSION, "BKQD"))
         await watching.open()
         app = MantisApp(online=watching, still=True)
         async with app.run_test(size=SIZE, notifications=True) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, OnlineTableScreen))
+            await wait_for(pilot, lambda: isinstance(app.screen, OnlinePlayScreen))
             await shows(pilot, f"watching {CODE}")
             playing = asyncio.create_task(play_my_turns(host, 0))
             await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=120)
