@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from ..table.clock import Clock
 
-ListedTable = dict[str, Any]
+Listing = dict[str, Any]
 """One public table as ``GET /tables`` shows it (code, state, moves, seats)."""
 
 #: Keys a local directory remembers at most (memory stays bounded whatever the traffic).
@@ -46,11 +46,11 @@ class Directory(Protocol):
         """The table holding ``code`` is gone: the code may be given out again."""
         ...
 
-    async def put_listing(self, node: str, tables: Sequence[ListedTable]) -> None:
+    async def put_listing(self, node: str, tables: Sequence[Listing]) -> None:
         """``node``'s public tables now (replacing what it said before)."""
         ...
 
-    async def listing(self, but: str | None = None) -> list[ListedTable]:
+    async def listing(self, but: str | None = None) -> list[Listing]:
         """Every node's public tables (``but`` one node's: it knows its own)."""
         ...
 
@@ -86,7 +86,7 @@ class LocalDirectory:
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
         self._codes: set[str] = set()
-        self._listings: dict[str, list[ListedTable]] = {}
+        self._listings: dict[str, list[Listing]] = {}
         self._hits: dict[str, deque[float]] = {}
         self._counts: dict[str, tuple[int, float]] = {}
         """key -> (count, when it is forgotten)."""
@@ -100,10 +100,10 @@ class LocalDirectory:
     async def release_code(self, code: str) -> None:
         self._codes.discard(code)
 
-    async def put_listing(self, node: str, tables: Sequence[ListedTable]) -> None:
+    async def put_listing(self, node: str, tables: Sequence[Listing]) -> None:
         self._listings[node] = list(tables)
 
-    async def listing(self, but: str | None = None) -> list[ListedTable]:
+    async def listing(self, but: str | None = None) -> list[Listing]:
         return [table for node, tables in self._listings.items() if node != but for table in tables]
 
     async def hit(self, key: str, window: float) -> None:

@@ -29,7 +29,7 @@ from typing import Any
 from ..engine import Action, GameRecord, SeatInfo, TurnStarted
 from ..players import BOTS, InputPlayer, Player, make_bot
 from ..store.settings import DEFAULT_BOT_TIMEOUT
-from ..store.table_store import StoredSeat, TableState, TableStore
+from ..store.table_store import RoomPhase, StoredSeat, TableStore
 from ..table import Away, Back, Message, Notice, Table, dealt, decode
 from ..table.clock import Clock, Timer
 from . import protocol
@@ -125,7 +125,7 @@ class Room:
         self.host = host
         self.away_bot = away_bot
         self.seats = seats
-        self.state = TableState.WAITING
+        self.state = RoomPhase.WAITING
         self.game_id: int | None = None
         """The store's id of the game being played (or last played)."""
         self.spectators: set[Connection] = set()
@@ -226,7 +226,7 @@ class Room:
         seat = self.seat_of(connection)
         if seat is not None:
             self.seats[seat].connection = None
-            if self.state is TableState.PLAYING:
+            if self.state is RoomPhase.PLAYING:
                 self._start_away_timer(seat)
             self.send_presence()
         if not self.connections():
@@ -363,7 +363,7 @@ class Room:
             notices=notices,
         )
         self.table = table
-        self.state = TableState.OVER if table.over else TableState.PLAYING
+        self.state = RoomPhase.OVER if table.over else RoomPhase.PLAYING
         self._outbox_start = len(table.messages)
         self._next_mover = _last_mover(table.messages)
         table.subscribe(self._publish, self._paced, backlog=False)
@@ -396,7 +396,7 @@ class Room:
         except Exception:  # a server bug must not take other tables down: log it
             log.exception("table %s stopped", self.code)
             raise
-        self.state = TableState.OVER
+        self.state = RoomPhase.OVER
         self._flush()  # the last move before the room says it is over
         self._finish()
         self.send_room()
@@ -418,7 +418,7 @@ class Room:
     def act(self, seat: int, turn: int, action: Action) -> str | None:
         """``seat``'s intent to play ``action`` on turn ``turn``; an error code if it may not."""
         table = self.table
-        if self.state is not TableState.PLAYING or table is None:
+        if self.state is not RoomPhase.PLAYING or table is None:
             return protocol.NOT_NOW
         remote = self.remotes.get(seat)
         if turn != table.turn:

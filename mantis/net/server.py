@@ -37,13 +37,13 @@ from websockets.http11 import Request, Response
 from .. import __version__
 from ..engine import SeatInfo, game_seed
 from ..players import BOTS
-from ..store.table_store import StoredTable, TableState, TableStore
+from ..store.table_store import RoomPhase, StoredRoom, TableStore
 from ..table import dealt
 from ..table.clock import Clock, SystemClock, within
 from ..table.names import clean_name
 from . import protocol
 from .codes import new_code, normal_code
-from .directory import Directory, ListedTable
+from .directory import Directory, Listing
 from .limits import GuessLimiter, TokenBucket
 from .room import Connection, Room, RoomConfig, Seat, hash_token, stored_notices
 
@@ -106,7 +106,7 @@ class TableServer:
             await self.directory.claim_code(stored.code)
             self.rooms[stored.code] = self._restore(stored)
 
-    def _restore(self, stored: StoredTable) -> Room:
+    def _restore(self, stored: StoredRoom) -> Room:
         """A room for a kept table, its game (if any) going on from where it was kept."""
         seats = [Seat(s.name, s.kind, s.bot, s.token_hash) for s in stored.seats]
         room = self._room(
@@ -118,7 +118,7 @@ class TableServer:
             seats=seats,
         )
         game = stored.game
-        if stored.state is TableState.WAITING or game is None:
+        if stored.state is RoomPhase.WAITING or game is None:
             return room
         infos = [SeatInfo(seat.name, seat.kind, seat.bot) for seat in seats]  # type: ignore[arg-type]
         record = replace(dealt(infos, game.seed), actions=game.moves)
@@ -180,12 +180,12 @@ class TableServer:
             await self.clock.sleep(30)
             now = self.clock.now()
             for code, room in list(self.rooms.items()):
-                if room.state is TableState.PLAYING or room.connections():
+                if room.state is RoomPhase.PLAYING or room.connections():
                     continue
-                idle = IDLE_ROOM if room.state is TableState.WAITING else OVER_ROOM
+                idle = IDLE_ROOM if room.state is RoomPhase.WAITING else OVER_ROOM
                 if room.idle_since < now - idle.total_seconds():
                     del self.rooms[code]
-                    if room.state is TableState.WAITING:
+                    if room.state is RoomPhase.WAITING:
                         await self.store.drop_waiting(room.table_id)
                     await self.directory.release_code(code)
 
@@ -208,7 +208,7 @@ class TableServer:
             return None
         path = request.path.split("?", 1)[0]
         if path == "/status":
-            playing = sum(1 for room in self.rooms.values() if room.state is TableState.PLAYING)
+            playing = sum(1 for room in self.rooms.values() if room.state is RoomPhase.PLAYING)
             body: object = {
                 "version": __version__,
                 "protocol": protocol.PROTOCOL_VERSION,
@@ -398,7 +398,7 @@ class TableServer:
                 room.detach(old)
                 self._spawn(old.close(1000, "replaced by a new connection"))
         else:
-            if room.state is not TableState.WAITING:
+            if room.state is not RoomPhase.WAITING:
                 self._error(
                     connection,
                     protocol.TABLE_FULL,
@@ -445,7 +445,7 @@ class TableServer:
         if seat is None or room.seats[seat] is not room.host:
             self._error(connection, protocol.NOT_HOST, "only the host sets up and starts the table")
             return
-        if room.state is not TableState.WAITING:
+        if room.state is not RoomPhase.WAITING:
             self._error(connection, protocol.NOT_NOW, "the game has started")
             return
         if isinstance(message, protocol.Start):
@@ -490,7 +490,7 @@ class TableServer:
             return False
         return True
 
-    def listing(self) -> list[ListedTable]:
+    def listing(self) -> list[Listing]:
         """This server's public tables, as ``GET /tables`` shows them."""
         return [
             {

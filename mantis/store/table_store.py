@@ -9,7 +9,7 @@ and PostgreSQL (several nodes sharing one database).  Every method is a
 coroutine: a caller awaits its write, and once the await returns the write
 is durable.
 
-A table's life is a ``TableState``: ``waiting`` (seats being filled),
+A table's life is a ``RoomPhase``: ``waiting`` (seats being filled),
 ``playing`` (its latest game is on), ``over`` (its latest game ended; a
 table may go on to play another game: ``over`` -> ``playing`` again).  A
 game has its own row and number at its table: its seed, moves, notices and
@@ -35,7 +35,7 @@ class StoreUnavailable(StoreError):
     """The store cannot be reached just now (nothing was written); it may come back."""
 
 
-class TableState(StrEnum):
+class RoomPhase(StrEnum):
     """Where a table is in its life."""
 
     WAITING = "waiting"
@@ -45,16 +45,16 @@ class TableState(StrEnum):
     OVER = "over"
     """Its latest game has ended (another may follow)."""
 
-    def may_become(self, new: TableState) -> bool:
+    def may_become(self, new: RoomPhase) -> bool:
         """Whether a table in this state may move to ``new``."""
         return (self, new) in _MOVES
 
 
 _MOVES = frozenset(
     {
-        (TableState.WAITING, TableState.PLAYING),
-        (TableState.PLAYING, TableState.OVER),
-        (TableState.OVER, TableState.PLAYING),
+        (RoomPhase.WAITING, RoomPhase.PLAYING),
+        (RoomPhase.PLAYING, RoomPhase.OVER),
+        (RoomPhase.OVER, RoomPhase.PLAYING),
     }
 )
 
@@ -87,12 +87,12 @@ class StoredGame:
 
 
 @dataclass(frozen=True, slots=True)
-class StoredTable:
+class StoredRoom:
     """A table as kept: its settings, its seats and its latest game (None before the first)."""
 
     id: int
     code: str
-    state: TableState
+    state: RoomPhase
     private: bool
     host: int
     away_bot: str
@@ -151,11 +151,11 @@ class TableStore(Protocol):
         """Forget a table that never started (left in its waiting room)."""
         ...
 
-    async def load(self, code: str) -> StoredTable | None:
+    async def load(self, code: str) -> StoredRoom | None:
         """The table that ``code`` names now (the latest one given that code), if any."""
         ...
 
-    async def load_live(self, over_since: timedelta) -> list[StoredTable]:
+    async def load_live(self, over_since: timedelta) -> list[StoredRoom]:
         """Tables waiting or playing, and those over for less than ``over_since``; by id."""
         ...
 

@@ -29,11 +29,11 @@ from typing import Any, TypeVar
 
 from ..engine import SCORE, Action, Steal, steal
 from .table_store import (
+    RoomPhase,
     StoredGame,
+    StoredRoom,
     StoredSeat,
-    StoredTable,
     StoreError,
-    TableState,
 )
 from .writer import Writer
 
@@ -223,17 +223,17 @@ class TablesDB:
             ],
         )
 
-    def _move_to(self, table_id: int, new: TableState) -> None:
+    def _move_to(self, table_id: int, new: RoomPhase) -> None:
         row = self._db.execute("SELECT state FROM tables WHERE id = ?", (table_id,)).fetchone()
         if row is None:
             raise StoreError(f"there is no table {table_id}")
-        if not TableState(row[0]).may_become(new):
+        if not RoomPhase(row[0]).may_become(new):
             raise StoreError(f"table {table_id} is {row[0]}: it cannot become {new}")
         self._db.execute("UPDATE tables SET state = ? WHERE id = ?", (new.value, table_id))
 
     def start_game(self, table_id: int, seed: int, started_at: datetime | None = None) -> int:
         """A new game at the table, dealt from ``seed``; its id."""
-        self._move_to(table_id, TableState.PLAYING)
+        self._move_to(table_id, RoomPhase.PLAYING)
         (number,) = self._db.execute(
             "SELECT count(*) + 1 FROM games WHERE table_id = ?", (table_id,)
         ).fetchone()
@@ -281,7 +281,7 @@ class TablesDB:
             "UPDATE games SET record = ?, finished_at = ? WHERE id = ?",
             (record, _iso(finished_at or datetime.now(UTC)), game_id),
         )
-        self._move_to(row[0], TableState.OVER)
+        self._move_to(row[0], RoomPhase.OVER)
 
     def drop_waiting(self, table_id: int) -> None:
         """Forget a table that never started (abandoned in its waiting room)."""
@@ -293,7 +293,7 @@ class TablesDB:
 
     # ----------------------------------------------------------------- reading
 
-    def load(self, code: str) -> StoredTable | None:
+    def load(self, code: str) -> StoredRoom | None:
         """The latest table given ``code``, if any."""
         row = self._db.execute(
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE code = ? ORDER BY id DESC LIMIT 1",
@@ -301,7 +301,7 @@ class TablesDB:
         ).fetchone()
         return None if row is None else self._table(row)
 
-    def load_live(self, over_since: timedelta = timedelta(hours=1)) -> list[StoredTable]:
+    def load_live(self, over_since: timedelta = timedelta(hours=1)) -> list[StoredRoom]:
         """Tables waiting or playing, and those over for less than ``over_since``."""
         since = _iso(datetime.now(UTC) - over_since)
         rows = self._db.execute(
@@ -313,7 +313,7 @@ class TablesDB:
         ).fetchall()
         return [self._table(row) for row in rows]
 
-    def _table(self, row: tuple[Any, ...]) -> StoredTable:
+    def _table(self, row: tuple[Any, ...]) -> StoredRoom:
         table_id, code, state, private, host, away_bot = row
         seats = tuple(
             StoredSeat(name, kind, bot, token_hash)
@@ -323,10 +323,10 @@ class TablesDB:
             )
         )
         game = self._latest_game(table_id)
-        return StoredTable(
+        return StoredRoom(
             table_id,
             code,
-            TableState(state),
+            RoomPhase(state),
             bool(private),
             host,
             away_bot,
@@ -442,10 +442,10 @@ class SqliteTableStore:
     async def drop_waiting(self, table_id: int) -> None:
         await self._run(lambda db: db.drop_waiting(table_id))
 
-    async def load(self, code: str) -> StoredTable | None:
+    async def load(self, code: str) -> StoredRoom | None:
         return await self._run(lambda db: db.load(code))
 
-    async def load_live(self, over_since: timedelta) -> list[StoredTable]:
+    async def load_live(self, over_since: timedelta) -> list[StoredRoom]:
         return await self._run(lambda db: db.load_live(over_since))
 
     async def records(self) -> list[str]:

@@ -26,7 +26,7 @@ from mantis.net.directory import LocalDirectory
 from mantis.net.room import RoomConfig
 from mantis.net.server import TableServer
 from mantis.store.tables_db import DB_NAME, SqliteTableStore
-from mantis.table import Message, PublicTable, Recorded
+from mantis.table import Message, PublicPosition, Recorded
 from mantis.table.clock import SystemClock
 
 #: Generous bound on any wait: a slow machine only makes tests slower, never red.
@@ -169,8 +169,8 @@ class Client:
         await self.until(lambda: self.closed, "the close")
 
     @property
-    def public(self) -> PublicTable:
-        return PublicTable.of(self.stream)
+    def public(self) -> PublicPosition:
+        return PublicPosition.of(self.stream)
 
     @property
     def over(self) -> bool:

@@ -13,7 +13,7 @@ from datetime import timedelta
 import pytest
 
 from mantis.engine import SCORE, steal
-from mantis.store.table_store import StoredSeat, StoreError, TableState
+from mantis.store.table_store import RoomPhase, StoredSeat, StoreError
 
 SEATS = (
     StoredSeat("Ann", "human", None, "ann-hash"),
@@ -32,7 +32,7 @@ async def test_a_new_table_waits_with_its_seats_and_is_found_by_its_code(table_s
     table_id = await new_table(store, private=True)
     table = await store.load("BDFH")
     assert table is not None and table.id == table_id
-    assert table.state is TableState.WAITING and table.game is None
+    assert table.state is RoomPhase.WAITING and table.game is None
     assert (table.code, table.private, table.host, table.away_bot) == ("BDFH", True, 0, "expert")
     assert table.seats == SEATS
     assert await store.load("KLMP") is None
@@ -53,7 +53,7 @@ async def test_a_game_keeps_its_seed_moves_and_notices_in_order_and_its_record_a
     await store.add_moves(game_id, 1, [(2, steal(0)), (0, SCORE)])
     await store.add_notice(game_id, 3, '{"type":"back","seat":1}')
     table = await store.load("BDFH")
-    assert table.state is TableState.PLAYING
+    assert table.state is RoomPhase.PLAYING
     game = table.game
     assert (game.id, game.number, game.seed) == (game_id, 1, 2**62 + 5)
     assert game.moves == ((1, SCORE), (2, steal(0)), (0, SCORE))
@@ -62,7 +62,7 @@ async def test_a_game_keeps_its_seed_moves_and_notices_in_order_and_its_record_a
     assert await store.records() == []
     await store.finish_game(game_id, 3, [(1, SCORE)], '{"record": 1}')
     table = await store.load("BDFH")
-    assert table.state is TableState.OVER
+    assert table.state is RoomPhase.OVER
     assert table.game.moves[-1] == (1, SCORE) and len(table.game.moves) == 4
     assert table.game.record == '{"record": 1}' and table.game.finished_at is not None
     assert await store.records() == ['{"record": 1}']
@@ -77,7 +77,7 @@ async def test_a_table_plays_again_after_its_game_and_keeps_every_game(table_sto
     second = await store.start_game(table_id, 2)  # over -> playing again
     assert second != first
     table = await store.load("BDFH")
-    assert table.state is TableState.PLAYING
+    assert table.state is RoomPhase.PLAYING
     assert (table.game.id, table.game.number, table.game.seed) == (second, 2, 2)
     assert table.game.moves == () and table.game.notices == ()
     await store.add_moves(second, 0, [(1, steal(2))])  # moves are the game's own: from 0 again
@@ -99,7 +99,7 @@ async def test_a_table_only_moves_along_its_life_and_a_refused_write_changes_not
     with pytest.raises(StoreError):
         await store.add_moves(game_id, 0, [(1, SCORE), (2, SCORE)])  # move 0 again
     table = await store.load("BDFH")
-    assert table.state is TableState.PLAYING and table.game.seed == 7
+    assert table.state is RoomPhase.PLAYING and table.game.seed == 7
     assert table.game.moves == ((0, SCORE),)
     await store.finish_game(game_id, 1, [], "record")
     with pytest.raises(StoreError):
@@ -132,7 +132,7 @@ async def test_the_live_tables_are_those_waiting_playing_or_lately_over(table_st
     await store.finish_game(await store.start_game(over, 2), 0, [], "record")
     live = await store.load_live(HOUR)
     assert [t.id for t in live] == [waiting, playing, over]
-    assert [t.state for t in live] == [TableState.WAITING, TableState.PLAYING, TableState.OVER]
+    assert [t.state for t in live] == [RoomPhase.WAITING, RoomPhase.PLAYING, RoomPhase.OVER]
     # "Over since a day from now": no finished table counts as lately over.
     assert [t.id for t in await store.load_live(-timedelta(days=1))] == [waiting, playing]
 
@@ -145,7 +145,7 @@ async def test_a_waiting_table_is_dropped_but_a_started_one_never(table_store) -
     await store.drop_waiting(waiting)
     await store.drop_waiting(started)
     assert await store.load("BBBB") is None
-    assert (await store.load("DDDD")).state is TableState.PLAYING
+    assert (await store.load("DDDD")).state is RoomPhase.PLAYING
     assert await new_table(store, "BBBB")  # its code is free again
 
 
