@@ -321,11 +321,15 @@ class MantisApp(App[int]):
         """
         if self._server_url is not None:
             return self._server_url
+        from ..net.directory import LocalDirectory
         from ..net.server import TableServer
         from ..store.paths import data_dir
+        from ..store.tables_db import DB_NAME, SqliteTableStore
+        from ..table.clock import SystemClock
 
         port = _port_of(self.settings.server)
-        server = TableServer(data_dir() / "server")
+        store = SqliteTableStore(data_dir() / "server" / DB_NAME)
+        server = TableServer(store, LocalDirectory(SystemClock()))
         stop = asyncio.Event()
         bound: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
@@ -338,6 +342,8 @@ class MantisApp(App[int]):
             except OSError as exc:  # the port is taken: said on the lobby
                 if not bound.done():
                     bound.set_exception(exc)
+            finally:
+                await store.close()
 
         self.run_worker(serve(), group="server", exit_on_error=False)
         got = await bound
