@@ -37,8 +37,11 @@ from mantis.store.saves import save_game  # noqa: E402
 from mantis.store.stats import StatsDB  # noqa: E402
 from mantis.table import Away, Fault, KeepFailed  # noqa: E402
 from mantis.table.names import clean_name  # noqa: E402
-from mantis.tui import plain  # noqa: E402
-from mantis.tui.app import RESUME_OFFER, MantisApp  # noqa: E402
+from mantis.tui import (
+    first_screens,  # noqa: E402
+    plain,  # noqa: E402
+)
+from mantis.tui.app import MantisApp  # noqa: E402
 from mantis.tui.screens.game_over import GameOverScreen  # noqa: E402
 from mantis.tui.screens.lobby import LobbyScreen  # noqa: E402
 from mantis.tui.screens.online_play import OnlinePlayScreen  # noqa: E402
@@ -175,7 +178,7 @@ async def test_a_hostile_table_watched_to_its_end_shows_as_sent_in_past_games_an
         await host.until(lambda: host.stream, "the opening")
         watching = TableConnection(url, protocol.Watch(protocol.PROTOCOL_VERSION, "BKQD"))
         await watching.open()
-        app = MantisApp(online=watching, still=True)
+        app = MantisApp(first_screens.Online(watching), still=True)
         async with app.run_test(size=SIZE, notifications=True) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, OnlinePlayScreen))
             await shows(pilot, f"watching {CODE}")
@@ -235,7 +238,7 @@ async def test_files_and_system_messages_show_as_they_are(tmp_path: Path, monkey
     save_game(_game(SEATS, 4), slot_path(1, home / "data"))
     with StatsDB() as db:
         db.record_game(_game(FINISHED), origin=f"ws://x {CODE} 7")
-    app = MantisApp(still=True, resume=RESUME_OFFER)
+    app = MantisApp(first_screens.Setup(resume=first_screens.Resume.OFFER), still=True)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         # The settings warning names the file; the resume offer names the seats.
         await toasts(pilot, f"Ignored bad settings in {settings_file}")
