@@ -51,6 +51,13 @@ _port = _number(int, "a port number", lambda v: 0 <= v <= 65535, "ports are 0 to
 _pace = _number(float, "a number of seconds", lambda v: 0 <= v <= 60, "must be 0 to 60 seconds")
 
 
+def _postgres_url(text: str) -> str:
+    """``--database`` of ``mantis migrate``: a PostgreSQL URL."""
+    if not text.startswith(("postgresql://", "postgres://")):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a postgresql:// URL")
+    return text
+
+
 def _jobs(text: str) -> int | str:
     """``--jobs``: ``auto`` (every core) or a whole number from 1."""
     if text == "auto":
@@ -121,6 +128,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--data", metavar="DIR", help="where tables are kept (default: the app's data)"
     )
     serve.add_argument(
+        "--database",
+        metavar="URL",
+        help="keep tables in PostgreSQL (postgresql://user@host/db) or a SQLite file "
+        "(default: server.sqlite3 in --data)",
+    )
+    serve.add_argument(
         "--away-after",
         type=_seconds,
         default=60.0,
@@ -130,6 +143,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot-pace", type=_pace, default=1.0, help="least seconds a bot's move takes (default 1)"
     )
     serve.add_argument("--seed", type=_seed, help=argparse.SUPPRESS)  # the server's own tests only
+
+    migrate = sub.add_parser(
+        "migrate", help="copy a server's tables from its SQLite file into PostgreSQL"
+    )
+    migrate.add_argument(
+        "--data", metavar="DIR", help="the server's data folder (default: the app's data)"
+    )
+    migrate.add_argument(
+        "--database",
+        metavar="URL",
+        type=_postgres_url,
+        required=True,
+        help="an empty PostgreSQL database: postgresql://user@host/db",
+    )
 
     bots = ", ".join(_BOT_LEVELS)
     host = sub.add_parser("host", help="open a table on a server and sit at it")
@@ -198,6 +225,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .net.serve_cli import run_serve
 
             return run_serve(args)
+        if command == "migrate":
+            from .net.serve_cli import run_migrate
+
+            return run_migrate(args)
         if command == "web":
             from .web.launch import run_web
 
