@@ -79,7 +79,7 @@ class StoredSeat:
 
 
 @dataclass(frozen=True, slots=True)
-class StoredTable:
+class StoredRoom:
     """A table as kept, enough to bring it back after a restart."""
 
     id: int
@@ -222,7 +222,7 @@ class TablesDB:
 
     # ----------------------------------------------------------------- reading
 
-    def load_live(self, over_since: timedelta = timedelta(hours=1)) -> list[StoredTable]:
+    def load_live(self, over_since: timedelta = timedelta(hours=1)) -> list[StoredRoom]:
         """Tables waiting or playing, and those over for less than ``over_since``."""
         since = _iso(datetime.now(UTC) - over_since)
         rows = self._db.execute(
@@ -252,7 +252,7 @@ class TablesDB:
                 ).fetchall()
             )
             tables.append(
-                StoredTable(
+                StoredRoom(
                     table_id,
                     code,
                     state,

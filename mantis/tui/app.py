@@ -24,14 +24,14 @@ if TYPE_CHECKING:
 
     from ..engine import GameRecord, SeatInfo
     from ..net import protocol
-    from ..net.client import OnlineSeat
+    from ..net.client import TableConnection
     from ..store.save_slots import SaveSlot
     from ..store.saves import LoadedSave
     from ..store.seat_tokens import SeatTokens
     from ..table import Table
     from .online import OnlineController
-    from .screens.online_table import OnlineTableScreen
-    from .screens.table import TableScreen
+    from .screens.local_play import LocalPlayScreen
+    from .screens.online_play import OnlinePlayScreen
 
 RESUME_OFFER = "offer"
 """Launch option: ask whether to resume an unfinished game."""
@@ -68,7 +68,7 @@ class MantisApp(App[int]):
         resume: str | None = None,
         replay: GameRecord | None = None,
         replay_title: str = "",
-        online: OnlineSeat | None = None,
+        online: TableConnection | None = None,
     ) -> None:
         """Open on the setup screen, or straight on a table when ``seats`` are given.
 
@@ -189,21 +189,21 @@ class MantisApp(App[int]):
             assert self._slot is not None  # some slot is always free
         return self._slot
 
-    def _table_screen(self, table: Table, *, paused: bool = False) -> TableScreen:
-        from .screens.table import TableScreen
+    def _table_screen(self, table: Table, *, paused: bool = False) -> LocalPlayScreen:
+        from .screens.local_play import LocalPlayScreen
 
-        return TableScreen(table, paused=paused)
+        return LocalPlayScreen(table, paused=paused)
 
-    def _show_table(self, table: TableScreen) -> None:
+    def _show_table(self, table: LocalPlayScreen) -> None:
         if len(self.screen_stack) == 1:
             # Opened on a table: nothing but the app's blank screen to cover (and
             # the setup screen's module need not be loaded to know that).
             self.push_screen(table)
             return
+        from .screens.local_play import LocalPlayScreen
         from .screens.setup import SetupScreen
-        from .screens.table import TableScreen
 
-        if isinstance(self.screen, SetupScreen | TableScreen):
+        if isinstance(self.screen, SetupScreen | LocalPlayScreen):
             self.switch_screen(table)
         else:
             self.push_screen(table)
@@ -270,13 +270,13 @@ class MantisApp(App[int]):
 
     async def take_seat(
         self, url: str, opening: protocol.Create | protocol.Join | protocol.Watch
-    ) -> OnlineSeat:
+    ) -> TableConnection:
         """Reach the server and take the place asked for (``net.client.take_seat``)."""
         from ..net.client import take_seat
 
         return await take_seat(url, opening, self.seat_tokens)
 
-    def follow_online(self, seat: OnlineSeat, *, lobby: Screen[Any] | None = None) -> None:
+    def follow_online(self, seat: TableConnection, *, lobby: Screen[Any] | None = None) -> None:
         """Show the table ``seat`` sits at (waiting room, then board) and follow the server.
 
         With ``lobby``, leaving the table goes back there; without, it quits.
@@ -344,7 +344,7 @@ class MantisApp(App[int]):
         self._server_url = f"ws://127.0.0.1:{got}"
         return self._server_url
 
-    def after_online_game(self, choice: str, board: OnlineTableScreen) -> None:
+    def after_online_game(self, choice: str, board: OnlinePlayScreen) -> None:
         """Act on the game-over choice at an online table."""
         if choice == "replay":
             record_line = self.online.online.record if self.online is not None else None
@@ -361,7 +361,7 @@ class MantisApp(App[int]):
 
         self.push_screen(ReplayScreen(record, title=title))
 
-    def after_game(self, choice: str, table: TableScreen) -> None:
+    def after_game(self, choice: str, table: LocalPlayScreen) -> None:
         """Act on the game-over choice: again, rematch, new, quit (or stay)."""
         if choice == "again":
             self.start_table(table.seats, remember=False)
@@ -409,11 +409,11 @@ class MantisApp(App[int]):
         self.update_settings(settings)
         if settings.theme in self.available_themes:
             self.theme = settings.theme
+        from .screens.local_play import LocalPlayScreen
         from .screens.play import PlayScreen
-        from .screens.table import TableScreen
 
         for screen in self.screen_stack:
-            if isinstance(screen, TableScreen):
+            if isinstance(screen, LocalPlayScreen):
                 screen.table.bot_timeout = self.bot_timeout
             if isinstance(screen, PlayScreen):
                 screen.apply_insight_settings()
@@ -448,13 +448,13 @@ class MantisApp(App[int]):
 
     def action_new_game(self) -> None:
         """Leave any table for the setup screen."""
+        from .screens.local_play import LocalPlayScreen
         from .screens.setup import SetupScreen
-        from .screens.table import TableScreen
 
-        while len(self.screen_stack) > 2 and not isinstance(self.screen, TableScreen):
+        while len(self.screen_stack) > 2 and not isinstance(self.screen, LocalPlayScreen):
             self.pop_screen()
         setup = SetupScreen(self.settings.last_seats)
-        if isinstance(self.screen, SetupScreen | TableScreen):
+        if isinstance(self.screen, SetupScreen | LocalPlayScreen):
             self.switch_screen(setup)
         else:
             self.push_screen(setup)

@@ -1,6 +1,6 @@
 """The app's side of one online seat: the server's news, routed to the screens showing it.
 
-The connection (``net.client.OnlineSeat``) yields what the server says; the
+The connection (``net.client.TableConnection``) yields what the server says; the
 ``OnlineController`` turns each event into a screen update: the waiting room
 follows the seats, the board is opened on the first piece of the stream and
 fed the rest, and a dropped connection is shown, never hidden, while the
@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..net import protocol
-from ..net.client import Dropped, OnlineError, OnlineSeat, Reconnected, StreamUpdate
-from .screens.online_table import OnlineTableScreen
+from ..net.client import Dropped, OnlineError, Reconnected, StreamUpdate, TableConnection
+from .screens.online_play import OnlinePlayScreen
 from .screens.waiting_room import WaitingRoomScreen
 
 if TYPE_CHECKING:
@@ -23,11 +23,11 @@ if TYPE_CHECKING:
 class OnlineController:
     """Follows one online seat for the app: waiting room first, then the board."""
 
-    def __init__(self, app: MantisApp, online: OnlineSeat) -> None:
+    def __init__(self, app: MantisApp, online: TableConnection) -> None:
         self.app = app
         self.online = online
         self.room_screen = WaitingRoomScreen(online)
-        self.board: OnlineTableScreen | None = None
+        self.board: OnlinePlayScreen | None = None
 
     async def follow(self) -> None:
         """Route every event until the seat is closed (run as the app's worker)."""
@@ -80,7 +80,7 @@ class OnlineController:
     def _open_board(self) -> None:
         """Show the board from the whole stream so far (the first time, or after a reset)."""
         old = self.board
-        board = OnlineTableScreen(self.online, tuple(self.online.stream))
+        board = OnlinePlayScreen(self.online, tuple(self.online.stream))
         self.board = board
         if self.app.screen is old or self.app.screen is self.room_screen:
             self.app.switch_screen(board)

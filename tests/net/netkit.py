@@ -23,7 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from mantis.engine import SCORE, CardRevealed, GameOver, TurnStarted
 from mantis.net import protocol
 from mantis.net.server import TableServer
-from mantis.table import Message, PublicTable, Recorded
+from mantis.table import Message, PublicPosition, Recorded
 
 #: Generous bound on any wait: a slow machine only makes tests slower, never red.
 WAIT = 60.0
@@ -151,8 +151,8 @@ class Client:
         await self.until(lambda: self.closed, "the close")
 
     @property
-    def public(self) -> PublicTable:
-        return PublicTable.of(self.stream)
+    def public(self) -> PublicPosition:
+        return PublicPosition.of(self.stream)
 
     @property
     def over(self) -> bool:

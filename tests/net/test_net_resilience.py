@@ -19,14 +19,14 @@ from netkit import (
 from mantis.engine import SCORE, TurnStarted
 from mantis.engine.record import parse_record
 from mantis.net import protocol
-from mantis.net.client import Dropped, OnlineSeat, Reconnected, StreamUpdate
+from mantis.net.client import Dropped, Reconnected, StreamUpdate, TableConnection
 from mantis.store.seat_tokens import SeatTokens
-from mantis.table import Away, Back, PublicTable, Recorded
+from mantis.table import Away, Back, PublicPosition, Recorded
 
 
-async def follow_and_play(seat: OnlineSeat, *, on_event=None) -> PublicTable:
+async def follow_and_play(seat: TableConnection, *, on_event=None) -> PublicPosition:
     """Play this seat's turns (score) through the real client until the game's record."""
-    public = PublicTable()
+    public = PublicPosition()
     answered: set[int] = set()
     async for event in seat.events():
         if on_event is not None:
@@ -34,7 +34,7 @@ async def follow_and_play(seat: OnlineSeat, *, on_event=None) -> PublicTable:
         if not isinstance(event, StreamUpdate):
             continue
         if event.reset:
-            public = PublicTable()
+            public = PublicPosition()
         for message in event.messages:
             public.apply(message)
         if isinstance(seat.stream[-1], Recorded):
@@ -51,13 +51,13 @@ async def test_the_server_killed_mid_game_comes_back_and_no_move_is_lost_or_doub
 ) -> None:
     data = tmp_path / "server"
     first = ServerProcess(data, 0, "--away-after", "600")
-    ann = OnlineSeat(
+    ann = TableConnection(
         first.url,
         protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "open", "greedy")),
         tokens=SeatTokens(tmp_path / "ann.json"),
     )
     code = (await ann.open()).code
-    bea = OnlineSeat(
+    bea = TableConnection(
         first.url,
         protocol.Join(protocol.PROTOCOL_VERSION, code, "Bea"),
         tokens=SeatTokens(tmp_path / "bea.json"),
@@ -71,7 +71,7 @@ async def test_the_server_killed_mid_game_comes_back_and_no_move_is_lost_or_doub
     async def kill_after_a_few_moves(event) -> None:
         if isinstance(event, Dropped | Reconnected):
             drops.append(event)
-        if not killed.is_set() and PublicTable.of(ann.stream).turn >= 6:
+        if not killed.is_set() and PublicPosition.of(ann.stream).turn >= 6:
             killed.set()
             first.kill()  # -9, mid-game, between two of Ann's moves
             restarted.append(ServerProcess(data, first.port, "--away-after", "600"))
@@ -130,7 +130,7 @@ async def test_a_client_that_drops_reconnects_by_itself_and_sends_its_move_again
     tmp_path: Path,
 ) -> None:
     async with running_server(tmp_path, away_after=WAIT) as (server, url):
-        ann = OnlineSeat(
+        ann = TableConnection(
             url,
             protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "greedy")),
             tokens=SeatTokens(tmp_path / "ann.json"),

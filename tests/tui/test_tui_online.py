@@ -15,7 +15,7 @@ from netkit import join, play_my_turns, running_server  # noqa: E402
 
 from mantis.cli import main  # noqa: E402
 from mantis.net import protocol  # noqa: E402
-from mantis.net.client import OnlineSeat  # noqa: E402
+from mantis.net.client import TableConnection  # noqa: E402
 from mantis.store import Settings, save_settings  # noqa: E402
 from mantis.store.paths import settings_path  # noqa: E402
 from mantis.store.seat_tokens import SeatTokens  # noqa: E402
@@ -25,7 +25,7 @@ from mantis.tui.app import MantisApp  # noqa: E402
 from mantis.tui.screens import lobby as lobby_module  # noqa: E402
 from mantis.tui.screens.game_over import GameOverScreen  # noqa: E402
 from mantis.tui.screens.lobby import LobbyScreen  # noqa: E402
-from mantis.tui.screens.online_table import OnlineTableScreen  # noqa: E402
+from mantis.tui.screens.online_play import OnlinePlayScreen  # noqa: E402
 from mantis.tui.screens.waiting_room import WaitingRoomScreen  # noqa: E402
 from mantis.tui.widgets.seat_panel import SeatPanel  # noqa: E402
 
@@ -36,7 +36,7 @@ async def test_host_a_table_in_the_app_a_friend_joins_and_the_game_is_played_to_
     tmp_path: Path,
 ) -> None:
     async with running_server(tmp_path / "server") as (_, url):
-        ann = OnlineSeat(
+        ann = TableConnection(
             url, protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "open", "casual"))
         )
         welcome = await ann.open()
@@ -52,7 +52,7 @@ async def test_host_a_table_in_the_app_a_friend_joins_and_the_game_is_played_to_
             await pilot.pause()
             assert "Bea" in str(room.query_one("#room-seats").get_row_at(1))
             await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: isinstance(app.screen, OnlineTableScreen))
+            await wait_for(pilot, lambda: isinstance(app.screen, OnlinePlayScreen))
             board = app.screen
             assert board.names[0] == "You" and board.names[1] == "Bea"
             friend = asyncio.create_task(play_my_turns(bea, 1))
@@ -91,7 +91,9 @@ def _past_games() -> int:
 
 async def test_the_board_shows_who_is_away_and_who_is_back(tmp_path: Path) -> None:
     async with running_server(tmp_path / "server", away_after=0.2) as (_, url):
-        ann = OnlineSeat(url, protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "open")))
+        ann = TableConnection(
+            url, protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "open"))
+        )
         code = (await ann.open()).code
         bea = await join(url, code, "Bea")
         token = next(m for m in bea.heard if isinstance(m, protocol.Welcome)).token
@@ -99,7 +101,7 @@ async def test_the_board_shows_who_is_away_and_who_is_back(tmp_path: Path) -> No
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
             await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: isinstance(app.screen, OnlineTableScreen))
+            await wait_for(pilot, lambda: isinstance(app.screen, OnlinePlayScreen))
             board = app.screen
             await bea.close()
             await wait_for(pilot, lambda: any(isinstance(m, Away) for m in board.messages))
@@ -281,7 +283,7 @@ async def test_a_new_user_reaches_an_online_table_from_the_app_alone() -> None:
         await pilot.click("#create")
         await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, OnlineTableScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, OnlinePlayScreen))
         board = app.screen
         assert [s.kind for s in board.seats] == ["human", "bot"] and board.names[0] == "You"
         assert app.settings.server == server.value and app.settings.online_name == "Ann"

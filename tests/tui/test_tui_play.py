@@ -16,8 +16,8 @@ from mantis.tui.app import MantisApp
 from mantis.tui.narration import narrate
 from mantis.tui.screens.game_over import GameOverScreen
 from mantis.tui.screens.help import HelpScreen
+from mantis.tui.screens.local_play import LocalPlayScreen
 from mantis.tui.screens.setup import SetupScreen
-from mantis.tui.screens.table import TableScreen
 from mantis.tui.screens.too_small import TooSmallScreen
 from mantis.tui.widgets.draw_pile import DrawPile
 from mantis.tui.widgets.game_log import GameLog
@@ -290,7 +290,7 @@ async def test_too_small_terminal_then_recovers() -> None:
     async with app.run_test(size=(70, 20)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TooSmallScreen))
         await pilot.resize_terminal(100, 30)
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, LocalPlayScreen))
 
 
 async def test_setup_screen_starts_a_table_and_remembers_it() -> None:

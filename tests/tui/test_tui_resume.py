@@ -16,9 +16,9 @@ from mantis.engine import SeatInfo, record_of
 from mantis.store.save_slots import claim_slot, is_held, slot_path
 from mantis.store.saves import autosave, clear_save, default_save_path, load_save, save_game
 from mantis.tui.app import RESUME_NOW, RESUME_OFFER, MantisApp
+from mantis.tui.screens.local_play import LocalPlayScreen
 from mantis.tui.screens.resume import ResumeScreen
 from mantis.tui.screens.setup import SetupScreen
-from mantis.tui.screens.table import TableScreen
 
 SIZE = (80, 24)
 SEATS = (
@@ -36,7 +36,7 @@ MOVES = ("s", "2", "s", "3", "s")
 """The person's moves, in order: score, steal from Ann, score, steal from Bea, score."""
 
 
-async def _play(pilot, moves: Sequence[str]) -> TableScreen:
+async def _play(pilot, moves: Sequence[str]) -> LocalPlayScreen:
     """Make the person's ``moves`` (the bots answer between them); the table, waiting again."""
     for key in moves:
         table = await wait_for_human(pilot)

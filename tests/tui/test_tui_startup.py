@@ -73,6 +73,6 @@ def test_the_setup_screen_opens_without_tables_online_play_or_the_expert() -> No
 def test_a_table_opens_without_the_setup_screen_online_play_or_a_hidden_coach() -> None:
     # No expert sits here, and the coach is hidden: nothing should read its weights.
     screen, weights, modules = loaded(LAUNCH, "play", "--seats", "human,greedy", "--seed", "7")
-    assert screen == "TableScreen"
+    assert screen == "LocalPlayScreen"
     assert weights == "no weights"
     assert among(modules, ("mantis.tui.screens.setup", *NEVER_AT_START)) == []

@@ -10,13 +10,13 @@ from textual.pilot import Pilot
 
 from mantis.tui.app import MantisApp
 from mantis.tui.screens.game_over import GameOverScreen
-from mantis.tui.screens.table import TableScreen
+from mantis.tui.screens.local_play import LocalPlayScreen
 
 
-def table_of(app: MantisApp) -> TableScreen:
+def table_of(app: MantisApp) -> LocalPlayScreen:
     """The table under whatever screen is on top."""
     for screen in reversed(app.screen_stack):
-        if isinstance(screen, TableScreen):
+        if isinstance(screen, LocalPlayScreen):
             return screen
     raise AssertionError("no table on the screen stack")
 
@@ -30,7 +30,7 @@ async def wait_for(pilot: Pilot, test: Callable[[], object], timeout: float = 30
         await pilot.pause(0.01)
 
 
-async def wait_for_human(pilot: Pilot) -> TableScreen:
+async def wait_for_human(pilot: Pilot) -> LocalPlayScreen:
     """The table, once it waits for a person's move (or the game is over)."""
     table = table_of(pilot.app)
     await wait_for(

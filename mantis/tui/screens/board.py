@@ -1,7 +1,7 @@
 """The board every game position is shown on: seats, turn banner, draw pile, odds and log.
 
 A board is drawn from a table's public stream and nothing else: the messages
-it is given are folded into a ``PublicTable`` (the position anyone may know)
+it is given are folded into a ``PublicPosition`` (the position anyone may know)
 and each one brings the widgets up to date.  So a local table, a replay and
 a table played on a server look and behave the same: only where the stream
 comes from differs.  Each subclass adds its own line above the footer
@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ...engine import CardRevealed, ExtraTurn, GameOver, SeatInfo, TurnStarted
-from ...table import Away, Back, Fault, KeepFailed, Message, Opening, PublicTable, StartFailed
+from ...table import Away, Back, Fault, KeepFailed, Message, Opening, PublicPosition, StartFailed
 from ...table.names import clean_name
 from ..narration import game_over_line, narrate, opening_line, possessive
 from ..seating import describe
@@ -68,7 +68,7 @@ class BoardScreen(Screen[None]):
         super().__init__()
         if not backlog or not isinstance(backlog[0], Opening):
             raise ValueError("a board starts from the table's opening")
-        self.state = PublicTable.of(backlog)
+        self.state = PublicPosition.of(backlog)
         self.messages: list[Message] = list(backlog)
         """Every message shown so far, from the opening on."""
         self.seats: tuple[SeatInfo, ...] = self.state.seats
@@ -141,7 +141,7 @@ class BoardScreen(Screen[None]):
     def _log_stream(self, messages: Sequence[Message]) -> None:
         """Write the log of ``messages`` (from the opening on), as it read when they happened."""
         log = self.query_one(GameLog)
-        replayed = PublicTable()
+        replayed = PublicPosition()
         for message in messages:
             replayed.apply(message)
             entry = self._log_entry(message, replayed)
@@ -149,7 +149,7 @@ class BoardScreen(Screen[None]):
                 log.add(entry[0], turn=entry[1], strong=entry[2])
 
     def _log_entry(
-        self, message: Message, state: PublicTable
+        self, message: Message, state: PublicPosition
     ) -> tuple[str, int | None, bool] | None:
         """The log line for ``message`` (``state`` has taken it in): text, move number, bold."""
         if isinstance(message, Opening):

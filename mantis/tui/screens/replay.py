@@ -15,7 +15,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from ...engine import GameRecord
-from ...table import PublicTable, moves_of
+from ...table import PublicPosition, moves_of
 from ..widgets.game_log import GameLog
 from ..widgets.odds_panel import OddsPanel
 from .board import BOARD_CSS, BoardScreen
@@ -88,7 +88,7 @@ class ReplayScreen(BoardScreen):
             self.position = position
             shown = [message for move in self.moves[: position + 1] for message in move]
             self.messages = shown
-            self.state = PublicTable.of(shown)
+            self.state = PublicPosition.of(shown)
             self.query_one(GameLog).rewind(position)
             self._show_position()
         self._update_insights()

@@ -33,7 +33,7 @@ CONNECTION = {
 }
 
 
-class RoomSeat(Protocol):
+class RoomLink(Protocol):
     url: str
     code: str | None
     seat: int | None
@@ -104,7 +104,7 @@ class WaitingRoomScreen(Screen[None]):
         Binding("escape", "leave", "Leave"),
     ]
 
-    def __init__(self, online: RoomSeat) -> None:
+    def __init__(self, online: RoomLink) -> None:
         super().__init__()
         self.online = online
         self.connection = ""

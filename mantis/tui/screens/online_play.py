@@ -26,8 +26,8 @@ from .play import PlayScreen
 PRESENCE = {"here": "● online", "gone": "○ offline", "away": "◌ away", "open": "", "bot": ""}
 
 
-class OnlineSeat(Protocol):
-    """What the screen needs of ``net.client.OnlineSeat`` (a test may hand it a stand-in)."""
+class PlayLink(Protocol):
+    """What the screen needs of ``net.client.TableConnection`` (a test may hand it a stand-in)."""
 
     url: str
     code: str | None
@@ -37,14 +37,14 @@ class OnlineSeat(Protocol):
     async def send(self, message: SeatRequest) -> None: ...
 
 
-class OnlineTableScreen(PlayScreen):
+class OnlinePlayScreen(PlayScreen):
     """A board for one server table, seen from this app's seat (or as a spectator)."""
 
-    CSS_PATH = [BOARD_CSS, "table.tcss"]
+    CSS_PATH = [BOARD_CSS, "play.tcss"]
     can_pause = False
     result_choices = ("replay", "lobby", "quit")
 
-    def __init__(self, online: OnlineSeat, backlog: Sequence[Message]) -> None:
+    def __init__(self, online: PlayLink, backlog: Sequence[Message]) -> None:
         self.online = online
         controls = () if online.seat is None else (online.seat,)
         super().__init__(backlog, controls=controls)

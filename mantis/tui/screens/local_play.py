@@ -17,10 +17,10 @@ from .board import BOARD_CSS
 from .play import PlayScreen
 
 
-class TableScreen(PlayScreen):
+class LocalPlayScreen(PlayScreen):
     """A table of 2 to 6 seats playing one game here, from any position to the end."""
 
-    CSS_PATH = [BOARD_CSS, "table.tcss"]
+    CSS_PATH = [BOARD_CSS, "play.tcss"]
 
     def __init__(self, table: Table, *, paused: bool = False) -> None:
         """A screen for ``table`` (new, resumed or opened at a position).
