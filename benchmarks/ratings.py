@@ -8,8 +8,8 @@ For every table size, a ``mantis tournament`` of ``--bots`` (seats rotated,
 new), and for every pairing the win rate of one bot alone against copies of
 the other, measured (with its 95% Wilson interval) and as the shipped
 anchors predict it; ``z`` is the gap in standard errors.  It shows where one
-number per level is enough and where it is not (the "lone wolf" at big
-tables: alone against copies, a level wins more than its number says).
+number per level is enough (two seats) and which pairings it misses at
+bigger tables (docs/ratings.md gives a run's figures).
 """
 
 from __future__ import annotations
