@@ -243,8 +243,8 @@ def format_ratings(st: Standings) -> list[str]:
     assert ratings is not None
     width = max(6, *(len(b) for b in st.bots))
     lines = [
-        f"Ratings these games imply (1,500-centred; ± two standard errors; every seat counts), "
-        f"beside each level's shipped rating at {st.players} seats:",
+        "Ratings these games imply (1,500-centred; ± two standard errors; every seat counts),",
+        f"beside each built-in level's shipped rating at {st.players} seats:",
         f"{'bot':<{width}} {'rating':>14} {'games':>7} {'shipped':>14}",
     ]
     for bot in sorted(st.bots, key=lambda b: (-ratings[b].rating.mu, b)):

@@ -73,7 +73,7 @@ def test_ratings_text_lists_the_bots_best_first(capsys):
     assert status == 0
     out = capsys.readouterr().out
     lines = out[out.index("Ratings these games imply") :].splitlines()
-    rows = [line.split() for line in lines[2:]]
+    rows = [line.split() for line in lines[3:]]  # below the two lines of title and the header
     assert [row[0] for row in rows] == ["greedy", "random"]
     for row in rows:
         shipped = level_rating(row[0], 2)
