@@ -143,7 +143,7 @@ async def test_every_remembered_seating_starts_a_table_or_says_why() -> None:
     started_default = False
     async with app.run_test(size=SIZE) as pilot:
         for seats in SEATS:
-            app.settings, _ = load_settings(_settings_file({"last_seats": seats}))
+            app.prefs.settings, _ = load_settings(_settings_file({"last_seats": seats}))
             if app.settings.last_seats == default:
                 # Dropped by the loader: the setup screen offers the default seats,
                 # which need starting only once (each start costs the suite ~0.6 s).

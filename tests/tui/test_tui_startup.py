@@ -18,12 +18,14 @@ import asyncio, sys
 from mantis.cli import build_parser
 args = build_parser().parse_args(sys.argv[1:] or ["play"])
 from mantis.tui.launch import run_play  # what `mantis play` imports
+from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 from mantis.tui.seating import parse_seats
 
 async def main():
     seats = parse_seats(args.seats) if args.seats else None
-    app = MantisApp(seats=seats, seed=args.seed, still=True, paused=True)
+    first = first_screens.NewTable(seats, args.seed, paused=True) if seats else None
+    app = MantisApp(first, still=True)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         print(type(app.screen).__name__)

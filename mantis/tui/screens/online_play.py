@@ -19,7 +19,9 @@ from ...net.protocol import Act, SeatRequest
 from ...store.stats import StatsDB, StatsError
 from ...table import Message, Recorded
 from ..narration import YOU
+from ..preferences import Preferences
 from .board import BOARD_CSS
+from .game_over import ONLINE_CHOICES
 from .play import PlayScreen
 
 #: What each seat's connection looks like on its border.
@@ -42,12 +44,19 @@ class OnlinePlayScreen(PlayScreen):
 
     CSS_PATH = [BOARD_CSS, "play.tcss"]
     can_pause = False
-    result_choices = ("replay", "lobby", "quit")
+    result_choices = ONLINE_CHOICES
 
-    def __init__(self, online: PlayLink, backlog: Sequence[Message]) -> None:
+    class Chosen(PlayScreen.Chosen):
+        """The online game is over and the person chose what comes next."""
+
+        board: OnlinePlayScreen
+
+    def __init__(self, online: PlayLink, backlog: Sequence[Message], prefs: Preferences) -> None:
         self.online = online
+        self.code = online.code
+        """The table's code on its server."""
         controls = () if online.seat is None else (online.seat,)
-        super().__init__(backlog, controls=controls)
+        super().__init__(backlog, prefs, controls=controls)
         self.connection = ""
         """Empty while connected; what is happening otherwise ("reconnecting…")."""
         self._kept = False
@@ -118,6 +127,3 @@ class OnlinePlayScreen(PlayScreen):
             await asyncio.to_thread(store)
         except StatsError as exc:
             self.notify(f"Statistics not updated: {exc}", severity="warning", timeout=8)
-
-    def _after_game(self, choice: str | None) -> None:
-        self.mantis.after_online_game(choice or "stay", self)
