@@ -115,6 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--games", type=int, required=True, help="games per lineup")
     tour.add_argument("--seed", type=_seed, default=0, help="base seed (default 0)")
     tour.add_argument("--jobs", type=_jobs, help=_JOBS_HELP)
+    tour.add_argument(
+        "--ratings", action="store_true", help="also print the ratings the results imply"
+    )
     tour.add_argument("--json", action="store_true", help="print one JSON object")
 
     serve = sub.add_parser("serve", help="run a table server for online play")
