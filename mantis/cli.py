@@ -60,6 +60,13 @@ def _host_name(text: str) -> str:
     return name
 
 
+def _postgres_url(text: str) -> str:
+    """``--database`` of ``mantis migrate``: a PostgreSQL URL."""
+    if not text.startswith(("postgresql://", "postgres://")):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a postgresql:// URL")
+    return text
+
+
 def _jobs(text: str) -> int | str:
     """``--jobs``: ``auto`` (every core) or a whole number from 1."""
     if text == "auto":
@@ -117,6 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--games", type=int, required=True, help="games per lineup")
     tour.add_argument("--seed", type=_seed, default=0, help="base seed (default 0)")
     tour.add_argument("--jobs", type=_jobs, help=_JOBS_HELP)
+    tour.add_argument(
+        "--ratings", action="store_true", help="also print the ratings the results imply"
+    )
     tour.add_argument("--json", action="store_true", help="print one JSON object")
 
     serve = sub.add_parser("serve", help="run a table server for online play")
@@ -130,6 +140,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--data", metavar="DIR", help="where tables are kept (default: the app's data)"
     )
     serve.add_argument(
+        "--database",
+        metavar="URL",
+        help="keep tables in PostgreSQL (postgresql://user@host/db) or a SQLite file "
+        "(default: server.sqlite3 in --data)",
+    )
+    serve.add_argument(
         "--away-after",
         type=_seconds,
         default=60.0,
@@ -139,6 +155,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot-pace", type=_pace, default=1.0, help="least seconds a bot's move takes (default 1)"
     )
     serve.add_argument("--seed", type=_seed, help=argparse.SUPPRESS)  # the server's own tests only
+
+    migrate = sub.add_parser(
+        "migrate", help="copy a server's tables from its SQLite file into PostgreSQL"
+    )
+    migrate.add_argument(
+        "--data", metavar="DIR", help="the server's data folder (default: the app's data)"
+    )
+    migrate.add_argument(
+        "--database",
+        metavar="URL",
+        type=_postgres_url,
+        required=True,
+        help="an empty PostgreSQL database: postgresql://user@host/db",
+    )
 
     bots = ", ".join(_BOT_LEVELS)
     host = sub.add_parser("host", help="open a table on a server and sit at it")
@@ -220,6 +250,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .net.serve_cli import run_serve
 
             return run_serve(args)
+        if command == "migrate":
+            from .net.serve_cli import run_migrate
+
+            return run_migrate(args)
         if command == "web":
             from .web.launch import run_web
 

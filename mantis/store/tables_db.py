@@ -35,60 +35,14 @@ from .table_store import (
     StoredSeat,
     StoreError,
 )
+from .tables_schema import SCHEMA_VERSION, TABLES, schema
 from .writer import Writer
 
 T = TypeVar("T")
 
 DB_NAME = "server.sqlite3"
-SCHEMA_VERSION = 2
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id INTEGER PRIMARY KEY,
-    code TEXT NOT NULL,
-    state TEXT NOT NULL CHECK (state IN ('waiting', 'playing', 'over')),
-    private INTEGER NOT NULL,
-    host INTEGER NOT NULL,
-    away_bot TEXT NOT NULL,
-    created_at TEXT NOT NULL
-);
-CREATE UNIQUE INDEX IF NOT EXISTS live_codes ON tables (code) WHERE state != 'over';
-CREATE INDEX IF NOT EXISTS tables_by_code ON tables (code);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id INTEGER NOT NULL REFERENCES tables (id),
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    bot TEXT,
-    token_hash TEXT,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    table_id INTEGER NOT NULL REFERENCES tables (id),
-    number INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
-    started_at TEXT NOT NULL,
-    finished_at TEXT,
-    record TEXT,
-    UNIQUE (table_id, number),
-    CHECK ((finished_at IS NULL) = (record IS NULL))
-);
-CREATE TABLE IF NOT EXISTS moves (
-    game_id INTEGER NOT NULL REFERENCES games (id),
-    turn INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    target INTEGER,
-    PRIMARY KEY (game_id, turn)
-);
-CREATE TABLE IF NOT EXISTS notices (
-    id INTEGER PRIMARY KEY,
-    game_id INTEGER NOT NULL REFERENCES games (id),
-    turn INTEGER NOT NULL,
-    body TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS notices_by_game ON notices (game_id);
-"""
+_SCHEMA = schema("sqlite")
 
 # Schema v1 kept one game on the table's row (seed, record, finished_at) and keyed
 # moves and notices by table.  Each v1 table that had started becomes one game with
@@ -363,6 +317,14 @@ class TablesDB:
             record,
             datetime.fromisoformat(finished) if finished else None,
         )
+
+    def rows(self, table: str, columns: Sequence[str]) -> list[tuple[Any, ...]]:
+        """Every row of one of the schema's tables, in key order (for ``mantis migrate``)."""
+        if table not in TABLES:
+            raise ValueError(f"no table {table!r} in the schema")
+        return self._db.execute(
+            f"SELECT {', '.join(columns)} FROM {table} ORDER BY 1, 2"
+        ).fetchall()
 
     def records(self) -> list[str]:
         """Every finished game's record, oldest first."""
