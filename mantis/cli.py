@@ -67,6 +67,73 @@ def _postgres_url(text: str) -> str:
     return text
 
 
+def _network(text: str) -> str:
+    """``--trusted-proxy``: an address or a network (``10.0.0.0/8``)."""
+    import ipaddress
+
+    try:
+        ipaddress.ip_network(text.strip(), strict=False)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an address or a network") from None
+    return text.strip()
+
+
+def _add_limits(serve: argparse.ArgumentParser) -> None:
+    """``mantis serve``'s limits: what one party may cost the server (docs/protocol.md)."""
+    from .net.limits import ServerLimits
+
+    default = ServerLimits()
+    group = serve.add_argument_group("limits (what one party may cost the server)")
+    per_second = _number(float, "a number", lambda v: v > 0, "must be more than 0")
+    options: list[tuple[str, Callable[[str], Any], str, str]] = [
+        ("max_tables", _positive_int, "N", "tables waiting or playing on this server"),
+        (
+            "tables_per_address",
+            _positive_int,
+            "N",
+            "tables waiting or playing one address may have created",
+        ),
+        (
+            "idle_waiting",
+            _seconds,
+            "SECONDS",
+            "close a waiting table nobody is connected to after this long",
+        ),
+        (
+            "max_connections",
+            _positive_int,
+            "N",
+            "connections at once, fewer if the open-file limit allows fewer",
+        ),
+        ("connections_per_address", _positive_int, "N", "connections one address may hold"),
+        ("spectators_per_table", _positive_int, "N", "spectators one table takes"),
+        (
+            "bot_moves",
+            per_second,
+            "PER_SECOND",
+            "bot moves a second before they are shared out by address",
+        ),
+    ]
+    for field, kind, metavar, text in options:
+        value = getattr(default, field)
+        group.add_argument(
+            "--" + field.replace("_", "-"),
+            type=kind,
+            default=value,
+            metavar=metavar,
+            help=f"{text} (default {value:,g})",
+        )
+    group.add_argument(
+        "--trusted-proxy",
+        type=_network,
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy whose X-Forwarded-For names the client (an address or a "
+        "network; repeat for more)",
+    )
+
+
 def _jobs(text: str) -> int | str:
     """``--jobs``: ``auto`` (every core) or a whole number from 1."""
     if text == "auto":
@@ -154,6 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--bot-pace", type=_pace, default=1.0, help="least seconds a bot's move takes (default 1)"
     )
+    _add_limits(serve)
     serve.add_argument("--seed", type=_seed, help=argparse.SUPPRESS)  # the server's own tests only
 
     migrate = sub.add_parser(
