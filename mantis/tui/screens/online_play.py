@@ -15,6 +15,7 @@ from typing import Protocol
 
 from ...engine import Action, RecordError
 from ...engine.record import parse_record
+from ...net.codes import shown_code
 from ...net.protocol import Act, SeatRequest
 from ...store.stats import StatsDB, StatsError
 from ...table import Message, Recorded
@@ -92,7 +93,7 @@ class OnlinePlayScreen(PlayScreen):
             self._update_status()
 
     def status_parts(self) -> list[str]:
-        code = self.online.code or "?"
+        code = shown_code(self.online.code) if self.online.code else "?"
         where = f"online {code}" if self.online.seat is not None else f"watching {code}"
         parts = ["MANTIS", where, f"move {self.state.turn}", f"target {self.state.target}"]
         if self.connection:
@@ -101,7 +102,7 @@ class OnlinePlayScreen(PlayScreen):
 
     def result_note(self) -> str | None:
         moves = f"{self.result.turns} moves" if self.result is not None else ""
-        return f"{moves} · table {self.online.code} on {self.online.url}"
+        return f"{moves} · table {shown_code(self.online.code or '?')} on {self.online.url}"
 
     # ------------------------------------------------------------------ the end
 
