@@ -146,12 +146,11 @@ class LobbyScreen(Screen[None]):
                 yield Button("Join", id="join", variant="primary", compact=True)
                 yield Button("Watch", id="watch", compact=True)
             with Horizontal(id="tables-head"):
-                yield Static(
-                    "Public tables here · Enter joins one, or watches it", classes="section"
-                )
-                yield Static(id="tables-page")
-                yield Button("◀", id="previous-page", compact=True)
-                yield Button("▶", id="next-page", compact=True)
+                yield Static("Public tables · Enter joins or watches one", classes="section")
+                with Horizontal(id="tables-pager"):
+                    yield Static(id="tables-page")
+                    yield Button("◀", id="previous-page", compact=True)
+                    yield Button("▶", id="next-page", compact=True)
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
             yield Static(id="lobby-error")
         yield Footer()
@@ -329,8 +328,7 @@ class LobbyScreen(Screen[None]):
         self._show_tables(list(listed.tables))
         shown = f"page {self.page} of {self.pages} · {listed.total} tables"
         self.query_one("#tables-page", Static).update(plain.content(shown))
-        for part in ("#tables-page", "#previous-page", "#next-page"):
-            self.query_one(part).display = self.pages > 1
+        self.query_one("#tables-pager").display = self.pages > 1
 
     def _show_tables(self, tables: list[ListedTable]) -> None:
         self.tables = tables
