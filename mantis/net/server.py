@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
@@ -123,8 +124,8 @@ class TableServer:
         self.tables_held = SharedCounts(directory, "tables:")
         """Tables waiting or playing, by the address group that created them."""
         self.connections_held = SharedCounts(directory, "connections:")
-        self.counted: dict[Room, str] = {}
-        """The rooms this node counts in ``tables_held``, and their group."""
+        self.counted: dict[str, set[Room]] = {}
+        """The rooms this node counts in ``tables_held``, by group."""
         self.bots = BotShare(self.clock, limits.bot_moves)
         self.dropped_slow = 0
         """Connections dropped for not reading what they were sent."""
@@ -251,13 +252,19 @@ class TableServer:
                     await self.store.drop_waiting(room.table_id)
                 await self.directory.release_code(code)
 
-    async def _settle(self) -> None:
-        """Give back the count of every table this node counted that is no longer
-        waiting or playing (its game ended, or its waiting room was closed)."""
-        for room, group in list(self.counted.items()):
-            if room.state is RoomPhase.OVER or self.rooms.get(room.code) is not room:
-                del self.counted[room]
-                await self.tables_held.give_back(group)
+    async def _settle(self, group: str | None = None) -> None:
+        """Give back the count of every table this node counted (``group``'s, or every
+        group's) that is no longer waiting or playing: its game ended, or its waiting
+        room was closed."""
+        groups = list(self.counted) if group is None else [group]
+        for name in groups:
+            rooms = self.counted.get(name, set())
+            for room in list(rooms):
+                if room.state is RoomPhase.OVER or self.rooms.get(room.code) is not room:
+                    rooms.discard(room)
+                    await self.tables_held.give_back(name)
+            if not rooms:
+                self.counted.pop(name, None)
 
     def live_tables(self) -> int:
         """Tables waiting or playing on this node."""
@@ -295,8 +302,6 @@ class TableServer:
         message: str,
         retry_after: float | None = None,
     ) -> None:
-        if retry_after is not None:
-            retry_after = round(retry_after, 1)
         self.send(connection, protocol.Error(code, message, retry_after))
 
     # ------------------------------------------------------------------ plain HTTP
@@ -491,6 +496,7 @@ class TableServer:
         if wait > 0:
             if token is not None and room is not None and room.claim(token) is not None:
                 return room
+            wait = math.ceil(wait * 10) / 10  # (never early: a client waits this long)
             self._error(
                 connection,
                 protocol.TOO_MANY_GUESSES,
@@ -523,13 +529,17 @@ class TableServer:
         if room is None:
             await self.tables_held.give_back(group)
         else:
-            self.counted[room] = group
+            self.counted.setdefault(group, set()).add(room)
         return room
 
     async def _count_table(self, connection: ServerConnection, group: str) -> bool:
-        """Count a new table for ``group``, or say why it may not have one (False)."""
-        await self._settle()
-        if self.live_tables() >= self.limits.max_tables:
+        """Count a new table for ``group``, or say why it may not have one (False).
+
+        Cheap while within the limits: the rooms are counted one by one only
+        when a limit seems reached (finished tables are given back lazily).
+        """
+        most = self.limits.max_tables
+        if len(self.rooms) >= most and self.live_tables() >= most:
             self._error(
                 connection,
                 protocol.SERVER_FULL,
@@ -538,13 +548,15 @@ class TableServer:
             return False
         limit = self.limits.tables_per_address
         if not await self.tables_held.take(group, limit):
-            self._error(
-                connection,
-                protocol.TOO_MANY_TABLES,
-                f"your address has {limit} tables waiting or playing on this server: "
-                "finish or leave one first",
-            )
-            return False
+            await self._settle(group)  # its finished tables no longer count
+            if not await self.tables_held.take(group, limit):
+                self._error(
+                    connection,
+                    protocol.TOO_MANY_TABLES,
+                    f"your address has {limit} tables waiting or playing on this server: "
+                    "finish or leave one first",
+                )
+                return False
         return True
 
     async def _open_table(
