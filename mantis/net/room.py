@@ -24,9 +24,11 @@ from typing import TYPE_CHECKING, Any
 from websockets.asyncio.server import ServerConnection, broadcast
 
 from ..engine import Action, GameRecord, SeatInfo, TurnStarted
+from ..engine.seat_count import MAX_SEATS, MIN_SEATS, SEAT_RANGE, valid_seat_count
 from ..players import BOTS, InputPlayer, Player, make_bot
 from ..store.tables_db import StoredSeat
 from ..table import Away, Back, Message, Notice, Table, dealt, decode
+from ..table.names import MAX_NAME_LENGTH, is_you
 from . import protocol
 from .keeper import ServerKeeper
 from .remote import RemoteSeat
@@ -36,8 +38,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("mantis.server")
 
-MIN_SEATS = 2
-MAX_SEATS = 6
 BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald")
 """Names for the server's bots, first unused first."""
 
@@ -240,13 +240,13 @@ class Room:
     def unique_name(self, name: str, seat: int) -> str:
         """``name``, or "Player N" for none, made different from the other seats' names."""
         base = name or f"Player {seat + 1}"
-        if base.casefold() == "you":  # "You" is how every screen says its own seat
+        if is_you(base):  # how every screen says its own seat
             base = f"Player {seat + 1}"
         others = {s.name.casefold() for i, s in enumerate(self.seats) if i != seat and s.name}
         candidate, n = base, 2
         while candidate.casefold() in others:
-            # Cut to fit 16 with the number, never leaving two spaces where the cut fell.
-            candidate = f"{base[: 16 - len(str(n)) - 1].rstrip()} {n}"
+            # Cut to fit with the number, never leaving two spaces where the cut fell.
+            candidate = f"{base[: MAX_NAME_LENGTH - len(str(n)) - 1].rstrip()} {n}"
             n += 1
         return candidate
 
@@ -288,8 +288,8 @@ class Room:
 
     def ready_to_start(self) -> str | None:
         """Why the game cannot start yet, or None."""
-        if not MIN_SEATS <= len(self.seats) <= MAX_SEATS:
-            return f"a table needs {MIN_SEATS} to {MAX_SEATS} seats"
+        if not valid_seat_count(len(self.seats)):
+            return f"a table needs {SEAT_RANGE} seats"
         waiting = sum(1 for seat in self.seats if not seat.taken)
         if waiting:
             return f"{waiting} open seat{'s' if waiting > 1 else ''} still to fill"

@@ -34,6 +34,7 @@ from websockets.http11 import Request, Response
 from .. import __version__
 from ..engine import SeatInfo, game_seed
 from ..players import BOTS
+from ..players.seat_specs import online_seats_problem
 from ..store.settings import DEFAULT_BOT_TIMEOUT
 from ..store.tables_db import DB_NAME, TablesDB
 from ..store.writer import Writer
@@ -338,7 +339,7 @@ class TableServer:
     async def _create(self, connection: ServerConnection, message: protocol.Create) -> Room | None:
         specs = [spec.strip().lower() for spec in message.seats]
         away_bot = message.away_bot.strip().lower()
-        problem = _check_seats(specs, away_bot)
+        problem = online_seats_problem(specs, away_bot)
         if problem is not None:
             self._error(connection, protocol.BAD_SEATS, problem)
             return None
@@ -507,20 +508,6 @@ _ACT_PROBLEMS = {
 def _welcome(room: Room, seat: int | None, token: str | None) -> protocol.Welcome:
     code = room.code
     return protocol.Welcome(protocol.PROTOCOL_VERSION, code, seat, token, room.room_state(seat))
-
-
-def _check_seats(specs: list[str], away_bot: str) -> str | None:
-    """Why ``create``'s seats cannot make a table, or None."""
-    if not 2 <= len(specs) <= 6:
-        return f"a table has 2 to 6 seats, not {len(specs)}"
-    if specs.count("human") != 1:
-        return "exactly one seat is 'human': yours (use 'open' for the others' seats)"
-    for spec in specs:
-        if spec not in ("human", "open") and spec not in BOTS:
-            return f"unknown seat {spec!r}: human, open or a bot ({', '.join(BOTS)})"
-    if away_bot not in BOTS:
-        return f"unknown away bot {away_bot!r} (bots: {', '.join(BOTS)})"
-    return None
 
 
 async def _hang_up(connection: ServerConnection, code: int, reason: str) -> None:

@@ -1,4 +1,8 @@
-"""The ``mantis stats`` command: each human player's figures as a table or JSON."""
+"""The ``mantis stats`` command: each human player's figures as a table or JSON.
+
+Also the one home of a player's results chart (``results_chart``), drawn
+here as text and by the statistics screen with the chart widget.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +13,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from .charts import Figure, Series, chart_text
 from .stats import PlayerStats, StatsDB, StatsError, Tally, default_stats_path
 
-RECENT = 20
-"""Games shown in the sparkline of recent results."""
-WIN_MARK, LOSS_MARK = "█", "▁"
+RECENT = 30
+"""Games shown in the results and the chart, most recent last."""
+ROLLING_WINDOW = 5
+"""Games averaged for each point of the win-rate chart."""
+CHART_MARKS = "┌─┤└•"
+"""What a text chart is drawn with: a terminal that cannot show these gets none."""
 NO_GAMES = "No games recorded yet: finish a game with `mantis play` and it will show up here."
 
 
@@ -32,7 +40,7 @@ def run_stats(args: argparse.Namespace, out: TextIO | None = None) -> int:
         message = f"No games recorded yet for {player!r}." if player is not None else NO_GAMES
         print(message, file=out)
     else:
-        print(format_stats(stats, unicode=_can_encode(out, WIN_MARK + LOSS_MARK)), file=out)
+        print(format_stats(stats, charts=_can_encode(out, CHART_MARKS)), file=out)
     return 0
 
 
@@ -70,8 +78,8 @@ def _tally_json(tally: Tally) -> dict[str, Any]:
     return {"games": tally.games, "wins": tally.wins, "win_rate": round(tally.win_rate, 4)}
 
 
-def format_stats(stats: Sequence[PlayerStats], *, unicode: bool = True) -> str:
-    """A readable table of every player, then each player's breakdown."""
+def format_stats(stats: Sequence[PlayerStats], *, charts: bool = True) -> str:
+    """A readable table of every player, then each player's breakdown (and chart)."""
     name_width = max(len("Player"), *(len(s.name) for s in stats))
     header = (
         f"{'Player':<{name_width}}  Games  Wins  Win %  Streak  Best  Last {RECENT} (oldest first)"
@@ -81,7 +89,7 @@ def format_stats(stats: Sequence[PlayerStats], *, unicode: bool = True) -> str:
         lines.append(
             f"{s.name:<{name_width}}  {s.overall.games:>5}  {s.overall.wins:>4}  "
             f"{_percent(s.overall):>5}  {s.current_streak:>6}  {s.best_streak:>4}  "
-            f"{sparkline([won for _, won in s.results], unicode=unicode)}"
+            f"{results_letters([won for _, won in s.results])}"
         )
     for s in stats:
         lines.append("")
@@ -92,13 +100,48 @@ def format_stats(stats: Sequence[PlayerStats], *, unicode: bool = True) -> str:
             lines.extend(_breakdown(list(s.vs_people)))
         lines.append(f"{s.name} by table size:")
         lines.extend(_breakdown([(f"{n} players", t) for n, t in s.by_players]))
+        results = [won for _, won in s.results]
+        if charts and len(results) > 1:
+            shown = min(RECENT, len(results))
+            lines.append(
+                f"{s.name}'s win rate over the last {shown} games "
+                f"(each point: the {ROLLING_WINDOW} games up to it):"
+            )
+            chart = chart_text(*results_chart(results), width=64, height=10)
+            lines.extend(f"  {line}" for line in chart.splitlines())
     return "\n".join(lines)
 
 
-def sparkline(results: Sequence[bool], *, unicode: bool = True, width: int = RECENT) -> str:
-    """The last ``width`` results, oldest first: a tall bar (or W) per win, a low one (or L)."""
-    win, loss = (WIN_MARK, LOSS_MARK) if unicode else ("W", "L")
-    return "".join(win if won else loss for won in results[-width:])
+def results_letters(results: Sequence[bool], last: int = RECENT) -> str:
+    """The last ``last`` results, oldest first: W for a win, L for a loss."""
+    return "".join("W" if won else "L" for won in results[-last:])
+
+
+def rolling_win_rate(results: Sequence[bool], window: int = ROLLING_WINDOW) -> list[float]:
+    """Per game, the win rate over the last ``window`` games up to it (fewer at first)."""
+    rates = []
+    for i in range(len(results)):
+        recent = results[max(0, i + 1 - window) : i + 1]
+        rates.append(sum(recent) / len(recent))
+    return rates
+
+
+def results_chart(results: Sequence[bool], last: int = RECENT) -> tuple[list[Series], Figure]:
+    """The chart of a player's results: the rolling win rate over their last ``last`` games.
+
+    The horizontal axis counts the player's games (the first and the last
+    shown are labelled); the vertical one is the win rate, 0 to 100%.
+    """
+    rates = rolling_win_rate(results)[-last:]
+    first = len(results) - len(rates) + 1
+    xs = tuple(float(n) for n in range(first, len(results) + 1))
+    ends = sorted({xs[0], xs[-1]}) if xs else []
+    figure = Figure(
+        y_range=(0.0, 1.0),
+        x_ticks=tuple((x, f"game {int(x)}") for x in ends) or None,
+        y_ticks=((0.0, "0%"), (0.5, "50%"), (1.0, "100%")),
+    )
+    return [Series("win rate", tuple(rates), xs)], figure
 
 
 def _breakdown(rows: list[tuple[str, Tally]]) -> list[str]:

@@ -74,6 +74,7 @@ from operator import mul
 from typing import Any
 
 from ...engine import Action, Score, View, deck_out_winners
+from ...engine.seat_count import SEAT_COUNTS
 from ..counting import top_face_odds, unseen_face_counts
 
 FEATURES: tuple[str, ...] = (
@@ -253,7 +254,7 @@ class ExpertBot:
             nets = self._given if self._given is not None else _networks()
             self._by_players = {
                 n: nets[n] if n in nets else nets[min(nets, key=lambda m: (abs(m - n), m))]
-                for n in range(2, 7)
+                for n in SEAT_COUNTS
             }
         return self._by_players
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from ..narration import YOU
+from ...table.names import YOU
 
 
 class TurnBanner(Static):
