@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 
 from . import __version__
 from .store.settings import DEFAULT_BOT_TIMEOUT, SPEEDS
+from .web import MAX_TABS
 
 #: Built-in bot levels a server offers (the CLI lists them without importing the bots).
 _BOT_LEVELS = ("random", "score", "casual", "greedy", "expert")
@@ -56,6 +57,14 @@ def _postgres_url(text: str) -> str:
     if not text.startswith(("postgresql://", "postgres://")):
         raise argparse.ArgumentTypeError(f"{text!r} is not a postgresql:// URL")
     return text
+
+
+def _host_name(text: str) -> str:
+    """``--allow-host``: a host name (letters, digits, dots, dashes) or an address."""
+    name = text.strip().lower().rstrip(".")
+    if not name or not all(c.isascii() and (c.isalnum() or c in ".-:[]") for c in name):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a host name")
+    return name
 
 
 def _jobs(text: str) -> int | str:
@@ -192,6 +201,19 @@ def build_parser() -> argparse.ArgumentParser:
     web.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     web.add_argument(
         "--port", type=_port, default=8000, help="port (default 8000; 0: any free one)"
+    )
+    web.add_argument(
+        "--allow-host",
+        action="append",
+        metavar="NAME",
+        type=_host_name,
+        help="a name of this computer's that browsers may use besides its own (repeatable)",
+    )
+    web.add_argument(
+        "--max-tabs",
+        type=_positive_int,
+        default=MAX_TABS,
+        help=f"most tabs (one app process each) served at once (default {MAX_TABS})",
     )
 
     stats = sub.add_parser("stats", help="each human player's results in finished games")
