@@ -73,14 +73,22 @@ def default_networks() -> Networks:
     return networks_by_players()
 
 
-def _softmax_sums(us: Sequence[float]) -> list[float]:
-    """Per seat ``s``, ``Σ_j exp(u_j - u_s)``: its chance is one over that.
+def _leaf_chances(us: Sequence[float], me: int) -> tuple[list[float], float]:
+    """Every seat's chance from the strengths, ``exp(u_s) / Σ exp(u_j)``, and the
+    mover's ``Σ exp(u_j - u_me)``.
 
-    Written as the expert writes it for the mover, so the mover's chance is
-    the very float the expert computes.
+    The mover's chance is one over that sum, written as the expert writes it,
+    so it is the very float the expert computes.
     """
     exp = math.exp
-    return [sum(exp(u - us_s) for u in us) for us_s in us]
+    top = max(us)
+    weights = [exp(u - top) for u in us]
+    total = sum(weights)
+    chances = [w / total for w in weights]
+    um = us[me]
+    mover_total = sum(exp(u - um) for u in us)
+    chances[me] = 1.0 / mover_total
+    return chances, mover_total
 
 
 def _exact(players: int, winners: Sequence[int]) -> Chances:
@@ -99,7 +107,7 @@ def position_chances(view: View, networks: Networks | None = None) -> Chances:
     q = next_card_odds(list(unseen_face_counts(view.seen)), left)
     phase = left / (105 - 4 * n)
     us = position_strengths(net, counts, view.scores, view.to_move, q, view.target, phase)
-    return tuple(1.0 / total for total in _softmax_sums(us))
+    return tuple(_leaf_chances(us, view.to_move)[0])
 
 
 def option_values(view: View, networks: Networks | None = None) -> tuple[OptionValue, ...]:
@@ -111,6 +119,7 @@ def option_values(view: View, networks: Networks | None = None) -> tuple[OptionV
     if not actions:
         return ()
     n = view.players
+    me = view.to_move
     net = (networks if networks is not None else default_networks())[n]
     sums = [[0.0] * n for _ in actions]
     faces: list[list[FaceOutcome]] = [[] for _ in actions]
@@ -121,10 +130,11 @@ def option_values(view: View, networks: Networks | None = None) -> tuple[OptionV
             for s in range(n):
                 row[s] += p * leaf[s]
         else:
-            totals = _softmax_sums(strengths)
+            chances, mover_total = _leaf_chances(strengths, me)
             for s in range(n):
-                row[s] += p / totals[s]  # the expert's own sum, for the mover
-            leaf = tuple(1.0 / total for total in totals)
+                # the mover's as the expert sums it, to the last bit
+                row[s] += p / mover_total if s == me else p * chances[s]
+            leaf = tuple(chances)
         faces[i].append(FaceOutcome(colour, p, leaf))
     return tuple(
         OptionValue(action, tuple(sums[i]), tuple(faces[i])) for i, action in enumerate(actions)
