@@ -13,8 +13,9 @@ seats) are played first; then, on the very same records and in the same run:
 * **replay**: the replay alone (the engine replaying the record and a view
   per move), the floor both of them stand on.
 
-Prints per table size the moves per game and the median and p95 milliseconds
-per game of each, and the review's cost as a multiple of the expert's.
+The three take turns game by game.  Prints per table size the moves per game,
+the median and p95 milliseconds per game of each, and the review's total cost
+as a multiple of the expert's.
 Run on an otherwise idle machine: other work on the same cores inflates the
 p95.
 """
@@ -54,12 +55,15 @@ def expert_decides(record: GameRecord, expert: ExpertBot) -> None:
         game.play(action, seat)
 
 
-def timed(work, items) -> list[float]:
-    times = []
+def timed(works, items) -> list[list[float]]:
+    """Milliseconds of each of ``works`` on each item, the works taking turns item by
+    item (so that a change in the machine's load falls on all of them alike)."""
+    times: list[list[float]] = [[] for _ in works]
     for item in items:
-        start = perf_counter()
-        work(item)
-        times.append((perf_counter() - start) * 1e3)
+        for work, spent in zip(works, times, strict=True):
+            start = perf_counter()
+            work(item)
+            spent.append((perf_counter() - start) * 1e3)
     return times
 
 
@@ -81,9 +85,9 @@ def main() -> None:
     for players in (int(p) for p in args.players.split(",")):
         games = records(players, args.games)
         moves = sum(len(r.actions) for r in games) / len(games)
-        reviewing = timed(review_game, games)
-        deciding = timed(lambda r: expert_decides(r, expert), games)
-        replaying = timed(replay_only, games)
+        reviewing, deciding, replaying = timed(
+            (review_game, lambda r: expert_decides(r, expert), replay_only), games
+        )
         print(
             f"{f'{players}p':<7}{moves:>6.1f}{median(reviewing):>15.2f}{p95(reviewing):>8.2f}"
             f"{median(deciding):>15.2f}{p95(deciding):>8.2f}{median(replaying):>15.2f}"
