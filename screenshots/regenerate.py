@@ -27,6 +27,7 @@ import webkit  # noqa: E402
 from mantis.engine import SeatInfo  # noqa: E402
 from mantis.store import Settings, save_settings  # noqa: E402
 from mantis.store.paths import settings_path  # noqa: E402
+from mantis.tui import first_screens  # noqa: E402
 from mantis.tui.app import MantisApp  # noqa: E402
 from mantis.tui.screens import lobby  # noqa: E402
 from mantis.tui.screens.game_over import GameOverScreen  # noqa: E402
@@ -81,7 +82,7 @@ async def _pick_target(app: MantisApp, pilot: object) -> None:
 
 def _table(position: positions.Position) -> Callable[[], MantisApp]:
     record, upto = position
-    return lambda: MantisApp(record=record, upto=upto, still=True)
+    return lambda: MantisApp(first_screens.Position(record, upto), still=True)
 
 
 def _with_insights(position: positions.Position) -> Callable[[], MantisApp]:
@@ -90,7 +91,7 @@ def _with_insights(position: positions.Position) -> Callable[[], MantisApp]:
 
     def make() -> MantisApp:
         save_settings(Settings(show_odds=True, coach=True), settings_path())
-        return MantisApp(record=record, upto=upto, still=True)
+        return MantisApp(first_screens.Position(record, upto), still=True)
 
     return make
 
@@ -98,7 +99,7 @@ def _with_insights(position: positions.Position) -> Callable[[], MantisApp]:
 def _replay() -> MantisApp:
     save_settings(Settings(show_odds=True), settings_path())
     record = replace(positions.played(3, 4, 0.5), seats=positions.seats("hrr", "You,Ann,Bea"))
-    return MantisApp(replay=record, replay_title="sample game", still=True)
+    return MantisApp(first_screens.Replay(record, "sample game"), still=True)
 
 
 def _setup() -> MantisApp:

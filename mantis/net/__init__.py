@@ -2,6 +2,6 @@
 
 ``server.TableServer`` runs tables (``room.Room``) with the table driver and
 keeps them in SQLite; ``protocol`` is every message either side may send;
-``client.OnlineSeat`` is one app's seat at a server table, reconnecting by
+``client.TableConnection`` is one app's connection to a server table, reconnecting by
 itself.  Nothing here imports the UI.
 """

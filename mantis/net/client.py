@@ -1,6 +1,6 @@
 """The client side of online play: one place at a server table, kept across dropped connections.
 
-``OnlineSeat.open()`` connects, says ``create``, ``join`` or ``watch`` and
+``TableConnection.open()`` connects, says ``create``, ``join`` or ``watch`` and
 waits for ``welcome`` (or raises ``OnlineError`` with one clear line).  From
 then on ``events()`` yields what the server says, in order, and never ends
 on a dropped connection: it reconnects by itself (back-off capped at 5 s),
@@ -133,8 +133,8 @@ def check_url(url: str) -> str:
     return url.rstrip("/")
 
 
-class OnlineSeat:
-    """This app's place at one server table: a seat, or a spectator's view."""
+class TableConnection:
+    """A connection to one server table: this app's seat there, or a spectator's view."""
 
     def __init__(
         self,
@@ -322,7 +322,7 @@ async def take_seat(
     url: str,
     opening: protocol.Create | protocol.Join | protocol.Watch,
     tokens: SeatTokens | None = None,
-) -> OnlineSeat:
+) -> TableConnection:
     """Reach the server and take the place asked for; ``OnlineError`` if it says no.
 
     A kept seat token the server does not know (another server at that
@@ -330,14 +330,14 @@ async def take_seat(
     tried again as a newcomer.
     """
     tokens = tokens if tokens is not None else SeatTokens()
-    seat = OnlineSeat(url, opening, tokens=tokens)
+    seat = TableConnection(url, opening, tokens=tokens)
     try:
         await seat.open()
     except OnlineError as exc:
         if exc.code != protocol.BAD_TOKEN or not isinstance(opening, protocol.Join):
             raise
         tokens.forget(seat.url, opening.code)
-        seat = OnlineSeat(
+        seat = TableConnection(
             url, protocol.Join(opening.protocol, opening.code, opening.name), tokens=tokens
         )
         await seat.open()

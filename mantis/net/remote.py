@@ -13,7 +13,7 @@ from random import Random
 
 from ..engine import Action, View
 from ..players import Player, make_bot
-from ..players.table import decide
+from ..players.decision import decide
 from . import protocol
 
 

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from ..store.paths import data_dir
-from ..store.tables_db import TablesDBError
+from ..store.table_store import StoreError
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
@@ -35,19 +35,27 @@ def tune_garbage_collector() -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Serve until told to stop; 1 with one line if the server cannot start."""
+    from ..store.tables_db import DB_NAME, SqliteTableStore
+    from ..table.clock import SystemClock
+    from .directory import LocalDirectory
+    from .room import RoomConfig
     from .server import TableServer
 
     data = Path(args.data) if args.data else data_dir() / "server"
     try:
-        server = TableServer(
-            data,
-            away_after=args.away_after,
-            bot_pace=args.bot_pace,
-            seed=args.seed,
-        )
-    except (TablesDBError, OSError) as exc:
+        store = SqliteTableStore(data / DB_NAME)
+    except (StoreError, OSError) as exc:
         print(f"mantis: error: {exc}", file=sys.stderr)
         return 1
+    clock = SystemClock()
+    directory = LocalDirectory(clock)
+    server = TableServer(
+        store,
+        directory,
+        config=RoomConfig(away_after=args.away_after, bot_pace=args.bot_pace),
+        clock=clock,
+        seed=args.seed,
+    )
     if args.host not in LOCAL_HOSTS:
         print(
             f"mantis: warning: listening on {args.host}: anyone who can reach this machine "
@@ -67,7 +75,11 @@ def run_serve(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        await server.run(args.host, args.port, stop, ready)
+        try:
+            await server.run(args.host, args.port, stop, ready)
+        finally:
+            await directory.close()
+            await store.close()  # every write finished before the database is closed
 
     try:
         asyncio.run(main())
@@ -76,7 +88,6 @@ def run_serve(args: argparse.Namespace) -> int:
             f"mantis: error: cannot listen on {args.host}:{args.port}: {exc.strerror}",
             file=sys.stderr,
         )
-        server.close()
         return 1
     print("mantis server stopped; every table is kept", flush=True)
     return 0

@@ -1,7 +1,7 @@
 """The table: one game and its seats run to the end, and the public stream it tells.
 
 ``driver.Table`` runs a game with its players and publishes the public
-stream (``messages``); ``public.PublicTable`` folds a stream back into the
+stream (``messages``); ``position.PublicPosition`` folds a stream back into the
 position anyone may know; ``history`` rebuilds a recorded game's stream;
 ``keeper`` is where a table keeps its game.  Nothing here imports the UI.
 """
@@ -24,7 +24,7 @@ from .messages import (
     decode,
     encode,
 )
-from .public import PublicTable
+from .position import PublicPosition
 
 __all__ = [
     "STREAM_VERSION",
@@ -38,7 +38,7 @@ __all__ = [
     "Message",
     "Notice",
     "Opening",
-    "PublicTable",
+    "PublicPosition",
     "Recorded",
     "StartFailed",
     "StreamError",

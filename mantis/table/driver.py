@@ -10,7 +10,7 @@ headless in tests and on a server.
 
 The order of one move: every listener is ready (a paused board holds the
 table, a board still showing the last move holds it until shown); the seat
-to move is asked (``players.table.decide``); the action is applied; the
+to move is asked (``players.decision.decide``); the action is applied; the
 keeper keeps the game; only then are the move's messages published.  So a
 listener that hears of a move can count on it being kept, and nothing runs
 ahead of what a person has seen.
@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from ..engine import GameRecord, SeatInfo, View, bot_rng, record_of
 from ..engine.game import Game
 from ..players import InputPlayer, Player
-from ..players.table import decide
+from ..players.decision import decide
 from ..store.settings import DEFAULT_BOT_TIMEOUT
 from .history import opening_of, seats_of
 from .keeper import Keeper

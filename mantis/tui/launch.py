@@ -23,18 +23,19 @@ def run_play(args: argparse.Namespace) -> int:
     except SeatingError as exc:
         print(f"mantis: error: {exc}", file=sys.stderr)
         return USAGE_ERROR
-    from .app import RESUME_NOW, RESUME_OFFER, MantisApp  # Textual loads only now
+    # Textual loads only now
+    from . import first_screens
+    from .app import FirstScreen, MantisApp
 
-    # Only a plain launch looks for an unfinished game: explicit seats mean a new one.
-    resume = None
-    if seats is None and args.seed is None:
-        resume = RESUME_NOW if args.resume else RESUME_OFFER
-    app = MantisApp(
-        seats=seats,
-        seed=args.seed,
-        speed=args.speed,
-        bot_timeout=args.bot_timeout,
-        resume=resume,
-    )
+    first: FirstScreen
+    if seats is not None:
+        first = first_screens.NewTable(seats, args.seed)
+    else:
+        # Only a plain launch looks for an unfinished game: a seed means a new one.
+        resume = None
+        if args.seed is None:
+            resume = first_screens.Resume.NOW if args.resume else first_screens.Resume.OFFER
+        first = first_screens.Setup(args.seed, resume=resume)
+    app = MantisApp(first, speed=args.speed, bot_timeout=args.bot_timeout)
     app.run()
     return app.return_code or 0

@@ -1,38 +1,168 @@
-"""The app's side of one online seat: the server's news, routed to the screens showing it.
+"""Online play for the app: the lobby, the table being followed, and a server run here.
 
-The connection (``net.client.OnlineSeat``) yields what the server says; the
-``OnlineController`` turns each event into a screen update: the waiting room
-follows the seats, the board is opened on the first piece of the stream and
-fed the rest, and a dropped connection is shown, never hidden, while the
-client reconnects by itself.
+``OnlinePlay`` opens the lobby, follows the table a lobby (or ``mantis
+host``/``join``/``watch``) took a place at, leaves it, and runs a table
+server inside the app on request ("Serve here").  While a table is followed,
+``TableFollower`` turns each event of its connection into a screen update:
+the waiting room follows the seats, the board is opened on the first piece
+of the stream and fed the rest, and a dropped connection is shown, never
+hidden, while the client reconnects by itself.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+from typing import TYPE_CHECKING, Any
 
-from ..net import protocol
-from ..net.client import Dropped, OnlineError, OnlineSeat, Reconnected, StreamUpdate
-from .screens.online_table import OnlineTableScreen
-from .screens.waiting_room import WaitingRoomScreen
-
+# Online play (websockets, the server) is imported when first used: no launch
+# but an online one needs it before its first frame.
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from ..net.client import TableConnection
     from .app import MantisApp
+    from .preferences import Preferences
+    from .screens.game_over import GameOverChoice
+    from .screens.lobby import LobbyScreen
+    from .screens.online_play import OnlinePlayScreen
+    from .screens.waiting_room import WaitingRoomScreen
 
 
-class OnlineController:
-    """Follows one online seat for the app: waiting room first, then the board."""
+class OnlinePlay:
+    """The app's online play: at most one table followed at a time."""
 
-    def __init__(self, app: MantisApp, online: OnlineSeat) -> None:
+    def __init__(self, app: MantisApp, prefs: Preferences) -> None:
         self.app = app
-        self.online = online
-        self.room_screen = WaitingRoomScreen(online)
-        self.board: OnlineTableScreen | None = None
+        self.prefs = prefs
+        self.follower: TableFollower | None = None
+        """The table being followed, if any."""
+        self._lobby: Screen[Any] | None = None
+        self._server_url: str | None = None
+
+    def open_lobby(self) -> None:
+        """Show the lobby (unless it is up already)."""
+        from .screens.lobby import LobbyScreen
+
+        if not isinstance(self.app.screen, LobbyScreen):
+            self.app.push_screen(self._new_lobby())
+
+    def _new_lobby(self) -> LobbyScreen:
+        from ..store.seat_tokens import SeatTokens
+        from .screens.lobby import LobbyScreen
+
+        return LobbyScreen(self.prefs, SeatTokens())
+
+    def follow(self, connection: TableConnection, *, lobby: Screen[Any] | None = None) -> None:
+        """Show the table ``connection`` is at (waiting room, then board) and follow the server.
+
+        With ``lobby``, leaving the table goes back there; without, to a new lobby.
+        """
+        follower = TableFollower(self.app, self.prefs, connection)
+        self.follower = follower
+        self._lobby = lobby
+        self.app.push_screen(follower.room_screen)
+        self.app.run_worker(follower.follow(), group="online", exclusive=True)
+
+    def leave(self) -> None:
+        """Leave the followed table (the seat stays yours: joining again takes it back)."""
+        follower, self.follower = self.follower, None
+        app = self.app
+        if follower is not None:
+            app.run_worker(follower.connection.close(), group="closing")
+            app.workers.cancel_group(app, "online")
+        lobby, self._lobby = self._lobby, None
+        if lobby is not None and lobby in app.screen_stack:
+            while app.screen is not lobby:
+                app.pop_screen()
+            return
+        # Reached from the command line: the lobby, where another table is a step
+        # away, over the setup screen, where a game here is.
+        while len(app.screen_stack) > 1:
+            app.pop_screen()
+        app.show_setup()
+        app.push_screen(self._new_lobby())
+
+    def serve_for(self, lobby: LobbyScreen) -> None:
+        """Start a server here for ``lobby`` (in a worker): it is told the address, or why not."""
+
+        async def serve() -> None:
+            try:
+                url = await self.serve_here()
+            except OSError as exc:
+                lobby.show_error(f"Could not start a server here: {exc.strerror or exc}")
+                return
+            lobby.serving(url)
+
+        self.app.run_worker(serve(), group="serve-here", exclusive=True)
+
+    async def serve_here(self) -> str:
+        """Start a table server inside this app (localhost); its address.
+
+        ``OSError`` if it cannot listen (a server may already run on that port).
+        """
+        if self._server_url is not None:
+            return self._server_url
+        from ..net.directory import LocalDirectory
+        from ..net.server import TableServer
+        from ..store.paths import data_dir
+        from ..store.tables_db import DB_NAME, SqliteTableStore
+        from ..table.clock import SystemClock
+
+        port = _port_of(self.prefs.settings.server)
+        store = SqliteTableStore(data_dir() / "server" / DB_NAME)
+        server = TableServer(store, LocalDirectory(SystemClock()))
+        stop = asyncio.Event()
+        bound: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        def ready(host: str, got: int) -> None:
+            bound.set_result(got)
+
+        async def run() -> None:
+            try:
+                await server.run("127.0.0.1", port, stop, ready)
+            except OSError as exc:  # the port is taken: said on the lobby
+                if not bound.done():
+                    bound.set_exception(exc)
+            finally:
+                await store.close()
+
+        self.app.run_worker(run(), group="server", exit_on_error=False)
+        got = await bound
+        self._server_url = f"ws://127.0.0.1:{got}"
+        return self._server_url
+
+    def after_game(self, choice: GameOverChoice, board: OnlinePlayScreen) -> None:
+        """Act on the game-over choice at an online table."""
+        from .screens.game_over import GameOverChoice
+
+        if choice is GameOverChoice.REPLAY:
+            record = board.state.record
+            if record is not None:
+                from ..engine.record import parse_record
+
+                self.app.open_replay(parse_record(record), title=f"table {board.code}")
+        elif choice in (GameOverChoice.LOBBY, GameOverChoice.QUIT):
+            self.leave()
+
+
+class TableFollower:
+    """Follows one online table for the app: waiting room first, then the board."""
+
+    def __init__(self, app: MantisApp, prefs: Preferences, connection: TableConnection) -> None:
+        from .screens.waiting_room import WaitingRoomScreen
+
+        self.app = app
+        self.prefs = prefs
+        self.connection = connection
+        self.room_screen: WaitingRoomScreen = WaitingRoomScreen(connection)
+        self.board: OnlinePlayScreen | None = None
 
     async def follow(self) -> None:
-        """Route every event until the seat is closed (run as the app's worker)."""
+        """Route every event until the connection is closed (run as the app's worker)."""
+        from ..net.client import OnlineError
+
         try:
-            async for event in self.online.events():
+            async for event in self.connection.events():
                 try:
                     self.dispatch(event)
                 except Exception as exc:  # never let one odd event end the session
@@ -48,6 +178,9 @@ class OnlineController:
         Until the game's stream arrives, the waiting room shows the table; from
         then on, the board (the waiting room is left behind for good).
         """
+        from ..net import protocol
+        from ..net.client import Dropped, Reconnected, StreamUpdate
+
         board, room = self.board, self.room_screen
         if isinstance(event, StreamUpdate):
             if board is None or event.reset:
@@ -79,10 +212,18 @@ class OnlineController:
 
     def _open_board(self) -> None:
         """Show the board from the whole stream so far (the first time, or after a reset)."""
+        from .screens.online_play import OnlinePlayScreen
+
         old = self.board
-        board = OnlineTableScreen(self.online, tuple(self.online.stream))
+        board = OnlinePlayScreen(self.connection, tuple(self.connection.stream), self.prefs)
         self.board = board
         if self.app.screen is old or self.app.screen is self.room_screen:
             self.app.switch_screen(board)
         else:
             self.app.push_screen(board)
+
+
+def _port_of(url: str) -> int:
+    """The port in a ``ws://host:port`` address (8765 if none can be read; 0: any free one)."""
+    tail = url.rsplit(":", 1)[-1].strip("/")
+    return int(tail) if tail.isdigit() and int(tail) < 65536 else 8765

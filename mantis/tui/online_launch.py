@@ -109,9 +109,11 @@ async def _play(
     except OnlineError as exc:
         print(f"mantis: {exc}", file=sys.stderr)
         return FAILED
-    from .app import MantisApp  # Textual loads only once the table is reached
+    # Textual loads only once the table is reached
+    from . import first_screens
+    from .app import MantisApp
 
-    app = MantisApp(online=online)
+    app = MantisApp(first_screens.Online(online))
     try:
         await app.run_async()
     finally:

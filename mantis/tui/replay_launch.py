@@ -37,8 +37,10 @@ def run_replay(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         return USAGE_ERROR
-    from .app import MantisApp  # Textual loads only once the game is good
+    # Textual loads only once the game is good
+    from . import first_screens
+    from .app import MantisApp
 
-    app = MantisApp(replay=record, replay_title=f"{os.path.basename(path)} game {args.game}")
+    app = MantisApp(first_screens.Replay(record, f"{os.path.basename(path)} game {args.game}"))
     app.run()
     return app.return_code or 0

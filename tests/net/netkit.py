@@ -22,8 +22,12 @@ from websockets.exceptions import ConnectionClosed
 
 from mantis.engine import SCORE, CardRevealed, GameOver, TurnStarted
 from mantis.net import protocol
+from mantis.net.directory import LocalDirectory
+from mantis.net.room import RoomConfig
 from mantis.net.server import TableServer
-from mantis.table import Message, PublicTable, Recorded
+from mantis.store.tables_db import DB_NAME, SqliteTableStore
+from mantis.table import Message, PublicPosition, Recorded
+from mantis.table.clock import SystemClock
 
 #: Generous bound on any wait: a slow machine only makes tests slower, never red.
 WAIT = 60.0
@@ -31,18 +35,32 @@ WAIT = 60.0
 
 @contextlib.asynccontextmanager
 async def running_server(data: Path, **options: Any) -> AsyncIterator[tuple[TableServer, str]]:
-    """A server on 127.0.0.1 (a free port) for the duration of the block: (server, url)."""
-    options.setdefault("bot_pace", 0.0)
-    server = TableServer(data, **options)
+    """A server on 127.0.0.1 (a free port) for the duration of the block: (server, url).
+
+    It keeps its tables in ``data``/server.sqlite3; ``away_after``, ``bot_pace``
+    (0 unless given) and ``bot_timeout`` make its ``RoomConfig``; the other
+    options go to ``TableServer`` (``clock`` among them: a ``ManualClock`` to drive).
+    """
+    config = RoomConfig(
+        **{key: options.pop(key) for key in ("away_after", "bot_timeout") if key in options},
+        bot_pace=options.pop("bot_pace", 0.0),
+    )
+    clock = options.setdefault("clock", SystemClock())
+    store = SqliteTableStore(data / DB_NAME)
+    directory = LocalDirectory(clock)
+    server = TableServer(store, directory, config=config, **options)
     stop = asyncio.Event()
     bound: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     task = asyncio.create_task(server.run("127.0.0.1", 0, stop, lambda h, p: bound.set_result(p)))
-    port = await asyncio.wait_for(bound, WAIT)
     try:
+        port = await asyncio.wait_for(asyncio.shield(bound), WAIT)
         yield server, f"ws://127.0.0.1:{port}"
     finally:
         stop.set()
-        await asyncio.wait_for(task, WAIT)
+        try:
+            await asyncio.wait_for(task, WAIT)
+        finally:
+            await store.close()
 
 
 class ServerProcess:
@@ -151,8 +169,8 @@ class Client:
         await self.until(lambda: self.closed, "the close")
 
     @property
-    def public(self) -> PublicTable:
-        return PublicTable.of(self.stream)
+    def public(self) -> PublicPosition:
+        return PublicPosition.of(self.stream)
 
     @property
     def over(self) -> bool:

@@ -72,7 +72,7 @@ async def test_two_people_and_a_bot_play_a_whole_game_and_a_spectator_sees_it_al
         assert status["protocol"] == protocol.PROTOCOL_VERSION
         assert (await http_json(url, "/tables"))[0]["state"] == "over"
         # The server kept the record too.
-        assert server.db.records() == [ann.stream[-1].record]
+        assert await server.store.records() == [ann.stream[-1].record]
 
 
 async def test_a_private_table_is_joinable_by_code_but_not_listed(tmp_path: Path) -> None:

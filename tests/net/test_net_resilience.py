@@ -19,14 +19,15 @@ from netkit import (
 from mantis.engine import SCORE, TurnStarted
 from mantis.engine.record import parse_record
 from mantis.net import protocol
-from mantis.net.client import Dropped, OnlineSeat, Reconnected, StreamUpdate
+from mantis.net.client import Dropped, Reconnected, StreamUpdate, TableConnection
 from mantis.store.seat_tokens import SeatTokens
-from mantis.table import Away, Back, PublicTable, Recorded
+from mantis.table import Away, Back, PublicPosition, Recorded
+from mantis.table.clock import ManualClock
 
 
-async def follow_and_play(seat: OnlineSeat, *, on_event=None) -> PublicTable:
+async def follow_and_play(seat: TableConnection, *, on_event=None) -> PublicPosition:
     """Play this seat's turns (score) through the real client until the game's record."""
-    public = PublicTable()
+    public = PublicPosition()
     answered: set[int] = set()
     async for event in seat.events():
         if on_event is not None:
@@ -34,7 +35,7 @@ async def follow_and_play(seat: OnlineSeat, *, on_event=None) -> PublicTable:
         if not isinstance(event, StreamUpdate):
             continue
         if event.reset:
-            public = PublicTable()
+            public = PublicPosition()
         for message in event.messages:
             public.apply(message)
         if isinstance(seat.stream[-1], Recorded):
@@ -51,13 +52,13 @@ async def test_the_server_killed_mid_game_comes_back_and_no_move_is_lost_or_doub
 ) -> None:
     data = tmp_path / "server"
     first = ServerProcess(data, 0, "--away-after", "600")
-    ann = OnlineSeat(
+    ann = TableConnection(
         first.url,
         protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "open", "greedy")),
         tokens=SeatTokens(tmp_path / "ann.json"),
     )
     code = (await ann.open()).code
-    bea = OnlineSeat(
+    bea = TableConnection(
         first.url,
         protocol.Join(protocol.PROTOCOL_VERSION, code, "Bea"),
         tokens=SeatTokens(tmp_path / "bea.json"),
@@ -71,7 +72,7 @@ async def test_the_server_killed_mid_game_comes_back_and_no_move_is_lost_or_doub
     async def kill_after_a_few_moves(event) -> None:
         if isinstance(event, Dropped | Reconnected):
             drops.append(event)
-        if not killed.is_set() and PublicTable.of(ann.stream).turn >= 6:
+        if not killed.is_set() and PublicPosition.of(ann.stream).turn >= 6:
             killed.set()
             first.kill()  # -9, mid-game, between two of Ann's moves
             restarted.append(ServerProcess(data, first.port, "--away-after", "600"))
@@ -98,18 +99,21 @@ async def test_the_server_killed_mid_game_comes_back_and_no_move_is_lost_or_doub
 
 
 async def test_away_then_the_bot_plays_then_back(tmp_path: Path) -> None:
-    async with running_server(tmp_path, away_after=0.2) as (_, url):
+    clock = ManualClock()
+    async with running_server(tmp_path, away_after=60, clock=clock) as (_, url):
         ann = await create(url, ("human", "open"), "Ann", away_bot="expert")
         bea = await join(url, welcome(ann).code, "Bea")
         token = welcome(bea).token
         await ann.send(protocol.Start())
         await ann.until(lambda: ann.stream, "the stream")
         await bea.close()  # Bea's terminal closes
+        await ann.until(lambda: _presence(ann)[1] == "gone", "Bea gone")
+        assert not any(isinstance(m, Away) for m in ann.stream)  # the table waits for her...
+        clock.advance(60)  # ...for a minute
         await ann.until(lambda: any(isinstance(m, Away) for m in ann.stream), "Bea away")
         away = next(m for m in ann.stream if isinstance(m, Away))
         assert away == Away(1, "expert")
-        presence = [m for m in ann.heard if isinstance(m, protocol.Presence)][-1]
-        assert presence.seats[1] == "away"
+        await ann.until(lambda: _presence(ann)[1] == "away", "Bea shown away")
         # The away bot plays Bea's turns while Ann plays hers.
         playing = asyncio.create_task(play_my_turns(ann, 0))
         await ann.until(lambda: _bea_moved_since(ann.stream, away), "the away bot's move")
@@ -121,6 +125,10 @@ async def test_away_then_the_bot_plays_then_back(tmp_path: Path) -> None:
         assert record.seats[1].name == "Bea" and record.result is not None
 
 
+def _presence(client) -> tuple[str, ...]:
+    return [m for m in client.heard if isinstance(m, protocol.Presence)][-1].seats
+
+
 def _bea_moved_since(stream, away) -> bool:
     after = stream[stream.index(away) :]
     return any(type(m).__name__ == "CardRevealed" and m.seat == 1 for m in after)
@@ -130,7 +138,7 @@ async def test_a_client_that_drops_reconnects_by_itself_and_sends_its_move_again
     tmp_path: Path,
 ) -> None:
     async with running_server(tmp_path, away_after=WAIT) as (server, url):
-        ann = OnlineSeat(
+        ann = TableConnection(
             url,
             protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "greedy")),
             tokens=SeatTokens(tmp_path / "ann.json"),
@@ -160,7 +168,8 @@ async def test_a_client_that_drops_reconnects_by_itself_and_sends_its_move_again
 async def test_a_person_who_left_the_waiting_room_is_played_for_once_the_game_starts(
     tmp_path: Path,
 ) -> None:
-    async with running_server(tmp_path, away_after=0.2) as (_, url):
+    clock = ManualClock()
+    async with running_server(tmp_path, away_after=60, clock=clock) as (_, url):
         ann = await create(url, ("human", "open", "open"), "Ann")
         code = welcome(ann).code
         bea = await join(url, code, "Bea")
@@ -179,6 +188,8 @@ async def test_a_person_who_left_the_waiting_room_is_played_for_once_the_game_st
             "Cal's seat removed",
         )
         await ann.send(protocol.Start())
+        await ann.until(lambda: ann.stream, "the game started")
+        clock.advance(60)  # Bea is not back a minute after the start
         await ann.until(lambda: any(isinstance(m, Away) for m in ann.stream), "Bea away")
         await play_my_turns(ann, 0)
         record = parse_record(ann.stream[-1].record)

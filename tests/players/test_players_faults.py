@@ -8,7 +8,7 @@ import sys
 import threading
 
 from mantis.engine import SCORE, Game, steal
-from mantis.players.table import decide
+from mantis.players.decision import decide
 
 RELEASE = threading.Event()
 
@@ -76,7 +76,7 @@ def test_a_hung_bot_does_not_block_exit() -> None:
     code = """
 import asyncio, time
 from mantis.engine import Game, SCORE
-from mantis.players.table import decide
+from mantis.players.decision import decide
 class Hang:
     def choose(self, view):
         time.sleep(3600)

@@ -12,7 +12,7 @@ from botkit import random_positions
 from mantis.engine import SCORE, Game, View, steal
 from mantis.players import HumanPlayer, is_player
 from mantis.players.bots.greedy import GreedyBot
-from mantis.players.table import decide
+from mantis.players.decision import decide
 
 _ATOMS = (int, float, str, bool, type(None))
 

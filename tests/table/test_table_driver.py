@@ -7,8 +7,8 @@ import threading
 
 from mantis.engine import SCORE, Game, SeatInfo, bot_rng, record_of, steal
 from mantis.players import HumanPlayer, make_bot
-from mantis.players.table import BUSY
-from mantis.table import Fault, KeepFailed, PublicTable, Recorded, Table, stream_of
+from mantis.players.decision import BUSY
+from mantis.table import Fault, KeepFailed, PublicPosition, Recorded, Table, stream_of
 from mantis.table.messages import Message
 
 BOT_SEATS = (
@@ -80,7 +80,7 @@ def test_bots_through_the_driver_play_the_engines_game() -> None:
         assert table.record == record
         assert heard[:-1] == stream_of(record)
         assert heard[-1] == Recorded(record.to_json())
-        assert PublicTable.of(heard).view() == record.replay().view()
+        assert PublicPosition.of(heard).view() == record.replay().view()
         # Kept at once when new, after every move but the last, and recorded at the end.
         assert keeper.saves == list(range(len(record.actions)))
         assert keeper.finished == [record]

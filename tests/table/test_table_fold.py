@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from mantis.engine import Game, SeatInfo, record_of
 from mantis.players import make_bot
-from mantis.table import PublicTable, StreamError, opening_of, stream_of
+from mantis.table import PublicPosition, StreamError, opening_of, stream_of
 from mantis.table.messages import decode, encode
 
 BOTS = ("random", "score", "casual", "greedy", "expert")
@@ -33,7 +33,7 @@ def test_views_folded_from_the_stream_equal_the_engines_in_2000_games() -> None:
             hook = getattr(bot, "new_game", None)
             if hook is not None:
                 hook(seat, random.Random(index * 7 + seat))
-        public = PublicTable()
+        public = PublicPosition()
         for message in opening_of(game, seats):
             public.apply(message)
         while True:
@@ -58,10 +58,10 @@ def test_the_stream_through_json_folds_to_the_same_views() -> None:
             game.apply(actions[rng.randrange(len(actions))])
         record = record_of(game, _seats(players, rng))
         stream = stream_of(record)
-        through_json = PublicTable.of([decode(encode(message)) for message in stream])
+        through_json = PublicPosition.of([decode(encode(message)) for message in stream])
         assert through_json.view() == game.view()
         for upto in (0, len(record.actions) // 2):
-            assert PublicTable.of(stream_of(record, upto)).view() == record.replay(upto).view()
+            assert PublicPosition.of(stream_of(record, upto)).view() == record.replay(upto).view()
 
 
 def _a_stream() -> list:
@@ -86,7 +86,7 @@ def _a_stream() -> list:
 )
 def test_a_message_that_does_not_fit_the_table_is_refused(where, change, problem) -> None:
     stream = _a_stream()
-    table = PublicTable.of(stream[:where])
+    table = PublicPosition.of(stream[:where])
     before = (table.turn, table.pile_size, table.seen)
     with pytest.raises(StreamError, match=problem):
         table.apply(change(stream[where]))
@@ -96,8 +96,8 @@ def test_a_message_that_does_not_fit_the_table_is_refused(where, change, problem
 def test_a_card_turned_twice_or_a_message_before_the_opening_is_refused() -> None:
     stream = _a_stream()
     with pytest.raises(StreamError, match="before the opening"):
-        PublicTable().apply(stream[1])
-    table = PublicTable.of(stream[:4])  # opening, first turn, a draw and its outcome
+        PublicPosition().apply(stream[1])
+    table = PublicPosition.of(stream[:4])  # opening, first turn, a draw and its outcome
     with pytest.raises(StreamError):
         table.apply(stream[2])
     with pytest.raises(StreamError, match="opened twice"):

@@ -17,6 +17,7 @@ from msgspec.structs import replace as replace_struct
 from mantis.net import protocol
 from mantis.net.client import ListedSeat, ListedTable, StreamUpdate
 from mantis.table import Away, Message, stream_of
+from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 
 URL = "ws://127.0.0.1:8765"
@@ -86,7 +87,7 @@ def waiting_room_app() -> MantisApp:
         ("Ada", "bot", "expert", True),
     ]
     still = StillSeat(room(seats, you=0), ["here", "gone", "open", "bot"])
-    return MantisApp(online=still, still=True)  # type: ignore[arg-type]
+    return MantisApp(first_screens.Online(still), still=True)  # type: ignore[arg-type]
 
 
 def online_table_app(away: bool) -> MantisApp:
@@ -105,7 +106,7 @@ def online_table_app(away: bool) -> MantisApp:
     if away:
         stream.append(Away(friend, "greedy"))
     state = room([(s.name, s.kind, s.bot, True) for s in seats], you=me, state="playing")
-    return MantisApp(online=StillSeat(state, presence, stream), still=True)  # type: ignore[arg-type]
+    return MantisApp(first_screens.Online(StillSeat(state, presence, stream)), still=True)  # type: ignore[arg-type]
 
 
 async def listed_tables(url: str) -> list[ListedTable]:

@@ -3,8 +3,8 @@
 Games are played by a tiny seeded policy (score with probability
 ``score_chance``, otherwise steal from a random opponent) and recorded with
 ``record_of``.  A position is a record with its seats and a number of moves:
-the table opens there (``MantisApp(record=..., upto=...)``), the same path a
-saved game takes.  The seeds were found by searching.
+the table opens there (``first_screens.Position(record, upto)``), the same path
+a saved game takes.  The seeds were found by searching.
 """
 
 from __future__ import annotations

@@ -8,24 +8,27 @@ from pathlib import Path
 
 import onlinekit
 import pytest
-from tuikit import wait_for
+from tuikit import Heard, wait_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 from netkit import join, play_my_turns, running_server  # noqa: E402
 
 from mantis.cli import main  # noqa: E402
 from mantis.net import protocol  # noqa: E402
-from mantis.net.client import OnlineSeat  # noqa: E402
+from mantis.net.client import TableConnection  # noqa: E402
 from mantis.store import Settings, save_settings  # noqa: E402
 from mantis.store.paths import settings_path  # noqa: E402
 from mantis.store.seat_tokens import SeatTokens  # noqa: E402
 from mantis.store.stats import StatsDB, default_stats_path  # noqa: E402
 from mantis.table import Away  # noqa: E402
+from mantis.table.clock import ManualClock  # noqa: E402
+from mantis.tui import first_screens  # noqa: E402
 from mantis.tui.app import MantisApp  # noqa: E402
 from mantis.tui.screens import lobby as lobby_module  # noqa: E402
-from mantis.tui.screens.game_over import GameOverScreen  # noqa: E402
+from mantis.tui.screens.game_over import GameOverChoice, GameOverScreen  # noqa: E402
 from mantis.tui.screens.lobby import LobbyScreen  # noqa: E402
-from mantis.tui.screens.online_table import OnlineTableScreen  # noqa: E402
+from mantis.tui.screens.online_play import OnlinePlayScreen  # noqa: E402
+from mantis.tui.screens.setup import SetupScreen  # noqa: E402
 from mantis.tui.screens.waiting_room import WaitingRoomScreen  # noqa: E402
 from mantis.tui.widgets.seat_panel import SeatPanel  # noqa: E402
 
@@ -36,12 +39,13 @@ async def test_host_a_table_in_the_app_a_friend_joins_and_the_game_is_played_to_
     tmp_path: Path,
 ) -> None:
     async with running_server(tmp_path / "server") as (_, url):
-        ann = OnlineSeat(
+        ann = TableConnection(
             url, protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "open", "casual"))
         )
         welcome = await ann.open()
-        app = MantisApp(online=ann, still=True)
-        async with app.run_test(size=SIZE) as pilot:
+        app = MantisApp(first_screens.Online(ann), still=True)
+        heard = Heard()
+        async with app.run_test(size=SIZE, message_hook=heard) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
             room = app.screen
             assert welcome.code in str(room.query_one("#room-title").render())
@@ -52,7 +56,7 @@ async def test_host_a_table_in_the_app_a_friend_joins_and_the_game_is_played_to_
             await pilot.pause()
             assert "Bea" in str(room.query_one("#room-seats").get_row_at(1))
             await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: isinstance(app.screen, OnlineTableScreen))
+            await wait_for(pilot, lambda: isinstance(app.screen, OnlinePlayScreen))
             board = app.screen
             assert board.names[0] == "You" and board.names[1] == "Bea"
             friend = asyncio.create_task(play_my_turns(bea, 1))
@@ -80,6 +84,12 @@ async def test_host_a_table_in_the_app_a_friend_joins_and_the_game_is_played_to_
                 (past,) = db.past_games()
             assert [s.name for s in past.seats][:2] == ["Ann", "Bea"]
             assert past.origin is not None and welcome.code in past.origin
+            # To the lobby: reached from the command line, it opens over the setup screen.
+            await pilot.press("l")
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            assert [m.choice for m in heard.of(OnlinePlayScreen.Chosen)] == [GameOverChoice.LOBBY]
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
         await ann.close()
         await bea.close()
 
@@ -90,20 +100,25 @@ def _past_games() -> int:
 
 
 async def test_the_board_shows_who_is_away_and_who_is_back(tmp_path: Path) -> None:
-    async with running_server(tmp_path / "server", away_after=0.2) as (_, url):
-        ann = OnlineSeat(url, protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "open")))
+    clock = ManualClock()
+    async with running_server(tmp_path / "server", away_after=60, clock=clock) as (_, url):
+        ann = TableConnection(
+            url, protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "open"))
+        )
         code = (await ann.open()).code
         bea = await join(url, code, "Bea")
         token = next(m for m in bea.heard if isinstance(m, protocol.Welcome)).token
-        app = MantisApp(online=ann, still=True)
+        app = MantisApp(first_screens.Online(ann), still=True)
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
             await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: isinstance(app.screen, OnlineTableScreen))
+            await wait_for(pilot, lambda: isinstance(app.screen, OnlinePlayScreen))
             board = app.screen
             await bea.close()
-            await wait_for(pilot, lambda: any(isinstance(m, Away) for m in board.messages))
             panel = board.query_one("#seat-1", SeatPanel)
+            await wait_for(pilot, lambda: panel.presence == "○ offline")
+            clock.advance(60)  # the table waits a minute for Bea, then plays for her
+            await wait_for(pilot, lambda: any(isinstance(m, Away) for m in board.messages))
             await wait_for(pilot, lambda: panel.presence == "◌ away")
             assert any("Bea is away" in line for line in board.query_one("#log").texts)
             back = await join(url, code, token=token)
@@ -185,7 +200,8 @@ async def test_from_the_setup_screen_to_a_table_through_the_lobby(tmp_path: Path
         ann = await create_table(url)
         code = next(m for m in ann.heard if isinstance(m, protocol.Welcome)).code
         app = MantisApp(still=True)
-        async with app.run_test(size=SIZE) as pilot:
+        heard = Heard()
+        async with app.run_test(size=SIZE, message_hook=heard) as pilot:
             await pilot.press("o")  # "Play online" from the setup screen
             await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
             lobby = app.screen
@@ -199,10 +215,13 @@ async def test_from_the_setup_screen_to_a_table_through_the_lobby(tmp_path: Path
             table.focus()
             await pilot.press("enter")  # the listed table, joined
             await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
+            (seated,) = heard.of(LobbyScreen.Seated)
+            assert seated.lobby is lobby and app.screen.online is seated.connection
             assert app.screen.online.seat == 1
             assert app.settings.server == url and app.settings.online_name == "Bea"
             await pilot.press("escape")  # leave: back to the lobby, the seat kept
             await wait_for(pilot, lambda: app.screen is lobby)
+            assert len(heard.of(WaitingRoomScreen.Leave)) == 1
         await ann.close()
 
 
@@ -267,13 +286,15 @@ async def test_a_new_user_reaches_an_online_table_from_the_app_alone() -> None:
     # the user to a table of their own, from the setup screen, without any flag.
     save_settings(Settings(server="ws://127.0.0.1:0"), settings_path())
     app = MantisApp(still=True)
-    async with app.run_test(size=SIZE) as pilot:
+    heard = Heard()
+    async with app.run_test(size=SIZE, message_hook=heard) as pilot:
         await pilot.press("o")
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
         lobby = app.screen
         await pilot.click("#serve")
         server = lobby.query_one("#server")
         await wait_for(pilot, lambda: server.value not in ("", "ws://127.0.0.1:0"))
+        assert [m.lobby for m in heard.of(LobbyScreen.ServeHere)] == [lobby]
         assert "Serving at" in str(lobby.query_one("#lobby-error").render())
         lobby.query_one("#online-name").value = "Ann"
         lobby.query_one("#online-players").value = 2
@@ -281,7 +302,7 @@ async def test_a_new_user_reaches_an_online_table_from_the_app_alone() -> None:
         await pilot.click("#create")
         await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, OnlineTableScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, OnlinePlayScreen))
         board = app.screen
         assert [s.kind for s in board.seats] == ["human", "bot"] and board.names[0] == "You"
         assert app.settings.server == server.value and app.settings.online_name == "Ann"

@@ -9,15 +9,16 @@ import positions
 import pytest
 from sample_bots import CountingBot, GatedBot, SleepyBot
 from textual.widgets import Button
-from tuikit import table_of, wait_for, wait_for_human
+from tuikit import Heard, table_of, wait_for, wait_for_human
 
 from mantis.engine import SCORE, Game, GameRecord, SeatInfo, record_of, steal
+from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 from mantis.tui.narration import narrate
-from mantis.tui.screens.game_over import GameOverScreen
+from mantis.tui.screens.game_over import GameOverChoice, GameOverScreen
 from mantis.tui.screens.help import HelpScreen
+from mantis.tui.screens.local_play import LocalPlayScreen
 from mantis.tui.screens.setup import SetupScreen
-from mantis.tui.screens.table import TableScreen
 from mantis.tui.screens.too_small import TooSmallScreen
 from mantis.tui.widgets.draw_pile import DrawPile
 from mantis.tui.widgets.game_log import GameLog
@@ -37,7 +38,7 @@ def seats(*specs: str) -> list[SeatInfo]:
 
 
 async def test_whole_game_with_the_keyboard() -> None:
-    app = MantisApp(seats=seats("human", "random", "score"), seed=3, still=True)
+    app = MantisApp(first_screens.NewTable(seats("human", "random", "score"), 3), still=True)
     async with app.run_test(size=SIZE) as pilot:
         steals = 0
         for _ in range(200):
@@ -67,7 +68,7 @@ async def test_whole_game_with_the_keyboard() -> None:
 async def test_end_of_a_game_with_the_mouse() -> None:
     # Late in a game, so that the clicking part stays short.
     record, upto = positions.mid_game(3, seed=15, upto=18)
-    app = MantisApp(record=record, upto=upto, still=True)
+    app = MantisApp(first_screens.Position(record, upto), still=True)
     async with app.run_test(size=SIZE) as pilot:
         for clicks in range(300):
             table = await wait_for_human(pilot)
@@ -93,7 +94,7 @@ async def test_a_click_on_the_next_turn_counts_even_while_the_button_looks_press
     # Two people and instant bots: the second click comes while Score still shows
     # its pressed effect.  The effect is made to last a minute, so the second
     # click lands inside it on any machine, however fast or slow.
-    app = MantisApp(seats=seats("human", "score"), seed=4, still=True)
+    app = MantisApp(first_screens.NewTable(seats("human", "score"), 4), still=True)
     async with app.run_test(size=SIZE) as pilot:
         table = await wait_for_human(pilot)
         button = table.query_one("#score", Button)
@@ -118,7 +119,7 @@ async def test_log_and_widgets_follow_a_steal() -> None:
     expected_game = positions.played(4, 11, 0.45).replay(14)
     events = expected_game.apply(steal(victim))
     expected = [line for e in events if (line := narrate(e, [s.name for s in table_seats]))]
-    app = MantisApp(record=record, upto=upto, still=True, paused=True)
+    app = MantisApp(first_screens.Position(record, upto, paused=True), still=True)
     async with app.run_test(size=SIZE) as pilot:
         table = await wait_for_human(pilot)
         await pilot.press(str(victim + 1))
@@ -144,7 +145,7 @@ async def test_scoring_updates_score_pile_and_log() -> None:
     expected_game = positions.played(4, 11, 0.45).replay(14)
     events = expected_game.apply(SCORE)
     names = [s.name for s in table_seats]
-    app = MantisApp(record=record, upto=upto, still=True, paused=True)
+    app = MantisApp(first_screens.Position(record, upto, paused=True), still=True)
     async with app.run_test(size=SIZE) as pilot:
         table = await wait_for_human(pilot)
         await pilot.press("s")
@@ -161,8 +162,10 @@ async def test_help_opens_while_a_slow_bot_thinks(monkeypatch: pytest.MonkeyPatc
     # the bot was thinking" holds by construction, with no clock involved.
     monkeypatch.setattr(GatedBot, "GATE", threading.Event())
     app = MantisApp(
-        record=_record_where_seat_moves(
-            0, [SeatInfo("Zed", "bot", "sample_bots:GatedBot"), SeatInfo("You", "human")]
+        first_screens.Position(
+            _record_where_seat_moves(
+                0, [SeatInfo("Zed", "bot", "sample_bots:GatedBot"), SeatInfo("You", "human")]
+            )
         ),
         still=True,
         bot_timeout=30,
@@ -190,8 +193,10 @@ async def test_help_opens_while_a_slow_bot_thinks(monkeypatch: pytest.MonkeyPatc
 
 async def test_a_failing_bot_scores_and_the_log_says_so() -> None:
     app = MantisApp(
-        record=_record_where_seat_moves(
-            0, [SeatInfo("Cal", "bot", "sample_bots:BrokenBot"), SeatInfo("You", "human")]
+        first_screens.Position(
+            _record_where_seat_moves(
+                0, [SeatInfo("Cal", "bot", "sample_bots:BrokenBot"), SeatInfo("You", "human")]
+            )
         ),
         still=True,
     )
@@ -205,8 +210,10 @@ async def test_a_failing_bot_scores_and_the_log_says_so() -> None:
 async def test_a_bot_over_its_time_budget_scores(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(SleepyBot, "DELAY", 2.0)
     app = MantisApp(
-        record=_record_where_seat_moves(
-            0, [SeatInfo("Zed", "bot", "sample_bots:SleepyBot"), SeatInfo("You", "human")]
+        first_screens.Position(
+            _record_where_seat_moves(
+                0, [SeatInfo("Zed", "bot", "sample_bots:SleepyBot"), SeatInfo("You", "human")]
+            )
         ),
         still=True,
         bot_timeout=0.2,
@@ -219,7 +226,9 @@ async def test_a_bot_over_its_time_budget_scores(monkeypatch: pytest.MonkeyPatch
 
 
 async def test_paused_bots_move_one_step_at_a_time() -> None:
-    app = MantisApp(seats=seats("random", "score", "random"), seed=5, still=True, paused=True)
+    app = MantisApp(
+        first_screens.NewTable(seats("random", "score", "random"), 5, paused=True), still=True
+    )
     async with app.run_test(size=SIZE) as pilot:
         table = table_of(app)
         # Held: the table waits for a step before it asks any seat (were the
@@ -240,7 +249,7 @@ async def test_a_paused_board_holds_the_table_no_seat_is_asked(
 ) -> None:
     monkeypatch.setattr(CountingBot, "asked", 0)
     bots = [SeatInfo(name, "bot", "sample_bots:CountingBot") for name in ("Ann", "Bea", "Cal")]
-    app = MantisApp(seats=bots, seed=5, still=True, paused=True)
+    app = MantisApp(first_screens.NewTable(bots, 5, paused=True), still=True)
     async with app.run_test(size=SIZE) as pilot:
         table = table_of(app)
         # The board has shown everything and holds the table for "next move" or "resume".
@@ -254,12 +263,16 @@ async def test_a_paused_board_holds_the_table_no_seat_is_asked(
 
 async def test_rematch_deals_the_same_game_and_play_again_a_new_one() -> None:
     record, _ = positions.single_win()
-    app = MantisApp(record=record, still=True)
-    async with app.run_test(size=SIZE) as pilot:
+    app = MantisApp(first_screens.Position(record), still=True)
+    heard = Heard()
+    async with app.run_test(size=SIZE, message_hook=heard) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
         first = table_of(app)
         await pilot.press("r")
-        await pilot.pause()
+        await wait_for(pilot, lambda: table_of(app) is not first)
+        # The board said what was chosen; the app dealt the rematch.
+        chosen = heard.of(LocalPlayScreen.Chosen)
+        assert [(m.board, m.choice) for m in chosen] == [(first, GameOverChoice.REMATCH)]
         rematch = table_of(app)
         assert rematch.table is not first.table
         # The same deal from the start: the same tanks, pile, first seat and seed.
@@ -272,7 +285,7 @@ async def test_rematch_deals_the_same_game_and_play_again_a_new_one() -> None:
 
 async def test_hot_seat_always_says_whose_turn() -> None:
     hot_seat = [SeatInfo("Ann", "human"), SeatInfo("Bea", "human"), SeatInfo("Cal", "human")]
-    app = MantisApp(seats=hot_seat, seed=2, still=True)
+    app = MantisApp(first_screens.NewTable(hot_seat, 2), still=True)
     async with app.run_test(size=SIZE) as pilot:
         table = await wait_for_human(pilot)
         banner = str(table.query_one("#banner").render())
@@ -286,20 +299,24 @@ async def test_hot_seat_always_says_whose_turn() -> None:
 
 async def test_too_small_terminal_then_recovers() -> None:
     record, upto = positions.mid_game(4)
-    app = MantisApp(record=record, upto=upto, still=True)
+    app = MantisApp(first_screens.Position(record, upto), still=True)
     async with app.run_test(size=(70, 20)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TooSmallScreen))
         await pilot.resize_terminal(100, 30)
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, LocalPlayScreen))
 
 
 async def test_setup_screen_starts_a_table_and_remembers_it() -> None:
     app = MantisApp(still=True)
-    async with app.run_test(size=SIZE) as pilot:
+    heard = Heard()
+    async with app.run_test(size=SIZE, message_hook=heard) as pilot:
         assert isinstance(app.screen, SetupScreen)
         app.screen.query_one("#name-1").value = "Zoe"
         await pilot.click("#start")
-        await pilot.pause()
+        await wait_for(pilot, lambda: isinstance(app.screen, LocalPlayScreen))
+        (start,) = heard.of(SetupScreen.Start)
+        assert [seat.name for seat in start.seats] == ["You", "Zoe", "Bea"]
+        assert start.seed is None  # blank: a fresh deal
         table = table_of(app)
         assert table.names[1] == "Zoe"
         assert app.settings.last_seats[1].name == "Zoe"
@@ -310,12 +327,14 @@ async def test_setup_screen_starts_a_table_and_remembers_it() -> None:
 
 async def test_setup_rejects_duplicate_names() -> None:
     app = MantisApp(still=True)
-    async with app.run_test(size=SIZE) as pilot:
+    heard = Heard()
+    async with app.run_test(size=SIZE, message_hook=heard) as pilot:
         app.screen.query_one("#name-1").value = "You"
         await pilot.click("#start")
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
         assert "names must differ" in str(app.screen.query_one("#error").render())
+        assert heard.of(SetupScreen.Start) == []  # the form never asked for a table
 
 
 async def test_setup_rows_follow_the_player_count_and_keep_what_was_typed() -> None:
@@ -347,7 +366,7 @@ async def test_setup_rows_follow_the_player_count_and_keep_what_was_typed() -> N
 @pytest.mark.parametrize("players", [2, 6])
 async def test_every_table_size_plays_to_the_end(players: int) -> None:
     specs = ["random", "score"] * 3
-    app = MantisApp(seats=seats(*specs[:players]), seed=players, still=True)
+    app = MantisApp(first_screens.NewTable(seats(*specs[:players]), players), still=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=20)
         table = table_of(app)

@@ -14,9 +14,9 @@ from textual.widgets import Select, Static
 from mantis.store.paths import settings_path
 from mantis.store.settings import Settings, load_settings
 from mantis.tui.app import MantisApp
+from mantis.tui.screens.local_play import LocalPlayScreen
 from mantis.tui.screens.settings import SettingsScreen
 from mantis.tui.screens.setup import SetupScreen
-from mantis.tui.screens.table import TableScreen
 
 SIZE = (100, 30)
 GONE = "gone_plugin_for_mantis_tests:Bot"
@@ -56,7 +56,7 @@ async def test_a_remembered_bot_that_no_longer_loads_is_named_and_another_can_be
         await pilot.press("up", "enter")  # the bot just above the broken one: Expert
         await wait_for(pilot, lambda: kind.value == "expert")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, LocalPlayScreen))
         assert [seat.bot for seat in table_of(app).seats] == [None, "expert", "random"]
         assert app.settings.last_seats[1].bot == "expert"
 
@@ -129,7 +129,7 @@ async def _start(pilot: Any) -> None:
     await wait_for(
         pilot,
         lambda: (
-            isinstance(app.screen, TableScreen)
+            isinstance(app.screen, LocalPlayScreen)
             or (isinstance(app.screen, SetupScreen) and _error(app))
         ),
     )
@@ -143,7 +143,7 @@ async def test_every_remembered_seating_starts_a_table_or_says_why() -> None:
     started_default = False
     async with app.run_test(size=SIZE) as pilot:
         for seats in SEATS:
-            app.settings, _ = load_settings(_settings_file({"last_seats": seats}))
+            app.prefs.settings, _ = load_settings(_settings_file({"last_seats": seats}))
             if app.settings.last_seats == default:
                 # Dropped by the loader: the setup screen offers the default seats,
                 # which need starting only once (each start costs the suite ~0.6 s).

@@ -18,6 +18,7 @@ from mantis.players.odds import odds_for
 from mantis.sim.runner import play_game
 from mantis.store.record_file import write_records
 from mantis.table import Recorded, seats_of
+from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 from mantis.tui.screens.game_over import GameOverScreen
 from mantis.tui.screens.replay import ReplayScreen
@@ -60,7 +61,7 @@ def widgets_state(screen: ReplayScreen) -> tuple:
 async def test_stepping_through_a_replay_reproduces_the_game() -> None:
     # The original game, played by bots at a real table; its stream is what the board showed.
     dealt = record_of(Game.new(3, 20), BOTS)  # a short game: 16 moves
-    app = MantisApp(record=dealt, still=True)
+    app = MantisApp(first_screens.Position(dealt), still=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=20)
         table = table_of(app)
@@ -77,7 +78,7 @@ async def test_stepping_through_a_replay_reproduces_the_game() -> None:
     assert isinstance(played[-1], Recorded) and record.actions == headless.history
     assert len(record.actions) == 16
 
-    replay_app = MantisApp(replay=record, still=True)
+    replay_app = MantisApp(first_screens.Replay(record), still=True)
     async with replay_app.run_test(size=SIZE) as pilot:
         screen = replay_screen(replay_app)
         assert screen.position == 0
@@ -96,7 +97,7 @@ async def test_stepping_through_a_replay_reproduces_the_game() -> None:
 
 async def test_stepping_back_then_forward_gives_the_same_position() -> None:
     record = replace(positions.played(4, 2, 0.45), seats=positions.seats("hrrr", "You,Ann,Bea,Cal"))
-    app = MantisApp(replay=record, still=True)
+    app = MantisApp(first_screens.Replay(record), still=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = replay_screen(app)
         await pilot.press("o")  # the odds follow the position too
@@ -128,7 +129,7 @@ async def test_stepping_back_then_forward_gives_the_same_position() -> None:
 
 async def test_autoplay_moves_on_by_itself_and_pauses() -> None:
     record = replace(positions.played(2, 5, 0.5), seats=positions.seats("hr"))
-    app = MantisApp(replay=record, still=True)
+    app = MantisApp(first_screens.Replay(record), still=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = replay_screen(app)
         await pilot.press("plus", "plus", "plus")  # the fastest speed
@@ -184,9 +185,9 @@ def test_replay_opens_game_n_whatever_follows_it_and_whatever_is_before_it(
     assert main(["replay", str(path)]) == 0  # game 1, though line 2 and 5 are bad
     assert main(["replay", str(path), "--game", "4"]) == 0  # line 2 is game 2: only counted
     assert capsys.readouterr().err == ""
-    assert [app._replay for app in opened] == [
-        (records[0], "games.jsonl game 1"),
-        (records[2], "games.jsonl game 4"),
+    assert [app.first for app in opened] == [
+        first_screens.Replay(records[0], "games.jsonl game 1"),
+        first_screens.Replay(records[2], "games.jsonl game 4"),
     ]
     assert main(["replay", str(path), "--game", "2"]) == 2
     err = capsys.readouterr().err
@@ -217,7 +218,7 @@ def test_a_record_without_seat_names_uses_seat_numbers() -> None:
 async def test_a_hand_edited_record_whose_names_hold_markup_replays_to_the_end() -> None:
     seats = (SeatInfo("[/]", "human"), SeatInfo("[b]Ann", "bot", "random"), BOTS[2])
     record = replace(positions.played(3, 4, 0.5), seats=seats)
-    app = MantisApp(replay=record, still=True)
+    app = MantisApp(first_screens.Replay(record), still=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = replay_screen(app)
         assert screen.names == ["Seat 1", "bAnn", "Cal"]  # cleaned as every name is

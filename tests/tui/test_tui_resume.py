@@ -15,10 +15,11 @@ from mantis.cli import main
 from mantis.engine import SeatInfo, record_of
 from mantis.store.save_slots import claim_slot, is_held, slot_path
 from mantis.store.saves import autosave, clear_save, default_save_path, load_save, save_game
-from mantis.tui.app import RESUME_NOW, RESUME_OFFER, MantisApp
+from mantis.tui import first_screens
+from mantis.tui.app import MantisApp
+from mantis.tui.screens.local_play import LocalPlayScreen
 from mantis.tui.screens.resume import ResumeScreen
 from mantis.tui.screens.setup import SetupScreen
-from mantis.tui.screens.table import TableScreen
 
 SIZE = (80, 24)
 SEATS = (
@@ -26,6 +27,8 @@ SEATS = (
     SeatInfo("Ann", "bot", "random"),
     SeatInfo("Bea", "bot", "score"),
 )
+
+OFFER_RESUME = first_screens.Setup(resume=first_screens.Resume.OFFER)
 
 
 def notifications(app: MantisApp) -> list[str]:
@@ -36,7 +39,7 @@ MOVES = ("s", "2", "s", "3", "s")
 """The person's moves, in order: score, steal from Ann, score, steal from Bea, score."""
 
 
-async def _play(pilot, moves: Sequence[str]) -> TableScreen:
+async def _play(pilot, moves: Sequence[str]) -> LocalPlayScreen:
     """Make the person's ``moves`` (the bots answer between them); the table, waiting again."""
     for key in moves:
         table = await wait_for_human(pilot)
@@ -52,13 +55,13 @@ async def _play(pilot, moves: Sequence[str]) -> TableScreen:
 async def test_quit_and_resume_gives_the_same_position_and_future() -> None:
     # The game played through without a break, the person making every move:
     # what the resumed game must reproduce, bots' choices and cards alike.
-    straight = MantisApp(seats=SEATS, seed=8, still=True)
+    straight = MantisApp(first_screens.NewTable(SEATS, 8), still=True)
     async with straight.run_test(size=SIZE) as pilot:
         unbroken = (await _play(pilot, MOVES)).record
     clear_save()
 
     # The same table, quit after two of the person's moves.
-    app = MantisApp(seats=SEATS, seed=8, still=True)
+    app = MantisApp(first_screens.NewTable(SEATS, 8), still=True)
     async with app.run_test(size=SIZE) as pilot:
         table = await _play(pilot, MOVES[:2])
         left = table.record.replay()
@@ -67,7 +70,7 @@ async def test_quit_and_resume_gives_the_same_position_and_future() -> None:
     assert warning is None and save is not None
     assert save.record.actions == left.history and save.record.seats == SEATS
 
-    resumed = MantisApp(still=True, resume=RESUME_NOW)
+    resumed = MantisApp(first_screens.Setup(resume=first_screens.Resume.NOW), still=True)
     async with resumed.run_test(size=SIZE) as pilot:
         table = await wait_for_human(pilot)
         assert table.names == [s.name for s in SEATS]
@@ -82,14 +85,14 @@ async def test_quit_and_resume_gives_the_same_position_and_future() -> None:
 async def test_launch_offers_the_unfinished_game() -> None:
     left = positions.played(3, 11, 0.45).replay(9)
     autosave(record_of(left, SEATS))
-    app = MantisApp(still=True, resume=RESUME_OFFER)
+    app = MantisApp(OFFER_RESUME, still=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ResumeScreen))
         await pilot.press("r")
         table = await wait_for_human(pilot)
         assert table.state.view() == left.view()
     # "New game" keeps the save until the new game replaces it.
-    again = MantisApp(still=True, resume=RESUME_OFFER)
+    again = MantisApp(OFFER_RESUME, still=True)
     async with again.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(again.screen, ResumeScreen))
         await pilot.press("n")
@@ -106,7 +109,7 @@ async def test_a_garbage_save_is_moved_aside_and_reported(mantis_home: Path) -> 
     path = default_save_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"\x00\xffnot a game")
-    app = MantisApp(still=True, resume=RESUME_OFFER)
+    app = MantisApp(OFFER_RESUME, still=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
@@ -117,7 +120,7 @@ async def test_a_garbage_save_is_moved_aside_and_reported(mantis_home: Path) -> 
 
 
 async def test_resume_without_a_save_says_so_and_sets_up() -> None:
-    app = MantisApp(still=True, resume=RESUME_NOW)
+    app = MantisApp(first_screens.Setup(resume=first_screens.Resume.NOW), still=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
@@ -155,7 +158,7 @@ def _save_in_slot(number: int, seed: int, moves: int):
 async def test_every_unfinished_game_is_offered_and_the_one_picked_saves_on_in_its_slot() -> None:
     first = _save_in_slot(1, 11, 9)
     second = _save_in_slot(2, 12, 5)
-    app = MantisApp(still=True, resume=RESUME_OFFER)
+    app = MantisApp(OFFER_RESUME, still=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ResumeScreen))
         assert len(app.screen.saves) == 2
@@ -175,7 +178,7 @@ async def test_a_game_another_app_plays_is_not_offered_and_a_new_game_never_over
     other_app = claim_slot()  # another app, playing slot 1's game right now
     assert other_app is not None and other_app.number == 1
     try:
-        app = MantisApp(still=True, resume=RESUME_OFFER)
+        app = MantisApp(OFFER_RESUME, still=True)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             assert isinstance(app.screen, SetupScreen)
@@ -197,7 +200,7 @@ async def test_resume_now_takes_the_latest_of_several_games() -> None:
         slot_path(2),
         saved_at=datetime(2025, 1, 1, tzinfo=UTC),
     )
-    app = MantisApp(still=True, resume=RESUME_NOW)
+    app = MantisApp(first_screens.Setup(resume=first_screens.Resume.NOW), still=True)
     async with app.run_test(size=SIZE) as pilot:
         table = await wait_for_human(pilot)
         assert table.state.view() == latest.view()
@@ -208,4 +211,7 @@ def test_several_unfinished_games_prompt(snap_compare) -> None:
         game = positions.played(3, seed, 0.45).replay(4 + number)
         when = datetime(2026, 11, 30, 3, 40 + number, tzinfo=UTC)
         save_game(record_of(game, SEATS), slot_path(number), saved_at=when)
-    assert snap_compare(MantisApp(still=True, resume=RESUME_OFFER), terminal_size=SIZE)
+    assert snap_compare(
+        MantisApp(OFFER_RESUME, still=True),
+        terminal_size=SIZE,
+    )

@@ -7,11 +7,13 @@ from pathlib import Path
 
 import positions
 import pytest
+from tuikit import table_of
 
 from mantis.cli import main
 from mantis.engine import SeatInfo
 from mantis.store import Settings, load_settings, save_settings
 from mantis.store.paths import config_dir, data_dir, settings_path
+from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 from mantis.tui.screens.settings import SettingsScreen
 from mantis.tui.seating import SeatingError, default_names, parse_seats
@@ -61,7 +63,7 @@ async def test_app_starts_with_a_corrupt_settings_file() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert app.settings == Settings()
-        assert app._settings_warning is not None
+        assert app.settings_warning is not None
 
 
 async def test_settings_screen_saves_to_disk() -> None:
@@ -170,7 +172,7 @@ def test_odds_and_coach_round_trip_and_bad_values_are_reported() -> None:
 
 async def test_odds_and_coach_toggle_at_the_table_and_are_remembered() -> None:
     record, upto = positions.mid_game(3)
-    app = MantisApp(record=record, upto=upto, still=True)
+    app = MantisApp(first_screens.Position(record, upto), still=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         odds, coach = app.screen.query_one(OddsPanel), app.screen.query_one(CoachBar)
@@ -187,8 +189,11 @@ async def test_odds_and_coach_toggle_at_the_table_and_are_remembered() -> None:
         assert isinstance(screen, SettingsScreen)
         assert screen.query_one("#show-odds").value is True
         screen.query_one("#coach").value = False
+        screen.query_one("#bot-timeout").value = "7.5"
         await pilot.press("ctrl+s")
         await pilot.pause()
+        # The change reached the open board, and the table it runs.
         assert odds.display and not coach.display
+        assert table_of(app).table.bot_timeout == 7.5
     saved, _ = load_settings()
     assert saved.show_odds and not saved.coach

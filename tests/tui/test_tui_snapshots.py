@@ -20,16 +20,19 @@ from mantis.engine import SeatInfo
 from mantis.store import Settings, save_settings
 from mantis.store.paths import settings_path
 from mantis.store.saves import save_game
-from mantis.tui.app import RESUME_OFFER, MantisApp
+from mantis.tui import first_screens
+from mantis.tui.app import MantisApp
 from mantis.tui.screens.game_over import GameOverScreen
 
 SMALL = (80, 24)
 LARGE = (120, 40)
 
+OFFER_RESUME = first_screens.Setup(resume=first_screens.Resume.OFFER)
+
 
 def table_app(position: positions.Position) -> MantisApp:
     record, upto = position
-    return MantisApp(record=record, upto=upto, still=True)
+    return MantisApp(first_screens.Position(record, upto), still=True)
 
 
 async def until_game_over(pilot) -> None:
@@ -111,7 +114,7 @@ def test_coach(snap_compare) -> None:
 
 def _replay_app() -> MantisApp:
     record = replace(positions.played(3, 4, 0.5), seats=positions.seats("hrr", "You,Ann,Bea"))
-    return MantisApp(replay=record, replay_title="sample game", still=True)
+    return MantisApp(first_screens.Replay(record, "sample game"), still=True)
 
 
 def test_replay_screen(snap_compare) -> None:
@@ -147,4 +150,7 @@ def test_resume_prompt(snap_compare) -> None:
         record, actions=record.actions[:14], seats=positions.seats("rhr", "Ann,You,Bea")
     )
     save_game(record, saved_at=datetime(2026, 3, 14, 21, 5, tzinfo=UTC))
-    assert snap_compare(MantisApp(still=True, resume=RESUME_OFFER), terminal_size=SMALL)
+    assert snap_compare(
+        MantisApp(OFFER_RESUME, still=True),
+        terminal_size=SMALL,
+    )

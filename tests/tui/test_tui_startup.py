@@ -18,12 +18,14 @@ import asyncio, sys
 from mantis.cli import build_parser
 args = build_parser().parse_args(sys.argv[1:] or ["play"])
 from mantis.tui.launch import run_play  # what `mantis play` imports
+from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 from mantis.tui.seating import parse_seats
 
 async def main():
     seats = parse_seats(args.seats) if args.seats else None
-    app = MantisApp(seats=seats, seed=args.seed, still=True, paused=True)
+    first = first_screens.NewTable(seats, args.seed, paused=True) if seats else None
+    app = MantisApp(first, still=True)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         print(type(app.screen).__name__)
@@ -65,6 +67,6 @@ def test_the_setup_screen_opens_without_tables_online_play_or_the_expert() -> No
 def test_a_table_opens_without_the_setup_screen_online_play_or_a_hidden_coach() -> None:
     # No expert sits here, and the coach is hidden: nothing should read its weights.
     screen, weights, modules = loaded(LAUNCH, "play", "--seats", "human,greedy", "--seed", "7")
-    assert screen == "TableScreen"
+    assert screen == "LocalPlayScreen"
     assert weights == "no weights"
     assert among(modules, ("mantis.tui.screens.setup", *NEVER_AT_START)) == []

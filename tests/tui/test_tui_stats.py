@@ -6,11 +6,12 @@ from dataclasses import replace
 
 import history
 import positions
-from tuikit import wait_for, wait_for_human
+from tuikit import Heard, wait_for, wait_for_human
 
 from mantis.engine import SCORE, SeatInfo
 from mantis.store.saves import load_save
 from mantis.store.stats import StatsDB, default_stats_path
+from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 from mantis.tui.screens.game_over import GameOverScreen
 from mantis.tui.screens.past_games import PastGamesScreen
@@ -47,7 +48,7 @@ def _texts(screen) -> str:
 
 async def test_a_game_finished_in_the_app_is_recorded_and_shown() -> None:
     record, upto = _one_move_from_a_win()
-    app = MantisApp(record=record, upto=upto, still=True)
+    app = MantisApp(first_screens.Position(record, upto), still=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_human(pilot)
         await pilot.press("s")
@@ -70,7 +71,7 @@ async def test_a_broken_stats_database_is_reported_and_the_game_goes_on() -> Non
     default_stats_path().parent.mkdir(parents=True, exist_ok=True)
     default_stats_path().write_bytes(b"this is not a database" * 100)
     record, upto = _one_move_from_a_win()
-    app = MantisApp(record=record, upto=upto, still=True)
+    app = MantisApp(first_screens.Position(record, upto), still=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_human(pilot)
         await pilot.press("s")
@@ -87,7 +88,8 @@ async def test_a_broken_stats_database_is_reported_and_the_game_goes_on() -> Non
 async def test_statistics_and_past_games_from_setup() -> None:
     history.seed_stats()
     app = MantisApp(still=True)
-    async with app.run_test(size=(100, 24)) as pilot:
+    heard = Heard()
+    async with app.run_test(size=(100, 24), message_hook=heard) as pilot:
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert "Statistics" in titles and "Past games" in titles
         await pilot.press("t")
@@ -102,7 +104,8 @@ async def test_statistics_and_past_games_from_setup() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
         replay = app.screen
         newest_first = [record for record, _ in reversed(history.finished_records())]
-        assert replay.record == newest_first[1]
+        (opened,) = heard.of(PastGamesScreen.Open)
+        assert opened.record == replay.record == newest_first[1]
         await pilot.press("escape", "escape")
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)

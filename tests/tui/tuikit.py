@@ -1,22 +1,49 @@
-"""Helpers for the app's tests: find the table on the screen stack, and wait for the UI
-to reach a state (with a generous bound, never a fixed pause)."""
+"""Helpers for the app's tests: find the table on the screen stack, wait for the UI
+to reach a state (with a generous bound, never a fixed pause), and hear what the
+screens say to the app."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
+from textual.message import Message
 from textual.pilot import Pilot
 
 from mantis.tui.app import MantisApp
 from mantis.tui.screens.game_over import GameOverScreen
-from mantis.tui.screens.table import TableScreen
+from mantis.tui.screens.local_play import LocalPlayScreen
+
+M = TypeVar("M", bound=Message)
 
 
-def table_of(app: MantisApp) -> TableScreen:
+class Heard:
+    """Every message the app's nodes handle, for ``run_test(message_hook=heard)``."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+
+    def __call__(self, message: Message) -> None:
+        self.messages.append(message)
+
+    def of(self, kind: type[M]) -> list[M]:
+        """The messages of ``kind`` heard so far, oldest first (each once, however far it went).
+
+        A message that bubbles is handled by every node on its way: it is
+        heard each time, and counted once here.
+        """
+        seen: list[M] = []
+        for message in self.messages:
+            if isinstance(message, kind) and not any(message is m for m in seen):
+                seen.append(message)
+        return seen
+
+
+def table_of(app: MantisApp) -> LocalPlayScreen:
     """The table under whatever screen is on top."""
     for screen in reversed(app.screen_stack):
-        if isinstance(screen, TableScreen):
+        if isinstance(screen, LocalPlayScreen):
             return screen
     raise AssertionError("no table on the screen stack")
 
@@ -30,7 +57,7 @@ async def wait_for(pilot: Pilot, test: Callable[[], object], timeout: float = 30
         await pilot.pause(0.01)
 
 
-async def wait_for_human(pilot: Pilot) -> TableScreen:
+async def wait_for_human(pilot: Pilot) -> LocalPlayScreen:
     """The table, once it waits for a person's move (or the game is over)."""
     table = table_of(pilot.app)
     await wait_for(

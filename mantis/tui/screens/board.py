@@ -1,7 +1,7 @@
 """The board every game position is shown on: seats, turn banner, draw pile, odds and log.
 
 A board is drawn from a table's public stream and nothing else: the messages
-it is given are folded into a ``PublicTable`` (the position anyone may know)
+it is given are folded into a ``PublicPosition`` (the position anyone may know)
 and each one brings the widgets up to date.  So a local table, a replay and
 a table played on a server look and behave the same: only where the stream
 comes from differs.  Each subclass adds its own line above the footer
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -21,18 +21,16 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ...engine import CardRevealed, ExtraTurn, GameOver, SeatInfo, TurnStarted
-from ...table import Away, Back, Fault, KeepFailed, Message, Opening, PublicTable, StartFailed
+from ...table import Away, Back, Fault, KeepFailed, Message, Opening, PublicPosition, StartFailed
 from ...table.names import clean_name
 from ..narration import game_over_line, narrate, opening_line, possessive
+from ..preferences import Preferences
 from ..seating import describe
 from ..widgets.draw_pile import DrawPile
 from ..widgets.game_log import GameLog
 from ..widgets.odds_panel import OddsPanel, face_labels
 from ..widgets.seat_panel import SeatPanel
 from ..widgets.turn_banner import TurnBanner
-
-if TYPE_CHECKING:
-    from ..app import MantisApp
 
 #: The board's layout; subclasses list it before their own stylesheet.  Absolute,
 #: because Textual resolves a relative CSS_PATH next to the subclass's module.
@@ -63,21 +61,21 @@ class BoardScreen(Screen[None]):
     seed: int | None = None
     """The deal's seed when this board may show it (a local table, a replay)."""
 
-    def __init__(self, backlog: Sequence[Message]) -> None:
-        """A board for the stream so far: ``backlog`` starts with the table's ``Opening``."""
+    def __init__(self, backlog: Sequence[Message], prefs: Preferences) -> None:
+        """A board for the stream so far: ``backlog`` starts with the table's ``Opening``.
+
+        ``prefs`` say whether the odds are shown; the board follows their changes.
+        """
         super().__init__()
+        self.prefs = prefs
         if not backlog or not isinstance(backlog[0], Opening):
             raise ValueError("a board starts from the table's opening")
-        self.state = PublicTable.of(backlog)
+        self.state = PublicPosition.of(backlog)
         self.messages: list[Message] = list(backlog)
         """Every message shown so far, from the opening on."""
         self.seats: tuple[SeatInfo, ...] = self.state.seats
         self.names = self.seat_names()
         self.panels: list[SeatPanel] = []
-
-    @property
-    def mantis(self) -> MantisApp:
-        return cast("MantisApp", self.app)
 
     def seat_names(self) -> list[str]:
         """The names the board calls the seats by (the seats' own, unless a subclass says).
@@ -114,6 +112,9 @@ class BoardScreen(Screen[None]):
         """The subclass's own widgets, between the log and the footer (one row, as a rule)."""
         yield from ()
 
+    def on_mount(self) -> None:
+        self.prefs.changed.subscribe(self, self.follow_preferences, immediate=True)
+
     def on_resize(self) -> None:
         self._fit_tanks()
 
@@ -124,7 +125,7 @@ class BoardScreen(Screen[None]):
         rows = -(-players // columns)
         banner = 3 if self.size.height >= TALL_HEIGHT else 1
         lower = LOWER_MIN_HEIGHT
-        if self.mantis.settings.show_odds:
+        if self.prefs.settings.show_odds:
             # The pile's box holds 3 lines, then a row per action (score, steals).
             lower = max(lower, 2 + 3 + players)
         lower += self._extra_bottom_rows()
@@ -141,7 +142,7 @@ class BoardScreen(Screen[None]):
     def _log_stream(self, messages: Sequence[Message]) -> None:
         """Write the log of ``messages`` (from the opening on), as it read when they happened."""
         log = self.query_one(GameLog)
-        replayed = PublicTable()
+        replayed = PublicPosition()
         for message in messages:
             replayed.apply(message)
             entry = self._log_entry(message, replayed)
@@ -149,7 +150,7 @@ class BoardScreen(Screen[None]):
                 log.add(entry[0], turn=entry[1], strong=entry[2])
 
     def _log_entry(
-        self, message: Message, state: PublicTable
+        self, message: Message, state: PublicPosition
     ) -> tuple[str, int | None, bool] | None:
         """The log line for ``message`` (``state`` has taken it in): text, move number, bold."""
         if isinstance(message, Opening):
@@ -258,13 +259,11 @@ class BoardScreen(Screen[None]):
         elif pile.faces is not None:
             pile.faces = None
 
-    def apply_insight_settings(self) -> None:
-        """Show or hide the odds panel as the settings say."""
-        self.query_one(OddsPanel).display = self.mantis.settings.show_odds
+    def follow_preferences(self, prefs: Preferences) -> None:
+        """Show or hide the odds panel as the settings say (on every change of them)."""
+        self.query_one(OddsPanel).display = prefs.settings.show_odds
         self._fit_tanks()
         self._update_insights()
 
     def action_toggle_odds(self) -> None:
-        shown = not self.mantis.settings.show_odds
-        self.mantis.update_settings(self.mantis.settings.with_changes(show_odds=shown))
-        self.apply_insight_settings()
+        self.prefs.change(show_odds=not self.prefs.settings.show_odds)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import Enum
 
 from rich.text import Text
 from textual import on
@@ -16,23 +17,53 @@ from textual.widgets.button import ButtonVariant
 from ...engine import GameOver
 from ..narration import join_names, reason_text
 
-CHOICES = ("again", "rematch", "replay", "new", "lobby", "quit")
-"""What the screen can be dismissed with: a new deal with the same seats, the
-same deal again, watching this game again, a new setup, the online lobby, or
-quitting the app.  A local table offers all but the lobby."""
+
+class GameOverChoice(Enum):
+    """What the game-over screen is dismissed with.
+
+    Each choice has a key and a button; a board offers the ones that make
+    sense for it (``LOCAL_CHOICES``, ``ONLINE_CHOICES``), in this order.
+    """
+
+    AGAIN = "again"
+    """A new deal with the same seats."""
+    REMATCH = "rematch"
+    """The same deal again, from the start."""
+    REPLAY = "replay"
+    """Watch this game again, move by move."""
+    NEW = "new"
+    """Set up a new table."""
+    LOBBY = "lobby"
+    """Back to the online lobby."""
+    QUIT = "quit"
+    """Quit the app."""
+    STAY = "stay"
+    """Back to the final table (Esc): no button, and the board offers the result again."""
 
 
-_BUTTONS: dict[str, tuple[str, ButtonVariant]] = {
-    "again": ("Play again (a)", "success"),
-    "rematch": ("Rematch (r)", "default"),
-    "replay": ("Replay (v)", "default"),
-    "new": ("New game (n)", "default"),
-    "lobby": ("Lobby (l)", "success"),
-    "quit": ("Quit (q)", "error"),
+LOCAL_CHOICES = (
+    GameOverChoice.AGAIN,
+    GameOverChoice.REMATCH,
+    GameOverChoice.REPLAY,
+    GameOverChoice.NEW,
+    GameOverChoice.QUIT,
+)
+"""What a game played here offers."""
+ONLINE_CHOICES = (GameOverChoice.REPLAY, GameOverChoice.LOBBY, GameOverChoice.QUIT)
+"""What a game played at a server's table offers."""
+
+#: Each choice's key, button label and button style (STAY has no button: Esc).
+_BUTTONS: dict[GameOverChoice, tuple[str, str, ButtonVariant]] = {
+    GameOverChoice.AGAIN: ("a", "Play again (a)", "success"),
+    GameOverChoice.REMATCH: ("r", "Rematch (r)", "default"),
+    GameOverChoice.REPLAY: ("v", "Replay (v)", "default"),
+    GameOverChoice.NEW: ("n", "New game (n)", "default"),
+    GameOverChoice.LOBBY: ("l", "Lobby (l)", "success"),
+    GameOverChoice.QUIT: ("q", "Quit (q)", "error"),
 }
 
 
-class GameOverScreen(ModalScreen[str]):
+class GameOverScreen(ModalScreen[GameOverChoice]):
     """The result of a finished game, over the final table."""
 
     DEFAULT_CSS = """
@@ -80,13 +111,11 @@ class GameOverScreen(ModalScreen[str]):
     """
 
     BINDINGS = [
-        Binding("a", "choose('again')", "Play again"),
-        Binding("r", "choose('rematch')", "Rematch"),
-        Binding("v", "choose('replay')", "Replay"),
-        Binding("n", "choose('new')", "New game"),
-        Binding("l", "choose('lobby')", "Lobby"),
-        Binding("q", "choose('quit')", "Quit"),
-        Binding("escape", "dismiss_screen", "Back to table"),
+        *(
+            Binding(key, f"choose('{choice.value}')", label.removesuffix(f" ({key})"))
+            for choice, (key, label, _) in _BUTTONS.items()
+        ),
+        Binding("escape", "choose('stay')", "Back to table"),
     ]
 
     def __init__(
@@ -95,15 +124,15 @@ class GameOverScreen(ModalScreen[str]):
         names: Sequence[str],
         seed: int | None,
         *,
-        choices: Sequence[str] = CHOICES,
+        choices: Sequence[GameOverChoice] = LOCAL_CHOICES,
         note: str | None = None,
     ) -> None:
-        """The result; ``choices`` are the buttons offered (a subset of ``CHOICES``)."""
+        """The result; ``choices`` are the buttons offered."""
         super().__init__()
         self.result = result
         self.names = list(names)
         self.seed = seed
-        self.choices = tuple(c for c in CHOICES if c in choices)
+        self.choices = tuple(c for c in GameOverChoice if c in choices and c in _BUTTONS)
         self.note = note
 
     def compose(self) -> ComposeResult:
@@ -125,8 +154,8 @@ class GameOverScreen(ModalScreen[str]):
             yield Static(note, classes="note")
             with Horizontal(id="buttons"):
                 for choice in self.choices:
-                    label, variant = _BUTTONS[choice]
-                    yield Button(label, id=choice, variant=variant, compact=True)
+                    _, label, variant = _BUTTONS[choice]
+                    yield Button(label, id=choice.value, variant=variant, compact=True)
 
     def _score_table(self) -> Text:
         """Seat, Scored, Tank and the winner mark in fixed-width columns.
@@ -153,17 +182,14 @@ class GameOverScreen(ModalScreen[str]):
 
     @on(Button.Pressed)
     def _on_button(self, event: Button.Pressed) -> None:
-        if event.button.id in CHOICES:
-            self.dismiss(event.button.id)
+        self.action_choose(event.button.id or "")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "choose":
-            return parameters[0] in self.choices
+        if action == "choose" and parameters[0] != GameOverChoice.STAY.value:
+            return GameOverChoice(parameters[0]) in self.choices
         return True
 
     def action_choose(self, choice: str) -> None:
-        if choice in self.choices:
-            self.dismiss(choice)
-
-    def action_dismiss_screen(self) -> None:
-        self.dismiss("stay")
+        chosen = GameOverChoice(choice)
+        if chosen is GameOverChoice.STAY or chosen in self.choices:
+            self.dismiss(chosen)

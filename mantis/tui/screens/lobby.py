@@ -10,24 +10,28 @@ friends who can reach this machine.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static
 
 from ...net import protocol
-from ...net.client import ListedTable, OnlineError, check_url, list_tables
+from ...net.client import (
+    ListedTable,
+    OnlineError,
+    TableConnection,
+    check_url,
+    list_tables,
+    take_seat,
+)
 from ...net.codes import normal_code
 from ...players.registry import level_choices
+from ...store.seat_tokens import SeatTokens
 from ...table.names import MAX_NAME_LENGTH, clean_name
-from .setup import SetupScreen
-
-if TYPE_CHECKING:
-    from ..app import MantisApp
+from ..preferences import Preferences
 
 #: Seconds between two looks at the server's list of tables.
 REFRESH_EVERY = 3.0
@@ -47,17 +51,34 @@ class LobbyScreen(Screen[None]):
         Binding("escape", "back", "Back"),
     ]
 
-    def __init__(self) -> None:
+    class Seated(Message):
+        """A place was taken at a server's table: follow it from here on."""
+
+        def __init__(self, lobby: LobbyScreen, connection: TableConnection) -> None:
+            super().__init__()
+            self.lobby = lobby
+            self.connection = connection
+
+    class ServeHere(Message):
+        """Run a table server in this app; tell the lobby its address (``serving``) or why not."""
+
+        def __init__(self, lobby: LobbyScreen) -> None:
+            super().__init__()
+            self.lobby = lobby
+
+    def __init__(self, prefs: Preferences, tokens: SeatTokens) -> None:
+        """The lobby, filled in from ``prefs`` (which keep what is typed for next time).
+
+        ``tokens`` are the seats this app holds at online tables.
+        """
         super().__init__()
+        self.prefs = prefs
+        self.tokens = tokens
         self.tables: list[ListedTable] = []
         self.busy = False
 
-    @property
-    def mantis(self) -> MantisApp:
-        return cast("MantisApp", self.app)
-
     def compose(self) -> ComposeResult:
-        settings = self.mantis.settings
+        settings = self.prefs.settings
         seats = list(settings.online_seats)[:5]
         players = len(seats) + 1
         seats += ["open"] * (5 - len(seats))
@@ -117,14 +138,14 @@ class LobbyScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        if self.mantis.still:
+        if self.prefs.still:
             for field in self.query(Input):
                 field.cursor_blink = False
         table = self.query_one("#tables", DataTable)
         table.add_columns("Code", "State", "Moves", "Seats")
         self._show_seats()
         self.action_refresh()
-        if not self.mantis.still:
+        if not self.prefs.still:
             self.set_interval(REFRESH_EVERY, self.action_refresh)
 
     # ------------------------------------------------------------------ the form
@@ -206,8 +227,7 @@ class LobbyScreen(Screen[None]):
         if name is None:
             return
         self._remember(url, name, None)
-        tokens = self.mantis.seat_tokens
-        join = protocol.Join(protocol.PROTOCOL_VERSION, code, name, tokens.token(url, code))
+        join = protocol.Join(protocol.PROTOCOL_VERSION, code, name, self.tokens.token(url, code))
         self._go(url, join)
 
     @on(DataTable.RowSelected, "#tables")
@@ -222,7 +242,7 @@ class LobbyScreen(Screen[None]):
         changes: dict[str, object] = {"server": url, "online_name": name}
         if seats is not None:
             changes["online_seats"] = seats
-        self.mantis.update_settings(self.mantis.settings.with_changes(**changes))
+        self.prefs.change(**changes)
 
     @work(exclusive=True, group="lobby-go")
     async def _go(
@@ -233,14 +253,14 @@ class LobbyScreen(Screen[None]):
         self.busy = True
         self.show_error("Connecting…")
         try:
-            seat = await self.mantis.take_seat(url, opening)
+            connection = await take_seat(url, opening, self.tokens)
         except OnlineError as exc:
             self.show_error(_with_a_hint(exc))
             return
         finally:
             self.busy = False
         self.show_error("")
-        self.mantis.follow_online(seat, lobby=self)
+        self.post_message(self.Seated(self, connection))
 
     # ------------------------------------------------------------------ the list
 
@@ -282,24 +302,16 @@ class LobbyScreen(Screen[None]):
 
     @on(Button.Pressed, "#serve")
     def _on_serve(self) -> None:
-        self._serve_here()
+        self.post_message(self.ServeHere(self))
 
-    @work(exclusive=True, group="lobby-serve")
-    async def _serve_here(self) -> None:
-        try:
-            url = await self.mantis.serve_here()
-        except OSError as exc:
-            self.show_error(f"Could not start a server here: {exc.strerror or exc}")
-            return
+    def serving(self, url: str) -> None:
+        """A server runs in this app at ``url``: list its tables."""
         self.query_one("#server", Input).value = url
         self.show_error(f"Serving at {url} on this computer while Mantis runs.")
         self.action_refresh()
 
     def action_back(self) -> None:
-        if len(self.app.screen_stack) > 2:
-            self.dismiss(None)
-        else:  # opened after a table reached from the command line: setup is the way back
-            self.app.switch_screen(SetupScreen(self.mantis.settings.last_seats))
+        self.dismiss(None)
 
 
 def _with_a_hint(error: OnlineError) -> str:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker, WorkerState
@@ -17,9 +16,6 @@ from ...engine import GameRecord
 from ...store.stats import PastGame, StatsDB, StatsError, default_stats_path
 from ..narration import join_names
 from ..stats_reading import BUSY_NOTE, StatsBusy, read_patiently
-
-if TYPE_CHECKING:
-    from ..app import MantisApp
 
 #: Games listed at most (the newest).
 LIMIT = 500
@@ -73,15 +69,19 @@ class PastGamesScreen(Screen[None]):
         Binding("escape,q", "close", "Close"),
     ]
 
+    class Open(Message):
+        """Replay this past game (read from the statistics database)."""
+
+        def __init__(self, record: GameRecord, title: str) -> None:
+            super().__init__()
+            self.record = record
+            self.title = title
+
     def __init__(self) -> None:
         super().__init__()
         self.games: list[PastGame] = []
         self.loaded = False
         """Whether the list (or why there is none) is shown yet."""
-
-    @property
-    def mantis(self) -> MantisApp:
-        return cast("MantisApp", self.app)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="past"):
@@ -168,7 +168,7 @@ class PastGamesScreen(Screen[None]):
             return
         game = next((g for g in self.games if g.id == game_id), None)
         title = f"{game.finished_at:%Y-%m-%d %H:%M}" if game is not None else f"game {game_id}"
-        self.mantis.open_replay(record, title=title)
+        self.post_message(self.Open(record, title))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -24,18 +24,22 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.css.query import NoMatches
+from textual.message import Message
 from textual.widgets import Button, Static
 
 from ...engine import SCORE, Action, CardRevealed, GameOver, Steal, TurnStarted, steal
-from ...table import Message, StreamError
+from ...table import Message as StreamMessage
+from ...table import StreamError
+from ..preferences import Preferences
 from ..widgets.coach_bar import CoachBar
 from ..widgets.move_button import MoveButton
 from ..widgets.odds_panel import OddsPanel
 from ..widgets.seat_panel import SeatPanel
 from .board import BoardScreen
+from .game_over import LOCAL_CHOICES, GameOverChoice
 
-# The coach (hidden unless asked for) and the game-over screen are imported
-# when first needed, not before the board's first frame.
+# The coach (hidden unless asked for) is imported when first needed, not
+# before the board's first frame.
 
 
 class PlayScreen(BoardScreen):
@@ -59,14 +63,27 @@ class PlayScreen(BoardScreen):
 
     can_pause = True
     """Whether pausing holds the table (only a table run here can be held)."""
-    result_choices: tuple[str, ...] = ("again", "rematch", "replay", "new", "quit")
+    result_choices: tuple[GameOverChoice, ...] = LOCAL_CHOICES
     """What the game-over screen offers."""
 
+    class Chosen(Message):
+        """The game is over and the person chose what comes next (never ``STAY``)."""
+
+        def __init__(self, board: PlayScreen, choice: GameOverChoice) -> None:
+            super().__init__()
+            self.board = board
+            self.choice = choice
+
     def __init__(
-        self, backlog: Sequence[Message], *, controls: Iterable[int], paused: bool = False
+        self,
+        backlog: Sequence[StreamMessage],
+        prefs: Preferences,
+        *,
+        controls: Iterable[int],
+        paused: bool = False,
     ) -> None:
         """A live board from ``backlog``; ``controls`` are the seats played at this keyboard."""
-        super().__init__(backlog)
+        super().__init__(backlog, prefs)
         self.controls = frozenset(controls)
         self.has_bots = any(seat.kind != "human" for seat in self.seats)
         self.has_humans = bool(self.controls)
@@ -82,7 +99,7 @@ class PlayScreen(BoardScreen):
         self.held = False
         """The table is held by the pause: no seat is asked until a step or a resume."""
         self.result: GameOver | None = None
-        self._inbox: deque[Message] = deque()
+        self._inbox: deque[StreamMessage] = deque()
         self._arrived = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()  # nothing fed yet, so nothing left to show
@@ -108,7 +125,7 @@ class PlayScreen(BoardScreen):
             button.display = self.has_humans
         # Hidden panels first: the odds and the coach's advice (the expert's weights,
         # its decision) are only worked out when shown.
-        settings = self.mantis.settings
+        settings = self.prefs.settings
         self.query_one(OddsPanel).display = settings.show_odds
         self.query_one(CoachBar).display = settings.coach
         self._show_position()  # with the insights
@@ -137,7 +154,7 @@ class PlayScreen(BoardScreen):
 
     def _extra_bottom_rows(self) -> int:
         # The coach's line above the actions row, which wraps when narrow.
-        if not self.mantis.settings.coach:
+        if not self.prefs.settings.coach:
             return 0
         return 1 if self.size.width >= 100 else 2
 
@@ -146,7 +163,7 @@ class PlayScreen(BoardScreen):
 
     # ------------------------------------------------------------------ the live stream
 
-    def feed(self, message: Message) -> None:
+    def feed(self, message: StreamMessage) -> None:
         """Queue a message of the stream to be shown (from any coroutine on the app's loop)."""
         self._inbox.append(message)
         self._idle.clear()
@@ -189,7 +206,7 @@ class PlayScreen(BoardScreen):
             message = self._inbox.popleft()
             if isinstance(message, CardRevealed):
                 await self._visible.wait()
-                pace = self.mantis.pace
+                pace = self.prefs.pace
                 if message.seat not in self.controls:
                     rest = pace.think - (monotonic() - self._turn_shown)
                     if rest > 0:
@@ -203,7 +220,7 @@ class PlayScreen(BoardScreen):
                 self._update_controls()
                 await self._result_when_visible()
 
-    def _show(self, message: Message) -> None:
+    def _show(self, message: StreamMessage) -> None:
         """Present one message; one that does not fit the table is skipped and said once."""
         try:
             self._present(message)
@@ -222,7 +239,7 @@ class PlayScreen(BoardScreen):
         await self._visible.wait()
         self.show_result()
 
-    def _present(self, message: Message) -> None:
+    def _present(self, message: StreamMessage) -> None:
         super()._present(message)
         if isinstance(message, CardRevealed):
             self.waiting = self.thinking = self.target = None
@@ -282,12 +299,13 @@ class PlayScreen(BoardScreen):
                 self._after_game,
             )
 
+    def _after_game(self, choice: GameOverChoice | None) -> None:
+        if choice is not None and choice is not GameOverChoice.STAY:
+            self.post_message(self.Chosen(self, choice))
+
     def result_note(self) -> str | None:
         """The game-over screen's small print (None: moves, seed and what Rematch does)."""
         return None
-
-    def _after_game(self, choice: str | None) -> None:
-        """What the game-over screen's choice leads to (a subclass's business)."""
 
     # ------------------------------------------------------------------ controls
 
@@ -324,14 +342,13 @@ class PlayScreen(BoardScreen):
             coach.show(advise(view, self.names), self.names[view.to_move])
 
     def action_toggle_coach(self) -> None:
-        shown = not self.mantis.settings.coach
-        self.mantis.update_settings(self.mantis.settings.with_changes(coach=shown))
-        self.apply_insight_settings()
+        self.prefs.change(coach=not self.prefs.settings.coach)
 
-    def apply_insight_settings(self) -> None:
+    def follow_preferences(self, prefs: Preferences) -> None:
         """Show or hide the odds panel and the coach as the settings say."""
-        self.query_one(CoachBar).display = self.mantis.settings.coach
-        super().apply_insight_settings()
+        self.query_one(CoachBar).display = prefs.settings.coach
+        super().follow_preferences(prefs)
+        self._update_status()  # the speed may have changed
 
     def action_result(self) -> None:
         self.show_result()
@@ -380,8 +397,8 @@ class PlayScreen(BoardScreen):
             self._go.set()
 
     def action_speed(self) -> None:
-        self.mantis.cycle_speed()
-        self._update_status()
+        speed = self.prefs.next_speed()
+        self.notify(f"Bot speed: {speed}", timeout=2)
 
     @on(SeatPanel.Picked)
     def _on_seat_picked(self, message: SeatPanel.Picked) -> None:

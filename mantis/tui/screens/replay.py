@@ -15,7 +15,8 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from ...engine import GameRecord
-from ...table import PublicTable, moves_of
+from ...table import PublicPosition, moves_of
+from ..preferences import Preferences
 from ..widgets.game_log import GameLog
 from ..widgets.odds_panel import OddsPanel
 from .board import BOARD_CSS, BoardScreen
@@ -42,15 +43,14 @@ class ReplayScreen(BoardScreen):
         Binding("escape,q", "close", "Close", key_display="esc"),
     ]
 
-    def __init__(self, record: GameRecord, *, title: str = "", standalone: bool = False) -> None:
-        """A replay of ``record``; ``standalone`` (``mantis replay``) quits the app on close."""
+    def __init__(self, record: GameRecord, prefs: Preferences, *, title: str = "") -> None:
+        """A replay of ``record``, called ``title`` on its status line."""
         self.moves = moves_of(record)
         """The record's stream by move: the opening, then each action's messages."""
-        super().__init__(self.moves[0])
+        super().__init__(self.moves[0], prefs)
         self.record = record
         self.seed = record.seed
         self.title_text = title
-        self.standalone = standalone
         self.position = 0
         """Actions played in the position on screen."""
         self.playing = False
@@ -68,7 +68,7 @@ class ReplayScreen(BoardScreen):
 
     def on_mount(self) -> None:
         self._log_stream(self.messages)
-        self.query_one(OddsPanel).display = self.mantis.settings.show_odds
+        self.query_one(OddsPanel).display = self.prefs.settings.show_odds
         self._show_position()
         self._update_status()
 
@@ -88,7 +88,7 @@ class ReplayScreen(BoardScreen):
             self.position = position
             shown = [message for move in self.moves[: position + 1] for message in move]
             self.messages = shown
-            self.state = PublicTable.of(shown)
+            self.state = PublicPosition.of(shown)
             self.query_one(GameLog).rewind(position)
             self._show_position()
         self._update_insights()
@@ -138,10 +138,7 @@ class ReplayScreen(BoardScreen):
 
     def action_close(self) -> None:
         self._stop()
-        if self.standalone:
-            self.app.exit(0)
-        else:
-            self.dismiss(None)
+        self.dismiss(None)
 
     def _start_timer(self) -> None:
         if self._timer is not None:

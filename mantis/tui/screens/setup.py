@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
@@ -26,9 +26,6 @@ from ..seating import (
     check_names,
     default_names,
 )
-
-if TYPE_CHECKING:
-    from ..app import MantisApp
 
 DEFAULT_PLAYERS = 3
 
@@ -69,8 +66,27 @@ class SetupScreen(Screen[None]):
         Binding("t", "app.statistics", "Stats"),
     ]
 
-    def __init__(self, seats: Sequence[SeatInfo] = (), seed: int | None = None) -> None:
+    class Start(Message):
+        """Deal a new table with these seats (and this seed, or a fresh one if None).
+
+        Whoever starts it says a seat that cannot sit (``show_error``).
+        """
+
+        def __init__(self, setup: SetupScreen, seats: tuple[SeatInfo, ...], seed: int | None):
+            super().__init__()
+            self.setup = setup
+            self.seats = seats
+            self.seed = seed
+
+    def __init__(
+        self, seats: Sequence[SeatInfo] = (), seed: int | None = None, *, still: bool = False
+    ) -> None:
+        """The form, offering ``seats`` (the last table set up) and ``seed``.
+
+        ``still`` stops the cursor blinking (for tests and screenshots).
+        """
         super().__init__()
+        self.still = still
         remembered = list(seats)
         defaults = _default_seats()
         self.players = (
@@ -87,10 +103,6 @@ class SetupScreen(Screen[None]):
         self.rows = rows
         self.seed = seed
         self.options = _choices([s.bot for s in rows if s.bot is not None])
-
-    @property
-    def mantis(self) -> MantisApp:
-        return cast("MantisApp", self.app)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="setup", can_focus=False):
@@ -127,9 +139,9 @@ class SetupScreen(Screen[None]):
                 yield Static("blank = new deal; a number replays it", classes="note")
             with Horizontal(classes="row", id="start-row"):
                 yield Button("Start", id="start", variant="success", compact=True)
-                yield Button("Play online", id="online", compact=True)
-                yield Button("Past games", id="past", compact=True)
-                yield Button("Statistics", id="stats", compact=True)
+                yield Button("Play online", id="online", compact=True, action="app.play_online")
+                yield Button("Past games", id="past", compact=True, action="app.past_games")
+                yield Button("Statistics", id="stats", compact=True, action="app.statistics")
             yield Static(id="error")
         yield Footer()
 
@@ -139,7 +151,7 @@ class SetupScreen(Screen[None]):
         name = Input(
             seat.name, id=f"name-{i}", max_length=MAX_NAME_LENGTH, compact=True, classes="name"
         )
-        if self.mantis.still:
+        if self.still:
             name.cursor_blink = False
         kind = Select(
             self.options,
@@ -152,23 +164,11 @@ class SetupScreen(Screen[None]):
         return Horizontal(label, name, kind, classes="row seat", id=f"row-{i}")
 
     def on_mount(self) -> None:
-        if self.mantis.still:
+        if self.still:
             for field in self.query(Input):
                 field.cursor_blink = False
         self._show_rows()
         self.query_one("#start", Button).focus()
-
-    @on(Button.Pressed, "#online")
-    def _on_online(self) -> None:
-        self.mantis.action_play_online()
-
-    @on(Button.Pressed, "#past")
-    def _on_past(self) -> None:
-        self.mantis.action_past_games()
-
-    @on(Button.Pressed, "#stats")
-    def _on_stats(self) -> None:
-        self.mantis.action_statistics()
 
     @on(Select.Changed, "#players")
     def _on_players(self, event: Select.Changed) -> None:
@@ -204,9 +204,14 @@ class SetupScreen(Screen[None]):
         error.update("")
         try:
             check_names([seat.name for seat in seats])
-            self.mantis.start_table(seats, seed)
         except SeatingError as exc:
-            # Plain text: a name or a plug-in's message may hold square brackets.
-            error.update(Content(str(exc)))
-            if exc.seat is not None:  # e.g. a remembered bot that no longer loads
-                self.query_one(f"#kind-{exc.seat}", Select).focus()
+            self.show_error(exc)
+            return
+        self.post_message(self.Start(self, tuple(seats), seed))
+
+    def show_error(self, error: SeatingError) -> None:
+        """Say why these seats cannot make a table, and go to the seat at fault."""
+        # Plain text: a name or a plug-in's message may hold square brackets.
+        self.query_one("#error", Static).update(Content(str(error)))
+        if error.seat is not None:  # e.g. a remembered bot that no longer loads
+            self.query_one(f"#kind-{error.seat}", Select).focus()

@@ -8,21 +8,19 @@ seat is taken.  What the server refuses is said on the screen, in one line.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import Protocol
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Select, Static
 
 from ...net import protocol
 from ...players.registry import level_choices
-
-if TYPE_CHECKING:
-    from ..app import MantisApp
 
 CONNECTION = {
     "here": "● connected",
@@ -33,7 +31,7 @@ CONNECTION = {
 }
 
 
-class RoomSeat(Protocol):
+class RoomLink(Protocol):
     url: str
     code: str | None
     seat: int | None
@@ -104,14 +102,13 @@ class WaitingRoomScreen(Screen[None]):
         Binding("escape", "leave", "Leave"),
     ]
 
-    def __init__(self, online: RoomSeat) -> None:
+    class Leave(Message):
+        """Leave this table (the seat stays this app's: joining again takes it back)."""
+
+    def __init__(self, online: RoomLink) -> None:
         super().__init__()
         self.online = online
         self.connection = ""
-
-    @property
-    def mantis(self) -> MantisApp:
-        return cast("MantisApp", self.app)
 
     @property
     def room(self) -> protocol.RoomState | None:
@@ -244,7 +241,7 @@ class WaitingRoomScreen(Screen[None]):
             self._send(protocol.RemoveSeat(seat))
 
     def action_leave(self) -> None:
-        self.mantis.leave_online()
+        self.post_message(self.Leave())
 
     @on(Button.Pressed, "#start")
     def _on_start(self) -> None:

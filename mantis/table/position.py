@@ -1,6 +1,6 @@
 """What anyone can know of a table: the public stream folded into a position.
 
-``PublicTable`` reads the stream one message at a time and keeps the public
+``PublicPosition`` reads the stream one message at a time and keeps the public
 position: tanks, score piles, the pile's size and top back, the cards seen,
 whose turn it is, the result.  ``view(seat)`` gives exactly the ``View`` the
 engine gives that seat, so boards, odds and the coach work from the stream
@@ -40,7 +40,7 @@ from ..engine.events import Tank
 from .messages import STREAM_VERSION, Message, Opening, Recorded, StreamError
 
 
-class PublicTable:
+class PublicPosition:
     """The public position of one table, kept current by its stream."""
 
     def __init__(self) -> None:
@@ -67,7 +67,7 @@ class PublicTable:
         """The card turned over whose outcome has not arrived yet."""
 
     @classmethod
-    def of(cls, messages: Iterable[Message]) -> PublicTable:
+    def of(cls, messages: Iterable[Message]) -> PublicPosition:
         """The position after ``messages``."""
         table = cls()
         for message in messages:
@@ -296,13 +296,13 @@ def _with(tank: Tank, colour: int, cards: tuple[int, ...]) -> Tank:
 
 
 # Each handler takes the message type it is filed under: Any is what says so here.
-_HANDLERS: dict[type, Callable[[PublicTable, Any], None]] = {
-    TurnStarted: PublicTable._turn_started,
-    CardRevealed: PublicTable._card_revealed,
-    Scored: PublicTable._scored,
-    ScoreMissed: PublicTable._score_missed,
-    Stolen: PublicTable._stolen,
-    StealMissed: PublicTable._steal_missed,
-    ExtraTurn: PublicTable._extra_turn,
-    GameOver: PublicTable._game_over,
+_HANDLERS: dict[type, Callable[[PublicPosition, Any], None]] = {
+    TurnStarted: PublicPosition._turn_started,
+    CardRevealed: PublicPosition._card_revealed,
+    Scored: PublicPosition._scored,
+    ScoreMissed: PublicPosition._score_missed,
+    Stolen: PublicPosition._stolen,
+    StealMissed: PublicPosition._steal_missed,
+    ExtraTurn: PublicPosition._extra_turn,
+    GameOver: PublicPosition._game_over,
 }

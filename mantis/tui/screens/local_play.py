@@ -13,24 +13,31 @@ from __future__ import annotations
 from ...engine import Action, GameRecord
 from ...players import HumanPlayer
 from ...table import Table
+from ..preferences import Preferences
 from .board import BOARD_CSS
 from .play import PlayScreen
 
 
-class TableScreen(PlayScreen):
+class LocalPlayScreen(PlayScreen):
     """A table of 2 to 6 seats playing one game here, from any position to the end."""
 
-    CSS_PATH = [BOARD_CSS, "table.tcss"]
+    CSS_PATH = [BOARD_CSS, "play.tcss"]
 
-    def __init__(self, table: Table, *, paused: bool = False) -> None:
+    class Chosen(PlayScreen.Chosen):
+        """The game here is over and the person chose what comes next."""
+
+        board: LocalPlayScreen
+
+    def __init__(self, table: Table, prefs: Preferences, *, paused: bool = False) -> None:
         """A screen for ``table`` (new, resumed or opened at a position).
 
-        ``paused`` holds bot play until the user resumes or steps.
+        ``paused`` holds bot play until the user resumes or steps.  The
+        table's bot time budget follows the preferences.
         """
         self.table = table
         self.seed = table.seed
         humans = [s for s, seat in enumerate(table.seats) if seat.kind == "human"]
-        super().__init__(tuple(table.messages), controls=humans, paused=paused)
+        super().__init__(tuple(table.messages), prefs, controls=humans, paused=paused)
         self._unsubscribe = table.subscribe(self.feed, self.ready, backlog=False)
 
     @property
@@ -50,13 +57,14 @@ class TableScreen(PlayScreen):
         # The driver's worker is cancelled with the screen; a save being written completes.
         self._unsubscribe()
 
+    def follow_preferences(self, prefs: Preferences) -> None:
+        self.table.bot_timeout = prefs.bot_timeout
+        super().follow_preferences(prefs)
+
     def submit(self, seat: int, action: Action) -> None:
         player = self.table.players[seat]
         assert isinstance(player, HumanPlayer)
         player.submit(action)
-
-    def _after_game(self, choice: str | None) -> None:
-        self.mantis.after_game(choice or "stay", self)
 
     def status_parts(self) -> list[str]:
         seed = self.seed if self.seed is not None else "-"
@@ -65,7 +73,7 @@ class TableScreen(PlayScreen):
             f"seed {seed}",
             f"move {self.state.turn}",
             f"target {self.state.target}",
-            f"speed {self.mantis.speed}",
+            f"speed {self.prefs.speed}",
         ]
         if self.paused:
             parts.append("PAUSED")

@@ -19,15 +19,17 @@ from ...net.protocol import Act, SeatRequest
 from ...store.stats import StatsDB, StatsError
 from ...table import Message, Recorded
 from ..narration import YOU
+from ..preferences import Preferences
 from .board import BOARD_CSS
+from .game_over import ONLINE_CHOICES
 from .play import PlayScreen
 
 #: What each seat's connection looks like on its border.
 PRESENCE = {"here": "● online", "gone": "○ offline", "away": "◌ away", "open": "", "bot": ""}
 
 
-class OnlineSeat(Protocol):
-    """What the screen needs of ``net.client.OnlineSeat`` (a test may hand it a stand-in)."""
+class PlayLink(Protocol):
+    """What the screen needs of ``net.client.TableConnection`` (a test may hand it a stand-in)."""
 
     url: str
     code: str | None
@@ -37,17 +39,24 @@ class OnlineSeat(Protocol):
     async def send(self, message: SeatRequest) -> None: ...
 
 
-class OnlineTableScreen(PlayScreen):
+class OnlinePlayScreen(PlayScreen):
     """A board for one server table, seen from this app's seat (or as a spectator)."""
 
-    CSS_PATH = [BOARD_CSS, "table.tcss"]
+    CSS_PATH = [BOARD_CSS, "play.tcss"]
     can_pause = False
-    result_choices = ("replay", "lobby", "quit")
+    result_choices = ONLINE_CHOICES
 
-    def __init__(self, online: OnlineSeat, backlog: Sequence[Message]) -> None:
+    class Chosen(PlayScreen.Chosen):
+        """The online game is over and the person chose what comes next."""
+
+        board: OnlinePlayScreen
+
+    def __init__(self, online: PlayLink, backlog: Sequence[Message], prefs: Preferences) -> None:
         self.online = online
+        self.code = online.code
+        """The table's code on its server."""
         controls = () if online.seat is None else (online.seat,)
-        super().__init__(backlog, controls=controls)
+        super().__init__(backlog, prefs, controls=controls)
         self.connection = ""
         """Empty while connected; what is happening otherwise ("reconnecting…")."""
         self._kept = False
@@ -118,6 +127,3 @@ class OnlineTableScreen(PlayScreen):
             await asyncio.to_thread(store)
         except StatsError as exc:
             self.notify(f"Statistics not updated: {exc}", severity="warning", timeout=8)
-
-    def _after_game(self, choice: str | None) -> None:
-        self.mantis.after_online_game(choice or "stay", self)

@@ -1,0 +1,95 @@
+"""What the app opens on: one factory per way in, handed to ``MantisApp`` by its launcher.
+
+``mantis`` opens on the setup screen (offering to resume an unfinished
+game), ``mantis play --seats`` on a new table, ``mantis replay`` on a replay
+that quits when closed, ``mantis host``/``join``/``watch`` on an online
+table's waiting room; tests and screenshots open a table at any position.
+Each factory is a small value (so a launcher's choice can be compared) that
+the app calls once it is mounted, to show its screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..engine import GameRecord, SeatInfo
+    from ..net.client import TableConnection
+    from .app import MantisApp
+
+
+class Resume(Enum):
+    """What the setup screen does about an unfinished game."""
+
+    OFFER = "offer"
+    """Ask whether to resume it."""
+    NOW = "now"
+    """Resume it straight away (``mantis play --resume``)."""
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The setup screen (with ``seed`` typed in), then, if asked, what to do about a saved game."""
+
+    seed: int | None = None
+    resume: Resume | None = None
+
+    def __call__(self, app: MantisApp) -> None:
+        app.show_setup(self.seed)
+        if self.resume is not None:
+            app.local.offer_resume(self.resume is Resume.NOW)
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """A new table of ``seats`` dealt from ``seed`` (a fresh one if None); not remembered.
+
+    ``paused`` holds bot play until resumed or stepped.
+    """
+
+    seats: Sequence[SeatInfo]
+    seed: int | None = None
+    paused: bool = False
+
+    def __call__(self, app: MantisApp) -> None:
+        app.local.start(self.seats, self.seed, paused=self.paused, remember=False)
+
+
+@dataclass(frozen=True)
+class Position:
+    """The table of ``record`` (its seats, its deal) after ``upto`` actions (default: all)."""
+
+    record: GameRecord
+    upto: int | None = None
+    paused: bool = False
+
+    def __post_init__(self) -> None:
+        if self.record.seats is None:
+            raise ValueError("a table needs the record's seats")
+
+    def __call__(self, app: MantisApp) -> None:
+        app.local.open(self.record, self.upto, paused=self.paused)
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The replay of ``record``, called ``title``; closing it quits the app."""
+
+    record: GameRecord
+    title: str = ""
+
+    def __call__(self, app: MantisApp) -> None:
+        app.open_replay(self.record, title=self.title, then=lambda _: app.exit(0))
+
+
+@dataclass(frozen=True)
+class Online:
+    """The table ``connection`` is at: its waiting room, then its board."""
+
+    connection: TableConnection
+
+    def __call__(self, app: MantisApp) -> None:
+        app.online.follow(self.connection)

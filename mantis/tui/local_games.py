@@ -1,0 +1,204 @@
+"""Games played here: dealing a table, the save slot it saves in, resuming, what comes after.
+
+Each app holds a save slot of its own (``store.save_slots``), so apps open
+at once never write the same save.  A new table is dealt from its seats and
+a seed; a saved game is opened at its saved position and saves on in its
+slot; at the end the game-over choice deals again, replays or leaves.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+# The table, the store's files and the screens are imported when first used:
+# the setup screen's first frame needs none of them (benchmarks/startup.py).
+if TYPE_CHECKING:
+    from ..engine import GameRecord, SeatInfo
+    from ..store.save_slots import SaveSlot
+    from ..store.saves import LoadedSave
+    from ..table import Table
+    from .app import MantisApp
+    from .preferences import Preferences
+    from .screens.game_over import GameOverChoice
+    from .screens.local_play import LocalPlayScreen
+    from .screens.setup import SetupScreen
+
+#: New deals get seeds below this, so a seed is short enough to note and retype.
+SEED_RANGE = 1_000_000
+
+
+class LocalGames:
+    """The app's games played here, against bots or at one keyboard."""
+
+    def __init__(self, app: MantisApp, prefs: Preferences) -> None:
+        self.app = app
+        self.prefs = prefs
+        self._slot: SaveSlot | None = None
+
+    # ------------------------------------------------------------ the save slot
+
+    @property
+    def save_slot(self) -> SaveSlot:
+        """Where this app saves its game in progress: a slot no other app open now writes."""
+        if self._slot is None:
+            from ..store.save_slots import claim_slot
+
+            self._slot = claim_slot()
+            assert self._slot is not None  # some slot is always free
+        return self._slot
+
+    def release(self) -> None:
+        """Let another app have this app's slot (the app is closing)."""
+        if self._slot is not None:
+            self._slot.release()
+
+    # ------------------------------------------------------------ tables
+
+    def make_table(
+        self, record: GameRecord, upto: int | None = None, *, slot: SaveSlot | None = None
+    ) -> Table:
+        """A table for ``record`` at ``upto`` actions: its seats' players, saving in ``slot``.
+
+        ``SeatingError`` (naming the seat) if a seat's bot cannot be made.
+        """
+        from ..table import LocalKeeper, Table, seats_of
+        from .seating import make_players
+
+        players = make_players(seats_of(record))
+        keeper = LocalKeeper(save_path=(slot or self.save_slot).path)
+        return Table(record, players, upto=upto, keeper=keeper, bot_timeout=self.prefs.bot_timeout)
+
+    def board(self, table: Table, *, paused: bool = False) -> LocalPlayScreen:
+        from .screens.local_play import LocalPlayScreen
+
+        return LocalPlayScreen(table, self.prefs, paused=paused)
+
+    def start(
+        self,
+        seats: Sequence[SeatInfo],
+        seed: int | None = None,
+        *,
+        paused: bool = False,
+        remember: bool = True,
+    ) -> None:
+        """Deal a new game (a fresh seed unless given) and show its table.
+
+        ``SeatingError`` (naming the seat) if a seat's bot cannot be made:
+        nothing is shown and nothing is remembered then.
+        """
+        from ..table import dealt
+
+        if seed is None:
+            seed = secrets.randbelow(SEED_RANGE)
+        board = self.board(self.make_table(dealt(seats, seed)), paused=paused)
+        if remember:
+            self.prefs.change(last_seats=tuple(seats))
+        self.show(board)
+
+    def start_from_setup(self, message: SetupScreen.Start) -> None:
+        """Start the table the setup screen asks for; a seat that cannot sit is said there."""
+        from .seating import SeatingError
+
+        try:
+            self.start(message.seats, message.seed)
+        except SeatingError as exc:
+            message.setup.show_error(exc)
+
+    def open(self, record: GameRecord, upto: int | None = None, *, paused: bool = False) -> None:
+        """Show the table of ``record`` after ``upto`` of its actions (default: all)."""
+        if record.seats is None:
+            raise ValueError("a table needs the record's seats")
+        self.show(self.board(self.make_table(record, upto), paused=paused))
+
+    def show(self, board: LocalPlayScreen) -> None:
+        """Put ``board`` up: in place of the setup screen or a finished table, else on top."""
+        app = self.app
+        if len(app.screen_stack) == 1:
+            # Opened on a table: nothing but the app's blank screen to cover (and
+            # the setup screen's module need not be loaded to know that).
+            app.push_screen(board)
+            return
+        from .screens.local_play import LocalPlayScreen
+        from .screens.setup import SetupScreen
+
+        if isinstance(app.screen, SetupScreen | LocalPlayScreen):
+            app.switch_screen(board)
+        else:
+            app.push_screen(board)
+
+    # ------------------------------------------------------------ resuming
+
+    def offer_resume(self, now: bool) -> None:
+        """Look for unfinished games no other app is playing: resume one (``now``) or offer to."""
+        from ..store.save_slots import saved_games, slot_of
+
+        mine = self.save_slot  # held first, so no app starting meanwhile takes the same one
+        saves, warnings = saved_games(mine.path.parent, mine=mine)
+        for warning in warnings:
+            # An unreadable save was moved aside; the player sets up a new game.
+            self.app.notify(warning, severity="warning", timeout=10)
+        if not saves:
+            if now and not warnings:
+                self.app.notify("No saved game to resume: set up a new one.", timeout=6)
+        elif now:
+            self.resume(max(saves, key=_saved_at))
+        else:
+            from .screens.resume import ResumeScreen
+
+            def chosen(save: LoadedSave | None) -> None:
+                if save is not None:
+                    self.resume(save)
+
+            replaced = saves[0] if slot_of(saves[0].path) == mine.number else None
+            self.app.push_screen(ResumeScreen(saves, replaced=replaced), chosen)
+
+    def resume(self, save: LoadedSave) -> None:
+        """Open the table on the saved game, at the saved position, saving on in its slot."""
+        from ..store.save_slots import claim_slot, slot_of
+        from .seating import SeatingError
+
+        number = slot_of(save.path)
+        mine = self._slot
+        slot = mine if mine is not None and mine.number == number else None
+        if slot is None and number is not None:
+            slot = claim_slot(number, save.path.parent)
+            if slot is None:
+                self.app.notify(
+                    "That game is open in another window or tab.", severity="warning", timeout=8
+                )
+                return
+        try:
+            board = self.board(self.make_table(save.record, slot=slot))
+        except SeatingError as exc:
+            if slot is not None and slot is not mine:
+                slot.release()
+            self.app.notify(f"Cannot resume the saved game: {exc}", severity="error", timeout=10)
+            return
+        if slot is not None and slot is not mine:
+            if mine is not None:
+                mine.release()  # its own save, if any, is offered to the next app again
+            self._slot = slot
+        self.show(board)
+
+    # ------------------------------------------------------------ after the game
+
+    def after_game(self, choice: GameOverChoice, board: LocalPlayScreen) -> None:
+        """Act on the game-over choice: again, rematch, replay, new, quit."""
+        from .screens.game_over import GameOverChoice
+
+        if choice is GameOverChoice.AGAIN:
+            self.start(board.seats, remember=False)
+        elif choice is GameOverChoice.REMATCH:
+            self.show(self.board(self.make_table(board.record.from_start())))
+        elif choice is GameOverChoice.REPLAY:
+            self.app.open_replay(board.record, title="this game")
+        elif choice is GameOverChoice.NEW:
+            self.app.action_new_game()
+        elif choice is GameOverChoice.QUIT:
+            self.app.exit(0)
+
+
+def _saved_at(save: LoadedSave) -> float:
+    return save.saved_at.timestamp() if save.saved_at is not None else 0.0
