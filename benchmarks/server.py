@@ -1,7 +1,9 @@
 """Table server under load: simulated people over loopback, move latency and server cost.
 
 Run: ``.venv/bin/python benchmarks/server.py [--tables 50,200,500] [--seconds 30]
-[--warmup 5] [--think 1.0] [--json]``.
+[--warmup 5] [--think 1.0] [--vs DIR] [--json]``.  ``--vs DIR`` runs every size
+on the server of another checkout too (say the tree before a change), one
+after the other in one run, so the two sets of figures sit side by side.
 
 For each size it starts a fresh ``mantis serve`` process and, in this
 process, four simulated people per table (one WebSocket connection each):
@@ -70,8 +72,8 @@ from mantis.engine import (
 )
 from mantis.net import protocol
 from mantis.net.serve_cli import tune_garbage_collector
-from mantis.store.tables_db import StoredSeat, TablesDB
-from mantis.store.writer import Writer
+from mantis.store.table_store import StoredSeat
+from mantis.store.tables_db import SqliteTableStore
 from mantis.table import Recorded, Table, dealt
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -123,17 +125,18 @@ class ServerFailed(Exception):
 class Server:
     """``mantis serve`` in its own process, watched through /proc."""
 
-    def __init__(self, data: Path, home: Path, plain: bool) -> None:
+    def __init__(self, data: Path, home: Path, plain: bool, source: Path = ROOT) -> None:
+        """``source``: the Mantis tree to run (another checkout, for a side-by-side run)."""
         options = ["serve", "--port", "0", "--data", str(data), "--bot-pace", "0"]
         if plain:
             command = [sys.executable, "-m", "mantis", *options]
         else:
             command = [sys.executable, "-c", PROBE, *options]
-        env = dict(os.environ, MANTIS_HOME=str(home))
+        env = dict(os.environ, MANTIS_HOME=str(home), PYTHONPATH=str(source))
         self.probe = not plain
         self.process = subprocess.Popen(
             command,
-            cwd=ROOT,
+            cwd=source,
             env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
@@ -600,7 +603,8 @@ def one_line(r: dict[str, Any]) -> str:
 
 def summary(results: list[dict[str, Any]]) -> None:
     head = (
-        f"{'tables':>6} {'conns':>6} {'moves':>6} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
+        f"{'tree':>5} {'tables':>6} {'conns':>6} {'moves':>6} {'moves/s':>8} {'p50 ms':>7} "
+        f"{'p99 ms':>7} "
         f"{'max ms':>7} {'srv CPU%':>8} {'ms/move':>8} {'RSS MB':>7} {'wr/commit':>9} "
         f"{'cli CPU%':>8} {'lost':>5}"
     )
@@ -611,13 +615,14 @@ def summary(results: list[dict[str, Any]]) -> None:
         per = r["server_cpu_ms_per_move"]
         wpc = r["writes_per_commit"]
         log(
-            f"  {r['tables']:>6} {r['connections']:>6} {r['moves']:>6} {r['moves_per_s']:>8.1f} "
+            f"  {r['tree']:>5} {r['tables']:>6} {r['connections']:>6} {r['moves']:>6} "
+            f"{r['moves_per_s']:>8.1f} "
             f"{lat['p50']:>7.1f} {lat['p99']:>7.1f} {lat['max']:>7.1f} "
             f"{r['server_cpu_pct']:>8.0f} {per if per is not None else float('nan'):>8.3f} "
             f"{r['server_rss_mb']:>7.0f} {wpc if wpc else float('nan'):>9.2f} "
             f"{r['client_cpu_pct']:>8.0f} {r['lost_moves']:>5}"
         )
-    big = next((r for r in results if r["tables"] == 500), None)
+    big = next((r for r in results if r["tables"] == 500 and r["tree"] == "this"), None)
     if big is None:
         log("  target (500 tables, p99 <= 50 ms on 2 cores): not run at 500 tables")
     else:
@@ -753,35 +758,28 @@ async def driver_cost(games: int = 300) -> dict[str, float]:
 
 
 async def writer_cost(directory: Path, writes: int) -> dict[str, float]:
-    """One move's write through ``Writer``: awaited one at a time, then all at once."""
-    db = TablesDB(directory / "bench.sqlite3")
-    writer = Writer(db)
+    """One move's write through the SQLite store: awaited one at a time, then all at once."""
+    store = SqliteTableStore(directory / "bench.sqlite3")
+    writer = store.writer
     try:
         seats = [StoredSeat(f"P{s}", "human") for s in range(PLAYERS)]
-        table_id = await writer.write(
-            lambda db: db.create_table(
-                "BENCH", private=False, host=0, away_bot="greedy", seats=seats
-            )
+        table_id = await store.create_table(
+            "BENCH", private=False, host=0, away_bot="greedy", seats=seats
         )
+        game_id = await store.start_game(table_id, 1)
         move = [(0, SCORE)]
         start, cpu = perf_counter(), time.process_time()
         for i in range(writes):
-            await writer.write(lambda db, i=i: db.add_moves(table_id, i, move))
+            await store.add_moves(game_id, i, move)
         alone = (perf_counter() - start) / writes
         alone_cpu = (time.process_time() - cpu) / writes
         before = writer.batches
         start = perf_counter()
-        await asyncio.gather(
-            *(
-                writer.write(lambda db, i=i: db.add_moves(table_id, writes + i, move))
-                for i in range(writes)
-            )
-        )
+        await asyncio.gather(*(store.add_moves(game_id, writes + i, move) for i in range(writes)))
         together = perf_counter() - start
         commits = writer.batches - before
     finally:
-        await asyncio.to_thread(writer.close)
-        db.close()
+        await store.close()
     return {
         "writes": writes,
         "alone_ms_per_write": round(alone * 1e3, 3),
@@ -864,7 +862,8 @@ async def run(args: argparse.Namespace) -> int:
         # counted as the server's latency. A real person's client is a small process
         # of its own, so this process collects as the server does (mantis serve).
         tune_garbage_collector()
-        for tables in sizes:
+        trees = [("this", ROOT)] + ([("vs", Path(args.vs).resolve())] if args.vs else [])
+        for tables, (label, source) in [(t, tree) for t in sizes for tree in trees]:
             soft, needed = raise_file_limit(tables)
             if soft < needed:
                 log(
@@ -873,11 +872,14 @@ async def run(args: argparse.Namespace) -> int:
                 )
                 status = 1
                 continue
-            run_dir = tmp_root / f"run-{tables}"
-            log(f"{tables} tables ({tables * PLAYERS} connections): starting a fresh server")
+            run_dir = tmp_root / f"run-{tables}-{label}"
+            log(
+                f"{tables} tables ({tables * PLAYERS} connections): starting a fresh server"
+                + (f" ({label}: {source})" if args.vs else "")
+            )
             try:
                 server = await asyncio.to_thread(
-                    Server, run_dir / "data", run_dir / "home", args.plain_server
+                    Server, run_dir / "data", run_dir / "home", args.plain_server, source
                 )
             except ServerFailed as exc:
                 log(f"mantis benchmark: error: {exc}")
@@ -892,6 +894,7 @@ async def run(args: argparse.Namespace) -> int:
                 await asyncio.to_thread(server.stop)
                 if server.stderr and args.verbose:
                     log("  server stderr: " + "".join(server.stderr[-10:]).strip())
+            result["tree"] = label
             results.append(result)
             log(one_line(result))
         if results:
@@ -930,6 +933,11 @@ def main() -> None:
         "--plain-server",
         action="store_true",
         help="run `python -m mantis serve` itself (no writer counters)",
+    )
+    parser.add_argument(
+        "--vs",
+        metavar="DIR",
+        help="another Mantis checkout: each size runs on its server too, side by side",
     )
     parser.add_argument("--tmp", help="where the server's database goes (default: system temp)")
     parser.add_argument("--keep", action="store_true", help="keep the databases afterwards")

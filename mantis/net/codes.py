@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 #: Consonants only, so no code spells a word, and none that sound alike in English
 #: (no C/K/Q, no G/J, no V/B, no S/Z, no M/N pairs kept both).
@@ -11,13 +11,17 @@ ALPHABET = "BDFHKLMPRTWXZ"
 LENGTH = 4
 
 
-def new_code(taken: Callable[[str], bool]) -> str:
-    """A fresh code (``secrets``, so codes cannot be predicted) that ``taken`` says is free."""
+async def new_code(claim: Callable[[str], Awaitable[bool]]) -> str:
+    """A fresh code (``secrets``, so codes cannot be predicted), taken with ``claim``.
+
+    ``claim(code)`` takes the code if it is free and says whether it did: the
+    code is the caller's from then on, however many tables are created at once.
+    """
     length = LENGTH
     while True:
         for _ in range(100):
             code = "".join(secrets.choice(ALPHABET) for _ in range(length))
-            if not taken(code):
+            if await claim(code):
                 return code
         length += 1  # the four-letter codes are nearly all in use
 

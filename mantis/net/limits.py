@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import deque
+from .directory import Directory
 
 
 class TokenBucket:
@@ -25,29 +25,26 @@ class TokenBucket:
 
 
 class GuessLimiter:
-    """After ``limit`` wrong codes within ``window`` seconds, a caller waits out the window."""
+    """After ``limit`` wrong codes within ``window`` seconds, a caller waits out the window.
 
-    def __init__(self, limit: int = 5, window: float = 60.0) -> None:
+    The misses are counted in the server's ``Directory``, so the limit holds
+    across every node of a cluster.
+    """
+
+    def __init__(self, directory: Directory, limit: int = 5, window: float = 60.0) -> None:
+        self.directory = directory
         self.limit = limit
         self.window = window
-        self._misses: dict[str, deque[float]] = {}
 
-    def wait(self, who: str, now: float) -> float:
+    async def wait(self, who: str) -> float:
         """Seconds ``who`` must wait before guessing again (0: go ahead)."""
-        misses = self._misses.get(who)
-        if not misses:
-            return 0.0
-        while misses and misses[0] <= now - self.window:
-            misses.popleft()
-        if not misses:
-            del self._misses[who]
-            return 0.0
-        if len(misses) < self.limit:
-            return 0.0
-        return misses[0] + self.window - now
+        hits = await self.directory.hits(_key(who), self.window)
+        return hits.clears_in if hits.count >= self.limit else 0.0
 
-    def missed(self, who: str, now: float) -> None:
+    async def missed(self, who: str) -> None:
         """``who`` asked for a table that does not exist."""
-        if len(self._misses) > 100_000:  # bounded memory whatever the traffic
-            self._misses.clear()
-        self._misses.setdefault(who, deque()).append(now)
+        await self.directory.hit(_key(who), self.window)
+
+
+def _key(who: str) -> str:
+    return f"guess:{who}"

@@ -2,10 +2,16 @@
 
 A room waits until its host starts it, then runs its game with the table
 driver: bots think on the server, people play through ``RemoteSeat``, every
-move is kept in the database before it is broadcast, and each connection
+move is kept in the store before it is broadcast, and each connection
 hears the same public stream.  A person whose connection drops keeps their
 seat; after ``away_after`` seconds the host's away bot plays for them until
 they are back.
+
+A room is handed everything it uses: its ``RoomConfig``, the ``TableStore``
+that keeps its table, a ``Send`` that puts a frame on connections without
+waiting, and the ``Clock`` its timers run on.  It never reaches back into
+the server.  A connection is anything hashable the ``Send`` knows how to
+reach (a WebSocket here; on a cluster, a connection held by another node).
 """
 
 from __future__ import annotations
@@ -16,25 +22,40 @@ import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Hashable, Iterable
 from dataclasses import dataclass, field
-from time import monotonic
-from typing import TYPE_CHECKING, Any
-
-from websockets.asyncio.server import ServerConnection, broadcast
+from typing import Any
 
 from ..engine import Action, GameRecord, SeatInfo, TurnStarted
 from ..engine.seat_count import MAX_SEATS, MIN_SEATS, SEAT_RANGE, valid_seat_count
 from ..players import BOTS, InputPlayer, Player, make_bot
-from ..store.tables_db import StoredSeat
+from ..players.clock import Clock, Timer
+from ..store.settings import DEFAULT_BOT_TIMEOUT
+from ..store.table_store import RoomPhase, StoredSeat, TableStore
 from ..table import Away, Back, Message, Notice, Table, dealt, decode
-from ..table.names import MAX_NAME_LENGTH, is_you
+from ..table.names import look_alike, unique_name
 from . import protocol
 from .keeper import ServerKeeper
 from .remote import RemoteSeat
 
-if TYPE_CHECKING:
-    from .server import TableServer
+Connection = Hashable
+"""A client's connection, as a room knows it: something its ``Send`` can reach."""
+
+Send = Callable[[Iterable[Connection], str], None]
+"""Puts one encoded frame on each of some connections, at once, never waiting for them."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoomConfig:
+    """How a server runs its tables."""
+
+    away_after: float = 60.0
+    """Seconds a disconnected person's table waits before the away bot plays for them."""
+    bot_pace: float = 1.0
+    """The least time between a bot's (or away bot's) turn starting and its move."""
+    bot_timeout: float = DEFAULT_BOT_TIMEOUT
+    """A bot's time budget for one move."""
+
 
 log = logging.getLogger("mantis.server")
 
@@ -55,9 +76,9 @@ class Seat:
     kind: str
     bot: str | None = None
     token_hash: str | None = None
-    connection: ServerConnection | None = None
+    connection: Connection | None = None
     away: bool = False
-    away_timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+    away_timer: Timer | None = field(default=None, repr=False)
 
     @property
     def taken(self) -> bool:
@@ -81,36 +102,46 @@ class Room:
 
     def __init__(
         self,
-        server: TableServer,
+        config: RoomConfig,
+        store: TableStore,
+        send: Send,
+        clock: Clock,
+        *,
         table_id: int,
         code: str,
-        *,
         private: bool,
         host: Seat,
         away_bot: str,
         seats: list[Seat],
     ) -> None:
-        self.server = server
+        self.config = config
+        self.store = store
+        self.send = send
+        self.clock = clock
         self.table_id = table_id
+        """The table's id in the store (0 until it is kept)."""
         self.code = code
         self.private = private
         self.host = host
         self.away_bot = away_bot
         self.seats = seats
-        self.state = "waiting"
-        self.spectators: set[ServerConnection] = set()
+        self.state = RoomPhase.WAITING
+        self.game_id: int | None = None
+        """The store's id of the game being played (or last played)."""
+        self.spectators: set[Connection] = set()
         self.table: Table | None = None
         """The game while it is played (a finished game keeps only ``_final``)."""
         self.remotes: dict[int, RemoteSeat] = {}
         self._final: tuple[str, int] | None = None
         """A finished game: its whole stream as one ready ``stream`` frame, and its moves."""
         self.task: asyncio.Task[GameRecord] | None = None
-        self.idle_since = monotonic()
+        self.idle_since = clock.now()
         """When the last connection left (rooms nobody visits are dropped)."""
         self._outbox: list[Message] = []
         self._outbox_start = 0
         self._next_mover: int | None = None
-        self._last_move = monotonic()
+        self._last_move = clock.now()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ what it says
 
@@ -120,7 +151,7 @@ class Room:
             return self._final[1]
         return self.table.turn if self.table is not None else 0
 
-    def seat_of(self, connection: ServerConnection) -> int | None:
+    def seat_of(self, connection: Connection) -> int | None:
         for s, seat in enumerate(self.seats):
             if seat.connection is connection:
                 return s
@@ -129,7 +160,7 @@ class Room:
     def room_state(self, you: int | None = None) -> protocol.RoomState:
         return protocol.RoomState(
             code=self.code,
-            state=self.state,  # type: ignore[arg-type]
+            state=self.state.value,
             private=self.private,
             host=self.seats.index(self.host),
             away_bot=self.away_bot,
@@ -141,33 +172,37 @@ class Room:
             you=you,
         )
 
-    def connections(self) -> list[ServerConnection]:
+    def connections(self) -> list[Connection]:
         seated = [seat.connection for seat in self.seats if seat.connection is not None]
         return seated + list(self.spectators)
 
-    def send_room(self, but: ServerConnection | None = None) -> None:
+    def tell(self, connection: Connection, message: protocol.ServerMessage) -> None:
+        """Send one connection one message."""
+        self.send((connection,), protocol.encode(message).decode())
+
+    def send_room(self, but: Connection | None = None) -> None:
         """Everyone (``but`` one, told already) hears the seats and state, and their own seat."""
         for connection in self.connections():
             if connection is not but:
-                self.server.send(connection, self.room_state(self.seat_of(connection)))
+                self.tell(connection, self.room_state(self.seat_of(connection)))
 
     def presence(self) -> protocol.Presence:
         return protocol.Presence(tuple(seat.presence() for seat in self.seats))
 
     def send_presence(self) -> None:
         """Everyone hears each seat's connection (it changed)."""
-        broadcast(self.connections(), protocol.encode(self.presence()).decode())
+        self.send(self.connections(), protocol.encode(self.presence()).decode())
 
-    def send_backlog(self, connection: ServerConnection) -> None:
+    def send_backlog(self, connection: Connection) -> None:
         """The whole stream so far, to one connection that just (re)joined."""
         if self._final is not None:
-            broadcast([connection], self._final[0])
+            self.send((connection,), self._final[0])
         elif self.table is not None:
-            self.server.send(connection, protocol.Stream(0, tuple(self.table.messages)))
+            self.tell(connection, protocol.Stream(0, tuple(self.table.messages)))
 
     # ------------------------------------------------------------------ connections
 
-    def attach(self, seat: int | None, connection: ServerConnection) -> None:
+    def attach(self, seat: int | None, connection: Connection) -> None:
         """``connection`` is now seat ``seat`` (``None``: a spectator)."""
         if seat is None:
             self.spectators.add(connection)
@@ -185,25 +220,24 @@ class Room:
             if self.table is not None and not self.table.over:
                 self._spawn(self.table.announce(Back(seat)))
 
-    def detach(self, connection: ServerConnection) -> None:
+    def detach(self, connection: Connection) -> None:
         """``connection`` closed: its seat waits for its person, then the away bot plays."""
         self.spectators.discard(connection)
         seat = self.seat_of(connection)
         if seat is not None:
             self.seats[seat].connection = None
-            if self.state == "playing":
+            if self.state is RoomPhase.PLAYING:
                 self._start_away_timer(seat)
             self.send_presence()
         if not self.connections():
-            self.idle_since = monotonic()
+            self.idle_since = self.clock.now()
 
     def _start_away_timer(self, seat: int) -> None:
         place = self.seats[seat]
         if place.kind != "human" or place.away or place.away_timer is not None:
             return
-        loop = asyncio.get_running_loop()
-        place.away_timer = loop.call_later(
-            self.server.away_after, lambda: self._spawn(self._go_away(seat))
+        place.away_timer = self.clock.call_later(
+            self.config.away_after, lambda: self._spawn(self._go_away(seat))
         )
 
     async def _go_away(self, seat: int) -> None:
@@ -238,17 +272,9 @@ class Room:
         return None
 
     def unique_name(self, name: str, seat: int) -> str:
-        """``name``, or "Player N" for none, made different from the other seats' names."""
-        base = name or f"Player {seat + 1}"
-        if is_you(base):  # how every screen says its own seat
-            base = f"Player {seat + 1}"
-        others = {s.name.casefold() for i, s in enumerate(self.seats) if i != seat and s.name}
-        candidate, n = base, 2
-        while candidate.casefold() in others:
-            # Cut to fit with the number, never leaving two spaces where the cut fell.
-            candidate = f"{base[: MAX_NAME_LENGTH - len(str(n)) - 1].rstrip()} {n}"
-            n += 1
-        return candidate
+        """``name``, or "Player N" for none, made to look like no other seat's name."""
+        others = (s.name for i, s in enumerate(self.seats) if i != seat)
+        return unique_name(name, others, f"Player {seat + 1}")
 
     # ------------------------------------------------------------------ the waiting room
 
@@ -283,8 +309,9 @@ class Room:
         return None
 
     def _bot_name(self) -> str:
-        used = {seat.name for seat in self.seats}
-        return next((n for n in BOT_NAMES if n not in used), "Bot")
+        used = [seat.name for seat in self.seats if seat.name]
+        fresh = (n for n in BOT_NAMES if not any(look_alike(n, u) for u in used))
+        return next(fresh, "Bot")
 
     def ready_to_start(self) -> str | None:
         """Why the game cannot start yet, or None."""
@@ -299,10 +326,12 @@ class Room:
 
     def begin(
         self,
+        game_id: int,
         record: GameRecord,
         notices: Iterable[tuple[int, Notice]] = (),
     ) -> None:
-        """Run the game in ``record`` (new, or resumed after a restart) to its end."""
+        """Run game ``game_id`` of the store, dealt in ``record`` (new, or resumed after a
+        restart, with the moves kept so far), to its end."""
         notices = tuple(notices)
         for s, seat in enumerate(self.seats):
             seat.away = _last_word_on(s, notices) == "away"
@@ -313,20 +342,21 @@ class Room:
                 assert seat.bot is not None
                 players.append(make_bot(seat.bot))
             else:
-                remote = RemoteSeat(s, self.away_bot, self.server.bot_timeout)
+                remote = RemoteSeat(s, self.away_bot, self.config.bot_timeout)
                 remote.away = seat.away
                 self.remotes[s] = remote
                 players.append(remote)
-        keeper = ServerKeeper(self.server.writer, self.table_id, len(record.actions))
+        self.game_id = game_id
+        keeper = ServerKeeper(self.store, game_id, len(record.actions))
         table = Table(
             record,
             players,
             keeper=keeper,
-            bot_timeout=self.server.bot_timeout,
+            bot_timeout=self.config.bot_timeout,
             notices=notices,
         )
         self.table = table
-        self.state = "over" if table.over else "playing"
+        self.state = RoomPhase.OVER if table.over else RoomPhase.PLAYING
         self._outbox_start = len(table.messages)
         self._next_mover = _last_mover(table.messages)
         table.subscribe(self._publish, self._paced, backlog=False)
@@ -342,10 +372,9 @@ class Room:
 
     async def start(self, seed: int) -> None:
         """The host started: keep the seed, deal, and run the game."""
-        table_id = self.table_id
-        await self.server.writer.write(lambda db: db.start(table_id, seed))
+        game_id = await self.store.start_game(self.table_id, seed)
         seats = [SeatInfo(seat.name, seat.kind, seat.bot) for seat in self.seats]  # type: ignore[arg-type]
-        self.begin(dealt(seats, seed))
+        self.begin(game_id, dealt(seats, seed))
         self.send_room()
         for connection in self.connections():
             self.send_backlog(connection)
@@ -360,7 +389,7 @@ class Room:
         except Exception:  # a server bug must not take other tables down: log it
             log.exception("table %s stopped", self.code)
             raise
-        self.state = "over"
+        self.state = RoomPhase.OVER
         self._flush()  # the last move before the room says it is over
         self._finish()
         self.send_room()
@@ -375,14 +404,14 @@ class Room:
         self._final = (frame, table.turn)
         self.table = None
         self.remotes = {}
-        self.idle_since = monotonic()  # kept a while from the end, even with nobody here
+        self.idle_since = self.clock.now()  # kept a while from the end, even with nobody here
         for seat in self.seats:
             seat.away = False  # nobody plays for anyone any more
 
     def act(self, seat: int, turn: int, action: Action) -> str | None:
         """``seat``'s intent to play ``action`` on turn ``turn``; an error code if it may not."""
         table = self.table
-        if self.state != "playing" or table is None:
+        if self.state is not RoomPhase.PLAYING or table is None:
             return protocol.NOT_NOW
         remote = self.remotes.get(seat)
         if turn != table.turn:
@@ -398,7 +427,7 @@ class Room:
         """The driver published ``message``: send it with the rest of its move, at once."""
         if isinstance(message, TurnStarted):
             self._next_mover = message.seat
-            self._last_move = monotonic()
+            self._last_move = self.clock.now()
         if not self._outbox:
             asyncio.get_running_loop().call_soon(self._flush)
         self._outbox.append(message)
@@ -408,21 +437,21 @@ class Room:
         start, self._outbox_start = self._outbox_start, self._outbox_start + len(messages)
         if messages:
             data = protocol.encode(protocol.Stream(start, messages)).decode()
-            broadcast(self.connections(), data)
+            self.send(self.connections(), data)
 
     async def _paced(self) -> None:
         """Bots (and away seats) move no faster than a person can follow."""
         mover = self._next_mover
         if mover is None or self.seats[mover].kind == "human" and not self.seats[mover].away:
             return
-        rest = self._last_move + self.server.bot_pace - monotonic()
+        rest = self._last_move + self.config.bot_pace - self.clock.now()
         if rest > 0:
-            await asyncio.sleep(rest)
+            await self.clock.sleep(rest)
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
-        self.server.background.add(task)
-        task.add_done_callback(self.server.background.discard)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def stop(self) -> None:
         """The server is stopping: end the game's task (every move is already kept)."""
@@ -431,6 +460,8 @@ class Room:
                 seat.away_timer.cancel()
         if self.task is not None:
             self.task.cancel()
+        for task in list(self._tasks):
+            task.cancel()
 
 
 def _last_word_on(seat: int, notices: tuple[tuple[int, Notice], ...]) -> str | None:

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from ..store.paths import data_dir
-from ..store.tables_db import TablesDBError
+from ..store.table_store import StoreError
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
@@ -35,17 +35,17 @@ def tune_garbage_collector() -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Serve until told to stop; 1 with one line if the server cannot start."""
+    from ..players.clock import SystemClock
+    from ..store.table_stores import check_postgres_driver, is_postgres, open_table_store
+    from .directory import LocalDirectory
+    from .room import RoomConfig
     from .server import TableServer
 
-    data = Path(args.data) if args.data else data_dir() / "server"
+    database = _database(args)
     try:
-        server = TableServer(
-            data,
-            away_after=args.away_after,
-            bot_pace=args.bot_pace,
-            seed=args.seed,
-        )
-    except (TablesDBError, OSError) as exc:
+        if is_postgres(database):
+            check_postgres_driver()
+    except StoreError as exc:
         print(f"mantis: error: {exc}", file=sys.stderr)
         return 1
     if args.host not in LOCAL_HOSTS:
@@ -63,20 +63,66 @@ def run_serve(args: argparse.Namespace) -> int:
     tune_garbage_collector()
 
     async def main() -> None:
+        store = await open_table_store(database)
+        clock = SystemClock()
+        directory = LocalDirectory(clock)
+        server = TableServer(
+            store,
+            directory,
+            config=RoomConfig(away_after=args.away_after, bot_pace=args.bot_pace),
+            clock=clock,
+            seed=args.seed,
+        )
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        await server.run(args.host, args.port, stop, ready)
+        try:
+            await server.run(args.host, args.port, stop, ready)
+        finally:
+            await directory.close()
+            await store.close()  # every write finished before the database is closed
 
     try:
         asyncio.run(main())
+    except StoreError as exc:
+        print(f"mantis: error: {exc}", file=sys.stderr)
+        return 1
     except OSError as exc:  # the port is taken, the host is not this machine's...
         print(
             f"mantis: error: cannot listen on {args.host}:{args.port}: {exc.strerror}",
             file=sys.stderr,
         )
-        server.close()
         return 1
     print("mantis server stopped; every table is kept", flush=True)
+    return 0
+
+
+def _database(args: argparse.Namespace) -> str:
+    """Where the tables are kept: ``--database``, else ``server.sqlite3`` in ``--data``."""
+    from ..store.tables_db import DB_NAME
+
+    if args.database:
+        return str(args.database)
+    data = Path(args.data) if args.data else data_dir() / "server"
+    return str(data / DB_NAME)
+
+
+def run_migrate(args: argparse.Namespace) -> int:
+    """Copy a server's SQLite tables into an empty PostgreSQL database; 1 with one line if not."""
+    from ..store.table_migration import copy_to_postgres
+    from ..store.table_stores import check_postgres_driver
+
+    source = Path(_database(argparse.Namespace(database=None, data=args.data)))
+    try:
+        check_postgres_driver()
+        counts = asyncio.run(copy_to_postgres(source, args.database))
+    except StoreError as exc:
+        print(f"mantis: error: {exc}", file=sys.stderr)
+        return 1
+    print(
+        f"copied {counts['tables']} tables ({counts['playing']} in play, "
+        f"{counts['games']} games, {counts['moves']} moves) from {source}",
+        flush=True,
+    )
     return 0

@@ -7,8 +7,13 @@ code, or ``watch``), then sends intents, and every one is checked — its
 shape, its size, its rate, that it comes from the seat it is for, on that
 seat's turn, and that the rules allow it — before anything happens.
 
-Everything a table needs to go on is in the server's database before anyone
+Everything a table needs to go on is in the server's store before anyone
 hears of it, so ``load`` brings every table back after a restart.
+
+A server is handed what it uses: a ``TableStore`` (what lasts), a
+``Directory`` (what spans tables: codes, the public list, guess counts), the
+``RoomConfig`` its rooms run with and a ``Clock``.  ``mantis serve``
+(``serve_cli``) builds them.
 """
 
 from __future__ import annotations
@@ -18,32 +23,30 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import timedelta
-from functools import partial
 from http import HTTPStatus
-from pathlib import Path
-from time import monotonic
+from typing import Any, cast
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
-from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from .. import __version__
 from ..engine import SeatInfo, game_seed
 from ..players import BOTS
+from ..players.clock import Clock, SystemClock, within
 from ..players.seat_specs import online_seats_problem
-from ..store.settings import DEFAULT_BOT_TIMEOUT
-from ..store.tables_db import DB_NAME, TablesDB
-from ..store.writer import Writer
+from ..store.table_store import RoomPhase, StoredRoom, TableStore
 from ..table import dealt
 from ..table.names import clean_name
 from . import protocol
 from .codes import new_code, normal_code
+from .directory import Directory, Listing
 from .limits import GuessLimiter, TokenBucket
-from .room import Room, Seat, hash_token, stored_notices
+from .plain_http import HttpConnection, respond
+from .room import Connection, Room, RoomConfig, Seat, hash_token, stored_notices
 
 log = logging.getLogger("mantis.server")
 
@@ -66,60 +69,68 @@ class TableServer:
 
     def __init__(
         self,
-        data: Path,
+        store: TableStore,
+        directory: Directory,
         *,
-        away_after: float = 60.0,
-        bot_pace: float = 1.0,
-        bot_timeout: float = DEFAULT_BOT_TIMEOUT,
+        config: RoomConfig | None = None,
+        clock: Clock | None = None,
         seed: int | None = None,
         max_connections: int = 10_000,
         hello_timeout: float = HELLO_TIMEOUT,
+        node: str = "",
     ) -> None:
-        """A server keeping its tables in ``data``/server.sqlite3.
+        """A server keeping its tables in ``store``, sharing codes and counts in ``directory``.
 
-        ``away_after``: seconds a disconnected person's table waits before the
-        away bot plays for them.  ``bot_pace``: the least time between a
-        bot's turn starting and its move.  ``seed``: deal table *i* from
-        ``game_seed(seed, i)`` instead of a secret seed (for the server's own
-        tests only).
+        ``seed``: deal table *i* from ``game_seed(seed, i)`` instead of a
+        secret seed (for the server's own tests only).  ``node``: this
+        server's name among several sharing one directory.
         """
-        self.db = TablesDB(data / DB_NAME)
-        self.writer = Writer(self.db)
-        self.away_after = away_after
-        self.bot_pace = bot_pace
-        self.bot_timeout = bot_timeout
+        self.store = store
+        self.directory = directory
+        self.config = config or RoomConfig()
+        self.clock: Clock = clock or SystemClock()
         self.seed = seed
         self.max_connections = max_connections
         self.hello_timeout = hello_timeout
+        self.node = node
         self.rooms: dict[str, Room] = {}
         self.connections: set[ServerConnection] = set()
-        self.guesses = GuessLimiter()
+        self.guesses = GuessLimiter(directory)
         self.background: set[asyncio.Task[None]] = set()
         self._started = 0
-        self._closed = False
 
     # ------------------------------------------------------------------ lifecycle
 
-    def load(self) -> None:
-        """Bring back every table kept in the database (call on the running loop)."""
-        for stored in self.db.load_live(over_since=OVER_ROOM):
-            seats = [Seat(s.name, s.kind, s.bot, s.token_hash) for s in stored.seats]
-            room = Room(
-                self,
-                stored.id,
-                stored.code,
-                private=stored.private,
-                host=seats[stored.host],
-                away_bot=stored.away_bot,
-                seats=seats,
-            )
-            self.rooms[room.code] = room
-            if stored.state == "waiting" or stored.seed is None:
-                continue
-            infos = [SeatInfo(seat.name, seat.kind, seat.bot) for seat in seats]  # type: ignore[arg-type]
-            record = replace(dealt(infos, stored.seed), actions=stored.moves)
-            # Everyone was cut off by the restart: begin() has each seat wait for its person.
-            room.begin(record, stored_notices(stored.notices))
+    async def load(self) -> None:
+        """Bring back every table kept in the store (call on the running loop)."""
+        for stored in await self.store.load_live(OVER_ROOM):
+            await self.directory.claim_code(stored.code)
+            self.rooms[stored.code] = self._restore(stored)
+
+    def _restore(self, stored: StoredRoom) -> Room:
+        """A room for a kept table, its game (if any) going on from where it was kept."""
+        seats = [Seat(s.name, s.kind, s.bot, s.token_hash) for s in stored.seats]
+        room = self._room(
+            stored.id,
+            stored.code,
+            private=stored.private,
+            host=seats[stored.host],
+            away_bot=stored.away_bot,
+            seats=seats,
+        )
+        game = stored.game
+        if stored.state is RoomPhase.WAITING or game is None:
+            return room
+        infos = [SeatInfo(seat.name, seat.kind, seat.bot) for seat in seats]  # type: ignore[arg-type]
+        record = replace(dealt(infos, game.seed), actions=game.moves)
+        # Everyone was cut off by the restart: begin() has each seat wait for its person.
+        room.begin(game.id, record, stored_notices(game.notices))
+        return room
+
+    def _room(self, table_id: int, code: str, **table: Any) -> Room:
+        return Room(
+            self.config, self.store, _send, self.clock, table_id=table_id, code=code, **table
+        )
 
     async def run(
         self,
@@ -131,9 +142,10 @@ class TableServer:
         """Serve on ``host``:``port`` until ``stop`` is set; calls ``ready(host, port)`` once up.
 
         However it ends (``stop``, a cancelled task, an error), the games are
-        stopped and every write finished before the database is closed.
+        stopped before it returns (every move they made is kept already).
+        The store and the directory are the caller's to close.
         """
-        self.load()
+        await self.load()
         sweeper: asyncio.Task[None] | None = None
         try:
             async with serve(
@@ -141,6 +153,7 @@ class TableServer:
                 host,
                 port,
                 process_request=self.process_request,
+                create_connection=HttpConnection,
                 max_size=protocol.MAX_CLIENT_MESSAGE,
                 compression=None,
                 open_timeout=10,
@@ -162,49 +175,45 @@ class TableServer:
                 room.stop()
             for task in list(self.background):
                 task.cancel()
-            self.close()
-
-    def close(self) -> None:
-        """Finish every write, then close the database (once; closing again is fine)."""
-        if self._closed:
-            return
-        self._closed = True
-        self.writer.close()
-        self.db.close()
 
     async def _sweep(self) -> None:
-        """Drop rooms nobody is at any more (their tables stay in the database)."""
+        """Drop rooms nobody is at any more (their tables stay in the store)."""
         while True:
-            await asyncio.sleep(30)
-            now = monotonic()
+            await self.clock.sleep(30)
+            now = self.clock.now()
             for code, room in list(self.rooms.items()):
-                if room.state == "playing" or room.connections():
+                if room.state is RoomPhase.PLAYING or room.connections():
                     continue
-                idle = IDLE_ROOM if room.state == "waiting" else OVER_ROOM
+                idle = IDLE_ROOM if room.state is RoomPhase.WAITING else OVER_ROOM
                 if room.idle_since < now - idle.total_seconds():
                     del self.rooms[code]
-                    if room.state == "waiting":
-                        drop = partial(TablesDB.drop_waiting, table_id=room.table_id)
-                        await self.writer.write(drop)
+                    if room.state is RoomPhase.WAITING:
+                        await self.store.drop_waiting(room.table_id)
+                    await self.directory.release_code(code)
 
     # ------------------------------------------------------------------ sending
 
     def send(self, connection: ServerConnection, message: protocol.ServerMessage) -> None:
         """Send without waiting (a slow client never holds up a table)."""
-        broadcast([connection], protocol.encode(message).decode())
+        _send((connection,), protocol.encode(message).decode())
 
     def _error(self, connection: ServerConnection, code: str, message: str) -> None:
         self.send(connection, protocol.Error(code, message))
 
     # ------------------------------------------------------------------ plain HTTP
 
-    def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+    async def process_request(
+        self, connection: ServerConnection, request: Request
+    ) -> Response | None:
         """``/status`` and ``/tables`` for browsers and scripts; WebSocket upgrades pass."""
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return None
         path = request.path.split("?", 1)[0]
+        if path not in ("/status", "/tables"):
+            text = b"Not found: try /status or /tables\n"
+            return respond(request, HTTPStatus.NOT_FOUND, text, "text/plain; charset=utf-8")
         if path == "/status":
-            playing = sum(1 for room in self.rooms.values() if room.state == "playing")
+            playing = sum(1 for room in self.rooms.values() if room.state is RoomPhase.PLAYING)
             body: object = {
                 "version": __version__,
                 "protocol": protocol.PROTOCOL_VERSION,
@@ -212,27 +221,9 @@ class TableServer:
                 "playing": playing,
                 "connections": len(self.connections),
             }
-        elif path == "/tables":
-            body = [
-                {
-                    "code": room.code,
-                    "state": room.state,
-                    "moves": room.moves,
-                    "seats": [
-                        {"name": seat.name, "kind": seat.kind, "taken": seat.taken}
-                        for seat in room.seats
-                    ],
-                }
-                for room in self.rooms.values()
-                if not room.private
-            ]
         else:
-            return connection.respond(HTTPStatus.NOT_FOUND, "Not found: try /status or /tables\n")
-        data = json.dumps(body).encode()
-        headers = Headers(
-            [("Content-Type", "application/json"), ("Content-Length", str(len(data)))]
-        )
-        return Response(HTTPStatus.OK.value, "OK", headers, data)
+            body = self.listing() + await self.directory.listing(but=self.node)
+        return respond(request, HTTPStatus.OK, json.dumps(body).encode(), "application/json")
 
     # ------------------------------------------------------------------ connections
 
@@ -246,7 +237,7 @@ class TableServer:
         room: Room | None = None
         try:
             try:
-                first = await asyncio.wait_for(connection.recv(), self.hello_timeout)
+                first = await within(self.clock, self.hello_timeout, connection.recv())
             except TimeoutError:
                 await _hang_up(connection, 1008, "say create, join or watch")
                 return
@@ -254,10 +245,10 @@ class TableServer:
             if room is None:
                 await _hang_up(connection, 1008, "refused")
                 return
-            bucket = TokenBucket(RATE, BURST, monotonic())
+            bucket = TokenBucket(RATE, BURST, self.clock.now())
             dropped = 0
             async for data in connection:
-                if bucket.allow(monotonic()):
+                if bucket.allow(self.clock.now()):
                     dropped = 0  # only a flood that goes on is cut off
                 else:
                     dropped += 1
@@ -300,7 +291,7 @@ class TableServer:
             return None
         if isinstance(message, protocol.Create):
             return await self._create(connection, message)
-        room = self._find(connection, message.code)
+        room = await self._find(connection, message.code)
         if room is None:
             return None
         if isinstance(message, protocol.Watch):
@@ -319,9 +310,9 @@ class TableServer:
             f"speaks {claimed}: use the same version of Mantis as the server",
         )
 
-    def _find(self, connection: ServerConnection, code: str) -> Room | None:
-        peer, now = self._peer(connection), monotonic()
-        wait = self.guesses.wait(peer, now)
+    async def _find(self, connection: ServerConnection, code: str) -> Room | None:
+        peer = self._peer(connection)
+        wait = await self.guesses.wait(peer)
         if wait > 0:
             self._error(
                 connection,
@@ -331,8 +322,10 @@ class TableServer:
             return None
         room = self.rooms.get(normal_code(code))
         if room is None or not room.table_id:  # (a table still being kept is not there yet)
-            self.guesses.missed(peer, now)
-            self._error(connection, protocol.UNKNOWN_CODE, f"there is no table {code!r} here")
+            await self.guesses.missed(peer)
+            self._error(
+                connection, protocol.UNKNOWN_CODE, f"there is no table {normal_code(code)!r} here"
+            )
             return None
         return room
 
@@ -350,9 +343,8 @@ class TableServer:
         host = seats[host_index]
         token = secrets.token_urlsafe(24)
         host.token_hash = hash_token(token)
-        code = new_code(lambda c: c in self.rooms)
-        room = Room(
-            self,
+        code = await new_code(self.directory.claim_code)
+        room = self._room(
             0,
             code,
             private=message.private,
@@ -369,17 +361,12 @@ class TableServer:
         # one is being written must not draw the same code.
         self.rooms[code] = room
         try:
-            room.table_id = await self.writer.write(
-                lambda db: db.create_table(
-                    code,
-                    private=message.private,
-                    host=host_index,
-                    away_bot=away_bot,
-                    seats=stored,
-                )
+            room.table_id = await self.store.create_table(
+                code, private=message.private, host=host_index, away_bot=away_bot, seats=stored
             )
-        except Exception as exc:  # the database's trouble: this table only, said in one line
+        except Exception as exc:  # the store's trouble: this table only, said in one line
             del self.rooms[code]
+            await self.directory.release_code(code)
             log.error("could not keep a new table: %s", exc)
             self._error(connection, protocol.SERVER_FULL, "the server could not keep the table")
             return None
@@ -395,14 +382,14 @@ class TableServer:
         if token is not None:
             seat = room.claim(token)
             if seat is None:
-                self.guesses.missed(self._peer(connection), monotonic())
+                await self.guesses.missed(self._peer(connection))
                 self._error(
                     connection, protocol.BAD_TOKEN, f"that seat token is not for table {room.code}"
                 )
                 return None
-            old = room.seats[seat].connection
+            old = cast(ServerConnection | None, room.seats[seat].connection)
             if old is not None and old is not connection:
-                if await _alive(old):
+                if await self._alive(old):
                     self._error(
                         connection,
                         protocol.SEAT_IN_USE,
@@ -412,7 +399,7 @@ class TableServer:
                 room.detach(old)
                 self._spawn(old.close(1000, "replaced by a new connection"))
         else:
-            if room.state != "waiting":
+            if room.state is not RoomPhase.WAITING:
                 self._error(
                     connection,
                     protocol.TABLE_FULL,
@@ -433,8 +420,7 @@ class TableServer:
         return room
 
     async def _keep_seats(self, room: Room) -> None:
-        table_id, stored = room.table_id, [seat.stored() for seat in room.seats]
-        await self.writer.write(lambda db: db.set_seats(table_id, stored))
+        await self.store.set_seats(room.table_id, [seat.stored() for seat in room.seats])
 
     async def _handle(self, connection: ServerConnection, room: Room, data: str | bytes) -> None:
         """One message from a connection already at a table."""
@@ -460,7 +446,7 @@ class TableServer:
         if seat is None or room.seats[seat] is not room.host:
             self._error(connection, protocol.NOT_HOST, "only the host sets up and starts the table")
             return
-        if room.state != "waiting":
+        if room.state is not RoomPhase.WAITING:
             self._error(connection, protocol.NOT_NOW, "the game has started")
             return
         if isinstance(message, protocol.Start):
@@ -496,6 +482,36 @@ class TableServer:
         self.background.add(task)
         task.add_done_callback(self.background.discard)
 
+    async def _alive(self, connection: ServerConnection) -> bool:
+        """Whether a connection still answers (a ping, within a short time)."""
+        try:
+            pong = await connection.ping()
+            await within(self.clock, LIVENESS_TIMEOUT, pong)
+        except (TimeoutError, ConnectionClosed):
+            return False
+        return True
+
+    def listing(self) -> list[Listing]:
+        """This server's public tables, as ``GET /tables`` shows them."""
+        return [
+            {
+                "code": room.code,
+                "state": room.state.value,
+                "moves": room.moves,
+                "seats": [
+                    {"name": seat.name, "kind": seat.kind, "taken": seat.taken}
+                    for seat in room.seats
+                ],
+            }
+            for room in self.rooms.values()
+            if not room.private
+        ]
+
+
+def _send(connections: Iterable[Connection], data: str) -> None:
+    """Put ``data`` on each connection without waiting (a slow client holds up nobody)."""
+    broadcast(connections, data)  # type: ignore[arg-type]
+
 
 _ACT_PROBLEMS = {
     protocol.NOT_NOW: "the game is not being played",
@@ -523,13 +539,3 @@ async def _hang_up(connection: ServerConnection, code: int, reason: str) -> None
         async for _ in connection:
             pass
     await closing
-
-
-async def _alive(connection: ServerConnection) -> bool:
-    """Whether a connection still answers (a ping, within a short time)."""
-    try:
-        pong = await connection.ping()
-        await asyncio.wait_for(pong, LIVENESS_TIMEOUT)
-    except (TimeoutError, ConnectionClosed):
-        return False
-    return True

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from collections.abc import Awaitable
 from dataclasses import dataclass
 
 from ..engine import SCORE, Action, View
@@ -59,7 +60,7 @@ async def decide(
     """
     try:
         if isinstance(player, InputPlayer):
-            action = await within(player.choose_async(view), timeout, clock)
+            action = await _within(player.choose_async(view), timeout, clock)
         else:
             action = await _in_thread(player, view, timeout, clock)
     except _Busy:
@@ -73,6 +74,13 @@ async def decide(
     if action not in view.legal_actions():
         return Decision(SCORE, f"chose an illegal action ({action!r})")
     return Decision(action)
+
+
+async def _within(awaitable: Awaitable[Action], timeout: float | None, clock: Clock) -> Action:
+    """``awaitable``'s action, or ``TimeoutError`` after ``timeout`` (None: no limit)."""
+    if timeout is None:
+        return await awaitable
+    return await within(clock, timeout, awaitable)
 
 
 class _Busy(Exception):
@@ -113,6 +121,6 @@ async def _in_thread(player: Player, view: View, timeout: float | None, clock: C
 
     threading.Thread(target=run, name=f"seat-{view.seat}", daemon=True).start()
     try:
-        return await within(asyncio.shield(future), timeout, clock)
+        return await _within(asyncio.shield(future), timeout, clock)
     finally:
         future.cancel()

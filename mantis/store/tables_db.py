@@ -1,100 +1,82 @@
-"""The table server's database: every table, its seats, every move and notice, every record.
+"""The table server's store on SQLite: the default, one file, nothing to install.
 
 One SQLite file (``server.sqlite3`` in the server's data directory).  A move
 is one row, appended before anyone hears of it, so a server killed at any
 moment and started again on the same file resumes every table where it
-stood: the deal comes back from the table's seed, the position from its
+stood: the deal comes back from the game's seed, the position from its
 moves.  Seat tokens are kept as SHA-256 hashes, so the file gives nobody a
 seat.
 
-``TablesDB`` is plain synchronous SQLite, used from one thread at a time
-(the server's ``Writer``, or startup before the server listens).
+``TablesDB`` is plain synchronous SQLite, used from one thread at a time;
+``SqliteTableStore`` is the ``TableStore`` a server awaits: every call runs
+in its ``Writer``'s thread, which commits every write waiting at that
+moment at once.
+
+Schema v2 gives each game its own row (a table may play several); a v1
+file (one seed and record on the table's row) is upgraded in place when
+opened.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any, TypeVar
 
 from ..engine import SCORE, Action, Steal, steal
+from .table_store import (
+    RoomPhase,
+    StoredGame,
+    StoredRoom,
+    StoredSeat,
+    StoreError,
+)
+from .tables_schema import SCHEMA_VERSION, TABLES, schema
+from .writer import Writer
+
+T = TypeVar("T")
 
 DB_NAME = "server.sqlite3"
-SCHEMA_VERSION = 1
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id INTEGER PRIMARY KEY,
-    code TEXT NOT NULL,
-    state TEXT NOT NULL CHECK (state IN ('waiting', 'playing', 'over')),
-    private INTEGER NOT NULL,
-    host INTEGER NOT NULL,
-    away_bot TEXT NOT NULL,
-    seed INTEGER,
-    created_at TEXT NOT NULL,
-    finished_at TEXT,
-    record TEXT
-);
-CREATE UNIQUE INDEX IF NOT EXISTS live_codes ON tables (code) WHERE state != 'over';
-CREATE TABLE IF NOT EXISTS seats (
-    table_id INTEGER NOT NULL REFERENCES tables (id),
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    bot TEXT,
-    token_hash TEXT,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS moves (
-    table_id INTEGER NOT NULL REFERENCES tables (id),
-    turn INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    target INTEGER,
-    PRIMARY KEY (table_id, turn)
-);
-CREATE TABLE IF NOT EXISTS notices (
-    id INTEGER PRIMARY KEY,
-    table_id INTEGER NOT NULL REFERENCES tables (id),
-    turn INTEGER NOT NULL,
-    body TEXT NOT NULL
-);
+_SCHEMA = schema("sqlite")
+
+# Schema v1 kept one game on the table's row (seed, record, finished_at) and keyed
+# moves and notices by table.  Each v1 table that had started becomes one game with
+# the table's id, so moves and notices keep their key's value.
+_FROM_V1 = """
+DROP INDEX IF EXISTS live_codes;
+ALTER TABLE tables RENAME TO tables_v1;
+ALTER TABLE seats RENAME TO seats_v1;
+ALTER TABLE moves RENAME TO moves_v1;
+ALTER TABLE notices RENAME TO notices_v1;
+{schema}
+INSERT INTO tables (id, code, state, private, host, away_bot, created_at)
+    SELECT id, code, state, private, host, away_bot, created_at FROM tables_v1;
+INSERT INTO seats SELECT * FROM seats_v1;
+INSERT INTO games (id, table_id, number, seed, started_at, finished_at, record)
+    SELECT id, id, 1, seed, created_at,
+           CASE WHEN record IS NOT NULL THEN coalesce(finished_at, created_at) END,
+           record
+    FROM tables_v1 WHERE seed IS NOT NULL;
+INSERT INTO moves (game_id, turn, seat, target)
+    SELECT table_id, turn, seat, target FROM moves_v1
+    WHERE table_id IN (SELECT id FROM games);
+INSERT INTO notices (id, game_id, turn, body)
+    SELECT id, table_id, turn, body FROM notices_v1
+    WHERE table_id IN (SELECT id FROM games);
+DROP TABLE notices_v1;
+DROP TABLE moves_v1;
+DROP TABLE seats_v1;
+DROP TABLE tables_v1;
 """
 
 
-class TablesDBError(Exception):
-    """The server's database cannot be used; the message is one line."""
-
-
-@dataclass(frozen=True, slots=True)
-class StoredSeat:
-    """A seat as kept: who sits there, and the hash of the token that gets it back."""
-
-    name: str
-    kind: str
-    bot: str | None = None
-    token_hash: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class StoredRoom:
-    """A table as kept, enough to bring it back after a restart."""
-
-    id: int
-    code: str
-    state: str
-    private: bool
-    host: int
-    away_bot: str
-    seed: int | None
-    seats: tuple[StoredSeat, ...]
-    moves: tuple[tuple[int, Action], ...]
-    notices: tuple[tuple[int, str], ...]
-    """(actions played before it, the notice as stream JSON)."""
-    record: str | None
-    finished_at: datetime | None
+class TablesDBError(StoreError):
+    """The server's SQLite file cannot be used; the message is one line."""
 
 
 class TablesDB:
@@ -110,16 +92,31 @@ class TablesDB:
             self._db.execute("PRAGMA journal_mode = WAL")
             # FULL: a committed move survives a power cut too, not only a killed process.
             self._db.execute("PRAGMA synchronous = FULL")
-            self._db.execute("PRAGMA foreign_keys = ON")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise TablesDBError(
                     f"{self.path} is from a newer Mantis server (schema v{version})"
                 )
-            self._db.executescript(_SCHEMA)
+            if version == 1:
+                self._upgrade_from_v1()
+            else:
+                self._db.executescript(_SCHEMA)
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self._db.execute("PRAGMA foreign_keys = ON")
         except sqlite3.Error as exc:
             raise TablesDBError(f"cannot use {self.path}: {exc}") from None
+
+    def _upgrade_from_v1(self) -> None:
+        """Schema v1 -> v2 in one transaction (all of it, or none of it)."""
+        # Foreign keys stay off meanwhile (they are switched on after): the old tables'
+        # rows are copied, then the old tables dropped.
+        script = "BEGIN IMMEDIATE;" + _FROM_V1.format(schema=_SCHEMA) + "COMMIT;"
+        try:
+            self._db.executescript(script)
+        except sqlite3.Error:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
 
     def close(self) -> None:
         self._db.close()
@@ -180,21 +177,34 @@ class TablesDB:
             ],
         )
 
-    def start(self, table_id: int, seed: int) -> None:
-        """The game began, dealt from ``seed``."""
-        self._db.execute(
-            "UPDATE tables SET state = 'playing', seed = ? WHERE id = ?", (seed, table_id)
-        )
+    def _move_to(self, table_id: int, new: RoomPhase) -> None:
+        row = self._db.execute("SELECT state FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"there is no table {table_id}")
+        if not RoomPhase(row[0]).may_become(new):
+            raise StoreError(f"table {table_id} is {row[0]}: it cannot become {new}")
+        self._db.execute("UPDATE tables SET state = ? WHERE id = ?", (new.value, table_id))
 
-    def add_moves(
-        self, table_id: int, first_turn: int, moves: Sequence[tuple[int, Action]]
-    ) -> None:
+    def start_game(self, table_id: int, seed: int, started_at: datetime | None = None) -> int:
+        """A new game at the table, dealt from ``seed``; its id."""
+        self._move_to(table_id, RoomPhase.PLAYING)
+        (number,) = self._db.execute(
+            "SELECT count(*) + 1 FROM games WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        cursor = self._db.execute(
+            "INSERT INTO games (table_id, number, seed, started_at) VALUES (?, ?, ?, ?)",
+            (table_id, number, seed, _iso(started_at or datetime.now(UTC))),
+        )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def add_moves(self, game_id: int, first_turn: int, moves: Sequence[tuple[int, Action]]) -> None:
         """Append moves, the first being move number ``first_turn`` (0-based)."""
         self._db.executemany(
-            "INSERT INTO moves (table_id, turn, seat, target) VALUES (?, ?, ?, ?)",
+            "INSERT INTO moves (game_id, turn, seat, target) VALUES (?, ?, ?, ?)",
             [
                 (
-                    table_id,
+                    game_id,
                     first_turn + i,
                     seat,
                     action.target if isinstance(action, Steal) else None,
@@ -203,80 +213,212 @@ class TablesDB:
             ],
         )
 
-    def add_notice(self, table_id: int, turn: int, body: str) -> None:
+    def add_notice(self, game_id: int, turn: int, body: str) -> None:
         self._db.execute(
-            "INSERT INTO notices (table_id, turn, body) VALUES (?, ?, ?)", (table_id, turn, body)
+            "INSERT INTO notices (game_id, turn, body) VALUES (?, ?, ?)", (game_id, turn, body)
         )
 
-    def finish(self, table_id: int, record: str, finished_at: datetime | None = None) -> None:
-        """The game is over: keep its record."""
+    def finish_game(
+        self,
+        game_id: int,
+        first_turn: int,
+        moves: Sequence[tuple[int, Action]],
+        record: str,
+        finished_at: datetime | None = None,
+    ) -> None:
+        """The game's last moves and its record; its table is over."""
+        row = self._db.execute("SELECT table_id FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"there is no game {game_id}")
+        self.add_moves(game_id, first_turn, moves)
         self._db.execute(
-            "UPDATE tables SET state = 'over', record = ?, finished_at = ? WHERE id = ?",
-            (record, _iso(finished_at or datetime.now(UTC)), table_id),
+            "UPDATE games SET record = ?, finished_at = ? WHERE id = ?",
+            (record, _iso(finished_at or datetime.now(UTC)), game_id),
         )
+        self._move_to(row[0], RoomPhase.OVER)
 
     def drop_waiting(self, table_id: int) -> None:
         """Forget a table that never started (abandoned in its waiting room)."""
-        self._db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-        self._db.execute("DELETE FROM tables WHERE id = ? AND state = 'waiting'", (table_id,))
+        if self._db.execute(
+            "SELECT 1 FROM tables WHERE id = ? AND state = 'waiting'", (table_id,)
+        ).fetchone():
+            self._db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+            self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
 
     # ----------------------------------------------------------------- reading
+
+    def load(self, code: str) -> StoredRoom | None:
+        """The latest table given ``code``, if any."""
+        row = self._db.execute(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE code = ? ORDER BY id DESC LIMIT 1",
+            (code,),
+        ).fetchone()
+        return None if row is None else self._table(row)
 
     def load_live(self, over_since: timedelta = timedelta(hours=1)) -> list[StoredRoom]:
         """Tables waiting or playing, and those over for less than ``over_since``."""
         since = _iso(datetime.now(UTC) - over_since)
         rows = self._db.execute(
-            "SELECT id, code, state, private, host, away_bot, seed, record, finished_at "
-            "FROM tables WHERE state != 'over' OR finished_at >= ? ORDER BY id",
+            f"SELECT {_TABLE_COLUMNS} FROM tables t WHERE state != 'over' OR EXISTS ("
+            "SELECT 1 FROM games g WHERE g.table_id = t.id AND g.finished_at >= ? "
+            "AND g.number = (SELECT max(number) FROM games WHERE table_id = t.id)"
+            ") ORDER BY id",
             (since,),
         ).fetchall()
-        tables = []
-        for table_id, code, state, private, host, away_bot, seed, record, finished in rows:
-            seats = tuple(
-                StoredSeat(name, kind, bot, token_hash)
-                for name, kind, bot, token_hash in self._db.execute(
-                    "SELECT name, kind, bot, token_hash FROM seats WHERE table_id = ? "
-                    "ORDER BY seat",
-                    (table_id,),
-                )
+        return [self._table(row) for row in rows]
+
+    def _table(self, row: tuple[Any, ...]) -> StoredRoom:
+        table_id, code, state, private, host, away_bot = row
+        seats = tuple(
+            StoredSeat(name, kind, bot, token_hash)
+            for name, kind, bot, token_hash in self._db.execute(
+                "SELECT name, kind, bot, token_hash FROM seats WHERE table_id = ? ORDER BY seat",
+                (table_id,),
             )
-            moves = tuple(
-                (seat, SCORE if target is None else steal(target))
-                for seat, target in self._db.execute(
-                    "SELECT seat, target FROM moves WHERE table_id = ? ORDER BY turn", (table_id,)
-                )
+        )
+        game = self._latest_game(table_id)
+        return StoredRoom(
+            table_id,
+            code,
+            RoomPhase(state),
+            bool(private),
+            host,
+            away_bot,
+            seats,
+            game,
+        )
+
+    def _latest_game(self, table_id: int) -> StoredGame | None:
+        row = self._db.execute(
+            "SELECT id, number, seed, record, finished_at FROM games WHERE table_id = ? "
+            "ORDER BY number DESC LIMIT 1",
+            (table_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        game_id, number, seed, record, finished = row
+        moves = tuple(
+            (seat, SCORE if target is None else steal(target))
+            for seat, target in self._db.execute(
+                "SELECT seat, target FROM moves WHERE game_id = ? ORDER BY turn", (game_id,)
             )
-            notices = tuple(
-                self._db.execute(
-                    "SELECT turn, body FROM notices WHERE table_id = ? ORDER BY id", (table_id,)
-                ).fetchall()
-            )
-            tables.append(
-                StoredRoom(
-                    table_id,
-                    code,
-                    state,
-                    bool(private),
-                    host,
-                    away_bot,
-                    seed,
-                    seats,
-                    moves,
-                    notices,
-                    record,
-                    datetime.fromisoformat(finished) if finished else None,
-                )
-            )
-        return tables
+        )
+        notices = tuple(
+            self._db.execute(
+                "SELECT turn, body FROM notices WHERE game_id = ? ORDER BY id", (game_id,)
+            ).fetchall()
+        )
+        return StoredGame(
+            game_id,
+            number,
+            seed,
+            moves,
+            notices,
+            record,
+            datetime.fromisoformat(finished) if finished else None,
+        )
+
+    def rows(self, table: str, columns: Sequence[str]) -> list[tuple[Any, ...]]:
+        """Every row of one of the schema's tables, in key order (for ``mantis migrate``)."""
+        if table not in TABLES:
+            raise ValueError(f"no table {table!r} in the schema")
+        return self._db.execute(
+            f"SELECT {', '.join(columns)} FROM {table} ORDER BY 1, 2"
+        ).fetchall()
 
     def records(self) -> list[str]:
         """Every finished game's record, oldest first."""
         return [
             r[0]
             for r in self._db.execute(
-                "SELECT record FROM tables WHERE state = 'over' ORDER BY finished_at, id"
+                "SELECT record FROM games WHERE record IS NOT NULL ORDER BY finished_at, id"
             )
         ]
+
+
+_TABLE_COLUMNS = "id, code, state, private, host, away_bot"
+
+
+class SqliteTableStore:
+    """The ``TableStore`` on one SQLite file: every call runs in one writer thread.
+
+    Writes waiting at the same moment are committed together (one disk sync
+    for all of them), so a busy server pays one sync for many moves.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        """Open (or create, or upgrade) the file; ``TablesDBError`` in one line if it cannot."""
+        self.db = TablesDB(path)
+        self.writer = Writer(self.db)
+        self._closed = False
+
+    async def _run(self, job: Callable[[TablesDB], T]) -> T:
+        """``job`` in the writer's thread, committed; a database error as ``StoreError``."""
+        try:
+            return await self.writer.write(job)
+        except sqlite3.Error as exc:
+            raise StoreError(f"the server's database: {exc}") from None
+
+    async def create_table(
+        self,
+        code: str,
+        *,
+        private: bool,
+        host: int,
+        away_bot: str,
+        seats: Sequence[StoredSeat],
+    ) -> int:
+        seats = tuple(seats)
+        return await self._run(
+            lambda db: db.create_table(
+                code, private=private, host=host, away_bot=away_bot, seats=seats
+            )
+        )
+
+    async def set_seats(self, table_id: int, seats: Sequence[StoredSeat]) -> None:
+        seats = tuple(seats)
+        await self._run(lambda db: db.set_seats(table_id, seats))
+
+    async def start_game(self, table_id: int, seed: int) -> int:
+        return await self._run(lambda db: db.start_game(table_id, seed))
+
+    async def add_moves(
+        self, game_id: int, first_turn: int, moves: Sequence[tuple[int, Action]]
+    ) -> None:
+        moves = tuple(moves)
+        await self._run(lambda db: db.add_moves(game_id, first_turn, moves))
+
+    async def add_notice(self, game_id: int, turn: int, body: str) -> None:
+        await self._run(lambda db: db.add_notice(game_id, turn, body))
+
+    async def finish_game(
+        self,
+        game_id: int,
+        first_turn: int,
+        moves: Sequence[tuple[int, Action]],
+        record: str,
+    ) -> None:
+        moves = tuple(moves)
+        await self._run(lambda db: db.finish_game(game_id, first_turn, moves, record))
+
+    async def drop_waiting(self, table_id: int) -> None:
+        await self._run(lambda db: db.drop_waiting(table_id))
+
+    async def load(self, code: str) -> StoredRoom | None:
+        return await self._run(lambda db: db.load(code))
+
+    async def load_live(self, over_since: timedelta) -> list[StoredRoom]:
+        return await self._run(lambda db: db.load_live(over_since))
+
+    async def records(self) -> list[str]:
+        return await self._run(lambda db: db.records())
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        await asyncio.to_thread(self.writer.close)  # every write queued so far, then stop
+        self.db.close()
 
 
 def _iso(when: datetime) -> str:

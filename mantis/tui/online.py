@@ -16,6 +16,8 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from . import plain
+
 # Online play (websockets, the server) is imported when first used: no launch
 # but an online one needs it before its first frame.
 if TYPE_CHECKING:
@@ -104,11 +106,15 @@ class OnlinePlay:
         """
         if self._server_url is not None:
             return self._server_url
+        from ..net.directory import LocalDirectory
         from ..net.server import TableServer
+        from ..players.clock import SystemClock
         from ..store.paths import data_dir
+        from ..store.tables_db import DB_NAME, SqliteTableStore
 
         port = _port_of(self.prefs.settings.server)
-        server = TableServer(data_dir() / "server")
+        store = SqliteTableStore(data_dir() / "server" / DB_NAME)
+        server = TableServer(store, LocalDirectory(SystemClock()))
         stop = asyncio.Event()
         bound: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
@@ -121,6 +127,8 @@ class OnlinePlay:
             except OSError as exc:  # the port is taken: said on the lobby
                 if not bound.done():
                     bound.set_exception(exc)
+            finally:
+                await store.close()
 
         self.app.run_worker(run(), group="server", exit_on_error=False)
         got = await bound
@@ -164,10 +172,10 @@ class TableFollower:
                     self.dispatch(event)
                 except Exception as exc:  # never let one odd event end the session
                     self.app.log.error(f"online event {event!r} failed: {exc!r}")
-                    self.app.notify(f"Could not show an update: {exc}", severity="error")
+                    plain.notify(self.app, f"Could not show an update: {exc}", severity="error")
         except OnlineError as exc:
             self._tell(f"Online play stopped: {exc}")
-            self.app.notify(f"Online play stopped: {exc}", severity="error", timeout=15)
+            plain.notify(self.app, f"Online play stopped: {exc}", severity="error", timeout=15)
 
     def dispatch(self, event: object) -> None:
         """Bring the screens up to date with one event from the connection.
@@ -195,7 +203,7 @@ class TableFollower:
             if board is None and room.is_mounted:
                 room.show_error(event.message)
             else:
-                self.app.notify(event.message, severity="warning", timeout=6)
+                plain.notify(self.app, event.message, severity="warning", timeout=6)
         elif isinstance(event, Dropped):
             self._tell(f"connection lost: reconnecting in {event.retry_in:g} s…")
         elif isinstance(event, Reconnected):
@@ -220,13 +228,13 @@ class TableFollower:
         try:
             record = parse_record(text)
         except RecordError as exc:
-            self.app.notify(f"The game's record could not be read: {exc}", severity="error")
+            plain.notify(self.app, f"The game's record could not be read: {exc}", severity="error")
             return
         origin = f"{self.connection.url} {self.connection.code} {record.seed}"
         try:
             await asyncio.to_thread(record_finished, record, origin)
         except StatsError as exc:
-            self.app.notify(f"Statistics not updated: {exc}", severity="warning", timeout=8)
+            plain.notify(self.app, f"Statistics not updated: {exc}", severity="warning", timeout=8)
 
     def _tell(self, note: str) -> None:
         if self.board is not None:

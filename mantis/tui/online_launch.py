@@ -18,7 +18,7 @@ from ..net.client import OnlineError, check_url, take_seat
 from ..net.codes import normal_code
 from ..players.seat_specs import online_seats_problem, split_specs
 from ..store.seat_tokens import SeatTokens
-from ..table.names import NameRefused, clean_name, is_you, name_to_sit_with
+from ..table.names import NameRefused, clean_name, looks_like_you, name_to_sit_with
 
 USAGE_ERROR = 2
 FAILED = 1
@@ -35,7 +35,7 @@ def default_name() -> str:
     except Exception:  # no login name in this environment
         login = ""
     name = clean_name(login).capitalize()
-    return name if name and not is_you(name) else "Player"
+    return name if name and not looks_like_you(name) else "Player"
 
 
 def online_name(text: str | None) -> str:
@@ -101,7 +101,9 @@ async def _play(
     try:
         online = await take_seat(url, opening, tokens)
     except OnlineError as exc:
-        print(f"mantis: {exc}", file=sys.stderr)
+        from .plain import visible  # the server's words: no escape sequence reaches the terminal
+
+        print(f"mantis: {visible(exc)}", file=sys.stderr)
         return FAILED
     # Textual loads only once the table is reached
     from . import first_screens

@@ -22,7 +22,12 @@ from websockets.exceptions import ConnectionClosed
 
 from mantis.engine import SCORE, CardRevealed, GameOver, TurnStarted
 from mantis.net import protocol
+from mantis.net.directory import LocalDirectory
+from mantis.net.room import RoomConfig
 from mantis.net.server import TableServer
+from mantis.players.clock import SystemClock
+from mantis.store.table_stores import open_table_store
+from mantis.store.tables_db import DB_NAME
 from mantis.table import Message, PublicPosition, Recorded
 
 #: Generous bound on any wait: a slow machine only makes tests slower, never red.
@@ -30,19 +35,36 @@ WAIT = 60.0
 
 
 @contextlib.asynccontextmanager
-async def running_server(data: Path, **options: Any) -> AsyncIterator[tuple[TableServer, str]]:
-    """A server on 127.0.0.1 (a free port) for the duration of the block: (server, url)."""
-    options.setdefault("bot_pace", 0.0)
-    server = TableServer(data, **options)
+async def running_server(
+    data: Path, database: str | None = None, **options: Any
+) -> AsyncIterator[tuple[TableServer, str]]:
+    """A server on 127.0.0.1 (a free port) for the duration of the block: (server, url).
+
+    It keeps its tables in ``database`` (a PostgreSQL URL), or else in
+    ``data``/server.sqlite3; ``away_after``, ``bot_pace`` (0 unless given) and
+    ``bot_timeout`` make its ``RoomConfig``; the other options go to
+    ``TableServer`` (``clock`` among them: a ``ManualClock`` to drive).
+    """
+    config = RoomConfig(
+        **{key: options.pop(key) for key in ("away_after", "bot_timeout") if key in options},
+        bot_pace=options.pop("bot_pace", 0.0),
+    )
+    clock = options.setdefault("clock", SystemClock())
+    store = await open_table_store(database or data / DB_NAME)
+    directory = LocalDirectory(clock)
+    server = TableServer(store, directory, config=config, **options)
     stop = asyncio.Event()
     bound: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     task = asyncio.create_task(server.run("127.0.0.1", 0, stop, lambda h, p: bound.set_result(p)))
-    port = await asyncio.wait_for(bound, WAIT)
     try:
+        port = await asyncio.wait_for(asyncio.shield(bound), WAIT)
         yield server, f"ws://127.0.0.1:{port}"
     finally:
         stop.set()
-        await asyncio.wait_for(task, WAIT)
+        try:
+            await asyncio.wait_for(task, WAIT)
+        finally:
+            await store.close()
 
 
 class ServerProcess:

@@ -25,6 +25,7 @@ from websockets.exceptions import ConnectionClosed
 from mantis.engine import SCORE, TurnStarted, steal
 from mantis.engine.record import parse_record
 from mantis.net import protocol, server
+from mantis.players.clock import ManualClock
 from mantis.table import Opening, Recorded
 
 V = protocol.PROTOCOL_VERSION
@@ -312,9 +313,14 @@ async def test_a_flood_is_slowed_then_cut_off_and_an_honest_client_plays_on(
 async def test_a_connection_that_never_speaks_is_closed_after_the_hello_timeout(
     tmp_path: Path,
 ) -> None:
-    async with running_server(tmp_path, hello_timeout=0.5) as (_, url):
+    clock = ManualClock()
+    async with running_server(tmp_path, clock=clock) as (_, url):
         silent = await Client.connect(url)
-        await silent.closes()  # waits for the server's close, however long that takes
+        # The server waits for its hello...
+        await asyncio.wait_for(clock.until_pending(server.HELLO_TIMEOUT), WAIT)
+        assert not silent.closed
+        clock.advance(server.HELLO_TIMEOUT)  # ...for 10 s
+        await silent.closes()
         assert silent.heard == []
         assert silent.connection.close_code == 1008
         # Speaking promptly is all it takes.

@@ -20,6 +20,7 @@ from mantis.engine import SCORE, TurnStarted
 from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.net.client import Dropped, Reconnected, StreamUpdate, TableConnection
+from mantis.players.clock import ManualClock
 from mantis.store.seat_tokens import SeatTokens
 from mantis.table import Away, Back, PublicPosition, Recorded
 
@@ -47,10 +48,11 @@ async def follow_and_play(seat: TableConnection, *, on_event=None) -> PublicPosi
 
 
 async def test_the_server_killed_mid_game_comes_back_and_no_move_is_lost_or_doubled(
-    tmp_path: Path,
+    tmp_path: Path, database: str | None
 ) -> None:
     data = tmp_path / "server"
-    first = ServerProcess(data, 0, "--away-after", "600")
+    kept = ("--database", database) if database else ()
+    first = ServerProcess(data, 0, "--away-after", "600", *kept)
     ann = TableConnection(
         first.url,
         protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "open", "greedy")),
@@ -74,7 +76,7 @@ async def test_the_server_killed_mid_game_comes_back_and_no_move_is_lost_or_doub
         if not killed.is_set() and PublicPosition.of(ann.stream).turn >= 6:
             killed.set()
             first.kill()  # -9, mid-game, between two of Ann's moves
-            restarted.append(ServerProcess(data, first.port, "--away-after", "600"))
+            restarted.append(ServerProcess(data, first.port, "--away-after", "600", *kept))
 
     try:
         results = await asyncio.wait_for(
@@ -98,18 +100,21 @@ async def test_the_server_killed_mid_game_comes_back_and_no_move_is_lost_or_doub
 
 
 async def test_away_then_the_bot_plays_then_back(tmp_path: Path) -> None:
-    async with running_server(tmp_path, away_after=0.2) as (_, url):
+    clock = ManualClock()
+    async with running_server(tmp_path, away_after=60, clock=clock) as (_, url):
         ann = await create(url, ("human", "open"), "Ann", away_bot="expert")
         bea = await join(url, welcome(ann).code, "Bea")
         token = welcome(bea).token
         await ann.send(protocol.Start())
         await ann.until(lambda: ann.stream, "the stream")
         await bea.close()  # Bea's terminal closes
+        await ann.until(lambda: _presence(ann)[1] == "gone", "Bea gone")
+        assert not any(isinstance(m, Away) for m in ann.stream)  # the table waits for her...
+        clock.advance(60)  # ...for a minute
         await ann.until(lambda: any(isinstance(m, Away) for m in ann.stream), "Bea away")
         away = next(m for m in ann.stream if isinstance(m, Away))
         assert away == Away(1, "expert")
-        presence = [m for m in ann.heard if isinstance(m, protocol.Presence)][-1]
-        assert presence.seats[1] == "away"
+        await ann.until(lambda: _presence(ann)[1] == "away", "Bea shown away")
         # The away bot plays Bea's turns while Ann plays hers.
         playing = asyncio.create_task(play_my_turns(ann, 0))
         await ann.until(lambda: _bea_moved_since(ann.stream, away), "the away bot's move")
@@ -119,6 +124,10 @@ async def test_away_then_the_bot_plays_then_back(tmp_path: Path) -> None:
         await asyncio.gather(playing, play_my_turns(back, 1))
         record = parse_record(ann.stream[-1].record)
         assert record.seats[1].name == "Bea" and record.result is not None
+
+
+def _presence(client) -> tuple[str, ...]:
+    return [m for m in client.heard if isinstance(m, protocol.Presence)][-1].seats
 
 
 def _bea_moved_since(stream, away) -> bool:
@@ -160,7 +169,8 @@ async def test_a_client_that_drops_reconnects_by_itself_and_sends_its_move_again
 async def test_a_person_who_left_the_waiting_room_is_played_for_once_the_game_starts(
     tmp_path: Path,
 ) -> None:
-    async with running_server(tmp_path, away_after=0.2) as (_, url):
+    clock = ManualClock()
+    async with running_server(tmp_path, away_after=60, clock=clock) as (_, url):
         ann = await create(url, ("human", "open", "open"), "Ann")
         code = welcome(ann).code
         bea = await join(url, code, "Bea")
@@ -179,6 +189,8 @@ async def test_a_person_who_left_the_waiting_room_is_played_for_once_the_game_st
             "Cal's seat removed",
         )
         await ann.send(protocol.Start())
+        await ann.until(lambda: ann.stream, "the game started")
+        clock.advance(60)  # Bea is not back a minute after the start
         await ann.until(lambda: any(isinstance(m, Away) for m in ann.stream), "Bea away")
         await play_my_turns(ann, 0)
         record = parse_record(ann.stream[-1].record)

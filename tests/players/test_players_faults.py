@@ -112,12 +112,12 @@ class Stuck:
 def test_the_budget_runs_on_the_clock_it_is_handed() -> None:
     # No real time passes: the budget is spent on a test's clock, for a thinking
     # bot and for a seat waiting on input alike.
-    from clockkit import FakeClock
+    from mantis.players.clock import ManualClock
 
     async def run(player):
-        clock = FakeClock()
+        clock = ManualClock(frozen=True)
         asked = asyncio.ensure_future(decide(player, Game.new(2, 1).view(), 10, clock))
-        while not clock.sleeping:
+        while not clock.pending(1e9):
             await asyncio.sleep(0)
         clock.advance(9.5)
         for _ in range(10):

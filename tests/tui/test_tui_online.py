@@ -16,6 +16,7 @@ from netkit import join, play_my_turns, running_server  # noqa: E402
 from mantis.cli import main  # noqa: E402
 from mantis.net import protocol  # noqa: E402
 from mantis.net.client import TableConnection  # noqa: E402
+from mantis.players.clock import ManualClock  # noqa: E402
 from mantis.store import Settings, save_settings  # noqa: E402
 from mantis.store.paths import settings_path  # noqa: E402
 from mantis.store.seat_tokens import SeatTokens  # noqa: E402
@@ -99,7 +100,8 @@ def _past_games() -> int:
 
 
 async def test_the_board_shows_who_is_away_and_who_is_back(tmp_path: Path) -> None:
-    async with running_server(tmp_path / "server", away_after=0.2) as (_, url):
+    clock = ManualClock()
+    async with running_server(tmp_path / "server", away_after=60, clock=clock) as (_, url):
         ann = TableConnection(
             url, protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "open"))
         )
@@ -113,8 +115,10 @@ async def test_the_board_shows_who_is_away_and_who_is_back(tmp_path: Path) -> No
             await wait_for(pilot, lambda: isinstance(app.screen, OnlinePlayScreen))
             board = app.screen
             await bea.close()
-            await wait_for(pilot, lambda: any(isinstance(m, Away) for m in board.messages))
             panel = board.query_one("#seat-1", SeatPanel)
+            await wait_for(pilot, lambda: panel.presence == "○ offline")
+            clock.advance(60)  # the table waits a minute for Bea, then plays for her
+            await wait_for(pilot, lambda: any(isinstance(m, Away) for m in board.messages))
             await wait_for(pilot, lambda: panel.presence == "◌ away")
             assert any("Bea is away" in line for line in board.query_one("#log").texts)
             back = await join(url, code, token=token)

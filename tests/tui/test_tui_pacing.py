@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import asyncio
 
-from clockkit import FakeClock
-
 from mantis.engine import SCORE, CardRevealed, TurnStarted
+from mantis.players.clock import ManualClock
 from mantis.tui.pacing import Pace, PacingGate
 
 BOT, PERSON = 1, 0
@@ -19,7 +18,7 @@ PACE = Pace(think=0.5, reveal=0.75)  # sums of halves and quarters are exact
 
 
 def gate(
-    clock: FakeClock,
+    clock: ManualClock,
     *,
     free: bool = False,
     paused: bool = False,
@@ -50,7 +49,7 @@ async def settle() -> None:
 
 
 async def test_a_bots_card_waits_for_its_thinking_time_then_lingers() -> None:
-    clock = FakeClock()
+    clock = ManualClock(frozen=True)
     pacing = gate(clock)
     pacing.turn_shown()
     turn = TurnStarted(BOT, 0, 90, 4)
@@ -83,7 +82,7 @@ async def test_a_bots_card_waits_for_its_thinking_time_then_lingers() -> None:
 
 
 async def test_a_person_here_plays_without_thinking_time_and_a_covered_board_holds_all() -> None:
-    clock = FakeClock()
+    clock = ManualClock(frozen=True)
     pacing = gate(clock)
     pacing.cover()
     pacing.feed(reveal(PERSON))
@@ -93,11 +92,11 @@ async def test_a_person_here_plays_without_thinking_time_and_a_covered_board_hol
     pacing.uncover()
     await settle()
     assert card.done()  # a person's own card: no thinking time
-    assert clock.sleeping == 0
+    assert clock.pending(1e9) == 0
 
 
 async def test_a_pause_holds_a_bots_turn_until_a_step_and_never_a_persons() -> None:
-    clock = FakeClock()
+    clock = ManualClock(frozen=True)
     holds = []
     pacing = gate(clock, paused=True, on_hold=lambda: holds.append(True))
     ready = asyncio.ensure_future(pacing.ready())
@@ -121,7 +120,7 @@ async def test_a_pause_holds_a_bots_turn_until_a_step_and_never_a_persons() -> N
 
 
 async def test_a_table_that_cannot_be_held_is_never_paused() -> None:
-    pacing = gate(FakeClock(), paused=True, can_hold=False)
+    pacing = gate(ManualClock(frozen=True), paused=True, can_hold=False)
     assert not pacing.paused
     pacing.toggle_pause()
     assert not pacing.paused

@@ -6,12 +6,12 @@ import threading
 
 import positions
 import pytest
-from clockkit import FakeClock
 from sample_bots import CountingBot, GatedBot
 from textual.widgets import Button
 from tuikit import Heard, table_of, wait_for, wait_for_human
 
 from mantis.engine import SCORE, Game, GameRecord, SeatInfo, record_of, steal
+from mantis.players.clock import ManualClock
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 from mantis.tui.narration import narrate
@@ -210,7 +210,7 @@ async def test_a_failing_bot_scores_and_the_log_says_so() -> None:
 async def test_a_bot_over_its_time_budget_scores(monkeypatch: pytest.MonkeyPatch) -> None:
     # The bot never answers; the budget runs out on the test's clock, not the machine's.
     monkeypatch.setattr(GatedBot, "GATE", threading.Event())
-    clock = FakeClock()
+    clock = ManualClock(frozen=True)
     app = MantisApp(
         first_screens.Position(
             _record_where_seat_moves(
@@ -224,7 +224,7 @@ async def test_a_bot_over_its_time_budget_scores(monkeypatch: pytest.MonkeyPatch
     try:
         async with app.run_test(size=SIZE) as pilot:
             table = table_of(app)
-            await wait_for(pilot, lambda: table.thinking == 0 and clock.sleeping)
+            await wait_for(pilot, lambda: table.thinking == 0 and clock.pending(1e9))
             clock.advance(4.5)
             await pilot.pause()
             assert table.table.turn == 0  # still within its budget

@@ -36,7 +36,8 @@ print("weights loaded" if expert is not None and expert._NETWORKS is not None el
 print(" ".join(sorted(sys.modules)))
 """
 
-#: Loaded by none of the app's first screens.
+#: Loaded by none of the app's first screens (ratings are worked out when a game is
+#: recorded, charts drawn when one is shown).
 NEVER_AT_START = (
     "mantis.net",
     "mantis.sim",
@@ -45,6 +46,8 @@ NEVER_AT_START = (
     "mantis.store.stats",
     "plotext",
     "textual_plotext",
+    "mantis.rating.update",
+    "openskill",
 )
 
 

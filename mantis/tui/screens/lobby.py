@@ -33,6 +33,7 @@ from ...players.registry import level_choices
 from ...players.seat_specs import HUMAN, OPEN, online_seats_problem
 from ...store.seat_tokens import SeatTokens
 from ...table.names import MAX_NAME_LENGTH, NameRefused, name_to_sit_with
+from .. import plain
 from ..preferences import Preferences
 
 #: Seconds between two looks at the server's list of tables.
@@ -184,7 +185,7 @@ class LobbyScreen(Screen[None]):
         )
 
     def show_error(self, message: str) -> None:
-        self.query_one("#lobby-error", Static).update(message)
+        self.query_one("#lobby-error", Static).update(plain.content(message))
 
     # ------------------------------------------------------------------ going in
 
@@ -291,7 +292,8 @@ class LobbyScreen(Screen[None]):
             state = listed.state
             if state == "waiting" and listed.open_seats:
                 state = f"waiting for {listed.open_seats}"
-            view.add_row(listed.code, state, str(listed.moves), names, key=listed.code)
+            cells = (listed.code, state, str(listed.moves), names)
+            view.add_row(*(plain.rich(cell) for cell in cells), key=listed.code)
         if tables:
             view.move_cursor(row=min(max(cursor, 0), len(tables) - 1))
 

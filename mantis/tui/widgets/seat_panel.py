@@ -18,6 +18,7 @@ from ...engine import (
     View,
 )
 from ...table import Message as StreamMessage
+from .. import plain
 from .score_pile import ScorePile
 from .tank import Tank
 
@@ -76,7 +77,7 @@ class SeatPanel(Vertical):
         """The position shown (the board's fold of the stream)."""
         self.presence = ""
         """How the seat's person is connected, online ("● online", "○ offline"…)."""
-        self.border_title = f"{seat + 1} {name} · {kind}"
+        self.border_title = plain.content(f"{seat + 1} {name} · {kind}")
 
     @property
     def counts(self) -> tuple[int, ...]:

@@ -1,0 +1,149 @@
+"""The directory: what a server knows across its tables (and, in a cluster, across nodes).
+
+Table codes in use (so no two tables ever share one), every node's public
+tables (``GET /tables`` and the lobby), and counts kept per key with an
+expiry — wrong-code guesses per address, and whatever else a limit needs
+counted across the whole server (tables or connections per address).
+Nothing here must last: a directory lost is rebuilt by the nodes as they
+go on.  ``LocalDirectory`` keeps it in this process (one node);
+``RedisDirectory`` shares it between nodes.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..players.clock import Clock
+
+Listing = dict[str, Any]
+"""One public table as ``GET /tables`` shows it (code, state, moves, seats)."""
+
+#: Keys a local directory remembers at most (memory stays bounded whatever the traffic).
+MAX_KEYS = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class Hits:
+    """Events counted under a key within a window."""
+
+    count: int
+    """How many happened within the window."""
+    clears_in: float
+    """Seconds until the oldest of them leaves the window (0 when there are none)."""
+
+
+class Directory(Protocol):
+    """What spans tables: codes, the public list, counts with an expiry."""
+
+    async def claim_code(self, code: str) -> bool:
+        """Take ``code`` for a new table; False if a table holds it already."""
+        ...
+
+    async def release_code(self, code: str) -> None:
+        """The table holding ``code`` is gone: the code may be given out again."""
+        ...
+
+    async def put_listing(self, node: str, tables: Sequence[Listing]) -> None:
+        """``node``'s public tables now (replacing what it said before)."""
+        ...
+
+    async def listing(self, but: str | None = None) -> list[Listing]:
+        """Every node's public tables (``but`` one node's: it knows its own)."""
+        ...
+
+    async def hit(self, key: str, window: float) -> None:
+        """One event under ``key`` now, remembered for ``window`` seconds."""
+        ...
+
+    async def hits(self, key: str, window: float) -> Hits:
+        """The events under ``key`` within the last ``window`` seconds."""
+        ...
+
+    async def add(self, key: str, delta: int, ttl: float) -> int:
+        """Add ``delta`` to the count under ``key``; its new value.
+
+        The count is forgotten ``ttl`` seconds after its last change (so a
+        node that dies without taking its part back does not leave it for
+        good).
+        """
+        ...
+
+    async def count(self, key: str) -> int:
+        """The count under ``key`` (0 if none, or forgotten)."""
+        ...
+
+    async def close(self) -> None:
+        """Let go of whatever the directory holds open."""
+        ...
+
+
+class LocalDirectory:
+    """The directory of a server that is one process: plain dictionaries, on ``clock``."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self._codes: set[str] = set()
+        self._listings: dict[str, list[Listing]] = {}
+        self._hits: dict[str, deque[float]] = {}
+        self._counts: dict[str, tuple[int, float]] = {}
+        """key -> (count, when it is forgotten)."""
+
+    async def claim_code(self, code: str) -> bool:
+        if code in self._codes:
+            return False
+        self._codes.add(code)
+        return True
+
+    async def release_code(self, code: str) -> None:
+        self._codes.discard(code)
+
+    async def put_listing(self, node: str, tables: Sequence[Listing]) -> None:
+        self._listings[node] = list(tables)
+
+    async def listing(self, but: str | None = None) -> list[Listing]:
+        return [table for node, tables in self._listings.items() if node != but for table in tables]
+
+    async def hit(self, key: str, window: float) -> None:
+        if len(self._hits) > MAX_KEYS:
+            self._hits.clear()
+        self._hits.setdefault(key, deque()).append(self.clock.now())
+
+    async def hits(self, key: str, window: float) -> Hits:
+        events = self._hits.get(key)
+        if not events:
+            return Hits(0, 0.0)
+        now = self.clock.now()
+        while events and events[0] <= now - window:
+            events.popleft()
+        if not events:
+            del self._hits[key]
+            return Hits(0, 0.0)
+        return Hits(len(events), events[0] + window - now)
+
+    async def add(self, key: str, delta: int, ttl: float) -> int:
+        if len(self._counts) > MAX_KEYS:
+            self._forget_expired()
+        value = await self.count(key) + delta
+        self._counts[key] = (value, self.clock.now() + ttl)
+        return value
+
+    async def count(self, key: str) -> int:
+        entry = self._counts.get(key)
+        if entry is None:
+            return 0
+        if entry[1] <= self.clock.now():
+            del self._counts[key]
+            return 0
+        return entry[0]
+
+    def _forget_expired(self) -> None:
+        now = self.clock.now()
+        self._counts = {k: v for k, v in self._counts.items() if v[1] > now}
+        if len(self._counts) > MAX_KEYS:
+            self._counts.clear()
+
+    async def close(self) -> None:
+        pass

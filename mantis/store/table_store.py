@@ -1,0 +1,168 @@
+"""What a table server keeps for good, whatever keeps it: the ``TableStore`` interface.
+
+A server keeps every table, its seats, every game played at it (its seed,
+every move and notice, its record once over) before anyone hears of any
+of it, so that a server started again — or another node taking a table
+over — resumes each table where it stood.  One interface, one schema, two
+implementations: SQLite (``tables_db``, the default, nothing to install)
+and PostgreSQL (several nodes sharing one database).  Every method is a
+coroutine: a caller awaits its write, and once the await returns the write
+is durable.
+
+A table's life is a ``RoomPhase``: ``waiting`` (seats being filled),
+``playing`` (its latest game is on), ``over`` (its latest game ended; a
+table may go on to play another game: ``over`` -> ``playing`` again).  A
+game has its own row and number at its table: its seed, moves, notices and
+record belong to it, not to the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Protocol
+
+from ..engine import Action
+
+
+class StoreError(Exception):
+    """The store cannot do what was asked; the message is one line."""
+
+
+class StoreUnavailable(StoreError):
+    """The store cannot be reached just now (nothing was written); it may come back."""
+
+
+class RoomPhase(StrEnum):
+    """Where a table is in its life."""
+
+    WAITING = "waiting"
+    """Seats are being filled; no game yet."""
+    PLAYING = "playing"
+    """Its latest game is being played."""
+    OVER = "over"
+    """Its latest game has ended (another may follow)."""
+
+    def may_become(self, new: RoomPhase) -> bool:
+        """Whether a table in this state may move to ``new``."""
+        return (self, new) in _MOVES
+
+
+_MOVES = frozenset(
+    {
+        (RoomPhase.WAITING, RoomPhase.PLAYING),
+        (RoomPhase.PLAYING, RoomPhase.OVER),
+        (RoomPhase.OVER, RoomPhase.PLAYING),
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSeat:
+    """A seat as kept: who sits there, and the hash of the token that gets it back."""
+
+    name: str
+    kind: str
+    bot: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """One game at a table, as kept: enough to deal it again and replay it to where it is."""
+
+    id: int
+    number: int
+    """1 for a table's first game, 2 for the next one played at it, and so on."""
+    seed: int
+    moves: tuple[tuple[int, Action], ...]
+    """(seat, action), in the order played."""
+    notices: tuple[tuple[int, str], ...]
+    """(actions played before it, the notice as stream JSON), in the order kept."""
+    record: str | None
+    """The finished game's record (one line of the record format); None while it is played."""
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRoom:
+    """A table as kept: its settings, its seats and its latest game (None before the first)."""
+
+    id: int
+    code: str
+    state: RoomPhase
+    private: bool
+    host: int
+    away_bot: str
+    seats: tuple[StoredSeat, ...]
+    game: StoredGame | None
+
+
+class TableStore(Protocol):
+    """Every durable read and write of a table server.
+
+    Writes are awaited until durable; reads see every write awaited before
+    them.  A write that fails raises ``StoreError`` and changes nothing.
+    """
+
+    async def create_table(
+        self,
+        code: str,
+        *,
+        private: bool,
+        host: int,
+        away_bot: str,
+        seats: Sequence[StoredSeat],
+    ) -> int:
+        """Keep a new table, waiting for its seats; its id.  ``code`` must not be live."""
+        ...
+
+    async def set_seats(self, table_id: int, seats: Sequence[StoredSeat]) -> None:
+        """Replace the table's seats (its waiting room changed, or a seat was taken)."""
+        ...
+
+    async def start_game(self, table_id: int, seed: int) -> int:
+        """A new game at the table, dealt from ``seed`` (the table is now playing); its id."""
+        ...
+
+    async def add_moves(
+        self, game_id: int, first_turn: int, moves: Sequence[tuple[int, Action]]
+    ) -> None:
+        """Append moves to a game, the first being its move ``first_turn`` (from 0)."""
+        ...
+
+    async def add_notice(self, game_id: int, turn: int, body: str) -> None:
+        """Keep a table notice (stream JSON) published after ``turn`` actions of a game."""
+        ...
+
+    async def finish_game(
+        self,
+        game_id: int,
+        first_turn: int,
+        moves: Sequence[tuple[int, Action]],
+        record: str,
+    ) -> None:
+        """The game's last moves and its record, at once; its table is now over."""
+        ...
+
+    async def drop_waiting(self, table_id: int) -> None:
+        """Forget a table that never started (left in its waiting room)."""
+        ...
+
+    async def load(self, code: str) -> StoredRoom | None:
+        """The table that ``code`` names now (the latest one given that code), if any."""
+        ...
+
+    async def load_live(self, over_since: timedelta) -> list[StoredRoom]:
+        """Tables waiting or playing, and those over for less than ``over_since``; by id."""
+        ...
+
+    async def records(self) -> list[str]:
+        """Every finished game's record, oldest first."""
+        ...
+
+    async def close(self) -> None:
+        """Finish every write under way, then let go of the store (closing again is fine)."""
+        ...
