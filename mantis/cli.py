@@ -176,6 +176,25 @@ def build_parser() -> argparse.ArgumentParser:
         "--game", type=_positive_int, default=1, help="which game in the file, from 1 (default 1)"
     )
 
+    review = sub.add_parser(
+        "review",
+        help="what each decision of a recorded game was worth, and how much was luck",
+        description="Review recorded games: for every decision, each option's chance of "
+        "winning as the mover could know it, the loss against the best option and a label "
+        "(inaccuracy, mistake, blunder); per seat, accuracy, luck and a luck-adjusted result.",
+    )
+    review.add_argument("file", metavar="FILE", help="game records (JSON lines), e.g. --record's")
+    review.add_argument(
+        "--game",
+        type=_positive_int,
+        metavar="N",
+        help="only this game of the file, from 1 (default: all)",
+    )
+    review.add_argument(
+        "--seat", metavar="S", help="only this seat: its number from 1, or its name (default: all)"
+    )
+    review.add_argument("--json", action="store_true", help="print one JSON object per game")
+
     sim = sub.add_parser("simulate", help="play bot-vs-bot games headless and report")
     sim.add_argument("--players", type=int, required=True, help="seats at the table, 2-6")
     sim.add_argument("--bots", required=True, help="one bot for every seat, or one per seat")
@@ -330,6 +349,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .store.stats_report import run_stats
 
             return run_stats(args)
+        if command == "review":
+            from .review.command import run_review
+
+            return run_review(args)
         if command == "replay":
             from .tui.replay_launch import run_replay
 

@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 from collections import Counter, deque
 
-from ..table.clock import Clock
+from ..players.clock import Clock
 from .limits import TokenBucket
 
 

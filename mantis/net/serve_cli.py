@@ -39,8 +39,8 @@ def tune_garbage_collector() -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Serve until told to stop; 1 with one line if the server cannot start."""
+    from ..players.clock import SystemClock
     from ..store.table_stores import check_postgres_driver, is_postgres, open_table_store
-    from ..table.clock import SystemClock
     from .addresses import parse_networks
     from .directory import LocalDirectory
     from .open_files import fit_open_files, quiet_accept_errors

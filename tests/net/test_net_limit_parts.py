@@ -12,7 +12,7 @@ from mantis.net.addresses import ClientAddresses, address_group, parse_networks
 from mantis.net.bot_share import BotShare
 from mantis.net.directory import LocalDirectory
 from mantis.net.limits import SharedCounts
-from mantis.table.clock import ManualClock
+from mantis.players.clock import ManualClock
 
 # ---------------------------------------------------------------------- addresses
 

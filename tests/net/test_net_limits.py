@@ -44,7 +44,7 @@ from mantis.net import server as server_module
 from mantis.net.addresses import parse_networks
 from mantis.net.client import Dropped, OnlineError, Reconnected, take_seat
 from mantis.net.codes import ALPHABET, PRIVATE_LENGTH
-from mantis.table.clock import ManualClock
+from mantis.players.clock import ManualClock
 
 V = protocol.PROTOCOL_VERSION
 PROXY = parse_networks(["127.0.0.1"])
