@@ -148,7 +148,9 @@ def _jobs(text: str) -> int | str:
 _JOBS_HELP = "worker processes, or auto for every core (default: whichever is faster for the run)"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(serving: bool = False) -> argparse.ArgumentParser:
+    """The command line's parser; ``serving=False`` leaves out ``mantis serve``'s limits
+    (their defaults live with the server: no other command loads the network code)."""
     parser = _Parser(
         prog="mantis",
         description="Mantis, the card game, in your terminal. Without a command: play.",
@@ -240,7 +242,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--bot-pace", type=_pace, default=1.0, help="least seconds a bot's move takes (default 1)"
     )
-    _add_limits(serve)
+    if serving:
+        _add_limits(serve)
     serve.add_argument("--seed", type=_seed, help=argparse.SUPPRESS)  # the server's own tests only
 
     migrate = sub.add_parser(
@@ -317,7 +320,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0].startswith("-") and args_list[0] not in _TOP_LEVEL_FLAGS:
         args_list.insert(0, "play")  # `mantis --seats ...` means `mantis play --seats ...`
-    parser = build_parser()
+    parser = build_parser(serving=args_list[:1] == ["serve"])
     try:
         args = parser.parse_args(args_list)
         command = args.command or "play"
