@@ -194,6 +194,7 @@ ILLEGAL = "illegal"
 SLOW_DOWN = "slow_down"
 BAD_SEATS = "bad_seats"
 SERVER_FULL = "server_full"
+BUSY = "busy"
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 _server_decoder = msgspec.json.Decoder(ServerMessage)

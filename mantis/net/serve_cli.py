@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import logging
 import signal
 import sys
 from pathlib import Path
@@ -37,7 +38,9 @@ def run_serve(args: argparse.Namespace) -> int:
     """Serve until told to stop; 1 with one line if the server cannot start."""
     from ..store.table_stores import check_postgres_driver, is_postgres, open_table_store
     from ..table.clock import SystemClock
-    from .directory import LocalDirectory
+    from .cluster import Cluster, ClusterError
+    from .directory import Directory, LocalDirectory
+    from .redis_directory import RedisDirectory
     from .room import RoomConfig
     from .server import TableServer
 
@@ -45,9 +48,17 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         if is_postgres(database):
             check_postgres_driver()
+        if args.redis is not None:
+            _check_cluster(database)
     except StoreError as exc:
         print(f"mantis: error: {exc}", file=sys.stderr)
         return 1
+    node = args.node or f"{args.host}:{args.port}"
+    logging.basicConfig(
+        level=logging.WARNING,
+        format=f"%(asctime)s {node} %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
     if args.host not in LOCAL_HOSTS:
         print(
             f"mantis: warning: listening on {args.host}: anyone who can reach this machine "
@@ -65,13 +76,26 @@ def run_serve(args: argparse.Namespace) -> int:
     async def main() -> None:
         store = await open_table_store(database)
         clock = SystemClock()
-        directory = LocalDirectory(clock)
+        cluster: Cluster | None = None
+        directory: Directory
+        try:
+            if args.redis is not None:
+                cluster = Cluster(args.redis, node)
+                await cluster.start()
+                directory = RedisDirectory(cluster.redis)
+            else:
+                directory = LocalDirectory(clock)
+        except BaseException:
+            await store.close()
+            raise
         server = TableServer(
             store,
             directory,
             config=RoomConfig(away_after=args.away_after, bot_pace=args.bot_pace),
             clock=clock,
             seed=args.seed,
+            node=node,
+            cluster=cluster,
         )
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -81,11 +105,13 @@ def run_serve(args: argparse.Namespace) -> int:
             await server.run(args.host, args.port, stop, ready)
         finally:
             await directory.close()
+            if cluster is not None:
+                await cluster.close()
             await store.close()  # every write finished before the database is closed
 
     try:
         asyncio.run(main())
-    except StoreError as exc:
+    except (StoreError, ClusterError) as exc:
         print(f"mantis: error: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:  # the port is taken, the host is not this machine's...
@@ -96,6 +122,20 @@ def run_serve(args: argparse.Namespace) -> int:
         return 1
     print("mantis server stopped; every table is kept", flush=True)
     return 0
+
+
+def _check_cluster(database: str) -> None:
+    """``StoreError`` in one line unless a cluster node can run (PostgreSQL, redis-py)."""
+    import importlib.util
+
+    from ..store.table_stores import is_postgres
+
+    if not is_postgres(database):
+        raise StoreError(
+            "nodes of a cluster share one PostgreSQL database: add --database postgresql://..."
+        )
+    if importlib.util.find_spec("redis") is None:
+        raise StoreError("a cluster needs the cluster extra: pip install 'mantis-tui[cluster]'")
 
 
 def _database(args: argparse.Namespace) -> str:

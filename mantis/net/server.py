@@ -22,10 +22,12 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import secrets
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import replace
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from http import HTTPStatus
 from typing import Any, cast
 
@@ -37,15 +39,18 @@ from websockets.http11 import Request, Response
 from .. import __version__
 from ..engine import SeatInfo, game_seed
 from ..players import BOTS
-from ..store.table_store import RoomPhase, StoredRoom, TableStore
+from ..store.table_store import RoomPhase, StoredRoom, StoreError, TableStore
 from ..table import dealt
 from ..table.clock import Clock, SystemClock, within
 from ..table.names import clean_name
 from . import protocol
+from .cluster import HEARTBEAT, Cluster, Message, redis_errors
 from .codes import new_code, normal_code
 from .directory import Directory, Listing
 from .limits import GuessLimiter, TokenBucket
-from .room import Connection, Room, RoomConfig, Seat, hash_token, stored_notices
+from .links import Relay, RemoteClient, is_act
+from .metrics import Metrics
+from .room import Connection, Room, RoomConfig, RoomHooks, Seat, hash_token, stored_notices
 
 log = logging.getLogger("mantis.server")
 
@@ -61,6 +66,12 @@ LIVENESS_TIMEOUT = 2.0
 IDLE_ROOM = timedelta(hours=1)
 #: ...and a finished one sooner: its record is kept, and every player has it already.
 OVER_ROOM = timedelta(minutes=5)
+#: Seconds a relayed connection waits for its table's owner to answer before looking again.
+OWNER_ANSWER = 3.0
+#: Seconds between two looks in the store for tables no node holds (after Redis lost them).
+STORE_SCAN = 10.0
+#: Seconds after a node starts before its first look in the store.
+HEARTBEAT_SCAN_DELAY = 2.0
 
 
 class TableServer:
@@ -77,12 +88,14 @@ class TableServer:
         max_connections: int = 10_000,
         hello_timeout: float = HELLO_TIMEOUT,
         node: str = "",
+        cluster: Cluster | None = None,
     ) -> None:
         """A server keeping its tables in ``store``, sharing codes and counts in ``directory``.
 
         ``seed``: deal table *i* from ``game_seed(seed, i)`` instead of a
         secret seed (for the server's own tests only).  ``node``: this
-        server's name among several sharing one directory.
+        server's name in logs and metrics.  ``cluster``: this node's place
+        among others sharing the store (None: the server is one process).
         """
         self.store = store
         self.directory = directory
@@ -91,17 +104,43 @@ class TableServer:
         self.seed = seed
         self.max_connections = max_connections
         self.hello_timeout = hello_timeout
-        self.node = node
+        self.node = cluster.node if cluster is not None else node
+        self.cluster = cluster
         self.rooms: dict[str, Room] = {}
         self.connections: set[ServerConnection] = set()
         self.guesses = GuessLimiter(directory)
         self.background: set[asyncio.Task[None]] = set()
+        self.metrics = Metrics(self.node or "mantis", self._counts)
+        self.hooks = RoomHooks(
+            moved=self._moved, committed=self.metrics.commit_seconds.observe, lost=self._lost
+        )
+        self.relays: dict[int, Relay] = {}
+        """Connections here to tables another node runs, by id."""
+        self.remote_clients: dict[tuple[str, int], RemoteClient] = {}
+        """Connections on other nodes to tables here, by (node, id)."""
+        self._adopting: dict[str, asyncio.Future[bool]] = {}
+        self._asked_alive: dict[int, asyncio.Future[bool]] = {}
+        self._ids = 0
         self._started = 0
+        self._draining = False
+        self._sharing = False
+        if cluster is not None:
+            cluster.on_message = self._on_message
+            cluster.on_owner = self._on_owner
+            cluster.on_heartbeat = self._on_heartbeat
+            cluster.on_reconnect = self._on_reconnect
+            cluster.on_lag = self.metrics.pubsub_lag.observe
 
     # ------------------------------------------------------------------ lifecycle
 
     async def load(self) -> None:
-        """Bring back every table kept in the store (call on the running loop)."""
+        """Bring back every table kept in the store (call on the running loop).
+
+        A node of a cluster brings back none: tables whose node is gone are
+        taken over as they are found (``_watch_nodes``).
+        """
+        if self.cluster is not None:
+            return
         for stored in await self.store.load_live(OVER_ROOM):
             await self.directory.claim_code(stored.code)
             self.rooms[stored.code] = self._restore(stored)
@@ -128,7 +167,14 @@ class TableServer:
 
     def _room(self, table_id: int, code: str, **table: Any) -> Room:
         return Room(
-            self.config, self.store, _send, self.clock, table_id=table_id, code=code, **table
+            self.config,
+            self.store,
+            self._send,
+            self.clock,
+            hooks=self.hooks,
+            table_id=table_id,
+            code=code,
+            **table,
         )
 
     async def run(
@@ -146,6 +192,7 @@ class TableServer:
         """
         await self.load()
         sweeper: asyncio.Task[None] | None = None
+        watcher: asyncio.Task[None] | None = None
         try:
             async with serve(
                 self.handler,
@@ -162,13 +209,20 @@ class TableServer:
                 if ready is not None:
                     ready(host, bound[1])
                 sweeper = asyncio.get_running_loop().create_task(self._sweep())
+                if self.cluster is not None:
+                    watcher = asyncio.get_running_loop().create_task(self._watch_nodes())
                 await stop.wait()
+                if self.cluster is not None:
+                    if watcher is not None:
+                        watcher.cancel()
+                    await self._drain(server)
                 server.close()
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(server.wait_closed(), 5)
         finally:
-            if sweeper is not None:
-                sweeper.cancel()
+            for task in (sweeper, watcher):
+                if task is not None:
+                    task.cancel()
             for room in self.rooms.values():
                 room.stop()
             for task in list(self.background):
@@ -185,17 +239,39 @@ class TableServer:
                 idle = IDLE_ROOM if room.state is RoomPhase.WAITING else OVER_ROOM
                 if room.idle_since < now - idle.total_seconds():
                     del self.rooms[code]
-                    if room.state is RoomPhase.WAITING:
-                        await self.store.drop_waiting(room.table_id)
-                    await self.directory.release_code(code)
+                    with contextlib.suppress(StoreError, *_CLUSTER_ERRORS):
+                        if room.state is RoomPhase.WAITING:
+                            await self.store.drop_waiting(room.table_id)
+                        await self.directory.release_code(code)
+                        if self.cluster is not None:
+                            await self.cluster.release(code)
 
     # ------------------------------------------------------------------ sending
 
-    def send(self, connection: ServerConnection, message: protocol.ServerMessage) -> None:
+    def send(self, connection: Connection, message: protocol.ServerMessage) -> None:
         """Send without waiting (a slow client never holds up a table)."""
-        _send((connection,), protocol.encode(message).decode())
+        self._send((connection,), protocol.encode(message).decode())
 
-    def _error(self, connection: ServerConnection, code: str, message: str) -> None:
+    def _send(self, connections: Iterable[Connection], data: str) -> None:
+        """Put ``data`` on each connection without waiting (a slow client holds up nobody);
+        connections held by other nodes get it through the cluster."""
+        if self.cluster is None:
+            broadcast(connections, data)  # type: ignore[arg-type]
+            return
+        here: list[ServerConnection] = []
+        away: dict[str, list[int]] = {}
+        for connection in connections:
+            if isinstance(connection, RemoteClient):
+                away.setdefault(connection.node, []).append(connection.id)
+            else:
+                here.append(cast(ServerConnection, connection))
+        if here:
+            broadcast(here, data)
+        for node, ids in away.items():
+            self.cluster.send(node, {"t": "out", "ids": ids, "data": data})
+
+    def _error(self, connection: Connection, code: str, message: str) -> None:
+        self.metrics.refused.labels(code).inc()
         self.send(connection, protocol.Error(code, message))
 
     # ------------------------------------------------------------------ plain HTTP
@@ -208,18 +284,25 @@ class TableServer:
             return None
         path = request.path.split("?", 1)[0]
         if path == "/status":
-            playing = sum(1 for room in self.rooms.values() if room.state is RoomPhase.PLAYING)
-            body: object = {
-                "version": __version__,
-                "protocol": protocol.PROTOCOL_VERSION,
-                "tables": len(self.rooms),
-                "playing": playing,
-                "connections": len(self.connections),
-            }
+            body: object = await self._status()
         elif path == "/tables":
-            body = self.listing() + await self.directory.listing(but=self.node)
+            try:
+                body = self.listing() + await self.directory.listing(but=self.node)
+            except _CLUSTER_ERRORS:
+                body = self.listing()  # Redis is away: this node's own tables at least
+        elif path == "/metrics":
+            text, kind = self.metrics.text()
+            if not kind:
+                return connection.respond(
+                    HTTPStatus.NOT_IMPLEMENTED,
+                    "Metrics need prometheus-client: pip install 'mantis-tui[cluster]'\n",
+                )
+            headers = Headers([("Content-Type", kind), ("Content-Length", str(len(text)))])
+            return Response(HTTPStatus.OK.value, "OK", headers, text)
         else:
-            return connection.respond(HTTPStatus.NOT_FOUND, "Not found: try /status or /tables\n")
+            return connection.respond(
+                HTTPStatus.NOT_FOUND, "Not found: try /status, /tables or /metrics\n"
+            )
         data = json.dumps(body).encode()
         headers = Headers(
             [("Content-Type", "application/json"), ("Content-Length", str(len(data)))]
@@ -242,24 +325,28 @@ class TableServer:
             except TimeoutError:
                 await _hang_up(connection, 1008, "say create, join or watch")
                 return
-            room = await self._open(connection, first)
+            if self.cluster is not None:
+                try:
+                    elsewhere = await self._owner_for(connection, first)
+                except _BUSY_ERRORS:
+                    self._busy(connection)
+                    await _hang_up(connection, 1013, "busy")
+                    return
+                if elsewhere is not None:
+                    await self._relay(connection, *elsewhere, first)
+                    return
+            try:
+                room = await self._open(connection, first)
+            except StoreError:
+                self._busy(connection)
             if room is None:
                 await _hang_up(connection, 1008, "refused")
                 return
-            bucket = TokenBucket(RATE, BURST, self.clock.now())
-            dropped = 0
-            async for data in connection:
-                if bucket.allow(self.clock.now()):
-                    dropped = 0  # only a flood that goes on is cut off
-                else:
-                    dropped += 1
-                    if dropped == 1 or dropped % 20 == 0:
-                        self._error(connection, protocol.SLOW_DOWN, "too many messages: slow down")
-                    if dropped > MAX_DROPPED:
-                        await _hang_up(connection, 1008, "flooding")
-                        return
-                    continue
-                await self._handle(connection, room, data)
+            async for data in self._messages(connection):
+                try:
+                    await self._handle(connection, room, data)
+                except StoreError:
+                    self._busy(connection)
         except ConnectionClosed:
             pass
         finally:
@@ -267,11 +354,32 @@ class TableServer:
             if room is not None:
                 room.detach(connection)
 
-    def _peer(self, connection: ServerConnection) -> str:
-        address = connection.remote_address
+    async def _messages(self, connection: ServerConnection) -> AsyncIterator[str | bytes]:
+        """What a connection sends, within its rate: a flood is dropped, then cut off."""
+        bucket = TokenBucket(RATE, BURST, self.clock.now())
+        dropped = 0
+        async for data in connection:
+            if bucket.allow(self.clock.now()):
+                dropped = 0  # only a flood that goes on is cut off
+                yield data
+                continue
+            dropped += 1
+            if dropped == 1 or dropped % 20 == 0:
+                self._error(connection, protocol.SLOW_DOWN, "too many messages: slow down")
+            if dropped > MAX_DROPPED:
+                await _hang_up(connection, 1008, "flooding")
+                return
+
+    def _busy(self, connection: Connection) -> None:
+        self._error(connection, protocol.BUSY, "the server is busy: try again in a moment")
+
+    def _peer(self, connection: Connection) -> str:
+        if isinstance(connection, RemoteClient):
+            return connection.address
+        address = cast(ServerConnection, connection).remote_address
         return str(address[0]) if address else "?"
 
-    async def _open(self, connection: ServerConnection, data: str | bytes) -> Room | None:
+    async def _open(self, connection: Connection, data: str | bytes) -> Room | None:
         """Act on a connection's first message; the room it is now in, or None (refused)."""
         try:
             message = protocol.decode_client(data)
@@ -303,7 +411,7 @@ class TableServer:
             return room
         return await self._join(connection, room, message)
 
-    def _version_error(self, connection: ServerConnection, claimed: int) -> None:
+    def _version_error(self, connection: Connection, claimed: int) -> None:
         self._error(
             connection,
             protocol.VERSION,
@@ -311,7 +419,7 @@ class TableServer:
             f"speaks {claimed}: use the same version of Mantis as the server",
         )
 
-    async def _find(self, connection: ServerConnection, code: str) -> Room | None:
+    async def _find(self, connection: Connection, code: str) -> Room | None:
         peer = self._peer(connection)
         wait = await self.guesses.wait(peer)
         if wait > 0:
@@ -328,7 +436,7 @@ class TableServer:
             return None
         return room
 
-    async def _create(self, connection: ServerConnection, message: protocol.Create) -> Room | None:
+    async def _create(self, connection: Connection, message: protocol.Create) -> Room | None:
         specs = [spec.strip().lower() for spec in message.seats]
         away_bot = message.away_bot.strip().lower()
         problem = _check_seats(specs, away_bot)
@@ -343,6 +451,8 @@ class TableServer:
         token = secrets.token_urlsafe(24)
         host.token_hash = hash_token(token)
         code = await new_code(self.directory.claim_code)
+        if self.cluster is not None:
+            await self.cluster.claim(code)
         room = self._room(
             0,
             code,
@@ -365,17 +475,24 @@ class TableServer:
             )
         except Exception as exc:  # the store's trouble: this table only, said in one line
             del self.rooms[code]
-            await self.directory.release_code(code)
+            with contextlib.suppress(*_CLUSTER_ERRORS):
+                await self.directory.release_code(code)
+                if self.cluster is not None:
+                    await self.cluster.release(code)
             log.error("could not keep a new table: %s", exc)
-            self._error(connection, protocol.SERVER_FULL, "the server could not keep the table")
+            if isinstance(exc, StoreError):
+                self._busy(connection)
+            else:
+                self._error(connection, protocol.SERVER_FULL, "the server could not keep the table")
             return None
         room.attach(host_index, connection)
         self.send(connection, _welcome(room, host_index, token))
         room.send_presence()
+        self._share_soon()
         return room
 
     async def _join(
-        self, connection: ServerConnection, room: Room, message: protocol.Join
+        self, connection: Connection, room: Room, message: protocol.Join
     ) -> Room | None:
         token = message.token
         if token is not None:
@@ -386,7 +503,7 @@ class TableServer:
                     connection, protocol.BAD_TOKEN, f"that seat token is not for table {room.code}"
                 )
                 return None
-            old = cast(ServerConnection | None, room.seats[seat].connection)
+            old = room.seats[seat].connection
             if old is not None and old is not connection:
                 if await self._alive(old):
                     self._error(
@@ -396,7 +513,7 @@ class TableServer:
                     )
                     return None
                 room.detach(old)
-                self._spawn(old.close(1000, "replaced by a new connection"))
+                self._close(old, 1000, "replaced by a new connection")
         else:
             if room.state is not RoomPhase.WAITING:
                 self._error(
@@ -410,7 +527,11 @@ class TableServer:
                 self._error(connection, protocol.TABLE_FULL, f"table {room.code} is full")
                 return None
             seat, token = taken
-            await self._keep_seats(room)
+            try:
+                await self._keep_seats(room)
+            except StoreError:
+                room.seats[seat].name, room.seats[seat].token_hash = "", None  # not taken
+                raise
         room.attach(seat, connection)
         self.send(connection, _welcome(room, seat, token))
         room.send_room(but=connection)
@@ -421,7 +542,7 @@ class TableServer:
     async def _keep_seats(self, room: Room) -> None:
         await self.store.set_seats(room.table_id, [seat.stored() for seat in room.seats])
 
-    async def _handle(self, connection: ServerConnection, room: Room, data: str | bytes) -> None:
+    async def _handle(self, connection: Connection, room: Room, data: str | bytes) -> None:
         """One message from a connection already at a table."""
         try:
             message = protocol.decode_client(data)
@@ -456,6 +577,7 @@ class TableServer:
             # This connection's messages are handled one at a time, and only the host
             # may start, so nothing else changes the room while the seed is kept.
             await room.start(self._next_seed())
+            self._share_soon()
             return
         if isinstance(message, protocol.AddBot):
             problem = room.add_bot(message.level)
@@ -469,6 +591,7 @@ class TableServer:
         await self._keep_seats(room)
         room.send_room()
         room.send_presence()
+        self._share_soon()
 
     def _next_seed(self) -> int:
         index, self._started = self._started, self._started + 1
@@ -481,14 +604,405 @@ class TableServer:
         self.background.add(task)
         task.add_done_callback(self.background.discard)
 
-    async def _alive(self, connection: ServerConnection) -> bool:
+    async def _alive(self, connection: Connection) -> bool:
         """Whether a connection still answers (a ping, within a short time)."""
+        if isinstance(connection, RemoteClient):
+            return await self._ask_alive(connection)
         try:
-            pong = await connection.ping()
+            pong = await cast(ServerConnection, connection).ping()
             await within(self.clock, LIVENESS_TIMEOUT, pong)
         except (TimeoutError, ConnectionClosed):
             return False
         return True
+
+    def _close(self, connection: Connection, code: int, reason: str) -> None:
+        """Close a connection (here, or through the node that holds it)."""
+        if isinstance(connection, RemoteClient):
+            assert self.cluster is not None
+            self.cluster.send(
+                connection.node, {"t": "close", "id": connection.id, "code": code, "reason": reason}
+            )
+        else:
+            self._spawn(cast(ServerConnection, connection).close(code, reason))
+
+    # ------------------------------------------------------------------ figures
+
+    def _counts(self) -> dict[str, Any]:
+        tables = {"waiting": 0, "playing": 0, "over": 0}
+        for room in self.rooms.values():
+            tables[room.state.value] += 1
+        return {"tables": tables, "connections": len(self.connections)}
+
+    def _local_status(self) -> dict[str, Any]:
+        counts = self._counts()
+        return {
+            "version": __version__,
+            "protocol": protocol.PROTOCOL_VERSION,
+            "tables": len(self.rooms),
+            "playing": counts["tables"]["playing"],
+            "connections": counts["connections"],
+        }
+
+    async def _status(self) -> dict[str, Any]:
+        """``GET /status``: this server's figures, or on a cluster every live node's added up."""
+        status = self._local_status()
+        if self.cluster is None:
+            return status
+        try:
+            others = [s for s in await self.cluster.statuses() if s.get("node") != self.node]
+        except _CLUSTER_ERRORS:
+            others = []
+        for other in others:
+            for key in ("tables", "playing", "connections"):
+                status[key] += other.get(key, 0)
+        status["nodes"] = 1 + len(others)
+        return status
+
+    def _moved(self, latency: float | None) -> None:
+        self.metrics.moves.inc()
+        if latency is not None:
+            self.metrics.move_latency.observe(latency)
+
+    # ------------------------------------------------------------------ the cluster
+    # A table runs on one node, its owner.  A connection that reaches another node is
+    # relayed to the owner (``_relay``); at the owner it is a ``RemoteClient``.
+
+    async def _owner_for(
+        self, connection: ServerConnection, data: str | bytes
+    ) -> tuple[str, str] | None:
+        """(the node, the code) to relay a new connection to; None: it is handled here.
+
+        A table whose owner is gone is taken over on the way (``_adopt``).
+        """
+        assert self.cluster is not None
+        try:
+            message = protocol.decode_client(data)
+        except protocol.ProtocolError:
+            return None
+        if not isinstance(message, protocol.Join | protocol.Watch):
+            return None
+        code = normal_code(message.code)
+        if code in self.rooms or await self.guesses.wait(self._peer(connection)) > 0:
+            return None
+        for _ in range(2):
+            owner = await self.cluster.owner(code)
+            if owner is not None and owner != self.node and await self.cluster.alive(owner):
+                return owner, code
+            if await self._adopt(code):
+                return None
+        return None
+
+    async def _adopt(self, code: str) -> bool:
+        """Take table ``code`` over if no live node runs it; whether it runs here now."""
+        pending = self._adopting.get(code)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._adopting[code] = future
+        try:
+            adopted = await self._take_over(code)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # (read: nobody else may be waiting)
+            raise
+        finally:
+            del self._adopting[code]
+        future.set_result(adopted)
+        return adopted
+
+    async def _take_over(self, code: str) -> bool:
+        assert self.cluster is not None
+        if code in self.rooms:
+            return True
+        if self._draining:
+            return False
+        stored = await self.store.load(code)
+        if stored is None or not _live(stored):
+            return False
+        if not await self.cluster.claim(code):
+            return False
+        stored = await self.store.load(code)  # as its last owner left it, now that it is ours
+        if stored is None:
+            await self.cluster.release(code)
+            return False
+        self.rooms[code] = self._restore(stored)
+        await self.directory.claim_code(code)
+        self.cluster.announce_owner(code)
+        self.metrics.takeovers.inc()
+        log.warning("node %s: took over table %s", self.node, code)
+        return True
+
+    async def _watch_nodes(self) -> None:
+        """Take over the tables of nodes that are gone; now and then, those nobody holds."""
+        assert self.cluster is not None
+        cluster = self.cluster
+        next_scan = self.clock.now() + HEARTBEAT_SCAN_DELAY
+        while True:
+            await self.clock.sleep(HEARTBEAT)
+            with contextlib.suppress(StoreError, *_CLUSTER_ERRORS):
+                orphans = await cluster.orphans()
+                random.shuffle(orphans)  # several nodes share a dead node's tables out
+                for code in orphans:
+                    await self._adopt(code)
+                # Not just after Redis came back: its nodes take their own tables first.
+                settled = time.monotonic() - cluster.back_at > STORE_SCAN
+                if self.clock.now() >= next_scan and cluster.reachable and settled:
+                    next_scan = self.clock.now() + STORE_SCAN
+                    codes = [
+                        c for c in await self.store.live_codes(OVER_ROOM) if c not in self.rooms
+                    ]
+                    for code, owner in (await cluster.owners(codes)).items():
+                        if owner is None:
+                            await self._adopt(code)
+
+    def _share_soon(self) -> None:
+        """The public list changed here: tell the other nodes now, not at the next beat."""
+        if self.cluster is None or self._sharing:
+            return
+        self._sharing = True
+
+        async def share() -> None:
+            try:
+                with contextlib.suppress(*_CLUSTER_ERRORS):
+                    await self._on_heartbeat()
+            finally:
+                self._sharing = False
+
+        self._spawn(share())
+
+    async def _on_heartbeat(self) -> None:
+        """Every heartbeat: what this node shares (its figures, its public tables)."""
+        assert self.cluster is not None
+        status = self._local_status()
+        status["node"] = self.node
+        await self.cluster.put_status(status)
+        await self.directory.put_listing(self.node, self.listing())
+
+    async def _on_reconnect(self) -> None:
+        """Redis is back (and forgot everything): take this node's tables again."""
+        assert self.cluster is not None
+        for code, room in list(self.rooms.items()):
+            if await self.cluster.claim(code):
+                await self.directory.claim_code(code)
+            else:
+                self._lost(room)
+
+    def _on_owner(self, code: str, node: str) -> None:
+        """Table ``code`` runs on ``node`` now ("": this node may have missed messages)."""
+        if not code:
+            for relay in list(self.relays.values()):
+                self._open_at(relay, resume=True)
+            return
+        if node != self.node and code in self.rooms:
+            self._spawn(self._check_owner(code))
+        for relay in list(self.relays.values()):
+            if relay.code == code and relay.owner != node:
+                relay.owner = node
+                self._open_at(relay, resume=True)
+
+    async def _check_owner(self, code: str) -> None:
+        assert self.cluster is not None
+        room = self.rooms.get(code)
+        if room is not None and await self.cluster.owner(code) not in (None, self.node):
+            self._lost(room)
+
+    def _lost(self, room: Room) -> None:
+        """Another node holds this room's table now: stop running it here; the connections
+        here are closed, and their clients reconnect (to the table where it runs now)."""
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+            here = [c for c in room.connections() if not isinstance(c, RemoteClient)]
+            room.stop()
+            for connection in here:
+                self._close(connection, 1012, "the table moved: connect again")
+            log.warning("node %s: table %s is run by another node now", self.node, room.code)
+
+    def _on_message(self, message: Message) -> None:
+        """A message from another node (or from this one, to itself)."""
+        kind = message["t"]
+        if kind == "out":
+            for relay_id in message["ids"]:
+                relay = self.relays.get(relay_id)
+                if relay is not None:
+                    self._pass_on(relay, message["data"])
+        elif kind in ("open", "msg", "gone"):
+            key = (message["from"], message["id"])
+            client = self.remote_clients.get(key)
+            if client is None:
+                if kind != "open":
+                    return
+                client = RemoteClient(message["from"], message["id"], message["addr"])
+                self.remote_clients[key] = client
+                client.task = asyncio.get_running_loop().create_task(self._serve_remote(client))
+            client.inbox.put_nowait((kind, message.get("data", "")))
+        elif kind == "close":
+            relay = self.relays.get(message["id"])
+            if relay is not None:
+                self._spawn(_hang_up(relay.websocket, message["code"], message["reason"]))
+        elif kind == "alive?":
+            self._spawn(self._say_alive(message))
+        elif kind == "alive!":
+            answer = self._asked_alive.pop(message["q"], None)
+            if answer is not None and not answer.done():
+                answer.set_result(bool(message["ok"]))
+        elif kind == "adopt":
+            self._spawn(self._adopt_handed(message["code"]))
+
+    async def _adopt_handed(self, code: str) -> None:
+        with contextlib.suppress(StoreError, *_CLUSTER_ERRORS):
+            await self._adopt(code)
+
+    async def _serve_remote(self, client: RemoteClient) -> None:
+        """A connection held by another node, at a table here: its messages, in order."""
+        assert self.cluster is not None
+        room: Room | None = None
+        try:
+            while True:
+                kind, data = await client.inbox.get()
+                if kind == "gone":
+                    return
+                try:
+                    if kind == "open":  # (again, after a table moved: the seat is taken back)
+                        if room is not None:
+                            room.detach(client)
+                        room = await self._open(client, data)
+                        if room is None:
+                            self._close(client, 1008, "refused")
+                            return
+                    elif room is not None:
+                        await self._handle(client, room, data)
+                except StoreError:
+                    self._busy(client)
+        finally:
+            if room is not None:
+                room.detach(client)
+            if self.remote_clients.get(client.key) is client:
+                del self.remote_clients[client.key]
+
+    async def _ask_alive(self, client: RemoteClient) -> bool:
+        assert self.cluster is not None
+        self._ids += 1
+        question = self._ids
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._asked_alive[question] = answer
+        self.cluster.send(
+            client.node, {"t": "alive?", "from": self.node, "id": client.id, "q": question}
+        )
+        try:
+            return await within(self.clock, 2 * LIVENESS_TIMEOUT, answer)
+        except TimeoutError:
+            return False
+        finally:
+            self._asked_alive.pop(question, None)
+
+    async def _say_alive(self, message: Message) -> None:
+        assert self.cluster is not None
+        relay = self.relays.get(message["id"])
+        alive = relay is not None and await self._alive(relay.websocket)
+        self.cluster.send(message["from"], {"t": "alive!", "q": message["q"], "ok": alive})
+
+    async def _relay(
+        self, connection: ServerConnection, owner: str, code: str, first: str | bytes
+    ) -> None:
+        """A connection here to a table ``owner`` runs: pass everything on, both ways."""
+        assert self.cluster is not None
+        self._ids += 1
+        opening = first if isinstance(first, str) else first.decode(errors="replace")
+        relay = Relay(self._ids, connection, code, owner, opening, self._peer(connection))
+        self.relays[relay.id] = relay
+        self._open_at(relay)
+        try:
+            async for data in self._messages(connection):
+                text = data if isinstance(data, str) else data.decode(errors="replace")
+                if is_act(text):
+                    relay.last_act = text
+                self.cluster.send(
+                    relay.owner, {"t": "msg", "from": self.node, "id": relay.id, "data": text}
+                )
+        except ConnectionClosed:
+            pass
+        finally:
+            del self.relays[relay.id]
+            if relay.follower is not None:
+                relay.follower.cancel()
+            self.cluster.send(relay.owner, {"t": "gone", "from": self.node, "id": relay.id})
+
+    def _open_at(self, relay: Relay, resume: bool = False) -> None:
+        """(Re)open a relayed connection at its table's owner; its last move goes again."""
+        assert self.cluster is not None
+        relay.answered.clear()
+        relay.resuming = resume
+        self.cluster.send(
+            relay.owner,
+            {
+                "t": "open",
+                "from": self.node,
+                "id": relay.id,
+                "addr": relay.address,
+                "data": relay.opened(),
+            },
+        )
+        if resume and relay.last_act is not None:
+            self.cluster.send(
+                relay.owner,
+                {"t": "msg", "from": self.node, "id": relay.id, "data": relay.last_act},
+            )
+        if relay.follower is not None:
+            relay.follower.cancel()
+        relay.follower = asyncio.get_running_loop().create_task(self._follow(relay))
+
+    async def _follow(self, relay: Relay) -> None:
+        """If the owner does not answer, look for the table again (it may have moved)."""
+        for _ in range(5):
+            try:
+                await within(self.clock, OWNER_ANSWER, relay.answered.wait())
+                return
+            except TimeoutError:
+                pass
+            try:
+                found = await self._owner_for(relay.websocket, relay.opened())
+            except _BUSY_ERRORS:
+                continue
+            relay.owner = self.node if found is None else found[0]
+            relay.follower = None
+            self._open_at(relay, resume=relay.reopening is not None)
+            return
+        await _hang_up(relay.websocket, 1013, "the table cannot be reached: try again")
+
+    def _pass_on(self, relay: Relay, data: str) -> None:
+        """A frame from the owner to a relayed connection."""
+        relay.answered.set()
+        out, gap = relay.filter(data)
+        if gap:
+            self._open_at(relay, resume=True)  # the whole stream again, then on from there
+        elif out is not None:
+            broadcast([relay.websocket], out)
+
+    async def _drain(self, server: Any) -> None:
+        """SIGTERM on a node: hand every table to the other nodes at once, then go."""
+        assert self.cluster is not None
+        self._draining = True
+        rooms = list(self.rooms.items())
+        for _, room in rooms:
+            room.stop()
+        with contextlib.suppress(StoreError):
+            await self.store.flush()  # every move made here is kept before anyone takes over
+        try:
+            others = [n for n in await self.cluster.live_nodes() if n != self.node]
+            for n, (code, _) in enumerate(rooms):
+                del self.rooms[code]
+                await self.cluster.release(code)
+                if others:
+                    self.cluster.send(others[n % len(others)], {"t": "adopt", "code": code})
+            await self.cluster.leave()
+        except _CLUSTER_ERRORS:
+            log.warning("node %s: Redis is unreachable: its tables wait for their lease", self.node)
+        log.warning(
+            "node %s: stopping: %d tables handed to %d other nodes",
+            self.node,
+            len(rooms),
+            len(others) if "others" in locals() else 0,
+        )
 
     def listing(self) -> list[Listing]:
         """This server's public tables, as ``GET /tables`` shows them."""
@@ -507,9 +1021,17 @@ class TableServer:
         ]
 
 
-def _send(connections: Iterable[Connection], data: str) -> None:
-    """Put ``data`` on each connection without waiting (a slow client holds up nobody)."""
-    broadcast(connections, data)  # type: ignore[arg-type]
+def _cluster_errors() -> tuple[type[BaseException], ...]:
+    try:
+        return redis_errors()
+    except ImportError:  # no cluster extra: no cluster either
+        return ()
+
+
+_CLUSTER_ERRORS = _cluster_errors()
+"""What Redis raises when it cannot be reached."""
+_BUSY_ERRORS: tuple[type[BaseException], ...] = (StoreError, *_CLUSTER_ERRORS)
+"""The store or Redis cannot be reached: a client is told the server is busy."""
 
 
 _ACT_PROBLEMS = {
@@ -518,6 +1040,14 @@ _ACT_PROBLEMS = {
     protocol.STALE: "that move does not answer the turn being played: ignored",
     protocol.ILLEGAL: "the rules do not allow that move",
 }
+
+
+def _live(stored: StoredRoom) -> bool:
+    """Whether a kept table is one a server holds (not over, or over only lately)."""
+    if stored.state is not RoomPhase.OVER:
+        return True
+    finished = stored.game.finished_at if stored.game is not None else None
+    return finished is not None and finished >= datetime.now(UTC) - OVER_ROOM
 
 
 def _welcome(room: Room, seat: int | None, token: str | None) -> protocol.Welcome:
