@@ -33,6 +33,8 @@ PREFIX = "mantis:"
 HEARTBEAT = 1.0
 #: Seconds a node counts as alive after its last heartbeat: its tables' lease.
 LEASE = 3.0
+#: Connections to Redis a node's commands share (the publisher and subscriber have their own).
+MAX_CONNECTIONS = 32
 #: Messages held for publishing at most while Redis is away (then the oldest are dropped).
 MAX_HELD = 200_000
 
@@ -114,7 +116,11 @@ class Cluster:
             "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 3),
             "retry_on_error": [*redis_errors()],
         }
-        self.redis = aioredis.Redis.from_url(self.url, **options)
+        # Commands wait for a free connection rather than fail when many run at once.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            self.url, max_connections=MAX_CONNECTIONS, timeout=5, **options
+        )
+        self.redis = aioredis.Redis(connection_pool=pool)
         self._publisher = aioredis.Redis.from_url(
             self.url, single_connection_client=True, **options
         )

@@ -328,7 +328,8 @@ class TableServer:
             if self.cluster is not None:
                 try:
                     elsewhere = await self._owner_for(connection, first)
-                except _BUSY_ERRORS:
+                except _BUSY_ERRORS as exc:
+                    log.warning("node %s: a connection told busy: %s", self.node, exc)
                     self._busy(connection)
                     await _hang_up(connection, 1013, "busy")
                     return
@@ -337,7 +338,8 @@ class TableServer:
                     return
             try:
                 room = await self._open(connection, first)
-            except StoreError:
+            except StoreError as exc:
+                log.warning("node %s: a connection told busy: %s", self.node, exc)
                 self._busy(connection)
             if room is None:
                 await _hang_up(connection, 1008, "refused")
@@ -871,7 +873,8 @@ class TableServer:
                             return
                     elif room is not None:
                         await self._handle(client, room, data)
-                except StoreError:
+                except _BUSY_ERRORS as exc:
+                    log.warning("node %s: a connection told busy: %s", self.node, exc)
                     self._busy(client)
         finally:
             if room is not None:
@@ -952,14 +955,18 @@ class TableServer:
         relay.follower = asyncio.get_running_loop().create_task(self._follow(relay))
 
     async def _follow(self, relay: Relay) -> None:
-        """If the owner does not answer, look for the table again (it may have moved)."""
-        for _ in range(5):
+        """If the owner does not answer, look for the table again: if it moved (its node
+        died), open at its new owner; a live owner that is only slow is waited for."""
+        assert self.cluster is not None
+        for _ in range(10):
             try:
                 await within(self.clock, OWNER_ANSWER, relay.answered.wait())
                 return
             except TimeoutError:
                 pass
             try:
+                if await self.cluster.alive(relay.owner) and relay.code not in self.rooms:
+                    continue  # busy, not gone: an open sent twice would take a second seat
                 found = await self._owner_for(relay.websocket, relay.opened())
             except _BUSY_ERRORS:
                 continue

@@ -86,6 +86,7 @@ class PgTableStore:
         self._task: asyncio.Task[None] | None = None
         self._reconnecting: asyncio.Task[None] | None = None
         self._up = asyncio.Event()
+        self._reading = asyncio.Lock()
         self._closed = False
         self.batches = 0
         """Commits so far (for benchmarks: writes per commit = writes / batches)."""
@@ -244,7 +245,8 @@ class PgTableStore:
         for attempt in (1, 2):
             await self._reachable()
             try:
-                return await query(self._reader)
+                async with self._reading:  # one query at a time on a connection
+                    return await query(self._reader)
             except Exception as exc:
                 if not _unreachable(exc):
                     raise _store_error(exc) from None

@@ -150,7 +150,9 @@ class Proxy:
 
     def start(self) -> None:
         config = self.root / "haproxy.cfg"
-        config.write_text(haproxy_config())
+        lines = haproxy_config().splitlines(keepends=True)
+        unused = [f"MANTIS_NODE{n}}}" for n in range(len(self.nodes) + 1, 10)]
+        config.write_text("".join(ln for ln in lines if not any(u in ln for u in unused)))
         env = dict(
             os.environ,
             MANTIS_LISTEN=f"127.0.0.1:{self.port}",

@@ -124,8 +124,8 @@ class Client:
         self.closed = False
 
     @classmethod
-    async def connect(cls, url: str) -> Client:
-        return cls(await connect(url, compression=None))
+    async def connect(cls, url: str, **options: Any) -> Client:
+        return cls(await connect(url, compression=None, **options))
 
     async def _read(self) -> None:
         try:

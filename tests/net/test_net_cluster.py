@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import ssl
 from pathlib import Path
 
 import pytest
@@ -55,17 +56,24 @@ async def test_people_on_different_nodes_and_a_spectator_on_a_third_play_one_gam
     spectator = await Client.connect(three.url)
     await spectator.send(protocol.Watch(protocol.PROTOCOL_VERSION, code))
     await spectator.next(protocol.Welcome)
+    # Through the proxy's TLS (wss://, its certificate trusted here), wherever it lands.
+    secure = await Client.connect(
+        nodes.proxy.tls_url, ssl=ssl.create_default_context(cafile=nodes.proxy.authority)
+    )
+    await secure.send(protocol.Watch(protocol.PROTOCOL_VERSION, code))
+    await secure.next(protocol.Welcome)
     # Any node lists every node's public tables, and counts for all.
     await until(lambda: code in [t["code"] for t in json.loads(three.get("/tables")[1])])
     assert three.status()["nodes"] == 3 and three.status()["tables"] >= 1
     await ann.send(protocol.Start())
     await asyncio.gather(play_my_turns(ann, 0), play_my_turns(bea, 1))
     await spectator.until(lambda: spectator.over, "the end")
-    assert ann.stream == bea.stream == spectator.stream
+    await secure.until(lambda: secure.over, "the end, over TLS")
+    assert ann.stream == bea.stream == spectator.stream == secure.stream
     record = parse_record(ann.stream[-1].record)
     assert ann.public.view() == record.replay().view()
-    assert len([m for m in ann.stream if type(m).__name__ == "CardRevealed"]) == record.result.turns
-    for client in (ann, bea, spectator):
+    assert moves_once(ann.stream, record)
+    for client in (ann, bea, spectator, secure):
         await client.close()
 
 
@@ -297,3 +305,38 @@ async def test_metrics_on_every_node(nodes: Nodes) -> None:
     moves = next(line for line in body.splitlines() if line.startswith("mantis_moves_total"))
     assert float(moves.split()[-1]) >= len(parse_record(ann.stream[-1].record).actions)
     await ann.close()
+
+
+async def test_a_data_folder_with_a_game_in_play_moves_to_postgresql_and_finishes_on_a_cluster(
+    tmp_path: Path, pg_url: str, redis_server
+) -> None:
+    from test_net_migrate import migrate, play_until
+
+    data = tmp_path / "server"
+    async with running_server(data, away_after=WAIT) as (_, url):
+        ann = await create(url, ("human", "open", "greedy"), "Ann")
+        code = welcome(ann).code
+        bea = await join(url, code, "Bea")
+        await ann.send(protocol.Start())
+        await asyncio.gather(play_until(ann, 0, 5), play_until(bea, 1, 5))
+        before = [m for m in ann.stream if type(m).__name__ == "CardRevealed"]
+        tokens = welcome(ann).token, welcome(bea).token
+        await ann.close()
+        await bea.close()
+    copied = await asyncio.to_thread(migrate, data, pg_url)
+    assert copied.returncode == 0, copied.stderr
+    redis = redis_server.url.replace("/0", "/2")  # a cluster of its own, on the copy
+    async with (
+        running_server(tmp_path / "a", pg_url, redis, node="east", away_after=WAIT) as (_, one),
+        running_server(tmp_path / "b", pg_url, redis, node="west", away_after=WAIT) as (_, two),
+    ):
+        ann = await join(one, code, token=tokens[0])  # the first to ask takes the table
+        bea = await join(two, code, token=tokens[1])  # ...and the other node relays
+        assert (welcome(ann).seat, welcome(bea).seat) == (0, 1)
+        await asyncio.gather(play_my_turns(ann, 0), play_my_turns(bea, 1))
+        record = parse_record(ann.stream[-1].record)
+        after = [m for m in ann.stream if type(m).__name__ == "CardRevealed"]
+        assert after[: len(before)] == before and moves_once(ann.stream, record)
+        assert ann.stream == bea.stream
+        await ann.close()
+        await bea.close()
