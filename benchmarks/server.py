@@ -625,6 +625,11 @@ async def run_table(bench: Bench, index: int) -> None:
         try:
             await asyncio.wait_for(asyncio.shield(game.over), longest)
             bench.games_over += 1
+            # Each person leaves once they have the record: on a cluster the host's
+            # connection may hear the last move before the others (a relay is a hop away).
+            readers = [conn.reader for conn in game.conns if not conn.closed]
+            if readers:
+                await asyncio.wait(readers, timeout=GRACE)
         except TimeoutError:
             bench.stuck_games += 1
         for conn in game.conns:
