@@ -66,7 +66,7 @@ class Node:
     def address(self) -> str:
         return f"127.0.0.1:{self.port}"
 
-    def start(self) -> None:
+    def start(self, retried: bool = False) -> None:
         command = [sys.executable, "-m", "mantis", "serve", "--port", str(self.port)]
         command += ["--node", self.name, "--database", self.database, "--redis", self.redis]
         command += ["--bot-pace", "0", *self.extra]
@@ -76,6 +76,9 @@ class Node:
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         threading.Thread(target=self._read_log, args=(self.process,), daemon=True).start()
+        if not line and self.process.wait(WAIT) == 1 and not retried:
+            self.port = free_port()  # another program took the free port meanwhile
+            return self.start(retried=True)
         assert line.startswith("mantis server on ws://"), line + "\n".join(self.log[-5:])
 
     def _read_log(self, process: subprocess.Popen[str]) -> None:
@@ -148,7 +151,7 @@ class Proxy:
     def tls_url(self) -> str:
         return f"wss://127.0.0.1:{self.tls_port}"
 
-    def start(self) -> None:
+    def start(self, retried: bool = False) -> None:
         config = self.root / "haproxy.cfg"
         lines = haproxy_config().splitlines(keepends=True)
         unused = [f"MANTIS_NODE{n}}}" for n in range(len(self.nodes) + 1, 10)]
@@ -169,7 +172,13 @@ class Proxy:
         )
         deadline = time.monotonic() + WAIT
         while not self._answers():
-            assert self.process.poll() is None, self.process.stderr.read()  # type: ignore[union-attr]
+            if self.process.poll() is not None:
+                said = self.process.stderr.read()  # type: ignore[union-attr]
+                if b"Address already in use" in said and not retried:
+                    # Another program took the free port meanwhile: two new ones.
+                    self.port, self.tls_port = free_port(), free_port()
+                    return self.start(retried=True)
+                raise AssertionError(said)
             assert time.monotonic() < deadline, "HAProxy did not answer"
             time.sleep(0.05)  # polled, with a bound
 
