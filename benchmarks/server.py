@@ -808,9 +808,7 @@ def summary(results: list[dict[str, Any]]) -> None:
             f"{r['server_rss_mb']:>7.0f} {wpc if wpc else float('nan'):>9.2f} "
             f"{r['client_cpu_pct']:>8.0f} {r['lost_moves']:>5}"
         )
-    big = next(
-        (r for r in results if r["tables"] == 500 and r["tree"] in ("this", "sqlite")), None
-    )
+    big = next((r for r in results if r["tables"] == 500 and r["tree"] in ("this", "sqlite")), None)
     if big is None:
         log("  target (500 tables, p99 <= 50 ms on 2 cores): not run at 500 tables")
     else:

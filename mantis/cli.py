@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 
 from . import __version__
 from .store.settings import DEFAULT_BOT_TIMEOUT, SPEEDS
+from .web import MAX_TABS
 
 #: Built-in bot levels a server offers (the CLI lists them without importing the bots).
 _BOT_LEVELS = ("random", "score", "casual", "greedy", "expert")
@@ -58,6 +59,14 @@ def _postgres_url(text: str) -> str:
     return text
 
 
+def _host_name(text: str) -> str:
+    """``--allow-host``: a host name (letters, digits, dots, dashes) or an address."""
+    name = text.strip().lower().rstrip(".")
+    if not name or not all(c.isascii() and (c.isalnum() or c in ".-:[]") for c in name):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a host name")
+    return name
+
+
 def _jobs(text: str) -> int | str:
     """``--jobs``: ``auto`` (every core) or a whole number from 1."""
     if text == "auto":
@@ -100,6 +109,25 @@ def build_parser() -> argparse.ArgumentParser:
         "--game", type=_positive_int, default=1, help="which game in the file, from 1 (default 1)"
     )
 
+    review = sub.add_parser(
+        "review",
+        help="what each decision of a recorded game was worth, and how much was luck",
+        description="Review recorded games: for every decision, each option's chance of "
+        "winning as the mover could know it, the loss against the best option and a label "
+        "(inaccuracy, mistake, blunder); per seat, accuracy, luck and a luck-adjusted result.",
+    )
+    review.add_argument("file", metavar="FILE", help="game records (JSON lines), e.g. --record's")
+    review.add_argument(
+        "--game",
+        type=_positive_int,
+        metavar="N",
+        help="only this game of the file, from 1 (default: all)",
+    )
+    review.add_argument(
+        "--seat", metavar="S", help="only this seat: its number from 1, or its name (default: all)"
+    )
+    review.add_argument("--json", action="store_true", help="print one JSON object per game")
+
     sim = sub.add_parser("simulate", help="play bot-vs-bot games headless and report")
     sim.add_argument("--players", type=int, required=True, help="seats at the table, 2-6")
     sim.add_argument("--bots", required=True, help="one bot for every seat, or one per seat")
@@ -115,6 +143,9 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--games", type=int, required=True, help="games per lineup")
     tour.add_argument("--seed", type=_seed, default=0, help="base seed (default 0)")
     tour.add_argument("--jobs", type=_jobs, help=_JOBS_HELP)
+    tour.add_argument(
+        "--ratings", action="store_true", help="also print the ratings the results imply"
+    )
     tour.add_argument("--json", action="store_true", help="print one JSON object")
 
     serve = sub.add_parser("serve", help="run a table server for online play")
@@ -199,6 +230,19 @@ def build_parser() -> argparse.ArgumentParser:
     web.add_argument(
         "--port", type=_port, default=8000, help="port (default 8000; 0: any free one)"
     )
+    web.add_argument(
+        "--allow-host",
+        action="append",
+        metavar="NAME",
+        type=_host_name,
+        help="a name of this computer's that browsers may use besides its own (repeatable)",
+    )
+    web.add_argument(
+        "--max-tabs",
+        type=_positive_int,
+        default=MAX_TABS,
+        help=f"most tabs (one app process each) served at once (default {MAX_TABS})",
+    )
 
     stats = sub.add_parser("stats", help="each human player's results in finished games")
     stats.add_argument("--player", metavar="NAME", help="only this player (any case)")
@@ -246,6 +290,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .store.stats_report import run_stats
 
             return run_stats(args)
+        if command == "review":
+            from .review.command import run_review
+
+            return run_review(args)
         if command == "replay":
             from .tui.replay_launch import run_replay
 

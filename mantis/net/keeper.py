@@ -16,9 +16,9 @@ from time import perf_counter
 from typing import TypeVar
 
 from ..engine import GameRecord
+from ..players.clock import Clock, SystemClock
 from ..store.table_store import StoreConflict, StoreUnavailable, TableStore
 from ..table import Notice, encode
-from ..table.clock import Clock, SystemClock
 
 T = TypeVar("T")
 

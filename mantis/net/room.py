@@ -27,11 +27,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import Action, CardRevealed, GameRecord, SeatInfo, TurnStarted
+from ..engine.seat_count import MAX_SEATS, MIN_SEATS, SEAT_RANGE, valid_seat_count
 from ..players import BOTS, InputPlayer, Player, make_bot
+from ..players.clock import Clock, Timer
 from ..store.settings import DEFAULT_BOT_TIMEOUT
 from ..store.table_store import RoomPhase, StoredSeat, TableStore
 from ..table import Away, Back, Message, Notice, Table, dealt, decode
-from ..table.clock import Clock, Timer
+from ..table.names import look_alike, unique_name
 from . import protocol
 from .keeper import ServerKeeper
 from .remote import RemoteSeat
@@ -69,8 +71,6 @@ class RoomConfig:
 
 log = logging.getLogger("mantis.server")
 
-MIN_SEATS = 2
-MAX_SEATS = 6
 BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald")
 """Names for the server's bots, first unused first."""
 
@@ -290,17 +290,9 @@ class Room:
         return None
 
     def unique_name(self, name: str, seat: int) -> str:
-        """``name``, or "Player N" for none, made different from the other seats' names."""
-        base = name or f"Player {seat + 1}"
-        if base.casefold() == "you":  # "You" is how every screen says its own seat
-            base = f"Player {seat + 1}"
-        others = {s.name.casefold() for i, s in enumerate(self.seats) if i != seat and s.name}
-        candidate, n = base, 2
-        while candidate.casefold() in others:
-            # Cut to fit 16 with the number, never leaving two spaces where the cut fell.
-            candidate = f"{base[: 16 - len(str(n)) - 1].rstrip()} {n}"
-            n += 1
-        return candidate
+        """``name``, or "Player N" for none, made to look like no other seat's name."""
+        others = (s.name for i, s in enumerate(self.seats) if i != seat)
+        return unique_name(name, others, f"Player {seat + 1}")
 
     # ------------------------------------------------------------------ the waiting room
 
@@ -335,13 +327,14 @@ class Room:
         return None
 
     def _bot_name(self) -> str:
-        used = {seat.name for seat in self.seats}
-        return next((n for n in BOT_NAMES if n not in used), "Bot")
+        used = [seat.name for seat in self.seats if seat.name]
+        fresh = (n for n in BOT_NAMES if not any(look_alike(n, u) for u in used))
+        return next(fresh, "Bot")
 
     def ready_to_start(self) -> str | None:
         """Why the game cannot start yet, or None."""
-        if not MIN_SEATS <= len(self.seats) <= MAX_SEATS:
-            return f"a table needs {MIN_SEATS} to {MAX_SEATS} seats"
+        if not valid_seat_count(len(self.seats)):
+            return f"a table needs {SEAT_RANGE} seats"
         waiting = sum(1 for seat in self.seats if not seat.taken)
         if waiting:
             return f"{waiting} open seat{'s' if waiting > 1 else ''} still to fill"

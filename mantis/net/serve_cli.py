@@ -36,8 +36,8 @@ def tune_garbage_collector() -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Serve until told to stop; 1 with one line if the server cannot start."""
+    from ..players.clock import SystemClock
     from ..store.table_stores import check_postgres_driver, is_postgres, open_table_store
-    from ..table.clock import SystemClock
     from .cluster import Cluster, ClusterError
     from .directory import Directory, LocalDirectory
     from .redis_directory import RedisDirectory

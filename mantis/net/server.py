@@ -32,16 +32,16 @@ from http import HTTPStatus
 from typing import Any, cast
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
-from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from .. import __version__
 from ..engine import SeatInfo, game_seed
 from ..players import BOTS
+from ..players.clock import Clock, SystemClock, within
+from ..players.seat_specs import online_seats_problem
 from ..store.table_store import RoomPhase, StoredRoom, StoreError, TableStore
 from ..table import dealt
-from ..table.clock import Clock, SystemClock, within
 from ..table.names import clean_name
 from . import protocol
 from .cluster import HEARTBEAT, Cluster, Message, redis_errors
@@ -50,6 +50,7 @@ from .directory import Directory, Listing
 from .limits import GuessLimiter, TokenBucket
 from .links import Relay, RemoteClient, is_act
 from .metrics import Metrics
+from .plain_http import HttpConnection, respond
 from .room import Connection, Room, RoomConfig, RoomHooks, Seat, hash_token, stored_notices
 
 log = logging.getLogger("mantis.server")
@@ -199,6 +200,7 @@ class TableServer:
                 host,
                 port,
                 process_request=self.process_request,
+                create_connection=HttpConnection,
                 max_size=protocol.MAX_CLIENT_MESSAGE,
                 compression=None,
                 open_timeout=10,
@@ -283,31 +285,25 @@ class TableServer:
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return None
         path = request.path.split("?", 1)[0]
+        if path not in ("/status", "/tables", "/metrics"):
+            text = b"Not found: try /status, /tables or /metrics\n"
+            return respond(request, HTTPStatus.NOT_FOUND, text, "text/plain; charset=utf-8")
+        if path == "/metrics":
+            metrics, kind = self.metrics.text()
+            if not kind:
+                text = b"Metrics need prometheus-client: pip install 'mantis-tui[cluster]'\n"
+                return respond(
+                    request, HTTPStatus.NOT_IMPLEMENTED, text, "text/plain; charset=utf-8"
+                )
+            return respond(request, HTTPStatus.OK, metrics, kind)
         if path == "/status":
             body: object = await self._status()
-        elif path == "/tables":
+        else:
             try:
                 body = self.listing() + await self.directory.listing(but=self.node)
             except _CLUSTER_ERRORS:
                 body = self.listing()  # Redis is away: this node's own tables at least
-        elif path == "/metrics":
-            text, kind = self.metrics.text()
-            if not kind:
-                return connection.respond(
-                    HTTPStatus.NOT_IMPLEMENTED,
-                    "Metrics need prometheus-client: pip install 'mantis-tui[cluster]'\n",
-                )
-            headers = Headers([("Content-Type", kind), ("Content-Length", str(len(text)))])
-            return Response(HTTPStatus.OK.value, "OK", headers, text)
-        else:
-            return connection.respond(
-                HTTPStatus.NOT_FOUND, "Not found: try /status, /tables or /metrics\n"
-            )
-        data = json.dumps(body).encode()
-        headers = Headers(
-            [("Content-Type", "application/json"), ("Content-Length", str(len(data)))]
-        )
-        return Response(HTTPStatus.OK.value, "OK", headers, data)
+        return respond(request, HTTPStatus.OK, json.dumps(body).encode(), "application/json")
 
     # ------------------------------------------------------------------ connections
 
@@ -434,14 +430,16 @@ class TableServer:
         room = self.rooms.get(normal_code(code))
         if room is None or not room.table_id:  # (a table still being kept is not there yet)
             await self.guesses.missed(peer)
-            self._error(connection, protocol.UNKNOWN_CODE, f"there is no table {code!r} here")
+            self._error(
+                connection, protocol.UNKNOWN_CODE, f"there is no table {normal_code(code)!r} here"
+            )
             return None
         return room
 
     async def _create(self, connection: Connection, message: protocol.Create) -> Room | None:
         specs = [spec.strip().lower() for spec in message.seats]
         away_bot = message.away_bot.strip().lower()
-        problem = _check_seats(specs, away_bot)
+        problem = online_seats_problem(specs, away_bot)
         if problem is not None:
             self._error(connection, protocol.BAD_SEATS, problem)
             return None
@@ -1060,20 +1058,6 @@ def _live(stored: StoredRoom) -> bool:
 def _welcome(room: Room, seat: int | None, token: str | None) -> protocol.Welcome:
     code = room.code
     return protocol.Welcome(protocol.PROTOCOL_VERSION, code, seat, token, room.room_state(seat))
-
-
-def _check_seats(specs: list[str], away_bot: str) -> str | None:
-    """Why ``create``'s seats cannot make a table, or None."""
-    if not 2 <= len(specs) <= 6:
-        return f"a table has 2 to 6 seats, not {len(specs)}"
-    if specs.count("human") != 1:
-        return "exactly one seat is 'human': yours (use 'open' for the others' seats)"
-    for spec in specs:
-        if spec not in ("human", "open") and spec not in BOTS:
-            return f"unknown seat {spec!r}: human, open or a bot ({', '.join(BOTS)})"
-    if away_bot not in BOTS:
-        return f"unknown away bot {away_bot!r} (bots: {', '.join(BOTS)})"
-    return None
 
 
 async def _hang_up(connection: ServerConnection, code: int, reason: str) -> None:

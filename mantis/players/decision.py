@@ -21,9 +21,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from collections.abc import Awaitable
 from dataclasses import dataclass
 
 from ..engine import SCORE, Action, View
+from .clock import SYSTEM_CLOCK, Clock, within
 from .protocol import InputPlayer, Player
 
 BUSY = "was still thinking about an earlier move"
@@ -42,19 +44,25 @@ class Decision:
     fault: str | None = None
 
 
-async def decide(player: Player | InputPlayer, view: View, timeout: float | None) -> Decision:
+async def decide(
+    player: Player | InputPlayer,
+    view: View,
+    timeout: float | None,
+    clock: Clock = SYSTEM_CLOCK,
+) -> Decision:
     """Ask ``player`` for its action on ``view``.
 
-    ``timeout`` is the budget in seconds (``None``: wait as long as it takes).
+    ``timeout`` is the budget in seconds on ``clock`` (``None``: wait as long
+    as it takes).
     Never raises for the player's faults: they come back as a scoring
     ``Decision`` with ``fault`` set.  Cancelling the caller abandons the
     question (a bot's thread finishes on its own).
     """
     try:
         if isinstance(player, InputPlayer):
-            action = await asyncio.wait_for(player.choose_async(view), timeout)
+            action = await _within(player.choose_async(view), timeout, clock)
         else:
-            action = await _in_thread(player, view, timeout)
+            action = await _in_thread(player, view, timeout, clock)
     except _Busy:
         return Decision(SCORE, BUSY)
     except TimeoutError:
@@ -68,11 +76,18 @@ async def decide(player: Player | InputPlayer, view: View, timeout: float | None
     return Decision(action)
 
 
+async def _within(awaitable: Awaitable[Action], timeout: float | None, clock: Clock) -> Action:
+    """``awaitable``'s action, or ``TimeoutError`` after ``timeout`` (None: no limit)."""
+    if timeout is None:
+        return await awaitable
+    return await within(clock, timeout, awaitable)
+
+
 class _Busy(Exception):
     """The bot is still running an earlier decision."""
 
 
-async def _in_thread(player: Player, view: View, timeout: float | None) -> Action:
+async def _in_thread(player: Player, view: View, timeout: float | None, clock: Clock) -> Action:
     key = id(player)
     with _busy_lock:
         if key in _busy:
@@ -106,6 +121,6 @@ async def _in_thread(player: Player, view: View, timeout: float | None) -> Actio
 
     threading.Thread(target=run, name=f"seat-{view.seat}", daemon=True).start()
     try:
-        return await asyncio.wait_for(asyncio.shield(future), timeout)
+        return await _within(asyncio.shield(future), timeout, clock)
     finally:
         future.cancel()

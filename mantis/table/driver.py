@@ -27,6 +27,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from ..engine import GameRecord, SeatInfo, View, bot_rng, record_of
 from ..engine.game import Game
 from ..players import InputPlayer, Player
+from ..players.clock import SYSTEM_CLOCK, Clock
 from ..players.decision import decide
 from ..store.settings import DEFAULT_BOT_TIMEOUT
 from .history import opening_of, seats_of
@@ -57,13 +58,15 @@ class Table:
         keeper: Keeper | None = None,
         bot_timeout: float = DEFAULT_BOT_TIMEOUT,
         notices: Sequence[tuple[int, Notice]] = (),
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         """A table for ``record``'s deal, at the position after ``upto`` of its actions.
 
         ``players`` has one player per seat; ``record.seats`` says which are
         people (asked without a time budget).  ``notices`` are table notices
         published earlier, each after that many actions (a server resuming
-        its tables), so the stream reads as it did.
+        its tables), so the stream reads as it did.  ``clock`` times the
+        bots' budget.
         """
         self.seats: tuple[SeatInfo, ...] = seats_of(record)
         if len(players) != record.players:
@@ -71,6 +74,7 @@ class Table:
         self.players = tuple(players)
         self.keeper = keeper
         self.bot_timeout = bot_timeout
+        self.clock = clock
         self.seed = record.seed
         self._game = game = Game(record.tanks, record.pile, record.first, seed=record.seed)
         self.messages: list[Message] = list(opening_of(game, self.seats))
@@ -179,7 +183,7 @@ class Table:
             timeout = None if self.seats[seat].kind == "human" else self.bot_timeout
             self.asking = seat
             try:
-                decision = await decide(self.players[seat], view, timeout)
+                decision = await decide(self.players[seat], view, timeout, self.clock)
             finally:
                 self.asking = None
             messages: list[Message] = []
@@ -207,7 +211,7 @@ class Table:
         past = Game(game.initial_tanks, game.initial_pile, game.first, seed=self.seed)
         for seat, action in game.history:
             if self.seats[seat].kind != "human":
-                await decide(self.players[seat], past.view(), self.bot_timeout)
+                await decide(self.players[seat], past.view(), self.bot_timeout, self.clock)
             past.play(action, seat)
 
     def _start_players(self) -> list[StartFailed]:

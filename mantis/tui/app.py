@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, Any
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 
+from ..players.clock import SYSTEM_CLOCK, Clock
 from ..store import load_settings
+from . import plain
 from .local_games import LocalGames
 from .online import OnlinePlay
 from .preferences import Preferences
@@ -63,12 +65,14 @@ class MantisApp(App[int]):
         bot_timeout: float | None = None,
         still: bool = False,
         settings_file: str | os.PathLike[str] | None = None,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         """An app that opens with ``first`` (default: the setup screen).
 
         ``speed`` and ``bot_timeout`` override the saved settings for this
         session.  ``still`` removes every delay, animation and cursor blink
-        (for tests and screenshots).
+        (for tests and screenshots).  ``clock`` times the bots' budget and
+        the boards' pace (a test's own clock, driven by hand).
         """
         super().__init__()
         settings, self.settings_warning = load_settings(settings_file)
@@ -79,13 +83,14 @@ class MantisApp(App[int]):
             still=still,
             speed=speed,
             bot_timeout=bot_timeout,
-            warn=lambda text: self.notify(text, severity="error"),
+            warn=lambda text: plain.notify(self, text, severity="error"),
         )
         self.animation_level = "full" if self.prefs.animations else "none"
         if settings.theme in self.available_themes:
             self.theme = settings.theme
         self.first = first
-        self.local = LocalGames(self, self.prefs)
+        self.clock = clock
+        self.local = LocalGames(self, self.prefs, clock)
         self.online = OnlinePlay(self, self.prefs)
 
     @property
@@ -97,7 +102,7 @@ class MantisApp(App[int]):
 
     def on_mount(self) -> None:
         if self.settings_warning:
-            self.notify(self.settings_warning, severity="warning", timeout=8)
+            plain.notify(self, self.settings_warning, severity="warning", timeout=8)
         if self.first is not None:
             self.first(self)
         else:
@@ -166,7 +171,7 @@ class MantisApp(App[int]):
         """Show ``record`` in the replay screen over whatever is up (``then``: once closed)."""
         from .screens.replay import ReplayScreen
 
-        self.push_screen(ReplayScreen(record, self.prefs, title=title), then)
+        self.push_screen(ReplayScreen(record, self.prefs, title=title, clock=self.clock), then)
 
     # ------------------------------------------------------------ actions
 

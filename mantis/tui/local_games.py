@@ -12,10 +12,13 @@ import secrets
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from . import plain
+
 # The table, the store's files and the screens are imported when first used:
 # the setup screen's first frame needs none of them (benchmarks/startup.py).
 if TYPE_CHECKING:
     from ..engine import GameRecord, SeatInfo
+    from ..players.clock import Clock
     from ..store.save_slots import SaveSlot
     from ..store.saves import LoadedSave
     from ..table import Table
@@ -32,9 +35,10 @@ SEED_RANGE = 1_000_000
 class LocalGames:
     """The app's games played here, against bots or at one keyboard."""
 
-    def __init__(self, app: MantisApp, prefs: Preferences) -> None:
+    def __init__(self, app: MantisApp, prefs: Preferences, clock: Clock) -> None:
         self.app = app
         self.prefs = prefs
+        self.clock = clock
         self._slot: SaveSlot | None = None
 
     # ------------------------------------------------------------ the save slot
@@ -68,7 +72,14 @@ class LocalGames:
 
         players = make_players(seats_of(record))
         keeper = LocalKeeper(save_path=(slot or self.save_slot).path)
-        return Table(record, players, upto=upto, keeper=keeper, bot_timeout=self.prefs.bot_timeout)
+        return Table(
+            record,
+            players,
+            upto=upto,
+            keeper=keeper,
+            bot_timeout=self.prefs.bot_timeout,
+            clock=self.clock,
+        )
 
     def board(self, table: Table, *, paused: bool = False) -> LocalPlayScreen:
         from .screens.local_play import LocalPlayScreen
@@ -138,7 +149,7 @@ class LocalGames:
         saves, warnings = saved_games(mine.path.parent, mine=mine)
         for warning in warnings:
             # An unreadable save was moved aside; the player sets up a new game.
-            self.app.notify(warning, severity="warning", timeout=10)
+            plain.notify(self.app, warning, severity="warning", timeout=10)
         if not saves:
             if now and not warnings:
                 self.app.notify("No saved game to resume: set up a new one.", timeout=6)
@@ -174,7 +185,9 @@ class LocalGames:
         except SeatingError as exc:
             if slot is not None and slot is not mine:
                 slot.release()
-            self.app.notify(f"Cannot resume the saved game: {exc}", severity="error", timeout=10)
+            plain.notify(
+                self.app, f"Cannot resume the saved game: {exc}", severity="error", timeout=10
+            )
             return
         if slot is not None and slot is not mine:
             if mine is not None:

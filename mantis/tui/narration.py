@@ -20,8 +20,7 @@ from ..engine import (
 )
 from ..engine.cards import COLOUR_NAMES
 from ..table.messages import Away, Back, Fault, Message, Opening, StartFailed
-
-YOU = "You"
+from ..table.names import YOU
 
 
 def possessive(name: str, *, start: bool = False) -> str:

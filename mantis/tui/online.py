@@ -5,14 +5,18 @@ host``/``join``/``watch``) took a place at, leaves it, and runs a table
 server inside the app on request ("Serve here").  While a table is followed,
 ``TableFollower`` turns each event of its connection into a screen update:
 the waiting room follows the seats, the board is opened on the first piece
-of the stream and fed the rest, and a dropped connection is shown, never
-hidden, while the client reconnects by itself.
+of the stream and fed the rest, a dropped connection is shown, never
+hidden, while the client reconnects by itself, and the finished game goes
+into this app's past games and statistics (``store.finished``), as a game
+played here does.
 """
 
 from __future__ import annotations
 
 import asyncio
 from typing import TYPE_CHECKING, Any
+
+from . import plain
 
 # Online play (websockets, the server) is imported when first used: no launch
 # but an online one needs it before its first frame.
@@ -104,9 +108,9 @@ class OnlinePlay:
             return self._server_url
         from ..net.directory import LocalDirectory
         from ..net.server import TableServer
+        from ..players.clock import SystemClock
         from ..store.paths import data_dir
         from ..store.tables_db import DB_NAME, SqliteTableStore
-        from ..table.clock import SystemClock
 
         port = _port_of(self.prefs.settings.server)
         store = SqliteTableStore(data_dir() / "server" / DB_NAME)
@@ -156,6 +160,7 @@ class TableFollower:
         self.connection = connection
         self.room_screen: WaitingRoomScreen = WaitingRoomScreen(connection)
         self.board: OnlinePlayScreen | None = None
+        self._kept = False
 
     async def follow(self) -> None:
         """Route every event until the connection is closed (run as the app's worker)."""
@@ -167,10 +172,10 @@ class TableFollower:
                     self.dispatch(event)
                 except Exception as exc:  # never let one odd event end the session
                     self.app.log.error(f"online event {event!r} failed: {exc!r}")
-                    self.app.notify(f"Could not show an update: {exc}", severity="error")
+                    plain.notify(self.app, f"Could not show an update: {exc}", severity="error")
         except OnlineError as exc:
             self._tell(f"Online play stopped: {exc}")
-            self.app.notify(f"Online play stopped: {exc}", severity="error", timeout=15)
+            plain.notify(self.app, f"Online play stopped: {exc}", severity="error", timeout=15)
 
     def dispatch(self, event: object) -> None:
         """Bring the screens up to date with one event from the connection.
@@ -183,6 +188,7 @@ class TableFollower:
 
         board, room = self.board, self.room_screen
         if isinstance(event, StreamUpdate):
+            self._keep_finished(event.messages)
             if board is None or event.reset:
                 self._open_board()
             else:
@@ -197,12 +203,38 @@ class TableFollower:
             if board is None and room.is_mounted:
                 room.show_error(event.message)
             else:
-                self.app.notify(event.message, severity="warning", timeout=6)
+                plain.notify(self.app, event.message, severity="warning", timeout=6)
         elif isinstance(event, Dropped):
             self._tell(f"connection lost: reconnecting in {event.retry_in:g} s…")
         elif isinstance(event, Reconnected):
             self._tell("")
             self.app.notify("Back online.", timeout=3)
+
+    def _keep_finished(self, messages: tuple[object, ...]) -> None:
+        from ..table import Recorded
+
+        for message in messages:
+            if isinstance(message, Recorded) and not self._kept:
+                self._kept = True
+                self.app.run_worker(self._record(message.record), group="keep")
+
+    async def _record(self, text: str) -> None:
+        """Put the finished game in this app's past games and statistics (once)."""
+        from ..engine import RecordError
+        from ..engine.record import parse_record
+        from ..store.finished import record_finished
+        from ..store.stats import StatsError
+
+        try:
+            record = parse_record(text)
+        except RecordError as exc:
+            plain.notify(self.app, f"The game's record could not be read: {exc}", severity="error")
+            return
+        origin = f"{self.connection.url} {self.connection.code} {record.seed}"
+        try:
+            await asyncio.to_thread(record_finished, record, origin)
+        except StatsError as exc:
+            plain.notify(self.app, f"Statistics not updated: {exc}", severity="warning", timeout=8)
 
     def _tell(self, note: str) -> None:
         if self.board is not None:

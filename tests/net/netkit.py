@@ -27,10 +27,10 @@ from mantis.net.directory import Directory, LocalDirectory
 from mantis.net.redis_directory import RedisDirectory
 from mantis.net.room import RoomConfig
 from mantis.net.server import TableServer
+from mantis.players.clock import SystemClock
 from mantis.store.table_stores import open_table_store
 from mantis.store.tables_db import DB_NAME
 from mantis.table import Message, PublicPosition, Recorded
-from mantis.table.clock import SystemClock
 
 #: Generous bound on any wait: a slow machine only makes tests slower, never red.
 WAIT = 60.0

@@ -27,6 +27,9 @@ from mantis.table import Away, PublicPosition, Recorded
 
 V = protocol.PROTOCOL_VERSION
 
+# One worker runs them all: they share one set of nodes (and restart Redis and PostgreSQL).
+pytestmark = pytest.mark.xdist_group("cluster")
+
 
 @pytest.fixture(scope="module")
 def nodes(postgres, redis_server, tmp_path_factory):

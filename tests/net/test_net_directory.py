@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from mantis.net.directory import LocalDirectory
-from mantis.table.clock import ManualClock
+from mantis.players.clock import ManualClock
 
 
 @pytest.fixture(params=["local", "redis"])

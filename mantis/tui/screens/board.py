@@ -23,6 +23,7 @@ from textual.widgets import Footer, Static
 from ...engine import CardRevealed, ExtraTurn, GameOver, SeatInfo, TurnStarted
 from ...table import Away, Back, Fault, KeepFailed, Message, Opening, PublicPosition, StartFailed
 from ...table.names import clean_name
+from .. import plain
 from ..narration import game_over_line, narrate, opening_line, possessive
 from ..preferences import Preferences
 from ..seating import describe
@@ -211,16 +212,17 @@ class BoardScreen(Screen[None]):
         """Take in one message of the stream and bring the board up to date with it."""
         self.state.apply(message)
         self.messages.append(message)
+        view = self.state.view()
         for panel in self.panels:
-            panel.apply(message)
+            panel.apply(message, view)
         pile = self.query_one(DrawPile)
         if isinstance(message, CardRevealed):
             pile.pile_size = self.state.pile_size
             pile.top_back = None if not pile.pile_size else pile.top_back
             pile.drawn = self._drawn()
         elif isinstance(message, TurnStarted):
-            pile.pile_size = message.pile_size
-            pile.top_back = message.top_back
+            pile.pile_size = self.state.pile_size
+            pile.top_back = self.state.top_back
             self.query_one(TurnBanner).show_turn(
                 self.names[message.seat],
                 human=self._human_to_move(message.seat),
@@ -231,12 +233,12 @@ class BoardScreen(Screen[None]):
             self.query_one(TurnBanner).show_over(game_over_line(message, self.names))
         elif isinstance(message, KeepFailed):
             if message.what == "save":
-                self.notify(
-                    f"Could not save the game: {message.reason}", severity="error", timeout=8
+                plain.notify(
+                    self, f"Could not save the game: {message.reason}", severity="error", timeout=8
                 )
             else:
-                self.notify(
-                    f"Statistics not updated: {message.reason}", severity="warning", timeout=8
+                plain.notify(
+                    self, f"Statistics not updated: {message.reason}", severity="warning", timeout=8
                 )
         entry = self._log_entry(message, self.state)
         if entry is not None:
@@ -255,7 +257,7 @@ class BoardScreen(Screen[None]):
             odds.show(view, self.names)
             pile.faces = face_labels(view)
             mover = "" if view.over else f" · odds for {self.names[view.to_move]}"
-            side.border_title = f"Draw pile{mover}"
+            side.border_title = plain.content(f"Draw pile{mover}")
         elif pile.faces is not None:
             pile.faces = None
 

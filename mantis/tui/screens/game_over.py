@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -15,7 +16,11 @@ from textual.widgets import Button, Static
 from textual.widgets.button import ButtonVariant
 
 from ...engine import GameOver
+from .. import plain
 from ..narration import join_names, reason_text
+
+if TYPE_CHECKING:
+    from ...store.ratings import RatingChange
 
 
 class GameOverChoice(Enum):
@@ -105,7 +110,7 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
         margin: 0 1 0 0;
         min-width: 0;
     }
-    #box .note {
+    #box .note, #ratings {
         margin-top: 1;
     }
     """
@@ -126,14 +131,20 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
         *,
         choices: Sequence[GameOverChoice] = LOCAL_CHOICES,
         note: str | None = None,
+        ratings: Sequence[RatingChange] = (),
     ) -> None:
-        """The result; ``choices`` are the buttons offered."""
+        """The result; ``choices`` are the buttons offered.
+
+        ``ratings`` are the rating changes the game was recorded with (none
+        if it was not rated): one "Ann 1,612 → 1,634" per person.
+        """
         super().__init__()
         self.result = result
         self.names = list(names)
         self.seed = seed
         self.choices = tuple(c for c in GameOverChoice if c in choices and c in _BUTTONS)
         self.note = note
+        self.ratings = tuple(ratings)
 
     def compose(self) -> ComposeResult:
         result, names = self.result, self.names
@@ -144,14 +155,16 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
             headline = f"★ Shared win: {join_names(winners)} ★"
         with Vertical(id="box") as box:
             box.border_title = "Game over"
-            yield Static(headline, id="winners")
-            yield Static(reason_text(result, names), id="reason")
+            yield Static(plain.content(headline), id="winners")
+            yield Static(plain.content(reason_text(result, names)), id="reason")
             yield Static(self._score_table(), id="scores")
+            if self.ratings:
+                yield Static(plain.content(ratings_line(self.ratings)), id="ratings")
             seed = "-" if self.seed is None else str(self.seed)
             note = self.note
             if note is None:
                 note = f"{self.result.turns} moves · seed {seed} · Rematch replays this same deal"
-            yield Static(note, classes="note")
+            yield Static(plain.content(note), classes="note")
             with Horizontal(id="buttons"):
                 for choice in self.choices:
                     _, label, variant = _BUTTONS[choice]
@@ -177,7 +190,7 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
                 f"{seat_label:<{name_width}}  {result.scores[seat]:>6}  "
                 f"{result.tank_sizes[seat]:>4}  {'★ winner' if won else ''}"
             )
-            lines.append(Text(row.rstrip(), style="bold" if won else ""))
+            lines.append(plain.rich(row.rstrip(), style="bold" if won else ""))
         return Text("\n").join(lines)
 
     @on(Button.Pressed)
@@ -193,3 +206,11 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
         chosen = GameOverChoice(choice)
         if chosen is GameOverChoice.STAY or chosen in self.choices:
             self.dismiss(chosen)
+
+
+def ratings_line(changes: Sequence[RatingChange]) -> str:
+    """ "Rating: Ann 1,612 → 1,634", a person after another ("Ratings: …, · …")."""
+    moves = " · ".join(
+        f"{change.name} {change.before.shown:,} → {change.after.shown:,}" for change in changes
+    )
+    return f"Rating{'s' if len(changes) > 1 else ''}: {moves}"

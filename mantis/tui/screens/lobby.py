@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static
 
+from ...engine.seat_count import MAX_SEATS, SEAT_COUNTS
 from ...net import protocol
 from ...net.client import (
     ListedTable,
@@ -29,17 +30,22 @@ from ...net.client import (
 )
 from ...net.codes import normal_code
 from ...players.registry import level_choices
+from ...players.seat_specs import HUMAN, OPEN, online_seats_problem
 from ...store.seat_tokens import SeatTokens
-from ...table.names import MAX_NAME_LENGTH, clean_name
+from ...table.names import MAX_NAME_LENGTH, NameRefused, name_to_sit_with
+from .. import plain
+from ..level_ratings import rated, relabel
 from ..preferences import Preferences
 
 #: Seconds between two looks at the server's list of tables.
 REFRESH_EVERY = 3.0
-OPEN = "open"
 
 
-def _seat_choices() -> list[tuple[str, str]]:
-    return [("Open seat", OPEN)] + [(f"{label} bot ({bot})", bot) for label, bot in level_choices()]
+def _seat_choices(players: int) -> list[tuple[str, str]]:
+    """An open seat, or a bot per level with its rating at a table of ``players``."""
+    return [("Open seat", OPEN)] + [
+        (rated(f"{label} bot", bot, players), bot) for label, bot in level_choices()
+    ]
 
 
 class LobbyScreen(Screen[None]):
@@ -79,10 +85,11 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         settings = self.prefs.settings
-        seats = list(settings.online_seats)[:5]
+        others = MAX_SEATS - 1  # every seat but the host's
+        seats = list(settings.online_seats)[:others]
         players = len(seats) + 1
-        seats += ["open"] * (5 - len(seats))
-        choices = _seat_choices()
+        seats += [OPEN] * (others - len(seats))
+        choices = _seat_choices(players)
         known = {value for _, value in choices}
         with VerticalScroll(id="lobby-form", can_focus=False):
             yield Static("MANTIS · play online", id="lobby-title")
@@ -103,7 +110,7 @@ class LobbyScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label("New table", classes="label")
                 yield Select(
-                    [(f"{n} seats", n) for n in range(2, 7)],
+                    [(f"{n} seats", n) for n in SEAT_COUNTS],
                     value=players,
                     allow_blank=False,
                     id="online-players",
@@ -151,13 +158,17 @@ class LobbyScreen(Screen[None]):
     # ------------------------------------------------------------------ the form
 
     @on(Select.Changed, "#online-players")
-    def _on_players(self) -> None:
+    def _on_players(self, event: Select.Changed) -> None:
+        if isinstance(event.value, int):
+            choices = _seat_choices(event.value)
+            for i in range(2, MAX_SEATS + 1):
+                relabel(self.query_one(f"#online-seat-{i}", Select), choices)
         self._show_seats()
 
     def _show_seats(self) -> None:
         players = self.query_one("#online-players", Select).value
         count = players if isinstance(players, int) else 3
-        for i in range(2, 7):
+        for i in range(2, MAX_SEATS + 1):
             self.query_one(f"#online-seat-{i}").display = i <= count
 
     def _server_url(self) -> str | None:
@@ -168,15 +179,11 @@ class LobbyScreen(Screen[None]):
             return None
 
     def _typed_name(self) -> str | None:
-        typed = self.query_one("#online-name", Input).value
-        name = clean_name(typed)
-        if not name:
-            self.show_error("Type your name first: it is how the others will see you.")
+        try:
+            return name_to_sit_with(self.query_one("#online-name", Input).value)
+        except NameRefused as exc:
+            self.show_error(f"Your name: {exc}.")
             return None
-        if name.casefold() == "you":
-            self.show_error("'You' is how every screen says its own seat: pick another name.")
-            return None
-        return name
 
     def _other_seats(self) -> tuple[str, ...]:
         players = self.query_one("#online-players", Select).value
@@ -186,7 +193,7 @@ class LobbyScreen(Screen[None]):
         )
 
     def show_error(self, message: str) -> None:
-        self.query_one("#lobby-error", Static).update(message)
+        self.query_one("#lobby-error", Static).update(plain.content(message))
 
     # ------------------------------------------------------------------ going in
 
@@ -195,12 +202,14 @@ class LobbyScreen(Screen[None]):
         url, name = self._server_url(), self._typed_name()
         if url is None or name is None:
             return
-        others = self._other_seats()
+        seats = (HUMAN, *self._other_seats())
+        problem = online_seats_problem(seats)
+        if problem is not None:
+            self.show_error(f"This table cannot be: {problem}.")
+            return
         private = self.query_one("#private", Select).value is True
-        self._remember(url, name, others)
-        create = protocol.Create(
-            protocol.PROTOCOL_VERSION, name, ("human", *others), private=private
-        )
+        self._remember(url, name, seats[1:])
+        create = protocol.Create(protocol.PROTOCOL_VERSION, name, seats, private=private)
         self._go(url, create)
 
     @on(Button.Pressed, "#join")
@@ -291,7 +300,8 @@ class LobbyScreen(Screen[None]):
             state = listed.state
             if state == "waiting" and listed.open_seats:
                 state = f"waiting for {listed.open_seats}"
-            view.add_row(listed.code, state, str(listed.moves), names, key=listed.code)
+            cells = (listed.code, state, str(listed.moves), names)
+            view.add_row(*(plain.rich(cell) for cell in cells), key=listed.code)
         if tables:
             view.move_cursor(row=min(max(cursor, 0), len(tables) - 1))
 

@@ -10,12 +10,31 @@ person ever blocks the screen; a person's move goes to their seat's
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...engine import Action, GameRecord
 from ...players import HumanPlayer
-from ...table import Table
+from ...table import LocalKeeper, Table
 from ..preferences import Preferences
 from .board import BOARD_CSS
 from .play import PlayScreen
+
+if TYPE_CHECKING:
+    from ...store.ratings import RatingChange
+
+
+class SeatsHere:
+    """The moves of a local table's people: each goes to its seat's ``HumanPlayer``."""
+
+    can_hold = True
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    async def play(self, seat: int, turn: int, action: Action) -> None:
+        player = self.table.players[seat]
+        assert isinstance(player, HumanPlayer)
+        player.submit(action)
 
 
 class LocalPlayScreen(PlayScreen):
@@ -32,18 +51,32 @@ class LocalPlayScreen(PlayScreen):
         """A screen for ``table`` (new, resumed or opened at a position).
 
         ``paused`` holds bot play until the user resumes or steps.  The
-        table's bot time budget follows the preferences.
+        table's bot time budget follows the preferences, and its clock
+        times the board's pace.
         """
         self.table = table
         self.seed = table.seed
         humans = [s for s, seat in enumerate(table.seats) if seat.kind == "human"]
-        super().__init__(tuple(table.messages), prefs, controls=humans, paused=paused)
+        super().__init__(
+            tuple(table.messages),
+            prefs,
+            SeatsHere(table),
+            controls=humans,
+            paused=paused,
+            clock=table.clock,
+        )
         self._unsubscribe = table.subscribe(self.feed, self.ready, backlog=False)
 
     @property
     def record(self) -> GameRecord:
         """The game so far as a record, with the seats' names and kinds."""
         return self.table.record
+
+    def result_ratings(self) -> tuple[RatingChange, ...]:
+        # The keeper recorded the game before the table published its end.
+        keeper = self.table.keeper
+        finished = keeper.finished if isinstance(keeper, LocalKeeper) else None
+        return finished.ratings if finished is not None else ()
 
     def start(self) -> None:
         # The game (its first save, the first bot's thinking) starts once the board
@@ -60,11 +93,6 @@ class LocalPlayScreen(PlayScreen):
     def follow_preferences(self, prefs: Preferences) -> None:
         self.table.bot_timeout = prefs.bot_timeout
         super().follow_preferences(prefs)
-
-    def submit(self, seat: int, action: Action) -> None:
-        player = self.table.players[seat]
-        assert isinstance(player, HumanPlayer)
-        player.submit(action)
 
     def status_parts(self) -> list[str]:
         seed = self.seed if self.seed is not None else "-"

@@ -3,29 +3,23 @@
 The server runs the game; this screen shows the public stream it sends (at a
 person's pace, like a local table), marks each seat's connection, and sends
 this seat's moves as intents naming the turn they answer.  Its own seat
-reads as "You" on this screen, whatever the others call it.  When the game
-is over its record goes into this app's past games and statistics.
+reads as "You" on this screen, whatever the others call it.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from typing import Protocol
 
-from ...engine import Action, RecordError
-from ...engine.record import parse_record
+from ...engine import Action
 from ...net.protocol import Act, SeatRequest
-from ...store.stats import StatsDB, StatsError
-from ...table import Message, Recorded
-from ..narration import YOU
+from ...table import Message
+from ...table.names import YOU
 from ..preferences import Preferences
+from ..presence import presence_label
 from .board import BOARD_CSS
 from .game_over import ONLINE_CHOICES
 from .play import PlayScreen
-
-#: What each seat's connection looks like on its border.
-PRESENCE = {"here": "● online", "gone": "○ offline", "away": "◌ away", "open": "", "bot": ""}
 
 
 class PlayLink(Protocol):
@@ -39,11 +33,25 @@ class PlayLink(Protocol):
     async def send(self, message: SeatRequest) -> None: ...
 
 
+class SeatOnline:
+    """The move of this app's seat at a server table: sent as an intent naming its turn.
+
+    The server runs the table and never waits for a board, so it cannot be held.
+    """
+
+    can_hold = False
+
+    def __init__(self, online: PlayLink) -> None:
+        self.online = online
+
+    async def play(self, seat: int, turn: int, action: Action) -> None:
+        await self.online.send(Act(turn, action))
+
+
 class OnlinePlayScreen(PlayScreen):
     """A board for one server table, seen from this app's seat (or as a spectator)."""
 
     CSS_PATH = [BOARD_CSS, "play.tcss"]
-    can_pause = False
     result_choices = ONLINE_CHOICES
 
     class Chosen(PlayScreen.Chosen):
@@ -56,19 +64,15 @@ class OnlinePlayScreen(PlayScreen):
         self.code = online.code
         """The table's code on its server."""
         controls = () if online.seat is None else (online.seat,)
-        super().__init__(backlog, prefs, controls=controls)
+        super().__init__(backlog, prefs, SeatOnline(online), controls=controls)
         self.connection = ""
         """Empty while connected; what is happening otherwise ("reconnecting…")."""
-        self._kept = False
 
     def seat_names(self) -> list[str]:
         names = super().seat_names()
         if self.online.seat is not None:
             names[self.online.seat] = YOU
         return names
-
-    def submit(self, seat: int, action: Action) -> None:
-        self.run_worker(self.online.send(Act(self.state.turn, action)), group="send")
 
     # ------------------------------------------------------------------ the connection
 
@@ -82,7 +86,7 @@ class OnlinePlayScreen(PlayScreen):
 
     def _mark_presence(self) -> None:
         for panel, state in zip(self.panels, self.online.presence, strict=False):
-            panel.show_presence(PRESENCE.get(state, ""))
+            panel.show_presence(presence_label(state))
 
     def show_connection(self, note: str) -> None:
         """Say how this app's own connection is ("" once it is up)."""
@@ -101,29 +105,3 @@ class OnlinePlayScreen(PlayScreen):
     def result_note(self) -> str | None:
         moves = f"{self.result.turns} moves" if self.result is not None else ""
         return f"{moves} · table {self.online.code} on {self.online.url}"
-
-    # ------------------------------------------------------------------ the end
-
-    def _present(self, message: Message) -> None:
-        super()._present(message)
-        if isinstance(message, Recorded) and not self._kept:
-            self._kept = True
-            self.run_worker(self._keep(message.record), group="keep")
-
-    async def _keep(self, text: str) -> None:
-        """Put the finished game in this app's past games and statistics (once)."""
-        try:
-            record = parse_record(text)
-        except RecordError as exc:
-            self.notify(f"The game's record could not be read: {exc}", severity="error")
-            return
-        origin = f"{self.online.url} {self.online.code} {record.seed}"
-
-        def store() -> None:
-            with StatsDB() as db:
-                db.record_game(record, origin=origin)
-
-        try:
-            await asyncio.to_thread(store)
-        except StatsError as exc:
-            self.notify(f"Statistics not updated: {exc}", severity="warning", timeout=8)

@@ -1,5 +1,5 @@
-"""Each human player's results: win rates overall, per bot level and table size,
-streaks, and a chart of results over time."""
+"""Each human player's results: their rating and its history, win rates overall, per bot
+level and table size, streaks, and a chart of results over time."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Static
@@ -16,13 +15,17 @@ from textual.worker import Worker, WorkerState
 
 from ...players.registry import LEVELS
 from ...store.stats import PlayerStats, StatsError, Tally
-from ...store.stats_report import load_player_stats
+from ...store.stats_report import (
+    CHART_GAMES,
+    RECENT,
+    ROLLING_WINDOW,
+    load_player_stats,
+    rating_chart,
+    results_chart,
+)
+from .. import plain
 from ..stats_reading import BUSY_NOTE, StatsBusy, read_patiently
-
-#: Games averaged for each point of the rolling win-rate chart.
-ROLLING_WINDOW = 5
-#: Results shown as W/L letters and chart points, most recent last.
-RECENT = 36
+from ..widgets.chart import Chart
 
 
 def level_label(bot: str) -> str:
@@ -33,15 +36,6 @@ def level_label(bot: str) -> str:
     return bot
 
 
-def rolling_win_rate(results: list[bool], window: int = ROLLING_WINDOW) -> list[float]:
-    """Per game, the win rate over the last ``window`` games up to it (fewer at first)."""
-    rates = []
-    for i in range(len(results)):
-        recent = results[max(0, i + 1 - window) : i + 1]
-        rates.append(sum(recent) / len(recent))
-    return rates
-
-
 def _percent(tally: Tally) -> str:
     return f"{round(100 * tally.win_rate)}%"
 
@@ -49,26 +43,13 @@ def _percent(tally: Tally) -> str:
 def _breakdown(rows: list[tuple[str, Tally]]) -> Text:
     """Aligned rows: label, "won 3 of 5", "60%"."""
     width = max((len(label) for label, _ in rows), default=0)
-    return Text(
+    return plain.rich(
         "\n".join(
             f"{label:<{width}}  won {t.wins:>3} of {t.games:>3}  {_percent(t):>4}"
             for label, t in rows
-        )
+        ),
+        lines=True,
     )
-
-
-BARS = "▁▂▃▄▅▆▇█"
-
-
-def _chart(rates: list[float]) -> Text:
-    """A bar per game, as high as the rolling win rate, above that game's W or L."""
-    text = Text(no_wrap=True, overflow="ellipsis")
-    for i, rate in enumerate(rates):
-        if i:
-            text.append(" ")
-        bar = BARS[round(rate * (len(BARS) - 1))]
-        text.append(bar, style="green" if rate >= 0.5 else "red")
-    return text
 
 
 def level_order(bot: str) -> tuple[int, str]:
@@ -155,8 +136,10 @@ class StatsScreen(Screen[None]):
     async def _show(self, result: list[PlayerStats] | StatsError) -> None:
         widgets: list[Widget] = []
         if isinstance(result, StatsError):
-            self.notify(str(result), severity="error", timeout=10)
-            widgets.append(Static(f"The statistics cannot be read: {result}", classes="note"))
+            plain.notify(self, str(result), severity="error", timeout=10)
+            widgets.append(
+                Static(plain.content(f"The statistics cannot be read: {result}"), classes="note")
+            )
         elif not result:
             widgets.append(
                 Static(
@@ -173,13 +156,14 @@ class StatsScreen(Screen[None]):
 
     def _player(self, stats: PlayerStats) -> ComposeResult:
         overall = stats.overall
-        yield Static(Content(stats.name), classes="player")  # a stored name is not markup
+        yield Static(plain.content(stats.name), classes="player")
         summary = Text()
         plural = "" if overall.games == 1 else "s"
         summary.append(f"{overall.games} game{plural} · {overall.wins} won · ")
         summary.append(f"{_percent(overall)} ", style="bold")
         summary.append(f"win rate · streak {stats.current_streak} now, best {stats.best_streak}")
         yield Static(summary)
+        yield from self._rating(stats)
         yield Static("Against each bot level (a game counts for every bot at it)", classes="head")
         if stats.vs_bots:
             by_level = sorted(stats.vs_bots, key=lambda item: level_order(item[0]))
@@ -195,11 +179,33 @@ class StatsScreen(Screen[None]):
         shown = min(RECENT, len(results))
         yield Static(
             f"The last {shown} game{'' if shown == 1 else 's'}: win rate over the "
-            f"{ROLLING_WINDOW} games up to each (tall = won them all), and each result",
+            f"{ROLLING_WINDOW} games up to each, and each result",
             classes="head",
         )
-        yield Static(_chart(rolling_win_rate(results)[-RECENT:]), classes="chart")
+        yield Chart(*results_chart(results), classes="chart")
         yield Static(_results_line(stats))
+
+    def _rating(self, stats: PlayerStats) -> ComposeResult:
+        """The person's rating with its ±, then the rating after each rated game as a chart."""
+        rating = stats.rating
+        if rating is None:
+            yield Static(
+                "No rating yet: games here against bots or at one keyboard are rated.",
+                classes="note rating",
+            )
+            return
+        games = len(stats.ratings)
+        line = Text("Rating ")
+        line.append(f"{rating.shown:,} ± {rating.plus_minus:,}", style="bold")
+        if rating.provisional:
+            line.append(" provisional", style="italic")
+        line.append(f" · after {games} rated game{'' if games == 1 else 's'}")
+        yield Static(line, classes="rating")
+        points = stats.ratings[-CHART_GAMES:]
+        shown = len(points)
+        latest = "each rated game" if games == shown else f"each of the last {shown} rated games"
+        yield Static(f"Rating after {latest}, between its ± (small dots)", classes="head")
+        yield Chart(*rating_chart(points), classes="chart rating-chart")
 
     def action_close(self) -> None:
         self.dismiss(None)

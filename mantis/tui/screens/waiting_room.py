@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,14 +20,9 @@ from textual.widgets import Button, DataTable, Footer, Select, Static
 
 from ...net import protocol
 from ...players.registry import level_choices
-
-CONNECTION = {
-    "here": "● connected",
-    "gone": "○ connection lost",
-    "away": "◌ away",
-    "open": "waiting for someone to join",
-    "bot": "",
-}
+from .. import plain
+from ..level_ratings import rated
+from ..presence import OPEN_SEAT, presence_label
 
 
 class RoomLink(Protocol):
@@ -82,7 +76,7 @@ class WaitingRoomScreen(Screen[None]):
         padding: 0 1;
     }
     #host-controls Select {
-        width: 28;
+        width: 34;
         margin-right: 1;
     }
     #room-note {
@@ -127,7 +121,10 @@ class WaitingRoomScreen(Screen[None]):
             with Vertical(id="host-controls"):
                 with Horizontal(classes="controls-row"):
                     yield Select(
-                        [(f"Bot · {label} ({bot})", bot) for label, bot in level_choices()],
+                        [
+                            (rated(f"Bot · {label} ({bot})", bot), bot)
+                            for label, bot in level_choices()
+                        ],
                         value="greedy",
                         allow_blank=False,
                         id="bot-level",
@@ -157,12 +154,15 @@ class WaitingRoomScreen(Screen[None]):
             return
         code = room.code
         privacy = "private: only those you give the code can find it" if room.private else "public"
-        self.query_one("#room-title", Static).update(f"MANTIS · online table {code} · {privacy}")
+        self.query_one("#room-title", Static).update(
+            plain.content(f"MANTIS · online table {code} · {privacy}")
+        )
         url = self.online.url
         self.query_one("#room-share", Static).update(
-            Text(
+            plain.rich(
                 f"Others join with   mantis join {url} {code}\nand watch with     "
-                f"mantis watch {url} {code}"
+                f"mantis watch {url} {code}",
+                lines=True,
             )
         )
         table = self.query_one(DataTable)
@@ -170,7 +170,7 @@ class WaitingRoomScreen(Screen[None]):
         table.clear()
         for s, seat in enumerate(room.seats):
             presence = self.online.presence[s] if s < len(self.online.presence) else ""
-            name = Text(seat.name or "—")
+            name = plain.rich(seat.name or "—")
             if s == room.host:
                 name.append(" (host)", style="dim")
             if s == self.online.seat:
@@ -178,11 +178,12 @@ class WaitingRoomScreen(Screen[None]):
             plays = f"bot · {seat.bot}" if seat.kind == "bot" else "person"
             if seat.kind == "human" and not seat.taken:
                 plays = "open seat"
-            table.add_row(str(s + 1), name, plays, CONNECTION.get(presence, ""), key=str(s))
+            connection = OPEN_SEAT if presence == "open" else presence_label(presence)
+            table.add_row(str(s + 1), name, plain.rich(plays), connection, key=str(s))
         if room.seats:
             table.move_cursor(row=min(max(cursor, 0), len(room.seats) - 1))
         self.query_one("#host-controls").display = self.is_host
-        self.query_one("#room-note", Static).update(self._note())
+        self.query_one("#room-note", Static).update(plain.content(self._note()))
         self.refresh_bindings()
 
     def _note(self) -> str:
@@ -202,7 +203,7 @@ class WaitingRoomScreen(Screen[None]):
         return "Waiting for the host to start the game."
 
     def show_error(self, message: str) -> None:
-        self.query_one("#room-error", Static).update(message)
+        self.query_one("#room-error", Static).update(plain.content(message))
 
     def show_connection(self, note: str) -> None:
         self.connection = note
