@@ -203,6 +203,7 @@ SERVER_FULL = "server_full"
 TOO_MANY_TABLES = "too_many_tables"
 TOO_MANY_CONNECTIONS = "too_many_connections"
 TOO_MANY_SPECTATORS = "too_many_spectators"
+BUSY = "busy"
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 _server_decoder = msgspec.json.Decoder(ServerMessage)

@@ -26,7 +26,7 @@ from collections.abc import Callable, Coroutine, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import Action, GameRecord, SeatInfo, TurnStarted
+from ..engine import Action, CardRevealed, GameRecord, SeatInfo, TurnStarted
 from ..engine.seat_count import MAX_SEATS, MIN_SEATS, SEAT_RANGE, valid_seat_count
 from ..players import BOTS, InputPlayer, Player, make_bot
 from ..players.clock import Clock, Timer
@@ -44,6 +44,18 @@ Connection = Hashable
 
 Send = Callable[[Iterable[Connection], str], None]
 """Puts one encoded frame on each of some connections, at once, never waiting for them."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoomHooks:
+    """What a room tells whoever runs it (metrics, and losing its table to another node)."""
+
+    moved: Callable[[float | None], None] = lambda latency: None
+    """A move was published: seconds since its intent arrived (None: a bot's move)."""
+    committed: Callable[[float], None] = lambda seconds: None
+    """A write to the store took this long."""
+    lost: Callable[[Room], None] = lambda room: None
+    """Another node turned out to hold this room's table: stop running it here."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +120,7 @@ class Room:
         send: Send,
         clock: Clock,
         *,
+        hooks: RoomHooks | None = None,
         table_id: int,
         code: str,
         private: bool,
@@ -123,6 +136,7 @@ class Room:
         self.store = store
         self.send = send
         self.clock = clock
+        self.hooks = hooks or RoomHooks()
         self.table_id = table_id
         """The table's id in the store (0 until it is kept)."""
         self.code = code
@@ -148,6 +162,8 @@ class Room:
         self._outbox_start = 0
         self._next_mover: int | None = None
         self._last_move = clock.now()
+        self._intent_at: float | None = None
+        self._stopped = False
         self._tasks: set[asyncio.Task[None]] = set()
         self._backlog: tuple[int, str] | None = None
         """The stream so far as one frame, and how many messages it holds (sent to each
@@ -254,6 +270,8 @@ class Room:
 
     def detach(self, connection: Connection) -> None:
         """``connection`` closed: its seat waits for its person, then the away bot plays."""
+        if self._stopped:
+            return
         self.spectators.discard(connection)
         seat = self.seat_of(connection)
         if seat is not None:
@@ -379,7 +397,15 @@ class Room:
                 self.remotes[s] = remote
                 players.append(remote)
         self.game_id = game_id
-        keeper = ServerKeeper(self.store, game_id, len(record.actions))
+        keeper = ServerKeeper(
+            self.store,
+            game_id,
+            len(record.actions),
+            clock=self.clock,
+            busy=self._busy,
+            lost=lambda: self.hooks.lost(self),
+            timed=self.hooks.committed,
+        )
         table = Table(
             record,
             players,
@@ -455,7 +481,20 @@ class Room:
             return protocol.NOT_YOUR_TURN
         if action not in view.legal_actions():
             return protocol.ILLEGAL
-        return remote.answer(turn, action)
+        problem = remote.answer(turn, action)
+        if problem is None:
+            self._intent_at = self.clock.now()
+        return problem
+
+    def _busy(self, busy: bool) -> None:
+        """The store cannot be reached (or is back): the table waits, and says why."""
+        if busy:
+            error = protocol.Error(
+                protocol.BUSY,
+                "the server is busy (its database is unreachable): play resumes"
+                " by itself once it is back",
+            )
+            self.send(self.connections(), protocol.encode(error).decode())
 
     def _publish(self, message: Message) -> None:
         """The driver published ``message``: send it with the rest of its move, at once."""
@@ -472,6 +511,9 @@ class Room:
         if messages:
             data = protocol.encode(protocol.Stream(start, messages)).decode()
             self.send(self.connections(), data)
+            if any(isinstance(m, CardRevealed) for m in messages):
+                intent, self._intent_at = self._intent_at, None
+                self.hooks.moved(None if intent is None else self.clock.now() - intent)
 
     async def _paced(self) -> None:
         """Bots (and away seats) move no faster than a person can follow."""
@@ -491,6 +533,7 @@ class Room:
 
     def stop(self) -> None:
         """The server is stopping: end the game's task (every move is already kept)."""
+        self._stopped = True
         for seat in self.seats:
             if seat.away_timer is not None:
                 seat.away_timer.cancel()
