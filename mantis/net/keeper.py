@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..engine import GameRecord
 from ..store.table_store import TableStore
-from ..table import Notice, encode
+from ..table import Notice, Talk, encode
 
 
 class ServerKeeper:
@@ -22,7 +22,7 @@ class ServerKeeper:
         await self.store.add_moves(self.game_id, self.kept, new)
         self.kept += len(new)
 
-    async def note(self, notice: Notice, turn: int) -> None:
+    async def note(self, notice: Notice | Talk, turn: int) -> None:
         await self.store.add_notice(self.game_id, turn, encode(notice).decode())
 
     async def finish(self, record: GameRecord) -> None:

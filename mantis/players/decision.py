@@ -13,7 +13,11 @@ two ``choose`` calls running at once.
 
 A seat that answers from input rather than by thinking (a person at this
 keyboard, a person over the network) offers ``async choose_async(view)``:
-it is awaited on the caller's loop and holds no thread while it waits.
+it is awaited on the caller's loop and holds no thread while it waits.  A
+person may have a time budget too (an online table's turn clock): running
+past it is no fault of a program, so the ``Decision`` says ``timed_out`` and
+the caller decides who plays instead.  Such a budget is measured on the
+caller's clock when it hands one in (``race``), so a test can move time on.
 """
 
 from __future__ import annotations
@@ -21,7 +25,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
+from typing import Any
 
 from ..engine import SCORE, Action, View
 from .protocol import InputPlayer, Player
@@ -40,25 +46,43 @@ class Decision:
 
     action: Action
     fault: str | None = None
+    timed_out: bool = False
+    """The seat ran past its time budget (``fault`` says so too)."""
 
 
-async def decide(player: Player | InputPlayer, view: View, timeout: float | None) -> Decision:
+Race = Callable[[float, Coroutine[Any, Any, Action]], Awaitable[Action]]
+"""Awaits a decision within a number of seconds on some clock, or raises ``TimeoutError``."""
+
+
+async def decide(
+    player: Player | InputPlayer,
+    view: View,
+    timeout: float | None,
+    *,
+    race: Race | None = None,
+) -> Decision:
     """Ask ``player`` for its action on ``view``.
 
-    ``timeout`` is the budget in seconds (``None``: wait as long as it takes).
-    Never raises for the player's faults: they come back as a scoring
-    ``Decision`` with ``fault`` set.  Cancelling the caller abandons the
-    question (a bot's thread finishes on its own).
+    ``timeout`` is the budget in seconds (``None``: wait as long as it takes);
+    a seat that answers from input is held to it by ``race`` when given (the
+    caller's clock), by the event loop's time otherwise.  Never raises for
+    the player's faults: they come back as a scoring ``Decision`` with
+    ``fault`` set.  Cancelling the caller abandons the question (a bot's
+    thread finishes on its own).
     """
     try:
         if isinstance(player, InputPlayer):
-            action = await asyncio.wait_for(player.choose_async(view), timeout)
+            asked = player.choose_async(view)
+            if race is not None and timeout is not None:
+                action = await race(timeout, asked)
+            else:
+                action = await asyncio.wait_for(asked, timeout)
         else:
             action = await _in_thread(player, view, timeout)
     except _Busy:
         return Decision(SCORE, BUSY)
     except TimeoutError:
-        return Decision(SCORE, f"took longer than {timeout:g} s")
+        return Decision(SCORE, f"took longer than {timeout:g} s", timed_out=True)
     except asyncio.CancelledError:
         raise
     except Exception as exc:

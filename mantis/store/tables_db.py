@@ -14,7 +14,9 @@ moment at once.
 
 Schema v2 gives each game its own row (a table may play several); a v1
 file (one seed and record on the table's row) is upgraded in place when
-opened.
+opened.  Schema v3 adds a table's rules (its turn clock, talk, quick play),
+a seat whose person left, and a game's turn-clock deadline; a v2 file gains
+them (as "no clock, talk on, not quick") when opened.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from .writer import Writer
 T = TypeVar("T")
 
 DB_NAME = "server.sqlite3"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -50,7 +52,10 @@ CREATE TABLE IF NOT EXISTS tables (
     private INTEGER NOT NULL,
     host INTEGER NOT NULL,
     away_bot TEXT NOT NULL,
-    created_at TEXT NOT NULL
+    created_at TEXT NOT NULL,
+    clock INTEGER,
+    talk INTEGER NOT NULL DEFAULT 1,
+    quick INTEGER NOT NULL DEFAULT 0
 );
 CREATE UNIQUE INDEX IF NOT EXISTS live_codes ON tables (code) WHERE state != 'over';
 CREATE INDEX IF NOT EXISTS tables_by_code ON tables (code);
@@ -61,6 +66,7 @@ CREATE TABLE IF NOT EXISTS seats (
     kind TEXT NOT NULL,
     bot TEXT,
     token_hash TEXT,
+    left INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS games (
@@ -71,6 +77,8 @@ CREATE TABLE IF NOT EXISTS games (
     started_at TEXT NOT NULL,
     finished_at TEXT,
     record TEXT,
+    deadline_turn INTEGER,
+    deadline TEXT,
     UNIQUE (table_id, number),
     CHECK ((finished_at IS NULL) = (record IS NULL))
 );
@@ -102,7 +110,8 @@ ALTER TABLE notices RENAME TO notices_v1;
 {schema}
 INSERT INTO tables (id, code, state, private, host, away_bot, created_at)
     SELECT id, code, state, private, host, away_bot, created_at FROM tables_v1;
-INSERT INTO seats SELECT * FROM seats_v1;
+INSERT INTO seats (table_id, seat, name, kind, bot, token_hash)
+    SELECT table_id, seat, name, kind, bot, token_hash FROM seats_v1;
 INSERT INTO games (id, table_id, number, seed, started_at, finished_at, record)
     SELECT id, id, 1, seed, created_at,
            CASE WHEN record IS NOT NULL THEN coalesce(finished_at, created_at) END,
@@ -118,6 +127,17 @@ DROP TABLE notices_v1;
 DROP TABLE moves_v1;
 DROP TABLE seats_v1;
 DROP TABLE tables_v1;
+"""
+
+
+# Schema v2 had no table rules, seats that left or deadlines: columns with defaults.
+_FROM_V2 = """
+ALTER TABLE tables ADD COLUMN clock INTEGER;
+ALTER TABLE tables ADD COLUMN talk INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE tables ADD COLUMN quick INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE seats ADD COLUMN left INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN deadline_turn INTEGER;
+ALTER TABLE games ADD COLUMN deadline TEXT;
 """
 
 
@@ -144,7 +164,9 @@ class TablesDB:
                     f"{self.path} is from a newer Mantis server (schema v{version})"
                 )
             if version == 1:
-                self._upgrade_from_v1()
+                self._upgrade(_FROM_V1.format(schema=_SCHEMA))
+            elif version == 2:
+                self._upgrade(_FROM_V2)
             else:
                 self._db.executescript(_SCHEMA)
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -152,11 +174,11 @@ class TablesDB:
         except sqlite3.Error as exc:
             raise TablesDBError(f"cannot use {self.path}: {exc}") from None
 
-    def _upgrade_from_v1(self) -> None:
-        """Schema v1 -> v2 in one transaction (all of it, or none of it)."""
-        # Foreign keys stay off meanwhile (they are switched on after): the old tables'
+    def _upgrade(self, steps: str) -> None:
+        """An older schema to this one in one transaction (all of it, or none of it)."""
+        # Foreign keys stay off meanwhile (they are switched on after): v1's tables'
         # rows are copied, then the old tables dropped.
-        script = "BEGIN IMMEDIATE;" + _FROM_V1.format(schema=_SCHEMA) + "COMMIT;"
+        script = "BEGIN IMMEDIATE;" + steps + "COMMIT;"
         try:
             self._db.executescript(script)
         except sqlite3.Error:
@@ -197,14 +219,18 @@ class TablesDB:
         host: int,
         away_bot: str,
         seats: Sequence[StoredSeat],
+        clock: int | None = None,
+        talk: bool = True,
+        quick: bool = False,
         created_at: datetime | None = None,
     ) -> int:
-        """Keep a new (waiting) table; its id."""
+        """Keep a new (waiting) table with its rules; its id."""
         when = _iso(created_at or datetime.now(UTC))
         cursor = self._db.execute(
-            "INSERT INTO tables (code, state, private, host, away_bot, created_at) "
-            "VALUES (?, 'waiting', ?, ?, ?, ?)",
-            (code, int(private), host, away_bot, when),
+            "INSERT INTO tables "
+            "(code, state, private, host, away_bot, created_at, clock, talk, quick) "
+            "VALUES (?, 'waiting', ?, ?, ?, ?, ?, ?, ?)",
+            (code, int(private), host, away_bot, when, clock, int(talk), int(quick)),
         )
         table_id = cursor.lastrowid
         assert table_id is not None
@@ -215,10 +241,10 @@ class TablesDB:
         """Replace the table's seats (the waiting room changed)."""
         self._db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
         self._db.executemany(
-            "INSERT INTO seats (table_id, seat, name, kind, bot, token_hash) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO seats (table_id, seat, name, kind, bot, token_hash, left) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
-                (table_id, s, seat.name, seat.kind, seat.bot, seat.token_hash)
+                (table_id, s, seat.name, seat.kind, seat.bot, seat.token_hash, int(seat.left))
                 for s, seat in enumerate(seats)
             ],
         )
@@ -264,6 +290,15 @@ class TablesDB:
             "INSERT INTO notices (game_id, turn, body) VALUES (?, ?, ?)", (game_id, turn, body)
         )
 
+    def set_deadline(self, game_id: int, turn: int, deadline: datetime) -> None:
+        """Move ``turn`` of the game must be made by ``deadline`` (replacing the last one)."""
+        cursor = self._db.execute(
+            "UPDATE games SET deadline_turn = ?, deadline = ? WHERE id = ? AND record IS NULL",
+            (turn, _iso(deadline), game_id),
+        )
+        if cursor.rowcount != 1:
+            raise StoreError(f"there is no game {game_id} being played")
+
     def finish_game(
         self,
         game_id: int,
@@ -278,7 +313,8 @@ class TablesDB:
             raise StoreError(f"there is no game {game_id}")
         self.add_moves(game_id, first_turn, moves)
         self._db.execute(
-            "UPDATE games SET record = ?, finished_at = ? WHERE id = ?",
+            "UPDATE games SET record = ?, finished_at = ?, deadline_turn = NULL, deadline = NULL "
+            "WHERE id = ?",
             (record, _iso(finished_at or datetime.now(UTC)), game_id),
         )
         self._move_to(row[0], RoomPhase.OVER)
@@ -314,11 +350,12 @@ class TablesDB:
         return [self._table(row) for row in rows]
 
     def _table(self, row: tuple[Any, ...]) -> StoredRoom:
-        table_id, code, state, private, host, away_bot = row
+        table_id, code, state, private, host, away_bot, clock, talk, quick = row
         seats = tuple(
-            StoredSeat(name, kind, bot, token_hash)
-            for name, kind, bot, token_hash in self._db.execute(
-                "SELECT name, kind, bot, token_hash FROM seats WHERE table_id = ? ORDER BY seat",
+            StoredSeat(name, kind, bot, token_hash, bool(left))
+            for name, kind, bot, token_hash, left in self._db.execute(
+                "SELECT name, kind, bot, token_hash, left FROM seats WHERE table_id = ? "
+                "ORDER BY seat",
                 (table_id,),
             )
         )
@@ -332,17 +369,20 @@ class TablesDB:
             away_bot,
             seats,
             game,
+            clock=clock,
+            talk=bool(talk),
+            quick=bool(quick),
         )
 
     def _latest_game(self, table_id: int) -> StoredGame | None:
         row = self._db.execute(
-            "SELECT id, number, seed, record, finished_at FROM games WHERE table_id = ? "
-            "ORDER BY number DESC LIMIT 1",
+            "SELECT id, number, seed, record, finished_at, deadline_turn, deadline FROM games "
+            "WHERE table_id = ? ORDER BY number DESC LIMIT 1",
             (table_id,),
         ).fetchone()
         if row is None:
             return None
-        game_id, number, seed, record, finished = row
+        game_id, number, seed, record, finished, deadline_turn, deadline = row
         moves = tuple(
             (seat, SCORE if target is None else steal(target))
             for seat, target in self._db.execute(
@@ -362,6 +402,7 @@ class TablesDB:
             notices,
             record,
             datetime.fromisoformat(finished) if finished else None,
+            None if deadline is None else (deadline_turn, datetime.fromisoformat(deadline)),
         )
 
     def records(self) -> list[str]:
@@ -374,7 +415,7 @@ class TablesDB:
         ]
 
 
-_TABLE_COLUMNS = "id, code, state, private, host, away_bot"
+_TABLE_COLUMNS = "id, code, state, private, host, away_bot, clock, talk, quick"
 
 
 class SqliteTableStore:
@@ -405,11 +446,21 @@ class SqliteTableStore:
         host: int,
         away_bot: str,
         seats: Sequence[StoredSeat],
+        clock: int | None = None,
+        talk: bool = True,
+        quick: bool = False,
     ) -> int:
         seats = tuple(seats)
         return await self._run(
             lambda db: db.create_table(
-                code, private=private, host=host, away_bot=away_bot, seats=seats
+                code,
+                private=private,
+                host=host,
+                away_bot=away_bot,
+                seats=seats,
+                clock=clock,
+                talk=talk,
+                quick=quick,
             )
         )
 
@@ -428,6 +479,9 @@ class SqliteTableStore:
 
     async def add_notice(self, game_id: int, turn: int, body: str) -> None:
         await self._run(lambda db: db.add_notice(game_id, turn, body))
+
+    async def set_deadline(self, game_id: int, turn: int, deadline: datetime) -> None:
+        await self._run(lambda db: db.set_deadline(game_id, turn, deadline))
 
     async def finish_game(
         self,

@@ -7,7 +7,7 @@ position anyone may know; ``history`` rebuilds a recorded game's stream;
 """
 
 from .driver import Table
-from .history import dealt, moves_of, opening_of, seats_of, stream_of
+from .history import dealt, moves_of, opening_of, record_notices, seats_of, stream_of
 from .keeper import Keeper, KeepError, LocalKeeper
 from .messages import (
     STREAM_VERSION,
@@ -15,12 +15,15 @@ from .messages import (
     Back,
     Fault,
     KeepFailed,
+    Left,
     Message,
     Notice,
     Opening,
     Recorded,
     StartFailed,
     StreamError,
+    Talk,
+    TimedOut,
     decode,
     encode,
 )
@@ -34,6 +37,7 @@ __all__ = [
     "KeepError",
     "KeepFailed",
     "Keeper",
+    "Left",
     "LocalKeeper",
     "Message",
     "Notice",
@@ -43,11 +47,14 @@ __all__ = [
     "StartFailed",
     "StreamError",
     "Table",
+    "Talk",
+    "TimedOut",
     "dealt",
     "decode",
     "encode",
     "moves_of",
     "opening_of",
+    "record_notices",
     "seats_of",
     "stream_of",
 ]

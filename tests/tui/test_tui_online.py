@@ -143,6 +143,11 @@ def test_bad_values_exit_2_with_one_line(capsys: pytest.CaptureFixture) -> None:
         ["host", "ws://127.0.0.1:1", "--seats", "human,open", "--name", "you"],
         ["join", "ws://127.0.0.1:1", "K!"],
         ["watch", "ws://127.0.0.1:1"],
+        ["host", "ws://127.0.0.1:1", "--seats", "human,open", "--clock", "4"],
+        ["host", "ws://127.0.0.1:1", "--seats", "human,open", "--clock", "soon"],
+        ["quick", "ws://127.0.0.1:1", "--players", "7"],
+        ["quick", "ws://127.0.0.1:1", "--name", "[]"],
+        ["quick", "http://127.0.0.1:1"],
     ]
     for argv in cases:
         assert main(argv) == 2, argv
@@ -162,6 +167,9 @@ async def test_an_unreachable_server_or_an_unknown_code_exit_1_with_one_line(
         assert err.count("\n") == 1 and "no table 'BDFH'" in err
         assert await asyncio.to_thread(main, ["watch", url, "BDFH"]) == 1
         assert "no table" in capsys.readouterr().err
+    assert await asyncio.to_thread(main, ["quick", "ws://127.0.0.1:9"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot reach" in err
 
 
 def test_a_seat_token_is_kept_for_the_next_join(tmp_path: Path) -> None:

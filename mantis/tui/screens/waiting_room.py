@@ -116,8 +116,14 @@ class WaitingRoomScreen(Screen[None]):
 
     @property
     def is_host(self) -> bool:
+        """This app hosts the table (a quick-play table has nobody to set it up)."""
         room = self.room
-        return room is not None and self.online.seat is not None and room.host == self.online.seat
+        return (
+            room is not None
+            and not room.quick
+            and self.online.seat is not None
+            and room.host == self.online.seat
+        )
 
     def compose(self) -> ComposeResult:
         with Vertical(id="room"):
