@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 
 from . import __version__
 from .store.settings import DEFAULT_BOT_TIMEOUT, SPEEDS
+from .web import MAX_TABS
 
 #: Built-in bot levels a server offers (the CLI lists them without importing the bots).
 _BOT_LEVELS = ("random", "score", "casual", "greedy", "expert")
@@ -51,6 +52,21 @@ _port = _number(int, "a port number", lambda v: 0 <= v <= 65535, "ports are 0 to
 _pace = _number(float, "a number of seconds", lambda v: 0 <= v <= 60, "must be 0 to 60 seconds")
 _clock = _number(int, "a whole number of seconds", lambda v: 5 <= v <= 3600, "must be 5 to 3600")
 _players = _number(int, "a number of players", lambda v: 2 <= v <= 6, "must be 2 to 6")
+
+
+def _postgres_url(text: str) -> str:
+    """``--database`` of ``mantis migrate``: a PostgreSQL URL."""
+    if not text.startswith(("postgresql://", "postgres://")):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a postgresql:// URL")
+    return text
+
+
+def _host_name(text: str) -> str:
+    """``--allow-host``: a host name (letters, digits, dots, dashes) or an address."""
+    name = text.strip().lower().rstrip(".")
+    if not name or not all(c.isascii() and (c.isalnum() or c in ".-:[]") for c in name):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a host name")
+    return name
 
 
 def _jobs(text: str) -> int | str:
@@ -95,6 +111,25 @@ def build_parser() -> argparse.ArgumentParser:
         "--game", type=_positive_int, default=1, help="which game in the file, from 1 (default 1)"
     )
 
+    review = sub.add_parser(
+        "review",
+        help="what each decision of a recorded game was worth, and how much was luck",
+        description="Review recorded games: for every decision, each option's chance of "
+        "winning as the mover could know it, the loss against the best option and a label "
+        "(inaccuracy, mistake, blunder); per seat, accuracy, luck and a luck-adjusted result.",
+    )
+    review.add_argument("file", metavar="FILE", help="game records (JSON lines), e.g. --record's")
+    review.add_argument(
+        "--game",
+        type=_positive_int,
+        metavar="N",
+        help="only this game of the file, from 1 (default: all)",
+    )
+    review.add_argument(
+        "--seat", metavar="S", help="only this seat: its number from 1, or its name (default: all)"
+    )
+    review.add_argument("--json", action="store_true", help="print one JSON object per game")
+
     sim = sub.add_parser("simulate", help="play bot-vs-bot games headless and report")
     sim.add_argument("--players", type=int, required=True, help="seats at the table, 2-6")
     sim.add_argument("--bots", required=True, help="one bot for every seat, or one per seat")
@@ -110,6 +145,9 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--games", type=int, required=True, help="games per lineup")
     tour.add_argument("--seed", type=_seed, default=0, help="base seed (default 0)")
     tour.add_argument("--jobs", type=_jobs, help=_JOBS_HELP)
+    tour.add_argument(
+        "--ratings", action="store_true", help="also print the ratings the results imply"
+    )
     tour.add_argument("--json", action="store_true", help="print one JSON object")
 
     serve = sub.add_parser("serve", help="run a table server for online play")
@@ -121,6 +159,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--data", metavar="DIR", help="where tables are kept (default: the app's data)"
+    )
+    serve.add_argument(
+        "--database",
+        metavar="URL",
+        help="keep tables in PostgreSQL (postgresql://user@host/db) or a SQLite file "
+        "(default: server.sqlite3 in --data)",
     )
     serve.add_argument(
         "--away-after",
@@ -145,6 +189,20 @@ def build_parser() -> argparse.ArgumentParser:
         "(default 60)",
     )
     serve.add_argument("--seed", type=_seed, help=argparse.SUPPRESS)  # the server's own tests only
+
+    migrate = sub.add_parser(
+        "migrate", help="copy a server's tables from its SQLite file into PostgreSQL"
+    )
+    migrate.add_argument(
+        "--data", metavar="DIR", help="the server's data folder (default: the app's data)"
+    )
+    migrate.add_argument(
+        "--database",
+        metavar="URL",
+        type=_postgres_url,
+        required=True,
+        help="an empty PostgreSQL database: postgresql://user@host/db",
+    )
 
     bots = ", ".join(_BOT_LEVELS)
     host = sub.add_parser("host", help="open a table on a server and sit at it")
@@ -195,6 +253,19 @@ def build_parser() -> argparse.ArgumentParser:
     web.add_argument(
         "--port", type=_port, default=8000, help="port (default 8000; 0: any free one)"
     )
+    web.add_argument(
+        "--allow-host",
+        action="append",
+        metavar="NAME",
+        type=_host_name,
+        help="a name of this computer's that browsers may use besides its own (repeatable)",
+    )
+    web.add_argument(
+        "--max-tabs",
+        type=_positive_int,
+        default=MAX_TABS,
+        help=f"most tabs (one app process each) served at once (default {MAX_TABS})",
+    )
 
     stats = sub.add_parser("stats", help="each human player's results in finished games")
     stats.add_argument("--player", metavar="NAME", help="only this player (any case)")
@@ -230,6 +301,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .net.serve_cli import run_serve
 
             return run_serve(args)
+        if command == "migrate":
+            from .net.serve_cli import run_migrate
+
+            return run_migrate(args)
         if command == "web":
             from .web.launch import run_web
 
@@ -238,6 +313,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .store.stats_report import run_stats
 
             return run_stats(args)
+        if command == "review":
+            from .review.command import run_review
+
+            return run_review(args)
         if command == "replay":
             from .tui.replay_launch import run_replay
 

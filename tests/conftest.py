@@ -1,5 +1,7 @@
 """Shared fixtures for the whole test suite."""
 
+import itertools
+
 import pytest
 
 
@@ -10,3 +12,28 @@ def _mantis_home(tmp_path, monkeypatch):
     home.mkdir()
     monkeypatch.setenv("MANTIS_HOME", str(home))
     return home
+
+
+# ---------------------------------------------------------------------- real services
+# One throwaway PostgreSQL cluster and one Redis server for the whole session (started
+# only if a test asks); each test gets a fresh database of its own.
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A PostgreSQL cluster of this session's own (skipped when PostgreSQL is missing)."""
+    from servicekit import PostgresCluster, need
+
+    need(binaries=("initdb", "pg_ctl", "psql"), modules=("asyncpg",))
+    cluster = PostgresCluster()
+    yield cluster
+    cluster.close()
+
+
+_databases = itertools.count(1)
+
+
+@pytest.fixture
+def pg_url(postgres) -> str:
+    """The URL of a new, empty database in the session's cluster."""
+    return postgres.create_database(f"test_{next(_databases)}")

@@ -53,6 +53,7 @@ from ..table import (
 )
 from ..table.clock import Clock, Timer
 from ..table.messages import MAX_TALK_LINES
+from ..table.names import look_alike, unique_name
 from . import protocol, version1
 from .directory import Directory
 from .keeper import ServerKeeper
@@ -471,17 +472,9 @@ class Room:
         return None
 
     def unique_name(self, name: str, seat: int) -> str:
-        """``name``, or "Player N" for none, made different from the other seats' names."""
-        base = name or f"Player {seat + 1}"
-        if base.casefold() == "you":  # "You" is how every screen says its own seat
-            base = f"Player {seat + 1}"
-        others = {s.name.casefold() for i, s in enumerate(self.seats) if i != seat and s.name}
-        candidate, n = base, 2
-        while candidate.casefold() in others:
-            # Cut to fit 16 with the number, never leaving two spaces where the cut fell.
-            candidate = f"{base[: 16 - len(str(n)) - 1].rstrip()} {n}"
-            n += 1
-        return candidate
+        """``name``, or "Player N" for none, made to look like no other seat's name."""
+        others = (s.name for i, s in enumerate(self.seats) if i != seat)
+        return unique_name(name, others, f"Player {seat + 1}")
 
     # ------------------------------------------------------------------ the waiting room
 
@@ -516,8 +509,9 @@ class Room:
         return None
 
     def _bot_name(self) -> str:
-        used = {seat.name for seat in self.seats}
-        return next((n for n in BOT_NAMES if n not in used), "Bot")
+        used = [seat.name for seat in self.seats if seat.name]
+        fresh = (n for n in BOT_NAMES if not any(look_alike(n, u) for u in used))
+        return next(fresh, "Bot")
 
     def ready_to_start(self) -> str | None:
         """Why the game cannot start yet, or None."""

@@ -35,32 +35,19 @@ def tune_garbage_collector() -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Serve until told to stop; 1 with one line if the server cannot start."""
-    from ..store.tables_db import DB_NAME, SqliteTableStore
+    from ..store.table_stores import check_postgres_driver, is_postgres, open_table_store
     from ..table.clock import SystemClock
     from .directory import LocalDirectory
     from .room import RoomConfig
     from .server import TableServer
 
-    data = Path(args.data) if args.data else data_dir() / "server"
+    database = _database(args)
     try:
-        store = SqliteTableStore(data / DB_NAME)
-    except (StoreError, OSError) as exc:
+        if is_postgres(database):
+            check_postgres_driver()
+    except StoreError as exc:
         print(f"mantis: error: {exc}", file=sys.stderr)
         return 1
-    clock = SystemClock()
-    directory = LocalDirectory(clock)
-    server = TableServer(
-        store,
-        directory,
-        config=RoomConfig(
-            away_after=args.away_after,
-            bot_pace=args.bot_pace,
-            quick_fill=args.quick_wait,
-            quick_bot=args.quick_bot,
-        ),
-        clock=clock,
-        seed=args.seed,
-    )
     if args.host not in LOCAL_HOSTS:
         print(
             f"mantis: warning: listening on {args.host}: anyone who can reach this machine "
@@ -76,6 +63,21 @@ def run_serve(args: argparse.Namespace) -> int:
     tune_garbage_collector()
 
     async def main() -> None:
+        store = await open_table_store(database)
+        clock = SystemClock()
+        directory = LocalDirectory(clock)
+        server = TableServer(
+            store,
+            directory,
+            config=RoomConfig(
+                away_after=args.away_after,
+                bot_pace=args.bot_pace,
+                quick_fill=args.quick_wait,
+                quick_bot=args.quick_bot,
+            ),
+            clock=clock,
+            seed=args.seed,
+        )
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -88,6 +90,9 @@ def run_serve(args: argparse.Namespace) -> int:
 
     try:
         asyncio.run(main())
+    except StoreError as exc:
+        print(f"mantis: error: {exc}", file=sys.stderr)
+        return 1
     except OSError as exc:  # the port is taken, the host is not this machine's...
         print(
             f"mantis: error: cannot listen on {args.host}:{args.port}: {exc.strerror}",
@@ -95,4 +100,34 @@ def run_serve(args: argparse.Namespace) -> int:
         )
         return 1
     print("mantis server stopped; every table is kept", flush=True)
+    return 0
+
+
+def _database(args: argparse.Namespace) -> str:
+    """Where the tables are kept: ``--database``, else ``server.sqlite3`` in ``--data``."""
+    from ..store.tables_db import DB_NAME
+
+    if args.database:
+        return str(args.database)
+    data = Path(args.data) if args.data else data_dir() / "server"
+    return str(data / DB_NAME)
+
+
+def run_migrate(args: argparse.Namespace) -> int:
+    """Copy a server's SQLite tables into an empty PostgreSQL database; 1 with one line if not."""
+    from ..store.table_migration import copy_to_postgres
+    from ..store.table_stores import check_postgres_driver
+
+    source = Path(_database(argparse.Namespace(database=None, data=args.data)))
+    try:
+        check_postgres_driver()
+        counts = asyncio.run(copy_to_postgres(source, args.database))
+    except StoreError as exc:
+        print(f"mantis: error: {exc}", file=sys.stderr)
+        return 1
+    print(
+        f"copied {counts['tables']} tables ({counts['playing']} in play, "
+        f"{counts['games']} games, {counts['moves']} moves) from {source}",
+        flush=True,
+    )
     return 0

@@ -32,7 +32,6 @@ from http import HTTPStatus
 from typing import Any, cast
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
-from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
@@ -47,6 +46,7 @@ from . import protocol, version1
 from .codes import new_code, normal_code
 from .directory import Directory, Listing
 from .limits import GuessLimiter, TokenBucket
+from .plain_http import HttpConnection, respond
 from .rematch import OFFERS_PER_MINUTE
 from .room import Connection, Over, Room, RoomConfig, Rules, Seat, hash_token, stored_notices
 
@@ -172,6 +172,7 @@ class TableServer:
                 host,
                 port,
                 process_request=self.process_request,
+                create_connection=HttpConnection,
                 max_size=protocol.MAX_CLIENT_MESSAGE,
                 compression=None,
                 open_timeout=10,
@@ -230,6 +231,9 @@ class TableServer:
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return None
         path = request.path.split("?", 1)[0]
+        if path not in ("/status", "/tables"):
+            text = b"Not found: try /status or /tables\n"
+            return respond(request, HTTPStatus.NOT_FOUND, text, "text/plain; charset=utf-8")
         if path == "/status":
             playing = sum(1 for room in self.rooms.values() if room.state is RoomPhase.PLAYING)
             body: object = {
@@ -239,15 +243,9 @@ class TableServer:
                 "playing": playing,
                 "connections": len(self.connections),
             }
-        elif path == "/tables":
-            body = self.listing() + await self.directory.listing(but=self.node)
         else:
-            return connection.respond(HTTPStatus.NOT_FOUND, "Not found: try /status or /tables\n")
-        data = json.dumps(body).encode()
-        headers = Headers(
-            [("Content-Type", "application/json"), ("Content-Length", str(len(data)))]
-        )
-        return Response(HTTPStatus.OK.value, "OK", headers, data)
+            body = self.listing() + await self.directory.listing(but=self.node)
+        return respond(request, HTTPStatus.OK, json.dumps(body).encode(), "application/json")
 
     # ------------------------------------------------------------------ connections
 
@@ -355,7 +353,9 @@ class TableServer:
         room = self.rooms.get(normal_code(code))
         if room is None or not room.table_id:  # (a table still being kept is not there yet)
             await self.guesses.missed(peer)
-            self._error(connection, protocol.UNKNOWN_CODE, f"there is no table {code!r} here")
+            self._error(
+                connection, protocol.UNKNOWN_CODE, f"there is no table {normal_code(code)!r} here"
+            )
             return None
         return room
 

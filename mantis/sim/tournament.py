@@ -16,6 +16,11 @@ bots at two players; the single bot against copies at ``N > 2``).  A shared
 win counts fully for each sharer.  The fair share is ``1/N``.  Head-to-head:
 the row bot's win rate against the column bot (at ``N > 2``: alone against
 copies of the column bot).
+
+``--ratings`` also fits the ratings every game implies (every seat counts
+here, copies too; ``mantis.rating.fit``), placed so that the built-in levels
+among the bots keep their shipped mean at this table size: a level's number
+can be read against its shipped rating, and a plug-in's against the levels.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import game_seed
+from ..rating.fit import Fitted, fit
+from ..rating.levels import level_rating
 from .jobs import resolve_jobs
 from .progress import progress_bar
 from .runner import BotFailure, GameTask, RunResult, run_tasks
@@ -102,6 +109,8 @@ class Standings:
     pairs: dict[tuple[str, str], Tally] = field(default_factory=dict)
     decision_ms: dict[str, dict[str, float]] = field(default_factory=dict)
     games: int = 0
+    ratings: dict[str, Fitted] | None = None
+    """The ratings the games imply, when asked for."""
 
     def ranking(self) -> list[tuple[str, Tally]]:
         order = sorted(
@@ -122,7 +131,19 @@ class Standings:
                 a: {b: self.pairs[a, b].to_json() for b in self.bots if b != a} for a in self.bots
             },
             "decision_ms": {b: self.decision_ms.get(b, {}) for b in self.bots},
+            **({} if self.ratings is None else {"ratings": self._ratings_json(self.ratings)}),
         }
+
+    def _ratings_json(self, ratings: dict[str, Fitted]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for bot in self.bots:
+            shipped = level_rating(bot, self.players)
+            out[bot] = {
+                **ratings[bot].rating.to_json(),
+                "games": ratings[bot].games,
+                "level_rating": None if shipped is None else shipped.shown,
+            }
+        return out
 
 
 def tally(result: RunResult, bots: Sequence[str], players: int, games: int, seed: int) -> Standings:
@@ -146,6 +167,14 @@ def tally(result: RunResult, bots: Sequence[str], players: int, games: int, seed
     return out
 
 
+def implied_ratings(result: RunResult, bots: Sequence[str], players: int) -> dict[str, Fitted]:
+    """The ratings the games imply, the built-in levels among ``bots`` at their shipped mean."""
+    reference = {
+        bot: anchor.mu for bot in bots if (anchor := level_rating(bot, players)) is not None
+    }
+    return fit(((g.bots, g.winners) for g in result.games), reference=reference)
+
+
 def tournament(
     bots: Sequence[str],
     players: int,
@@ -154,12 +183,19 @@ def tournament(
     seed: int = 0,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    ratings: bool = False,
 ) -> Standings:
-    """Play the whole tournament and count it (the engine of the command)."""
+    """Play the whole tournament and count it (the engine of the command).
+
+    ``ratings``: also fit the ratings the games imply (``implied_ratings``).
+    """
     check_table(players, games)
     tasks = make_tasks(bots, players, games, seed)
     result = run_tasks(tasks, jobs=jobs, progress=progress)
-    return tally(result, bots, players, games, seed)
+    standings = tally(result, bots, players, games, seed)
+    if ratings:
+        standings.ratings = implied_ratings(result, bots, players)
+    return standings
 
 
 def _pct(t: Tally) -> str:
@@ -196,7 +232,28 @@ def format_standings(st: Standings) -> str:
         ms = st.decision_ms.get(bot)
         if ms:
             lines.append(f"{bot:<{width}} {ms['median']:>10.4f} {ms['p95']:>10.4f}")
+    if st.ratings is not None:
+        lines += ["", *format_ratings(st)]
     return "\n".join(lines)
+
+
+def format_ratings(st: Standings) -> list[str]:
+    """The ratings the games imply, best first, beside each level's shipped rating."""
+    ratings = st.ratings
+    assert ratings is not None
+    width = max(6, *(len(b) for b in st.bots))
+    lines = [
+        "Ratings these games imply (1,500-centred; ± two standard errors; every seat counts),",
+        f"beside each built-in level's shipped rating at {st.players} seats:",
+        f"{'bot':<{width}} {'rating':>14} {'games':>7} {'shipped':>14}",
+    ]
+    for bot in sorted(st.bots, key=lambda b: (-ratings[b].rating.mu, b)):
+        fitted = ratings[bot]
+        shipped = level_rating(bot, st.players)
+        ours = f"{fitted.rating.shown:,} ± {fitted.rating.plus_minus}"
+        theirs = "-" if shipped is None else f"{shipped.shown:,} ± {shipped.plus_minus}"
+        lines.append(f"{bot:<{width}} {ours:>14} {fitted.games:>7} {theirs:>14}")
+    return lines
 
 
 def run_tournament(args: argparse.Namespace) -> int:
@@ -208,7 +265,13 @@ def run_tournament(args: argparse.Namespace) -> int:
         jobs = resolve_jobs(args.jobs, seatings, args.games)
         with progress_bar(len(seatings) * args.games, "tournament") as advance:
             standings = tournament(
-                bots, args.players, args.games, seed=args.seed, jobs=jobs, progress=advance
+                bots,
+                args.players,
+                args.games,
+                seed=args.seed,
+                jobs=jobs,
+                progress=advance,
+                ratings=args.ratings,
             )
     except RunSettingsError as exc:
         print(f"mantis: error: {exc}", file=sys.stderr)

@@ -26,7 +26,9 @@ from types import TracebackType
 from typing import NamedTuple
 
 from ..engine.record import GameRecord, RecordError, SeatInfo, parse_record
+from ..rating.scale import Rating
 from .paths import data_dir
+from .ratings import RatingChange, RatingPoint, rate_stored_game, rating_change
 from .stats_schema import SCHEMA_VERSION, NewerSchemaError, migrate, player_key, seat_rows
 
 STATS_NAME = "stats.sqlite3"
@@ -104,6 +106,13 @@ class PlayerStats:
     """Every game's (end time, won), oldest first: for a chart."""
     vs_people: tuple[tuple[str, Tally], ...] = ()
     """Per other person (by name, sorted): the games they sat at, and the player's wins."""
+    ratings: tuple[RatingPoint, ...] = ()
+    """Their rating after each rated game, oldest first (``ratings.py`` says which are)."""
+
+    @property
+    def rating(self) -> Rating | None:
+        """Their rating now; None before their first rated game."""
+        return self.ratings[-1].rating if self.ratings else None
 
 
 class StatsDB:
@@ -200,6 +209,7 @@ class StatsDB:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [(game_id, *row, player_key(row[1])) for row in rows],  # row[1]: the name
             )
+            rate_stored_game(self._db, game_id)
         return game_id
 
     # ----------------------------------------------------------------- reading
@@ -240,6 +250,11 @@ class StatsDB:
         except RecordError as exc:
             raise StatsError(f"the record of game {game_id} is damaged: {exc}") from None
 
+    def rating_change(self, game_id: int) -> tuple[RatingChange, ...]:
+        """Each person's rating before and after game ``game_id`` (none if it was not rated)."""
+        with self._errors():
+            return rating_change(self._db, game_id)
+
     def player_stats(self, name: str | None = None) -> list[PlayerStats]:
         """Figures per human player (sorted by name); only ``name``'s if given.
 
@@ -266,6 +281,7 @@ class StatsDB:
                 "ORDER BY g.finished_at, g.id, s.seat",
                 () if wanted is None else (wanted,),
             ).fetchall()
+            history = self._rating_histories(wanted)
         games: dict[str, list[_Game]] = {}
         for _, seats_iter in itertools.groupby(rows, key=lambda r: r[0]):
             seats = list(seats_iter)
@@ -279,9 +295,28 @@ class StatsDB:
                 if wanted is None or human == wanted:
                     people = frozenset(spelling[other] for other in humans if other != human)
                     games.setdefault(human, []).append(_Game(when, players, bots, people, won))
-        return [_summarise(spelling[key], games[key]) for key in sorted(games)]
+        return [
+            _summarise(spelling[key], games[key], history.get(key, ())) for key in sorted(games)
+        ]
 
     # ----------------------------------------------------------------- helpers
+
+    def _rating_histories(self, player: str | None) -> dict[str, tuple[RatingPoint, ...]]:
+        """Per person (by key), their rating after each rated game, oldest first."""
+        only = "" if player is None else "WHERE r.player = ? "
+        rows = self._db.execute(
+            "SELECT r.player, r.game_id, g.finished_at, r.mu, r.sigma "
+            "FROM ratings AS r JOIN games AS g ON g.id = r.game_id "
+            f"{only}ORDER BY r.player, g.finished_at, g.id",
+            () if player is None else (player,),
+        ).fetchall()
+        return {
+            key: tuple(
+                RatingPoint(game_id, _parse_iso(when), Rating(mu, sigma))
+                for _, game_id, when, mu, sigma in group
+            )
+            for key, group in itertools.groupby(rows, key=lambda r: r[0])
+        }
 
     def _seats_of(self, game_ids: list[int]) -> dict[int, tuple[SeatInfo, ...]]:
         seats: dict[int, list[SeatInfo]] = {}
@@ -351,7 +386,7 @@ class _Game(NamedTuple):
     won: bool
 
 
-def _summarise(name: str, games: list[_Game]) -> PlayerStats:
+def _summarise(name: str, games: list[_Game], ratings: tuple[RatingPoint, ...]) -> PlayerStats:
     overall = Tally()
     vs_bots: dict[str, Tally] = {}
     vs_people: dict[str, Tally] = {}
@@ -375,6 +410,7 @@ def _summarise(name: str, games: list[_Game]) -> PlayerStats:
         best_streak=best,
         results=tuple((game.when, game.won) for game in games),
         vs_people=tuple(sorted(vs_people.items(), key=lambda item: item[0].casefold())),
+        ratings=ratings,
     )
 
 

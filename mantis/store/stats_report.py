@@ -6,14 +6,21 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..rating.scale import Rating
 from .stats import PlayerStats, StatsDB, StatsError, Tally, default_stats_path
 
 RECENT = 20
 """Games shown in the sparkline of recent results."""
 WIN_MARK, LOSS_MARK = "█", "▁"
+CHART_GAMES = 60
+"""Rated games shown in a person's rating chart (the latest)."""
+CHART_ROWS = 4
+EIGHTHS = " ▁▂▃▄▅▆▇█"
+PROVISIONAL_MARK = "?"
 NO_GAMES = "No games recorded yet: finish a game with `mantis play` and it will show up here."
 
 
@@ -32,7 +39,7 @@ def run_stats(args: argparse.Namespace, out: TextIO | None = None) -> int:
         message = f"No games recorded yet for {player!r}." if player is not None else NO_GAMES
         print(message, file=out)
     else:
-        print(format_stats(stats, unicode=_can_encode(out, WIN_MARK + LOSS_MARK)), file=out)
+        print(format_stats(stats, unicode=_can_encode(out, WIN_MARK + EIGHTHS + "±")), file=out)
     return 0
 
 
@@ -59,11 +66,24 @@ def stats_json(stats: PlayerStats) -> dict[str, Any]:
         "vs_bots": {bot: _tally_json(t) for bot, t in stats.vs_bots},
         "vs_people": {person: _tally_json(t) for person, t in stats.vs_people},
         "by_players": {str(n): _tally_json(t) for n, t in stats.by_players},
-        "results": [
-            {"date": when.isoformat(timespec="seconds").replace("+00:00", "Z"), "won": won}
-            for when, won in stats.results
+        "results": [{"date": _date(when), "won": won} for when, won in stats.results],
+        "rating": None
+        if stats.rating is None
+        else {**stats.rating.to_json(), "games": len(stats.ratings)},
+        "rating_history": [
+            {
+                "date": _date(point.finished_at),
+                "game": point.game_id,
+                "rating": point.rating.shown,
+                "plus_minus": point.rating.plus_minus,
+            }
+            for point in stats.ratings
         ],
     }
+
+
+def _date(when: datetime) -> str:
+    return when.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def _tally_json(tally: Tally) -> dict[str, Any]:
@@ -73,18 +93,29 @@ def _tally_json(tally: Tally) -> dict[str, Any]:
 def format_stats(stats: Sequence[PlayerStats], *, unicode: bool = True) -> str:
     """A readable table of every player, then each player's breakdown."""
     name_width = max(len("Player"), *(len(s.name) for s in stats))
+    pm = "±" if unicode else "+/-"
+    cells = [_rating_cell(s.rating, unicode=unicode) for s in stats]
+    cell_width = max(len("Rating"), *(len(cell) for cell in cells))
     header = (
-        f"{'Player':<{name_width}}  Games  Wins  Win %  Streak  Best  Last {RECENT} (oldest first)"
+        f"{'Player':<{name_width}}  {'Rating':>{cell_width}}  Games  Wins  Win %  Streak  Best  "
+        f"Last {RECENT} (oldest first)"
     )
     lines = [header, "-" * len(header)]
-    for s in stats:
+    for s, cell in zip(stats, cells, strict=True):
         lines.append(
-            f"{s.name:<{name_width}}  {s.overall.games:>5}  {s.overall.wins:>4}  "
-            f"{_percent(s.overall):>5}  {s.current_streak:>6}  {s.best_streak:>4}  "
-            f"{sparkline([won for _, won in s.results], unicode=unicode)}"
+            f"{s.name:<{name_width}}  {cell:>{cell_width}}  {s.overall.games:>5}  "
+            f"{s.overall.wins:>4}  {_percent(s.overall):>5}  {s.current_streak:>6}  "
+            f"{s.best_streak:>4}  {sparkline([won for _, won in s.results], unicode=unicode)}"
+        )
+    if any(s.rating is not None for s in stats):
+        lines.append(
+            f"Ratings: 1,500 is a new player and the average bot level; the {pm} is where the "
+            f"rating lies with 95% belief; {PROVISIONAL_MARK} marks a provisional one "
+            "(too few games yet to trust the number)."
         )
     for s in stats:
         lines.append("")
+        lines.extend(_rating_lines(s, unicode=unicode))
         lines.append(f"{s.name} against each bot (a game counts for every bot at the table):")
         lines.extend(_breakdown([(bot, t) for bot, t in s.vs_bots]) or ["  no games against bots"])
         if s.vs_people:
@@ -93,6 +124,67 @@ def format_stats(stats: Sequence[PlayerStats], *, unicode: bool = True) -> str:
         lines.append(f"{s.name} by table size:")
         lines.extend(_breakdown([(f"{n} players", t) for n, t in s.by_players]))
     return "\n".join(lines)
+
+
+def _rating_cell(rating: Rating | None, *, unicode: bool) -> str:
+    if rating is None:
+        return "-"
+    mark = PROVISIONAL_MARK if rating.provisional else ""
+    return f"{_plus_minus(rating, unicode=unicode)}{mark}"
+
+
+def _plus_minus(rating: Rating, *, unicode: bool) -> str:
+    """``1,612 ± 84`` (``+/-`` where ``±`` cannot be shown)."""
+    return f"{rating.shown:,} {'±' if unicode else '+/-'} {rating.plus_minus}"
+
+
+def _rating_lines(stats: PlayerStats, *, unicode: bool) -> list[str]:
+    """A person's rating in words, then its history as a chart."""
+    rating = stats.rating
+    if rating is None:
+        return [
+            f"{stats.name} has no rating yet: only games in this app against bots "
+            "or people at this keyboard are rated."
+        ]
+    games = len(stats.ratings)
+    lines = [
+        f"{stats.name}'s rating: {_plus_minus(rating, unicode=unicode)}"
+        f"{' (provisional)' if rating.provisional else ''} after {games} rated "
+        f"game{'s' if games != 1 else ''}."
+    ]
+    shown = [point.rating.shown for point in stats.ratings[-CHART_GAMES:]]
+    if len(shown) > 1:
+        latest = f"the last {len(shown)}" if games > len(shown) else "every one"
+        lines.append(f"{stats.name}'s rating after each rated game ({latest}, oldest first):")
+        lines.extend(column_chart(shown, unicode=unicode))
+    return lines
+
+
+def column_chart(
+    values: Sequence[int], *, rows: int = CHART_ROWS, unicode: bool = True
+) -> list[str]:
+    """One column per value, ``rows`` high, from the lowest value to the highest.
+
+    The top and bottom rows are labelled with the highest and lowest value.
+    Without Unicode a column is ``#`` where it fills at least half a row.
+    """
+    low, high = min(values), max(values)
+    steps = rows * 8
+    heights = [
+        1 + round((v - low) / (high - low) * (steps - 1)) if high > low else steps // 2
+        for v in values
+    ]
+    labels = [f"{high:,}", *([""] * (rows - 2)), f"{low:,}"] if rows > 1 else [f"{high:,}"]
+    width = max(len(label) for label in labels)
+    lines = []
+    for row in range(rows):
+        floor = (rows - 1 - row) * 8
+        cells = []
+        for height in heights:
+            fill = min(8, max(0, height - floor))
+            cells.append(EIGHTHS[fill] if unicode else ("#" if fill >= 4 else " "))
+        lines.append(f"  {labels[row]:>{width}} |{''.join(cells)}".rstrip())
+    return lines
 
 
 def sparkline(results: Sequence[bool], *, unicode: bool = True, width: int = RECENT) -> str:

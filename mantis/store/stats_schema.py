@@ -13,6 +13,8 @@ the previous version intact.
   code), so a game heard of twice (a reconnect after the end) is kept once.
 - v4: ``seats.player``: the name in any case (``player_key``), so "Ann" and
   "ann" are one person everywhere; filled for the seats already stored.
+- v5: ``ratings``: each person's rating before and after each rated game
+  (``ratings.py``), worked out for the games already stored.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ import sqlite3
 from collections.abc import Callable, Sequence
 
 from ..engine.record import RecordError, SeatInfo, seats_from_json
+from . import ratings
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 
 class NewerSchemaError(Exception):
@@ -130,11 +133,18 @@ def _v3_to_v4(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX seats_by_player ON seats (kind, player)")
 
 
+def _v4_to_v5(db: sqlite3.Connection) -> None:
+    for statement in ratings.CREATE:
+        db.execute(statement)
+    ratings.rerate(db)
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _v0_to_v1,
     _v1_to_v2,
     _v2_to_v3,
     _v3_to_v4,
+    _v4_to_v5,
 )
 """``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``."""
 

@@ -37,66 +37,14 @@ from .table_store import (
     StoredSeat,
     StoreError,
 )
+from .tables_schema import SCHEMA_VERSION, TABLES, schema, upgrade_from_v2
 from .writer import Writer
 
 T = TypeVar("T")
 
 DB_NAME = "server.sqlite3"
-SCHEMA_VERSION = 3
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id INTEGER PRIMARY KEY,
-    code TEXT NOT NULL,
-    state TEXT NOT NULL CHECK (state IN ('waiting', 'playing', 'over')),
-    private INTEGER NOT NULL,
-    host INTEGER NOT NULL,
-    away_bot TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    clock INTEGER,
-    talk INTEGER NOT NULL DEFAULT 1,
-    quick INTEGER NOT NULL DEFAULT 0
-);
-CREATE UNIQUE INDEX IF NOT EXISTS live_codes ON tables (code) WHERE state != 'over';
-CREATE INDEX IF NOT EXISTS tables_by_code ON tables (code);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id INTEGER NOT NULL REFERENCES tables (id),
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    bot TEXT,
-    token_hash TEXT,
-    left INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    table_id INTEGER NOT NULL REFERENCES tables (id),
-    number INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
-    started_at TEXT NOT NULL,
-    finished_at TEXT,
-    record TEXT,
-    deadline_turn INTEGER,
-    deadline TEXT,
-    UNIQUE (table_id, number),
-    CHECK ((finished_at IS NULL) = (record IS NULL))
-);
-CREATE TABLE IF NOT EXISTS moves (
-    game_id INTEGER NOT NULL REFERENCES games (id),
-    turn INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    target INTEGER,
-    PRIMARY KEY (game_id, turn)
-);
-CREATE TABLE IF NOT EXISTS notices (
-    id INTEGER PRIMARY KEY,
-    game_id INTEGER NOT NULL REFERENCES games (id),
-    turn INTEGER NOT NULL,
-    body TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS notices_by_game ON notices (game_id);
-"""
+_SCHEMA = schema("sqlite")
 
 # Schema v1 kept one game on the table's row (seed, record, finished_at) and keyed
 # moves and notices by table.  Each v1 table that had started becomes one game with
@@ -130,17 +78,6 @@ DROP TABLE tables_v1;
 """
 
 
-# Schema v2 had no table rules, seats that left or deadlines: columns with defaults.
-_FROM_V2 = """
-ALTER TABLE tables ADD COLUMN clock INTEGER;
-ALTER TABLE tables ADD COLUMN talk INTEGER NOT NULL DEFAULT 1;
-ALTER TABLE tables ADD COLUMN quick INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE seats ADD COLUMN left INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE games ADD COLUMN deadline_turn INTEGER;
-ALTER TABLE games ADD COLUMN deadline TEXT;
-"""
-
-
 class TablesDBError(StoreError):
     """The server's SQLite file cannot be used; the message is one line."""
 
@@ -166,7 +103,7 @@ class TablesDB:
             if version == 1:
                 self._upgrade(_FROM_V1.format(schema=_SCHEMA))
             elif version == 2:
-                self._upgrade(_FROM_V2)
+                self._upgrade(upgrade_from_v2("sqlite"))
             else:
                 self._db.executescript(_SCHEMA)
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -241,7 +178,7 @@ class TablesDB:
         """Replace the table's seats (the waiting room changed)."""
         self._db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
         self._db.executemany(
-            "INSERT INTO seats (table_id, seat, name, kind, bot, token_hash, left) "
+            "INSERT INTO seats (table_id, seat, name, kind, bot, token_hash, left_game) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
                 (table_id, s, seat.name, seat.kind, seat.bot, seat.token_hash, int(seat.left))
@@ -354,7 +291,7 @@ class TablesDB:
         seats = tuple(
             StoredSeat(name, kind, bot, token_hash, bool(left))
             for name, kind, bot, token_hash, left in self._db.execute(
-                "SELECT name, kind, bot, token_hash, left FROM seats WHERE table_id = ? "
+                "SELECT name, kind, bot, token_hash, left_game FROM seats WHERE table_id = ? "
                 "ORDER BY seat",
                 (table_id,),
             )
@@ -404,6 +341,14 @@ class TablesDB:
             datetime.fromisoformat(finished) if finished else None,
             None if deadline is None else (deadline_turn, datetime.fromisoformat(deadline)),
         )
+
+    def rows(self, table: str, columns: Sequence[str]) -> list[tuple[Any, ...]]:
+        """Every row of one of the schema's tables, in key order (for ``mantis migrate``)."""
+        if table not in TABLES:
+            raise ValueError(f"no table {table!r} in the schema")
+        return self._db.execute(
+            f"SELECT {', '.join(columns)} FROM {table} ORDER BY 1, 2"
+        ).fetchall()
 
     def records(self) -> list[str]:
         """Every finished game's record, oldest first."""

@@ -3,50 +3,136 @@
 A name typed by a person elsewhere ends up in every player's terminal: in
 the log, on the seat's border, on a button.  Textual reads square brackets
 as markup and a terminal obeys escape sequences, so a name keeps only
-letters, digits, spaces and a little punctuation, and stays short.  A line
-of table talk is cleaned the same way, with the rest of punctuation and
-symbols kept (a person says "gg!" or "2 more :)"), never markup's brackets
-and backslash, nor anything that is not printed (controls, escapes, format
-characters).
+letters, digits, spaces and a little punctuation, and stays short.  Letters
+that show as nothing (the Hangul fillers, and every other Unicode
+default-ignorable code point) are dropped too.  A line of table talk is
+cleaned the same way, with the rest of punctuation and symbols kept (a
+person says "gg!" or "2 more :)"), never markup's brackets and backslash,
+nor anything that is not printed (controls, escapes, format characters).
+
+Two names are the same person's when they *look* alike, not only when they
+are spelt alike: ``Аda`` with a Cyrillic А is the bot ``Ada``, and ``Yоu``
+with a Cyrillic о is "You".  Names are compared by their skeleton (Unicode
+Technical Standard #39), in any case, with Unicode's own confusables data
+(``confusables.txt`` beside this module, made by ``tools/make_confusables.py``;
+its header says which Unicode version).
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
 
 MAX_NAME_LENGTH = 16
 MAX_LINE_LENGTH = 200
+#: How every screen calls its own seat: nobody else may look like it.
+YOU = "You"
 _PUNCTUATION = frozenset(" -_.'")
 _MARKUP = frozenset("[]\\")
 """Characters Textual's markup (and Rich's) reads: never in a line from elsewhere."""
 _PRINTED = frozenset("LMNPS")
 """Unicode's classes of characters a line keeps: letters, marks, numbers, punctuation,
 symbols (and spaces, as single spaces)."""
+_DATA = Path(__file__).with_name("confusables.txt")
+
+
+@cache
+def _data() -> tuple[dict[int, str], frozenset[int]]:
+    """Each confusable code point's prototype, and the code points that show as nothing."""
+    prototypes: dict[int, str] = {}
+    blank: set[int] = set()
+    for line in _DATA.read_text(encoding="utf-8").splitlines():
+        kind, _, rest = line.partition(" ")
+        points = [int(p, 16) for p in rest.split()] if kind in ("I", "C") else []
+        if kind == "I":
+            blank.update(range(points[0], points[1] + 1))
+        elif kind == "C":
+            prototypes[points[0]] = "".join(map(chr, points[1:]))
+    return prototypes, frozenset(blank)
+
+
+def shows_as_nothing(char: str) -> bool:
+    """Whether ``char`` is a default-ignorable code point (drawn as nothing at all)."""
+    return ord(char) in _data()[1]
 
 
 def clean_name(text: str) -> str:
     """``text`` as a seat name: letters, digits, spaces and ``-_.'`` only, at most 16.
 
-    Anything else (markup, control characters, escape sequences) is dropped,
-    runs of spaces become one, and the ends are trimmed.  It may come back
-    empty: the caller decides what an empty name becomes.
+    Anything else (markup, control characters, escape sequences, characters
+    that show as nothing) is dropped, runs of spaces become one, and the ends
+    are trimmed.  It may come back empty: the caller decides what an empty
+    name becomes.
     """
     text = unicodedata.normalize("NFKC", text)
-    kept = "".join(c for c in text if c in _PUNCTUATION or unicodedata.category(c)[0] in ("L", "N"))
+    kept = "".join(
+        c
+        for c in text
+        if (c in _PUNCTUATION or unicodedata.category(c)[0] in ("L", "N"))
+        and not shows_as_nothing(c)
+    )
     return " ".join(kept.split())[:MAX_NAME_LENGTH].strip()
+
+
+def skeleton(text: str) -> str:
+    """UTS #39's skeleton of ``text``: equal skeletons look alike.
+
+    NFD, default-ignorable code points removed, each code point replaced by
+    its prototype, NFD again.
+    """
+    prototypes, blank = _data()
+    decomposed = unicodedata.normalize("NFD", text)
+    mapped = "".join(prototypes.get(ord(c), c) for c in decomposed if ord(c) not in blank)
+    return unicodedata.normalize("NFD", mapped)
+
+
+def _looks(name: str) -> frozenset[str]:
+    # As written and in lower case: "Ann" is "ann", and "Ian" is "lan" (I looks like l).
+    return frozenset((skeleton(name), skeleton(name.casefold())))
+
+
+def look_alike(name: str, other: str) -> bool:
+    """Whether two names would pass for one another on screen (in any case)."""
+    return not _looks(name).isdisjoint(_looks(other))
+
+
+def looks_like_you(name: str) -> bool:
+    """Whether ``name`` would pass for "You", how every screen calls its own seat."""
+    return look_alike(name, YOU)
+
+
+def unique_name(name: str, others: Iterable[str], fallback: str) -> str:
+    """``name`` (``fallback`` if empty or looking like "You") made to look like none of ``others``.
+
+    A number is added ("Ann 2", "Ann 3"…), the name cut to keep it within 16.
+    """
+    base = name or fallback
+    if looks_like_you(base):
+        base = fallback
+    taken = frozenset().union(*(_looks(other) for other in others if other))
+    candidate, n = base, 2
+    while not _looks(candidate).isdisjoint(taken):
+        # Cut to fit 16 with the number, never leaving two spaces where the cut fell.
+        candidate = f"{base[: MAX_NAME_LENGTH - len(str(n)) - 1].rstrip()} {n}"
+        n += 1
+    return candidate
 
 
 def clean_line(text: str, limit: int = MAX_LINE_LENGTH) -> str:
     """``text`` as a line of table talk: printed characters only, at most ``limit``.
 
-    Control characters and escape sequences, format characters and markup's
-    brackets and backslash are dropped; any run of white space (a newline,
-    a tab) becomes one space; the ends are trimmed.  It may come back empty.
+    Control characters and escape sequences, format characters, characters
+    that show as nothing, and markup's brackets and backslash are dropped
+    (the brackets and backslash leave a space); any run of white space (a
+    newline, a tab) becomes one space; the ends are trimmed.  It may come
+    back empty.
     """
     text = unicodedata.normalize("NFKC", text)
     kept = "".join(
-        c if unicodedata.category(c)[0] in _PRINTED and c not in _MARKUP else " "
+        " " if c in _MARKUP or c.isspace() else c
         for c in text
-        if c.isspace() or unicodedata.category(c)[0] in _PRINTED
+        if c.isspace() or (unicodedata.category(c)[0] in _PRINTED and not shows_as_nothing(c))
     )
     return " ".join(kept.split())[:limit].strip()

@@ -19,6 +19,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 
 from ..store import load_settings
+from . import plain
 from .local_games import LocalGames
 from .online import OnlinePlay
 from .preferences import Preferences
@@ -79,7 +80,7 @@ class MantisApp(App[int]):
             still=still,
             speed=speed,
             bot_timeout=bot_timeout,
-            warn=lambda text: self.notify(text, severity="error"),
+            warn=lambda text: plain.notify(self, text, severity="error"),
         )
         self.animation_level = "full" if self.prefs.animations else "none"
         if settings.theme in self.available_themes:
@@ -97,7 +98,7 @@ class MantisApp(App[int]):
 
     def on_mount(self) -> None:
         if self.settings_warning:
-            self.notify(self.settings_warning, severity="warning", timeout=8)
+            plain.notify(self, self.settings_warning, severity="warning", timeout=8)
         if self.first is not None:
             self.first(self)
         else:

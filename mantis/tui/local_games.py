@@ -12,6 +12,8 @@ import secrets
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from . import plain
+
 # The table, the store's files and the screens are imported when first used:
 # the setup screen's first frame needs none of them (benchmarks/startup.py).
 if TYPE_CHECKING:
@@ -138,7 +140,7 @@ class LocalGames:
         saves, warnings = saved_games(mine.path.parent, mine=mine)
         for warning in warnings:
             # An unreadable save was moved aside; the player sets up a new game.
-            self.app.notify(warning, severity="warning", timeout=10)
+            plain.notify(self.app, warning, severity="warning", timeout=10)
         if not saves:
             if now and not warnings:
                 self.app.notify("No saved game to resume: set up a new one.", timeout=6)
@@ -174,7 +176,9 @@ class LocalGames:
         except SeatingError as exc:
             if slot is not None and slot is not mine:
                 slot.release()
-            self.app.notify(f"Cannot resume the saved game: {exc}", severity="error", timeout=10)
+            plain.notify(
+                self.app, f"Cannot resume the saved game: {exc}", severity="error", timeout=10
+            )
             return
         if slot is not None and slot is not mine:
             if mine is not None:

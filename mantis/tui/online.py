@@ -14,6 +14,8 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from . import plain
+
 # Online play (websockets, the server) is imported when first used: no launch
 # but an online one needs it before its first frame.
 if TYPE_CHECKING:
@@ -167,10 +169,10 @@ class TableFollower:
                     self.dispatch(event)
                 except Exception as exc:  # never let one odd event end the session
                     self.app.log.error(f"online event {event!r} failed: {exc!r}")
-                    self.app.notify(f"Could not show an update: {exc}", severity="error")
+                    plain.notify(self.app, f"Could not show an update: {exc}", severity="error")
         except OnlineError as exc:
             self._tell(f"Online play stopped: {exc}")
-            self.app.notify(f"Online play stopped: {exc}", severity="error", timeout=15)
+            plain.notify(self.app, f"Online play stopped: {exc}", severity="error", timeout=15)
 
     def dispatch(self, event: object) -> None:
         """Bring the screens up to date with one event from the connection.
@@ -197,7 +199,7 @@ class TableFollower:
             if board is None and room.is_mounted:
                 room.show_error(event.message)
             else:
-                self.app.notify(event.message, severity="warning", timeout=6)
+                plain.notify(self.app, event.message, severity="warning", timeout=6)
         elif isinstance(event, Dropped):
             self._tell(f"connection lost: reconnecting in {event.retry_in:g} s…")
         elif isinstance(event, Reconnected):

@@ -18,7 +18,7 @@ from ..net.client import OnlineError, check_url, take_seat
 from ..net.codes import normal_code
 from ..players import BOTS
 from ..store.seat_tokens import SeatTokens
-from ..table.names import clean_name
+from ..table.names import clean_name, looks_like_you
 
 USAGE_ERROR = 2
 FAILED = 1
@@ -35,7 +35,7 @@ def default_name() -> str:
     except Exception:  # no login name in this environment
         login = ""
     name = clean_name(login).capitalize()
-    return name if name and name.casefold() != "you" else "Player"
+    return name if name and not looks_like_you(name) else "Player"
 
 
 def online_name(text: str | None) -> str:
@@ -45,7 +45,7 @@ def online_name(text: str | None) -> str:
     name = clean_name(text)
     if not name:
         raise LaunchError(f"--name {text!r} has no letters or digits left to show")
-    if name.casefold() == "you":
+    if looks_like_you(name):
         raise LaunchError("'You' is how every player's screen says their own seat: pick a name")
     return name
 
@@ -112,7 +112,9 @@ async def _play(url: str, opening: protocol.Opening, tokens: SeatTokens) -> int:
     try:
         online = await take_seat(url, opening, tokens)
     except OnlineError as exc:
-        print(f"mantis: {exc}", file=sys.stderr)
+        from .plain import visible  # the server's words: no escape sequence reaches the terminal
+
+        print(f"mantis: {visible(exc)}", file=sys.stderr)
         return FAILED
     # Textual loads only once the table is reached
     from . import first_screens

@@ -78,9 +78,9 @@ def parse_seats(seats: str, names: str | None = None) -> tuple[SeatInfo, ...]:
 
 
 def check_names(names: Sequence[str]) -> None:
-    """``SeatingError`` unless every name is non-empty, short and different."""
+    """``SeatingError`` unless every name is non-empty, short and looks like no other."""
     # Imported here: the table package is not needed to draw the setup screen.
-    from ..table.names import clean_name
+    from ..table.names import clean_name, look_alike, looks_like_you
 
     for name in names:
         if not name:
@@ -89,10 +89,14 @@ def check_names(names: Sequence[str]) -> None:
             raise SeatingError(f"name {name!r} is longer than {MAX_NAME_LENGTH} characters")
         if clean_name(name) != name:
             raise SeatingError(f"name {name!r} may hold only letters, digits, spaces and - _ . '")
-    folded = [name.casefold() for name in names]
-    for name in names:
-        if folded.count(name.casefold()) > 1:
-            raise SeatingError(f"two seats are called {name!r}: names must differ")
+        if name != FIRST_HUMAN_NAME and looks_like_you(name):
+            raise SeatingError(f"name {name!r} looks like 'You', how the table says your seat")
+    for i, name in enumerate(names):
+        for other in names[i + 1 :]:
+            if name.casefold() == other.casefold():
+                raise SeatingError(f"two seats are called {name!r}: names must differ")
+            if look_alike(name, other):
+                raise SeatingError(f"{name!r} and {other!r} look alike: names must look different")
 
 
 def make_player(seat: SeatInfo) -> Player:

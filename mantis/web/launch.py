@@ -10,38 +10,44 @@ import signal
 import sys
 
 from ..net.serve_cli import LOCAL_HOSTS
-
-#: Hosts that listen on every interface of this machine.
-EVERY_INTERFACE = ("0.0.0.0", "::", "")
+from .access import EVERY_INTERFACE, KEY_PARAMETER
 
 
-def address(host: str, port: int) -> str:
-    """The address to open in a browser (an IPv6 host in brackets)."""
+def address(host: str, port: int, key: str) -> str:
+    """The address to open in a browser (an IPv6 host in brackets), this run's key included."""
     shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}"
+    return f"http://{shown}:{port}/?{KEY_PARAMETER}={key}"
 
 
 def run_web(args: argparse.Namespace) -> int:
     """Serve until told to stop; 1 with one line if the server cannot listen."""
+    from .access import Access
     from .server import WebServer  # aiohttp and textual-serve load only now
 
     if args.host not in LOCAL_HOSTS:
         print(
-            f"mantis: warning: listening on {args.host}: whoever reaches it plays as you, "
-            "with this computer's saves and statistics (strangers belong at an online "
-            "table: mantis serve)",
+            f"mantis: warning: listening on {args.host}: whoever has the address below "
+            "plays as you, with this computer's saves and statistics (strangers belong at "
+            "an online table: mantis serve)",
             file=sys.stderr,
             flush=True,
         )
-    server = WebServer(args.host, args.port)
+    access = Access(args.host, args.allow_host or ())
+    server = WebServer(args.host, args.port, access=access, max_tabs=args.max_tabs)
 
     def ready(host: str, port: int) -> None:
+        key = access.key
         if host in EVERY_INTERFACE:  # not an address a browser can open: this machine's is
-            print(f"Mantis in your browser: open {address('127.0.0.1', port)}", flush=True)
-            print(f"From other machines: http://THIS-MACHINE'S-ADDRESS:{port}", flush=True)
+            print(f"Mantis in your browser: open {address('127.0.0.1', port, key)}", flush=True)
+            other = address("THIS-MACHINE'S-ADDRESS", port, key)
+            print(f"From other machines: {other}", flush=True)
         else:
-            print(f"Mantis in your browser: open {address(host, port)}", flush=True)
-        print("Each tab plays its own game; Ctrl+C stops the server.", flush=True)
+            print(f"Mantis in your browser: open {address(host, port, key)}", flush=True)
+        print(
+            "Each tab plays its own game; the address holds this run's key, keep it to "
+            "yourself. Ctrl+C stops the server.",
+            flush=True,
+        )
 
     async def main() -> None:
         stop = asyncio.Event()

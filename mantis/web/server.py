@@ -10,9 +10,11 @@ shows it with xterm.js.  What Mantis adds:
   a font), and saying on the page when the connection is lost;
 * addresses relative to the request, so the page works under whatever name
   or address the browser used to reach the server;
-* a websocket accepted only from a page of this server (a page elsewhere
-  must not be able to start and drive an app as the person at this computer),
-  and, on a loopback address, only under a loopback name (DNS rebinding);
+* a session only for whoever holds this run's key, asked for under one of
+  this server's own names (``access.py``), and a websocket accepted only from
+  a page of this server: a page elsewhere, or another program on this
+  machine, must not be able to start and drive an app as the person here;
+* at most ``max_tabs`` tabs at once (each is a process): a page says so when full;
 * a clean stop: every tab's app is told to quit, so each keeps its save.
 """
 
@@ -27,19 +29,25 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import aiohttp_jinja2
 from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
+from . import MAX_TABS
+from .access import KEY_PARAMETER, Access
+
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 #: The driver each tab's app runs with: textual's web driver, plus quitting when the server goes.
 APP_DRIVER = "mantis.tui.browser_driver:BrowserDriver"
 
-LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+#: The close code that tells the page every tab is taken.
+FULL = 4001
+#: Headers on every answer: no page elsewhere frames this one, no address leaves in a Referer.
+PAGE_HEADERS = {"Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"}
 
 
 def app_command(python: str = sys.executable) -> str:
@@ -65,12 +73,31 @@ class TabApp(AppService):
 class WebServer(Server):
     """Serves Mantis to browser tabs, one app process per tab."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 8000, *, command: str | None = None):
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 8000,
+        *,
+        command: str | None = None,
+        access: Access | None = None,
+        max_tabs: int = MAX_TABS,
+    ):
         super().__init__(
             command or app_command(), host=host, port=port, title="Mantis", templates_path=TEMPLATES
         )
-        self.loopback = host in LOOPBACK_NAMES
+        self.access = access if access is not None else Access(host)
+        self.max_tabs = max_tabs
         self._sockets: set[web.WebSocketResponse] = set()
+
+    async def _make_app(self) -> web.Application:
+        app = await super()._make_app()
+        app.on_response_prepare.append(_page_headers)
+        return app
+
+    async def handle_download(self, request: web.Request) -> web.StreamResponse:
+        """A tab's download: for the key's holder only, like the tab itself."""
+        self._check_session(request)
+        return await super().handle_download(request)
 
     async def on_startup(self, app: web.Application) -> None:
         """Quiet: ``run`` says where to point the browser."""
@@ -84,8 +111,28 @@ class WebServer(Server):
 
     @aiohttp_jinja2.template("app_index.html")
     async def handle_index(self, request: web.Request) -> dict[str, Any]:
-        """The page: addresses on the host the browser asked for, so any name works."""
+        """The page: addresses on the host the browser asked for, so any name works.
+
+        The printed address's key is traded for a cookie and the page sent
+        again without it, so the key stays out of the address bar and history.
+        """
         self._check_host(request)
+        given = request.query.get(KEY_PARAMETER)
+        if given is not None:
+            if not self.access.opens(given):
+                raise web.HTTPForbidden(text=WRONG_KEY)
+            rest = [(k, v) for k, v in request.query.items() if k != KEY_PARAMETER]
+            again = web.HTTPSeeOther(request.path + (f"?{urlencode(rest)}" if rest else ""))
+            again.set_cookie(
+                self.access.cookie,
+                self.access.key,
+                path="/",
+                httponly=True,
+                samesite="Strict",
+                secure=request.secure,
+            )
+            raise again
+        self._check_session(request)
         scheme = "wss" if request.secure else "ws"
         font_size = request.query.get("fontsize", "16")
         return {
@@ -93,16 +140,22 @@ class WebServer(Server):
             "static_url": "/static/",
             "websocket_url": f"{scheme}://{request.host}/ws",
             "font_size": font_size if font_size.isdigit() and 6 <= int(font_size) <= 48 else 16,
+            "full": len(self._sockets) >= self.max_tabs,
+            "max_tabs": self.max_tabs,
         }
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """One tab: start its app, relay keys and sizes to it until the tab goes."""
-        self._check_host(request)
+        self._check_session(request)
         origin = request.headers.get("Origin")
         if origin is None or urlsplit(origin).netloc != request.host:
             raise web.HTTPForbidden(text="Mantis plays only in pages of its own server.")
         socket = web.WebSocketResponse(heartbeat=15)
         await socket.prepare(request)
+        if len(self._sockets) >= self.max_tabs:
+            # The page says so (the close code), rather than that the connection was lost.
+            await socket.close(code=FULL, message=b"every tab is taken")
+            return socket
         self._sockets.add(socket)
         width = _cells(request.query.get("width"), 80)
         height = _cells(request.query.get("height"), 24)
@@ -150,9 +203,15 @@ class WebServer(Server):
                 await tab.focus()
 
     def _check_host(self, request: web.Request) -> None:
-        """On a loopback address, only loopback names: a rebound DNS name is refused."""
-        if self.loopback and _hostname(request.host) not in LOOPBACK_NAMES:
-            raise web.HTTPMisdirectedRequest(text="Open Mantis at http://localhost instead.")
+        """Only this server's own names and addresses: a rebound DNS name is refused."""
+        if not self.access.host_allowed(request.host):
+            raise web.HTTPMisdirectedRequest(text=WRONG_HOST)
+
+    def _check_session(self, request: web.Request) -> None:
+        """The Host must be this server's, and the request must hold this run's key."""
+        self._check_host(request)
+        if not self.access.holds(request.cookies):
+            raise web.HTTPForbidden(text=WRONG_KEY)
 
     async def run(
         self, stop: asyncio.Event, ready: Callable[[str, int], None] | None = None
@@ -170,6 +229,7 @@ class WebServer(Server):
             port = self.port
             for address in runner.addresses:
                 port = address[1]
+            self.access.for_port(port)
             if ready is not None:
                 ready(self.host, port)
             await stop.wait()
@@ -177,9 +237,19 @@ class WebServer(Server):
             await runner.cleanup()
 
 
-def _hostname(host: str) -> str:
-    """``localhost:8000`` → ``localhost``; ``[::1]:8000`` → ``::1``."""
-    return urlsplit(f"//{host}").hostname or ""
+WRONG_KEY = (
+    "Mantis opens only from the address mantis web printed, its key included "
+    "(http://HOST:PORT/?key=...): open that address."
+)
+WRONG_HOST = (
+    "Mantis answers only to this computer's own names and addresses: open the address "
+    "mantis web printed (or start it with --allow-host NAME for a name of your own)."
+)
+
+
+async def _page_headers(request: web.Request, response: web.StreamResponse) -> None:
+    for name, value in PAGE_HEADERS.items():
+        response.headers.setdefault(name, value)
 
 
 def _cells(value: Any, default: int) -> int:

@@ -25,7 +25,8 @@ from mantis.net import protocol
 from mantis.net.directory import LocalDirectory
 from mantis.net.room import RoomConfig
 from mantis.net.server import TableServer
-from mantis.store.tables_db import DB_NAME, SqliteTableStore
+from mantis.store.table_stores import open_table_store
+from mantis.store.tables_db import DB_NAME
 from mantis.table import Message, PublicPosition, Recorded
 from mantis.table.clock import SystemClock
 
@@ -34,12 +35,15 @@ WAIT = 60.0
 
 
 @contextlib.asynccontextmanager
-async def running_server(data: Path, **options: Any) -> AsyncIterator[tuple[TableServer, str]]:
+async def running_server(
+    data: Path, database: str | None = None, **options: Any
+) -> AsyncIterator[tuple[TableServer, str]]:
     """A server on 127.0.0.1 (a free port) for the duration of the block: (server, url).
 
-    It keeps its tables in ``data``/server.sqlite3; ``away_after``, ``bot_pace``
-    (0 unless given) and ``bot_timeout`` make its ``RoomConfig``; the other
-    options go to ``TableServer`` (``clock`` among them: a ``ManualClock`` to drive).
+    It keeps its tables in ``database`` (a PostgreSQL URL), or else in
+    ``data``/server.sqlite3; ``away_after``, ``bot_pace`` (0 unless given) and
+    ``bot_timeout`` make its ``RoomConfig``; the other options go to
+    ``TableServer`` (``clock`` among them: a ``ManualClock`` to drive).
     """
     config = RoomConfig(
         **{
@@ -50,7 +54,7 @@ async def running_server(data: Path, **options: Any) -> AsyncIterator[tuple[Tabl
         bot_pace=options.pop("bot_pace", 0.0),
     )
     clock = options.setdefault("clock", SystemClock())
-    store = SqliteTableStore(data / DB_NAME)
+    store = await open_table_store(database or data / DB_NAME)
     directory = LocalDirectory(clock)
     server = TableServer(store, directory, config=config, **options)
     stop = asyncio.Event()

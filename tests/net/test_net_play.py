@@ -35,9 +35,9 @@ def steal_or_score(view):
 
 
 async def test_two_people_and_a_bot_play_a_whole_game_and_a_spectator_sees_it_all(
-    tmp_path: Path,
+    tmp_path: Path, database: str | None
 ) -> None:
-    async with running_server(tmp_path) as (server, url):
+    async with running_server(tmp_path, database) as (server, url):
         ann = await create(url, ("human", "open", "greedy"), "Ann")
         code = welcome(ann).code
         assert len(code) == 4 and code.isalpha() and code.isupper()

@@ -48,10 +48,11 @@ async def follow_and_play(seat: TableConnection, *, on_event=None) -> PublicPosi
 
 
 async def test_the_server_killed_mid_game_comes_back_and_no_move_is_lost_or_doubled(
-    tmp_path: Path,
+    tmp_path: Path, database: str | None
 ) -> None:
     data = tmp_path / "server"
-    first = ServerProcess(data, 0, "--away-after", "600")
+    kept = ("--database", database) if database else ()
+    first = ServerProcess(data, 0, "--away-after", "600", *kept)
     ann = TableConnection(
         first.url,
         protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "open", "greedy")),
@@ -75,7 +76,7 @@ async def test_the_server_killed_mid_game_comes_back_and_no_move_is_lost_or_doub
         if not killed.is_set() and PublicPosition.of(ann.stream).turn >= 6:
             killed.set()
             first.kill()  # -9, mid-game, between two of Ann's moves
-            restarted.append(ServerProcess(data, first.port, "--away-after", "600"))
+            restarted.append(ServerProcess(data, first.port, "--away-after", "600", *kept))
 
     try:
         results = await asyncio.wait_for(

@@ -84,3 +84,16 @@ def test_bad_serve_values_exit_2_and_a_taken_port_exits_1(tmp_path: Path, capsys
         assert taken.stderr.count("\n") == 1 and "cannot listen" in taken.stderr
     finally:
         running.stop()
+
+
+def test_a_database_that_cannot_be_reached_exits_1_with_one_line(tmp_path: Path) -> None:
+    process = subprocess.run(
+        [sys.executable, "-m", "mantis", "serve", "--port", "0", "--data", str(tmp_path)]
+        + ["--database", "postgresql://ann:secret@127.0.0.1:1/tables"],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+    assert process.returncode == 1 and process.stdout == ""
+    assert process.stderr.count("\n") == 1 and "cannot reach the database" in process.stderr
+    assert "secret" not in process.stderr and "Traceback" not in process.stderr

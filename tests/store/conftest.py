@@ -27,14 +27,21 @@ class OpenStore:
         return await self.open()
 
 
-@pytest.fixture(params=["sqlite"])
+@pytest.fixture(params=["sqlite", "postgresql"])
 async def table_store(request, tmp_path: Path) -> AsyncIterator[OpenStore]:
     """A fresh, empty store of each backend."""
 
     async def sqlite() -> TableStore:
         return SqliteTableStore(tmp_path / "server.sqlite3")
 
-    opened = OpenStore(sqlite)
+    async def postgresql() -> TableStore:
+        from mantis.store.tables_pg import PgTableStore
+
+        return await PgTableStore.open(url)
+
+    if request.param == "postgresql":
+        url = request.getfixturevalue("pg_url")
+    opened = OpenStore(sqlite if request.param == "sqlite" else postgresql)
     await opened.open()
     try:
         yield opened

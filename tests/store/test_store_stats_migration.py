@@ -14,6 +14,9 @@ import pytest
 from storekit import finished, game_for, seated
 
 from mantis.engine import GameRecord
+from mantis.rating.levels import level_rating
+from mantis.rating.scale import Rating
+from mantis.rating.update import rate
 from mantis.store import stats_schema
 from mantis.store.stats import StatsDB, StatsError, Tally, default_stats_path
 
@@ -69,8 +72,8 @@ def version_and_tables() -> tuple[int, set[str]]:
 
 def test_a_new_database_is_at_the_current_version():
     StatsDB().close()
-    assert version_and_tables() == (stats_schema.SCHEMA_VERSION, {"games", "seats"})
-    assert stats_schema.SCHEMA_VERSION == 4
+    assert version_and_tables() == (stats_schema.SCHEMA_VERSION, {"games", "seats", "ratings"})
+    assert stats_schema.SCHEMA_VERSION == 5
 
 
 def test_a_v1_database_is_upgraded_and_its_games_keep_counting():
@@ -92,7 +95,7 @@ def test_a_v1_database_is_upgraded_and_its_games_keep_counting():
         db.record_game(game_for("Ann", True, seed=4), datetime(2026, 1, 4, tzinfo=UTC))
         [ann_after] = db.player_stats()
 
-    assert version_and_tables() == (4, {"games", "seats"})
+    assert version_and_tables() == (5, {"games", "seats", "ratings"})
     assert ann.overall == Tally(2, 1)
     assert dict(ann.vs_bots) == {"casual": Tally(1, 1), "expert": Tally(1, 0)}
     assert [g.seats for g in listed[1:]] == [lost.seats, won.seats]
@@ -238,7 +241,7 @@ def test_a_v3_database_is_upgraded_so_one_person_in_any_case_is_one_player():
         [ann] = db.player_stats("ANN")
         db.record_game(game_for("STRASSE", False, seed=4), datetime(2026, 1, 4, tzinfo=UTC))
         [strasse] = db.player_stats("strasse")
-    assert version_and_tables() == (4, {"games", "seats"})
+    assert version_and_tables() == (5, {"games", "seats", "ratings"})
     assert names == [("ann", Tally(2, 1)), ("Straße", Tally(1, 1))]
     assert ann.name == "ann" and ann.overall == Tally(2, 1)
     assert strasse.name == "STRASSE" and strasse.overall == Tally(2, 1)
@@ -255,3 +258,57 @@ def test_a_v3_database_is_upgraded_so_one_person_in_any_case_is_one_player():
         ("ann", "ann"),
     ]
     assert "seats_by_player" in indexes and "seats_by_name" not in indexes
+
+
+V4_STEP = """
+ALTER TABLE seats ADD COLUMN player TEXT NOT NULL DEFAULT '';
+DROP INDEX seats_by_name;
+CREATE INDEX seats_by_player ON seats (kind, player);
+PRAGMA user_version = 4;
+"""
+
+
+def make_v4(records: list[tuple[str, GameRecord, str | None]]) -> None:
+    """A database as v4 left it: each person known by their name in any case, no ratings."""
+    make_v3([(when, record) for when, record, _ in records])
+    raw = sqlite3.connect(default_stats_path())
+    raw.executescript(V4_STEP)
+    names = raw.execute("SELECT DISTINCT name FROM seats").fetchall()
+    raw.executemany(
+        "UPDATE seats SET player = ? WHERE name = ?", [(n.casefold(), n) for (n,) in names]
+    )
+    raw.executemany(
+        "UPDATE games SET origin = ? WHERE id = ?",
+        [(origin, game_id) for game_id, (*_, origin) in enumerate(records, start=1)],
+    )
+    raw.commit()
+    raw.close()
+
+
+def test_a_v4_database_is_upgraded_and_rated_from_the_games_it_holds():
+    vs_bots = game_for("Ann", True, players=4, bots=("casual", "expert"), seed=1)
+    together = seated(finished(seed=4), {1: "ann", 2: "Bob"}, bots=("random",))
+    online = game_for("Ann", False, bots=("greedy",), seed=6)
+    make_v4(
+        [
+            ("2026-01-01T10:00:00Z", vs_bots, None),
+            ("2026-01-02T10:00:00Z", online, "ws://example:8765 KXQD 6"),
+            ("2026-01-03T10:00:00Z", together, None),
+        ]
+    )
+    with StatsDB() as db:
+        rated = {s.name: s.ratings for s in db.player_stats()}
+        db.record_game(
+            game_for("Bob", True, players=2, bots=("score",), seed=9),
+            datetime(2026, 1, 4, tzinfo=UTC),
+        )
+        [bob] = db.player_stats("bob")
+    assert version_and_tables() == (5, {"games", "seats", "ratings"})
+    ann = next(s for s, seat in enumerate(vs_bots.seats) if seat.kind == "human")
+    first = [level_rating(s.bot, 4) if s.kind == "bot" else Rating() for s in vs_bots.seats]
+    ann1 = rate(first, vs_bots.result.winners)[ann]
+    _, ann2, bob1 = rate([level_rating("random", 3), ann1, Rating()], together.result.winners)
+    assert [p.rating for p in rated["ann"]] == [ann1, ann2]  # the online game is not rated here
+    assert [p.game_id for p in rated["ann"]] == [1, 3]
+    assert [p.rating for p in rated["Bob"]] == [bob1]
+    assert [p.rating for p in bob.ratings][:1] == [bob1] and len(bob.ratings) == 2  # goes on

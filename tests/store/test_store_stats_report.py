@@ -51,11 +51,17 @@ def test_the_table_shows_every_player_with_their_figures(capsys, games):
     status, out, err = run(capsys)
     assert status == 0 and err == ""
     lines = out.splitlines()
-    ann = next(line for line in lines if line.startswith("Ann "))
-    bob = next(line for line in lines if line.startswith("Bob "))
-    # games, wins, win %, current streak, best streak, recent results oldest first
-    assert ann.split() == ["Ann", "4", "3", "75%", "2", "2", "█▁██"]
-    assert bob.split() == ["Bob", "1", "0", "0%", "0", "0", "▁"]
+    ann = next(line for line in lines if line.startswith("Ann ")).split()
+    bob = next(line for line in lines if line.startswith("Bob ")).split()
+    with StatsDB() as db:
+        ratings = {s.name: s.rating for s in db.player_stats()}
+    # rating ± (provisional: "?"), games, wins, win %, current streak, best streak,
+    # recent results oldest first
+    for name, row in (("Ann", ann), ("Bob", bob)):
+        rating = ratings[name]
+        assert row[1:4] == [f"{rating.shown:,}", "±", f"{rating.plus_minus}?"]
+    assert ann[:1] + ann[4:] == ["Ann", "4", "3", "75%", "2", "2", "█▁██"]
+    assert bob[:1] + bob[4:] == ["Bob", "1", "0", "0%", "0", "0", "▁"]
     assert "  casual  won   1 of   2   50%" in lines
     assert "  expert  won   2 of   2  100%" in lines
     assert "  3 players  won   3 of   4   75%" in lines
@@ -77,7 +83,7 @@ def test_one_person_in_two_cases_is_one_row_under_the_latest_spelling(capsys, ga
     assert sorted(players) == ["Ann", "bob"]
     assert (players["bob"]["games"], players["bob"]["wins"]) == (2, 1)
     status, out, _ = run(capsys)
-    table = out.split("\n\n")[0].splitlines()[2:]  # below the header and its rule
+    table = out.split("\n\n")[0].splitlines()[2:-1]  # between the header's rule and the note
     assert [row.split()[0] for row in table] == ["Ann", "bob"]
     assert "Bob" not in out
 
@@ -91,6 +97,8 @@ def test_json_has_the_same_figures(capsys, games):
     status, out, _ = run(capsys, "--json", "--player", "ANN")
     assert status == 0
     [ann] = json.loads(out)["players"]
+    assert set(ann) >= {"rating", "rating_history"}  # (their own tests: test_store_ratings)
+    del ann["rating"], ann["rating_history"]
     assert ann == {
         "name": "Ann",
         "games": 4,

@@ -1,12 +1,13 @@
-"""A server's SQLite file from before table rules and turn clocks (schema v2) is upgraded.
+"""A server's data from before table rules and turn clocks (schema v2) is upgraded.
 
-The upgrade is SQLite's own business (another store starts at the newest
-schema), so this is not among the shared store tests.
+Each store upgrades in its own words (a SQLite file, a PostgreSQL database),
+so these are not among the shared store tests.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 
 from mantis.engine import SCORE
@@ -72,3 +73,37 @@ async def test_a_v2_file_keeps_its_game_and_gains_the_rules_as_they_were(tmp_pat
         await store.close()
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+
+
+async def test_a_v2_postgresql_database_gains_the_rules_as_they_were(pg_url: str) -> None:
+    import asyncpg
+
+    from mantis.store.tables_pg import PgTableStore
+
+    store = await PgTableStore.open(pg_url)
+    table_id = await store.create_table(
+        "BDFH", private=False, host=0, away_bot="greedy", seats=(StoredSeat("Ann", "human"),)
+    )
+    await store.close()
+    # Back to v2, as cluster's first PostgreSQL server left it.
+    db = await asyncpg.connect(pg_url)
+    try:
+        await db.execute(
+            "ALTER TABLE tables DROP COLUMN clock, DROP COLUMN talk, DROP COLUMN quick;"
+            "ALTER TABLE seats DROP COLUMN left_game;"
+            "ALTER TABLE games DROP COLUMN deadline_turn, DROP COLUMN deadline;"
+            "UPDATE mantis_schema SET version = 2"
+        )
+    finally:
+        await db.close()
+    store = await PgTableStore.open(pg_url)
+    try:
+        table = await store.load("BDFH")
+        assert table is not None and table.id == table_id
+        assert (table.clock, table.talk, table.quick) == (None, True, False)
+        assert table.seats == (StoredSeat("Ann", "human"),)
+        game_id = await store.start_game(table_id, 5)
+        await store.set_deadline(game_id, 0, datetime(2030, 1, 1, tzinfo=UTC))
+        assert (await store.load("BDFH")).game.deadline[0] == 0
+    finally:
+        await store.close()

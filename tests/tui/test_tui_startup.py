@@ -36,8 +36,16 @@ print("weights loaded" if expert is not None and expert._NETWORKS is not None el
 print(" ".join(sorted(sys.modules)))
 """
 
-#: Loaded by none of the app's first screens.
-NEVER_AT_START = ("mantis.net", "mantis.sim", "websockets", "sqlite3", "mantis.store.stats")
+#: Loaded by none of the app's first screens (ratings are worked out when a game is recorded).
+NEVER_AT_START = (
+    "mantis.net",
+    "mantis.sim",
+    "websockets",
+    "sqlite3",
+    "mantis.store.stats",
+    "mantis.rating.update",
+    "openskill",
+)
 
 
 def loaded(code: str, *args: str) -> list[str]:

@@ -49,9 +49,10 @@ def test_a_port_in_use_is_one_clear_line_and_exit_1() -> None:
 def test_another_host_is_warned_that_whoever_reaches_it_uses_these_saves() -> None:
     server = WebProcess("--host", "0.0.0.0")
     assert server.url.startswith("http://127.0.0.1:")  # what a browser here can open
+    assert server.url.endswith(f"/?key={server.key}") and len(server.key) >= 24
     assert server.stop() == 0
     (warning,) = server.errors.splitlines()
-    assert warning.startswith("mantis: warning: listening on 0.0.0.0: whoever reaches it")
+    assert warning.startswith("mantis: warning: listening on 0.0.0.0: whoever has the address")
     assert "this computer's saves and statistics" in warning
 
 
@@ -64,8 +65,9 @@ def test_each_tab_starts_this_python_quoted_even_under_a_path_with_spaces() -> N
 async def test_only_pages_of_this_server_may_start_an_app() -> None:
     server = WebProcess()
     try:
-        ws_url = server.url.replace("http://", "ws://") + "/ws"
-        async with aiohttp.ClientSession() as session:
+        ws_url = server.origin.replace("http://", "ws://") + "/ws"
+        cookie = {f"mantis-web-{server.origin.rsplit(':', 1)[1]}": server.key}
+        async with aiohttp.ClientSession(cookies=cookie) as session:
             for origin in (None, "http://evil.example", "http://127.0.0.1:1"):
                 headers = {"Origin": origin} if origin else {}
                 with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
@@ -73,10 +75,10 @@ async def test_only_pages_of_this_server_may_start_an_app() -> None:
                 assert refused.value.status == 403
             # A name rebound to this address is refused too (the page, and its socket).
             rebound = {"Host": "evil.example"}
-            async with session.get(server.url, headers=rebound) as page:
+            async with session.get(server.origin, headers=rebound) as page:
                 assert page.status == 421
             # The page itself, asked for properly, is served.
-            async with session.get(server.url) as page:
+            async with session.get(server.origin) as page:
                 assert page.status == 200 and "<title>Mantis</title>" in await page.text()
     finally:
         assert await asyncio.to_thread(server.stop) == 0

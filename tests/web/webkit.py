@@ -21,6 +21,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -104,7 +105,10 @@ class WebProcess:
         found = re.search(r"open (http://\S+)", line)
         assert found, line + self.process.stderr.read()  # type: ignore[union-attr]
         self.url = found.group(1)
-        self.origin = self.url
+        """The address it printed, this run's key included."""
+        parts = urlsplit(self.url)
+        self.origin = f"{parts.scheme}://{parts.netloc}"
+        self.key = parse_qs(parts.query)["key"][0]
         self.errors = ""
         """What it wrote on stderr, once stopped (``said``: on stdout)."""
         self.said = ""

@@ -13,6 +13,10 @@ values it.  It plays the action with the best expected value:
   shared or not, else 0);
 * otherwise the position is scored by the value function below.
 
+Where each action and face lead is ``option_leaves``; the game review
+(``mantis.review``) values the same leaves for every seat, so its numbers for
+the mover are the expert's own.
+
 The value function
 ------------------
 Every seat ``i`` gets a strength ``u_i = f(x_i)``, where ``x_i`` are the
@@ -68,7 +72,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from importlib import resources
 from operator import mul
 from typing import Any
@@ -216,6 +220,16 @@ def _networks() -> dict[int, Network]:
     return _NETWORKS
 
 
+def networks_by_players(trained: dict[int, Network] | None = None) -> dict[int, Network]:
+    """A network for every table size, 2 to 6: ``trained`` (default: the packaged
+    ones) where there is one, else the nearest trained size's."""
+    nets = trained if trained is not None else _networks()
+    return {
+        n: nets[n] if n in nets else nets[min(nets, key=lambda m: (abs(m - n), m))]
+        for n in range(2, 7)
+    }
+
+
 def position_strengths(
     net: Network,
     counts: list[tuple[int, ...]],
@@ -250,11 +264,7 @@ class ExpertBot:
     def _nets(self) -> dict[int, Network]:
         """A network for every player count: the nearest trained one if it has none."""
         if self._by_players is None:
-            nets = self._given if self._given is not None else _networks()
-            self._by_players = {
-                n: nets[n] if n in nets else nets[min(nets, key=lambda m: (abs(m - n), m))]
-                for n in range(2, 7)
-            }
+            self._by_players = networks_by_players(self._given)
         return self._by_players
 
     def choose(self, view: View) -> Action:
@@ -268,104 +278,131 @@ class ExpertBot:
 
     def action_values(self, view: View) -> list[float]:
         """Expected win probability of each legal action (in ``legal_actions`` order)."""
-        n = view.players
         me = view.to_move
-        net = self._nets[n]
-        target = view.target
-        scores = view.scores
-        counts = [tuple(map(len, tank)) for tank in view.tanks]
-        actions = view.legal_actions()
-        values = [0.0] * len(actions)
-        odds = top_face_odds(view)
-        unseen = list(unseen_face_counts(view.seen))
-        left = view.pile_size - 1
-        phase = left / (105 - 4 * n)
+        values = [0.0] * len(view.legal_actions())
         exp = math.exp
-        usual_next = (me + 1) % n
-        others = [[j for j in range(n) if j != s] for s in range(n)]
-        best_others = [max(scores[j] for j in others[s]) for s in range(n)]
-
-        for colour, p in odds:
-            unseen[colour] -= 1
-            q = next_card_odds(unseen, left)
-            unseen[colour] += 1
-            # strengths of unchanged seats, per next mover
-            base: dict[int, list[float]] = {}
-
-            def base_for(
-                nxt: int, q: list[float] = q, base: dict[int, list[float]] = base
-            ) -> list[float]:
-                us = base.get(nxt)
-                if us is None:
-                    us = base[nxt] = [
-                        net(
-                            seat_features(
-                                counts[s],
-                                scores[s],
-                                (s - nxt) % n,
-                                q,
-                                target,
-                                n,
-                                phase,
-                                best_others[s],
-                            )
-                        )
-                        for s in range(n)
-                    ]
-                return us
-
-            for i, action in enumerate(actions):
-                nxt = usual_next
-                changed: list[tuple[int, tuple[int, ...]]] = []
-                new_scores: Sequence[int] = scores
-                if isinstance(action, Score):
-                    mine = counts[me]
-                    k = mine[colour]
-                    if k:
-                        if scores[me] + k + 1 >= target:
-                            values[i] += p
-                            continue
-                        raised = list(scores)
-                        raised[me] += k + 1
-                        new_scores = raised
-                        changed.append((me, mine[:colour] + (0,) + mine[colour + 1 :]))
-                    else:
-                        changed.append((me, mine[:colour] + (1,) + mine[colour + 1 :]))
-                else:
-                    victim = action.target
-                    theirs = counts[victim]
-                    m = theirs[colour]
-                    if m:
-                        mine = counts[me]
-                        grown = mine[colour] + m + 1
-                        changed.append((me, mine[:colour] + (grown,) + mine[colour + 1 :]))
-                        changed.append((victim, theirs[:colour] + (0,) + theirs[colour + 1 :]))
-                        if n == 2:
-                            nxt = me
-                    else:
-                        changed.append((victim, theirs[:colour] + (m + 1,) + theirs[colour + 1 :]))
-                if left == 0:
-                    final = list(counts)
-                    for s, c in changed:
-                        final[s] = c
-                    values[i] += p * (me in deck_out_winners(new_scores, [sum(c) for c in final]))
-                    continue
-                if new_scores is scores:
-                    us = list(base_for(nxt))
-                    for s, c in changed:
-                        us[s] = net(
-                            seat_features(
-                                c, scores[s], (s - nxt) % n, q, target, n, phase, best_others[s]
-                            )
-                        )
-                else:  # my score changed: every seat's lead changes
-                    final = list(counts)
-                    for s, c in changed:
-                        final[s] = c
-                    us = position_strengths(net, final, new_scores, nxt, q, target, phase)
+        for i, _colour, p, us, winners in option_leaves(view, self._nets[view.players]):
+            if us is None:
+                values[i] += p * (me in winners)
+            else:
                 um = us[me]
                 values[i] += p / sum(exp(u - um) for u in us)
         return values
 
 
-__all__ = ["FEATURES", "ExpertBot", "seat_features"]
+def option_leaves(
+    view: View, net: Network
+) -> Iterator[tuple[int, int, float, list[float] | None, tuple[int, ...]]]:
+    """Where every legal option leads, for every face the top card can have.
+
+    Yields ``(option, colour, p, strengths, winners)`` face by face, and for
+    each face option by option (``legal_actions`` order): ``p`` is the face's
+    exact probability; ``strengths`` are every seat's ``u`` in the position
+    reached, or ``None`` when the game ends there — then ``winners`` are the
+    seats that win (the mover reaching the target, or the deck-out's winners,
+    shared or not).  Seats an option does not touch are valued once per face.
+    """
+    n = view.players
+    me = view.to_move
+    target = view.target
+    scores = view.scores
+    counts = [tuple(map(len, tank)) for tank in view.tanks]
+    actions = view.legal_actions()
+    odds = top_face_odds(view)
+    unseen = list(unseen_face_counts(view.seen))
+    left = view.pile_size - 1
+    phase = left / (105 - 4 * n)
+    usual_next = (me + 1) % n
+    others = [[j for j in range(n) if j != s] for s in range(n)]
+    best_others = [max(scores[j] for j in others[s]) for s in range(n)]
+    mover_wins = (me,)
+
+    for colour, p in odds:
+        unseen[colour] -= 1
+        q = next_card_odds(unseen, left)
+        unseen[colour] += 1
+        # strengths of unchanged seats, per next mover
+        base: dict[int, list[float]] = {}
+
+        def base_for(
+            nxt: int, q: list[float] = q, base: dict[int, list[float]] = base
+        ) -> list[float]:
+            us = base.get(nxt)
+            if us is None:
+                us = base[nxt] = [
+                    net(
+                        seat_features(
+                            counts[s],
+                            scores[s],
+                            (s - nxt) % n,
+                            q,
+                            target,
+                            n,
+                            phase,
+                            best_others[s],
+                        )
+                    )
+                    for s in range(n)
+                ]
+            return us
+
+        for i, action in enumerate(actions):
+            nxt = usual_next
+            changed: list[tuple[int, tuple[int, ...]]] = []
+            new_scores: Sequence[int] = scores
+            if isinstance(action, Score):
+                mine = counts[me]
+                k = mine[colour]
+                if k:
+                    if scores[me] + k + 1 >= target:
+                        yield i, colour, p, None, mover_wins
+                        continue
+                    raised = list(scores)
+                    raised[me] += k + 1
+                    new_scores = raised
+                    changed.append((me, mine[:colour] + (0,) + mine[colour + 1 :]))
+                else:
+                    changed.append((me, mine[:colour] + (1,) + mine[colour + 1 :]))
+            else:
+                victim = action.target
+                theirs = counts[victim]
+                m = theirs[colour]
+                if m:
+                    mine = counts[me]
+                    grown = mine[colour] + m + 1
+                    changed.append((me, mine[:colour] + (grown,) + mine[colour + 1 :]))
+                    changed.append((victim, theirs[:colour] + (0,) + theirs[colour + 1 :]))
+                    if n == 2:
+                        nxt = me
+                else:
+                    changed.append((victim, theirs[:colour] + (m + 1,) + theirs[colour + 1 :]))
+            if left == 0:
+                final = list(counts)
+                for s, c in changed:
+                    final[s] = c
+                yield i, colour, p, None, deck_out_winners(new_scores, [sum(c) for c in final])
+                continue
+            if new_scores is scores:
+                us = list(base_for(nxt))
+                for s, c in changed:
+                    us[s] = net(
+                        seat_features(
+                            c, scores[s], (s - nxt) % n, q, target, n, phase, best_others[s]
+                        )
+                    )
+            else:  # my score changed: every seat's lead changes
+                final = list(counts)
+                for s, c in changed:
+                    final[s] = c
+                us = position_strengths(net, final, new_scores, nxt, q, target, phase)
+            yield i, colour, p, us, ()
+
+
+__all__ = [
+    "FEATURES",
+    "ExpertBot",
+    "Network",
+    "networks_by_players",
+    "option_leaves",
+    "seat_features",
+]

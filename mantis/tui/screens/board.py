@@ -35,6 +35,7 @@ from ...table import (
     TimedOut,
 )
 from ...table.names import clean_name
+from .. import plain
 from ..narration import game_over_line, narrate, opening_line, possessive
 from ..preferences import Preferences
 from ..seating import describe
@@ -252,12 +253,12 @@ class BoardScreen(Screen[None]):
             self.query_one(TurnBanner).show_over(game_over_line(message, self.names))
         elif isinstance(message, KeepFailed):
             if message.what == "save":
-                self.notify(
-                    f"Could not save the game: {message.reason}", severity="error", timeout=8
+                plain.notify(
+                    self, f"Could not save the game: {message.reason}", severity="error", timeout=8
                 )
             else:
-                self.notify(
-                    f"Statistics not updated: {message.reason}", severity="warning", timeout=8
+                plain.notify(
+                    self, f"Statistics not updated: {message.reason}", severity="warning", timeout=8
                 )
         entry = self._log_entry(message, self.state)
         if entry is not None:
@@ -278,7 +279,7 @@ class BoardScreen(Screen[None]):
             odds.show(view, self.names)
             pile.faces = face_labels(view)
             mover = "" if view.over else f" · odds for {self.names[view.to_move]}"
-            side.border_title = f"Draw pile{mover}"
+            side.border_title = plain.content(f"Draw pile{mover}")
         elif pile.faces is not None:
             pile.faces = None
 

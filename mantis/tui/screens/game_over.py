@@ -15,6 +15,7 @@ from textual.widgets import Button, Static
 from textual.widgets.button import ButtonVariant
 
 from ...engine import GameOver
+from .. import plain
 from ..narration import join_names, reason_text
 
 
@@ -144,14 +145,14 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
             headline = f"★ Shared win: {join_names(winners)} ★"
         with Vertical(id="box") as box:
             box.border_title = "Game over"
-            yield Static(headline, id="winners")
-            yield Static(reason_text(result, names), id="reason")
+            yield Static(plain.content(headline), id="winners")
+            yield Static(plain.content(reason_text(result, names)), id="reason")
             yield Static(self._score_table(), id="scores")
             seed = "-" if self.seed is None else str(self.seed)
             note = self.note
             if note is None:
                 note = f"{self.result.turns} moves · seed {seed} · Rematch replays this same deal"
-            yield Static(note, classes="note")
+            yield Static(plain.content(note), classes="note")
             with Horizontal(id="buttons"):
                 for choice in self.choices:
                     _, label, variant = _BUTTONS[choice]
@@ -177,7 +178,7 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
                 f"{seat_label:<{name_width}}  {result.scores[seat]:>6}  "
                 f"{result.tank_sizes[seat]:>4}  {'★ winner' if won else ''}"
             )
-            lines.append(Text(row.rstrip(), style="bold" if won else ""))
+            lines.append(plain.rich(row.rstrip(), style="bold" if won else ""))
         return Text("\n").join(lines)
 
     @on(Button.Pressed)

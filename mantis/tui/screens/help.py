@@ -82,7 +82,9 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
     ),
     (
         "Playing in a browser",
-        "Run [b]mantis web [/b]and open the address it prints. Each browser tab is a Mantis "
+        "Run [b]mantis web [/b]and open the very address it prints: its key (made anew "
+        "each run) is what lets your browser in, and the page keeps it, so a reload works. "
+        "Each browser tab is a Mantis "
         "of its own, with this computer's saves and statistics; keys and the mouse work as "
         "here. Closing a tab saves its game just as quitting does, every tab keeps its own "
         "game, and the next tab offers to resume them.\n\nBrowsers keep a few keys for "

@@ -30,7 +30,8 @@ from ...net.client import (
 from ...net.codes import normal_code
 from ...players.registry import level_choices
 from ...store.seat_tokens import SeatTokens
-from ...table.names import MAX_NAME_LENGTH, clean_name
+from ...table.names import MAX_NAME_LENGTH, clean_name, looks_like_you
+from .. import plain
 from ..preferences import Preferences
 
 #: Seconds between two looks at the server's list of tables.
@@ -173,7 +174,7 @@ class LobbyScreen(Screen[None]):
         if not name:
             self.show_error("Type your name first: it is how the others will see you.")
             return None
-        if name.casefold() == "you":
+        if looks_like_you(name):
             self.show_error("'You' is how every screen says its own seat: pick another name.")
             return None
         return name
@@ -186,7 +187,7 @@ class LobbyScreen(Screen[None]):
         )
 
     def show_error(self, message: str) -> None:
-        self.query_one("#lobby-error", Static).update(message)
+        self.query_one("#lobby-error", Static).update(plain.content(message))
 
     # ------------------------------------------------------------------ going in
 
@@ -291,7 +292,8 @@ class LobbyScreen(Screen[None]):
             state = listed.state
             if state == "waiting" and listed.open_seats:
                 state = f"waiting for {listed.open_seats}"
-            view.add_row(listed.code, state, str(listed.moves), names, key=listed.code)
+            cells = (listed.code, state, str(listed.moves), names)
+            view.add_row(*(plain.rich(cell) for cell in cells), key=listed.code)
         if tables:
             view.move_cursor(row=min(max(cursor, 0), len(tables) - 1))
 

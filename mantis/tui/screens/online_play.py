@@ -18,6 +18,7 @@ from ...engine.record import parse_record
 from ...net.protocol import Act, SeatRequest
 from ...store.stats import StatsDB, StatsError
 from ...table import Message, Recorded
+from .. import plain
 from ..narration import YOU
 from ..preferences import Preferences
 from .board import BOARD_CSS
@@ -115,7 +116,7 @@ class OnlinePlayScreen(PlayScreen):
         try:
             record = parse_record(text)
         except RecordError as exc:
-            self.notify(f"The game's record could not be read: {exc}", severity="error")
+            plain.notify(self, f"The game's record could not be read: {exc}", severity="error")
             return
         origin = f"{self.online.url} {self.online.code} {record.seed}"
 
@@ -126,4 +127,4 @@ class OnlinePlayScreen(PlayScreen):
         try:
             await asyncio.to_thread(store)
         except StatsError as exc:
-            self.notify(f"Statistics not updated: {exc}", severity="warning", timeout=8)
+            plain.notify(self, f"Statistics not updated: {exc}", severity="warning", timeout=8)

@@ -14,6 +14,7 @@ from textual.worker import Worker, WorkerState
 
 from ...engine import GameRecord
 from ...store.stats import PastGame, StatsDB, StatsError, default_stats_path
+from .. import plain
 from ..narration import join_names
 from ..stats_reading import BUSY_NOTE, StatsBusy, read_patiently
 
@@ -37,7 +38,7 @@ def _where(game: PastGame) -> str:
 
 def _plain(text: str) -> Text:
     """A cell shown as it is: a table reads a plain string as markup, and names are not."""
-    return Text(text, no_wrap=True, end="")
+    return plain.rich(text, no_wrap=True, end="")
 
 
 class PastGamesScreen(Screen[None]):
@@ -121,7 +122,7 @@ class PastGamesScreen(Screen[None]):
 
     async def _show(self, result: list[PastGame] | StatsError) -> None:
         if isinstance(result, StatsError):
-            self.notify(str(result), severity="error", timeout=10)
+            plain.notify(self, str(result), severity="error", timeout=10)
         else:
             self.games = result
         table = self.query_one(DataTable)
@@ -164,7 +165,7 @@ class PastGamesScreen(Screen[None]):
 
     def _opened(self, game_id: int, record: GameRecord | StatsError) -> None:
         if isinstance(record, StatsError):
-            self.notify(str(record), severity="error", timeout=10)
+            plain.notify(self, str(record), severity="error", timeout=10)
             return
         game = next((g for g in self.games if g.id == game_id), None)
         title = f"{game.finished_at:%Y-%m-%d %H:%M}" if game is not None else f"game {game_id}"

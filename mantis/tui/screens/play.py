@@ -30,6 +30,7 @@ from textual.widgets import Button, Static
 from ...engine import SCORE, Action, CardRevealed, GameOver, Steal, TurnStarted, steal
 from ...table import Message as StreamMessage
 from ...table import StreamError
+from .. import plain
 from ..preferences import Preferences
 from ..widgets.coach_bar import CoachBar
 from ..widgets.move_button import MoveButton
@@ -229,7 +230,8 @@ class PlayScreen(BoardScreen):
         except StreamError as exc:
             if not self._misfit:
                 self._misfit = True
-                self.notify(
+                plain.notify(
+                    self,
                     f"A message that does not fit the table was skipped: {exc}",
                     severity="error",
                     timeout=10,
@@ -434,10 +436,10 @@ class PlayScreen(BoardScreen):
         for panel in self.panels:
             panel.set_pickable(human is not None and panel.seat in self.targets)
         if self.target is not None:
-            steal_button.label = f"Steal from {self.names[self.target]} (⏎)"
+            steal_button.label = plain.content(f"Steal from {self.names[self.target]} (⏎)")
         else:
             steal_button.label = "Steal (⏎)"
-        hint.update(self._hint())
+        hint.update(plain.content(self._hint()))
         bindings_state = (human is None, self.target is None, self.paused, self.state.over)
         if bindings_state != self._bindings_state:
             # Refreshing bindings rebuilds the footer: only when something changed.
@@ -469,4 +471,4 @@ class PlayScreen(BoardScreen):
         text = " · ".join(self.status_parts())
         if text != self._status:
             self._status = text
-            self.query_one("#status", Static).update(text)
+            self.query_one("#status", Static).update(plain.content(text))

@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from ...engine import GameRecord
 from ...table import PublicPosition, moves_of
+from .. import plain
 from ..preferences import Preferences
 from ..widgets.game_log import GameLog
 from ..widgets.odds_panel import OddsPanel
@@ -101,7 +102,7 @@ class ReplayScreen(BoardScreen):
         if self.title_text:
             parts.append(self.title_text)
         parts += [f"seed {seed}", f"move {self.position}/{self.end}"]
-        self.query_one("#status", Static).update(" · ".join(parts))
+        self.query_one("#status", Static).update(plain.content(" · ".join(parts)))
         state = "▶ playing" if self.playing else "❚❚ paused"
         delay = AUTOPLAY_DELAYS[self.delay_index]
         filled = round(24 * self.position / self.end) if self.end else 24

@@ -13,6 +13,7 @@ from textual.widgets import Button, Static
 
 from ...store.saves import LoadedSave
 from ...table import seats_of
+from .. import plain
 from ..narration import join_names
 
 
@@ -92,7 +93,9 @@ class ResumeScreen(ModalScreen[LoadedSave | None]):
             if len(self.saves) == 1:
                 box.border_title = "Unfinished game"
                 yield Static("A game was left unfinished:")
-                yield Static(describe_save(self.saves[0]), id="resume-what")
+                yield Static(
+                    plain.content(describe_save(self.saves[0]), lines=True), id="resume-what"
+                )
                 note = (
                     "A new game replaces it once it starts."
                     if self.replaced is not None
@@ -104,7 +107,7 @@ class ResumeScreen(ModalScreen[LoadedSave | None]):
                 for n, save in enumerate(self.saves, start=1):
                     with Horizontal(classes="game"):
                         yield Static(f"[b]{n}[/b]", classes="number")
-                        yield Static(describe_save(save))
+                        yield Static(plain.content(describe_save(save), lines=True))
                 note = (
                     "A new game replaces the first once it starts; the others stay saved."
                     if self.replaced is not None

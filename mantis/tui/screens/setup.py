@@ -16,6 +16,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from ...engine import SeatInfo
 from ...engine.record import SeatKind
 from ...players.registry import level_choices
+from .. import plain
 from ..seating import (
     DEFAULT_NAMES,
     HUMAN,
@@ -39,7 +40,7 @@ def _choices(extra: Sequence[str]) -> list[tuple[str | Content, str]]:
         known.add(bot)
     for bot in extra:
         if bot not in known:
-            options.append((Content(f"Bot · {bot}"), bot))  # a plug-in's name is not markup
+            options.append((plain.content(f"Bot · {bot}"), bot))
             known.add(bot)
     return options
 
@@ -211,7 +212,6 @@ class SetupScreen(Screen[None]):
 
     def show_error(self, error: SeatingError) -> None:
         """Say why these seats cannot make a table, and go to the seat at fault."""
-        # Plain text: a name or a plug-in's message may hold square brackets.
-        self.query_one("#error", Static).update(Content(str(error)))
+        self.query_one("#error", Static).update(plain.content(error))
         if error.seat is not None:  # e.g. a remembered bot that no longer loads
             self.query_one(f"#kind-{error.seat}", Select).focus()

@@ -8,7 +8,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Static
@@ -17,6 +16,7 @@ from textual.worker import Worker, WorkerState
 from ...players.registry import LEVELS
 from ...store.stats import PlayerStats, StatsError, Tally
 from ...store.stats_report import load_player_stats
+from .. import plain
 from ..stats_reading import BUSY_NOTE, StatsBusy, read_patiently
 
 #: Games averaged for each point of the rolling win-rate chart.
@@ -49,11 +49,12 @@ def _percent(tally: Tally) -> str:
 def _breakdown(rows: list[tuple[str, Tally]]) -> Text:
     """Aligned rows: label, "won 3 of 5", "60%"."""
     width = max((len(label) for label, _ in rows), default=0)
-    return Text(
+    return plain.rich(
         "\n".join(
             f"{label:<{width}}  won {t.wins:>3} of {t.games:>3}  {_percent(t):>4}"
             for label, t in rows
-        )
+        ),
+        lines=True,
     )
 
 
@@ -155,8 +156,10 @@ class StatsScreen(Screen[None]):
     async def _show(self, result: list[PlayerStats] | StatsError) -> None:
         widgets: list[Widget] = []
         if isinstance(result, StatsError):
-            self.notify(str(result), severity="error", timeout=10)
-            widgets.append(Static(f"The statistics cannot be read: {result}", classes="note"))
+            plain.notify(self, str(result), severity="error", timeout=10)
+            widgets.append(
+                Static(plain.content(f"The statistics cannot be read: {result}"), classes="note")
+            )
         elif not result:
             widgets.append(
                 Static(
@@ -173,7 +176,7 @@ class StatsScreen(Screen[None]):
 
     def _player(self, stats: PlayerStats) -> ComposeResult:
         overall = stats.overall
-        yield Static(Content(stats.name), classes="player")  # a stored name is not markup
+        yield Static(plain.content(stats.name), classes="player")
         summary = Text()
         plural = "" if overall.games == 1 else "s"
         summary.append(f"{overall.games} game{plural} · {overall.wins} won · ")

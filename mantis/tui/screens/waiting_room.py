@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,6 +20,7 @@ from textual.widgets import Button, DataTable, Footer, Select, Static
 
 from ...net import protocol
 from ...players.registry import level_choices
+from .. import plain
 
 CONNECTION = {
     "here": "● connected",
@@ -163,12 +163,15 @@ class WaitingRoomScreen(Screen[None]):
             return
         code = room.code
         privacy = "private: only those you give the code can find it" if room.private else "public"
-        self.query_one("#room-title", Static).update(f"MANTIS · online table {code} · {privacy}")
+        self.query_one("#room-title", Static).update(
+            plain.content(f"MANTIS · online table {code} · {privacy}")
+        )
         url = self.online.url
         self.query_one("#room-share", Static).update(
-            Text(
+            plain.rich(
                 f"Others join with   mantis join {url} {code}\nand watch with     "
-                f"mantis watch {url} {code}"
+                f"mantis watch {url} {code}",
+                lines=True,
             )
         )
         table = self.query_one(DataTable)
@@ -176,7 +179,7 @@ class WaitingRoomScreen(Screen[None]):
         table.clear()
         for s, seat in enumerate(room.seats):
             presence = self.online.presence[s] if s < len(self.online.presence) else ""
-            name = Text(seat.name or "—")
+            name = plain.rich(seat.name or "—")
             if s == room.host:
                 name.append(" (host)", style="dim")
             if s == self.online.seat:
@@ -184,11 +187,12 @@ class WaitingRoomScreen(Screen[None]):
             plays = f"bot · {seat.bot}" if seat.kind == "bot" else "person"
             if seat.kind == "human" and not seat.taken:
                 plays = "open seat"
-            table.add_row(str(s + 1), name, plays, CONNECTION.get(presence, ""), key=str(s))
+            connection = CONNECTION.get(presence, "")
+            table.add_row(str(s + 1), name, plain.rich(plays), connection, key=str(s))
         if room.seats:
             table.move_cursor(row=min(max(cursor, 0), len(room.seats) - 1))
         self.query_one("#host-controls").display = self.is_host
-        self.query_one("#room-note", Static).update(self._note())
+        self.query_one("#room-note", Static).update(plain.content(self._note()))
         self.refresh_bindings()
 
     def _note(self) -> str:
@@ -208,7 +212,7 @@ class WaitingRoomScreen(Screen[None]):
         return "Waiting for the host to start the game."
 
     def show_error(self, message: str) -> None:
-        self.query_one("#room-error", Static).update(message)
+        self.query_one("#room-error", Static).update(plain.content(message))
 
     def show_connection(self, note: str) -> None:
         self.connection = note

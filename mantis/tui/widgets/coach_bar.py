@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import Static
 
+from .. import plain
+
 if TYPE_CHECKING:  # the bar is hidden unless the coach is asked for: see PlayScreen
     from ...players.coach import Advice
 
@@ -32,7 +34,7 @@ class CoachBar(Static):
             return
         text = Text()
         who = f" for {mover}" if mover else ""
-        text.append(f"Coach{who}: ", style="bold")
+        text.append(plain.visible(f"Coach{who}: "), style="bold")
         verb, _, rest = advice.reason.partition(":")
         # Spaces end runs rather than start them (see ``palette.tag``).
         text.append(f"{verb}: ", style="bold underline")

@@ -7,7 +7,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ...engine import BACKS, FACE
-from .. import palette
+from .. import palette, plain
 
 
 class DrawPile(Widget):
@@ -74,5 +74,5 @@ class DrawPile(Widget):
             text.append_text(palette.chip(colour, wide=wide))
             text.append(" ")
             text.append(f"{palette.name(colour)} → ", style="bold")
-            text.append(where)
+            text.append(plain.visible(where))
         return text

@@ -12,6 +12,8 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from .. import plain
+
 #: Older lines are dropped beyond this, so a long session stays light.
 MAX_LINES = 500
 #: Columns for the move number, so wrapped text hangs under the text, not the number.
@@ -77,7 +79,7 @@ class GameLog(VerticalScroll):
         grid.add_column(width=NUMBER_WIDTH, no_wrap=True, style="dim")
         grid.add_column(ratio=1)
         number = TALK_MARK if talk else f"{turn:>3} " if turn is not None else ""
-        grid.add_row(Text(number, style="dim"), Text(line))
+        grid.add_row(Text(number, style="dim"), plain.rich(line))
         self.mount(Static(grid, classes="-talk" if talk else "-strong" if strong else ""))
         surplus = len(self.children) - MAX_LINES
         if surplus > 0:

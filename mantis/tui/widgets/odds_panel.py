@@ -15,6 +15,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ...engine import BACKS, View
+from .. import plain
 
 # The panel is hidden unless the odds are asked for: the odds (and the coach's
 # number format) are imported when first shown, not with every table.
@@ -81,7 +82,7 @@ class OddsPanel(Widget):
         if odds is None:
             self.border_title = "Odds"
         else:
-            self.border_title = f"Odds · {names[odds.seat]} to move"
+            self.border_title = plain.content(f"Odds · {names[odds.seat]} to move")
 
     def render(self) -> Text:
         odds = self.odds
@@ -95,7 +96,7 @@ class OddsPanel(Widget):
 
         def row(label: str, p: Fraction, cards: Fraction) -> Text:
             line = Text(no_wrap=True, overflow="ellipsis")
-            line.append(f"{label[:label_width]:<{label_width}}")
+            line.append(plain.visible(f"{label[:label_width]:<{label_width}}"))
             line.append(f"{percent(p):>5} ", style="bold" if p else "dim")
             if not p:
                 line.append("  —", style="dim")

@@ -18,6 +18,7 @@ from ...engine import (
     View,
 )
 from ...table import Message as StreamMessage
+from .. import plain
 from .score_pile import ScorePile
 from .tank import Tank
 
@@ -77,7 +78,7 @@ class SeatPanel(Vertical):
         self.target = view.target
         self.presence = ""
         """How the seat's person is connected, online ("● online", "○ offline"…)."""
-        self.border_title = f"{seat + 1} {name} · {kind}"
+        self.border_title = plain.content(f"{seat + 1} {name} · {kind}")
 
     def compose(self) -> ComposeResult:
         yield Tank()

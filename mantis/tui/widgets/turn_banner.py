@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
+from .. import plain
 from ..narration import YOU
 
 
@@ -40,12 +41,12 @@ class TurnBanner(Static):
         if extra:
             text = f"★ EXTRA TURN ★ {text}"
         self.set_classes_for(human=human, extra=extra, over=False)
-        self.update(text)
+        self.update(plain.content(text))
 
     def show_over(self, text: str) -> None:
         """Announce the end of the game."""
         self.set_classes_for(human=False, extra=False, over=True)
-        self.update(f"■ {text}")
+        self.update(plain.content(f"■ {text}"))
 
     def set_classes_for(self, *, human: bool, extra: bool, over: bool) -> None:
         self.set_class(human, "-human")

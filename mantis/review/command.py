@@ -1,0 +1,103 @@
+"""``mantis review FILE [--game N] [--seat S] [--json]``: review the games of a record file.
+
+Every game of the file is read and checked before the first is reviewed, so
+a bad file, a bad ``--game`` or a bad ``--seat`` ends the command with one
+line and status 2 before anything is printed.  A long file shows a progress
+bar on a terminal, like ``mantis simulate``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import TextIO
+
+from ..engine import GameRecord, RecordError
+from ..sim.progress import progress_bar
+from ..store.record_file import GameNotInFile, game_in_file, read_records
+from .game_review import review_game
+from .report import format_review, review_json
+
+USAGE_ERROR = 2
+
+
+class ReviewUsageError(Exception):
+    """A file, ``--game`` or ``--seat`` that cannot be reviewed: one line for the user."""
+
+
+def _games(path: str, number: int | None) -> list[tuple[int, GameRecord]]:
+    """``(number, record)`` of game ``number`` of the file, or of every game."""
+    if not os.path.exists(path):
+        raise ReviewUsageError(f"no such file: {path}")
+    if os.path.isdir(path):
+        raise ReviewUsageError(f"{path} is a directory, not a file of game records")
+    try:
+        if number is not None:
+            return [(number, game_in_file(path, number))]
+        records = read_records(path)
+    except RecordError as exc:
+        raise ReviewUsageError(f"{path}: {exc}") from None
+    except GameNotInFile as exc:
+        if exc.count == 0:
+            raise ReviewUsageError(f"{path} holds no games") from None
+        count = f"{exc.count} game{'' if exc.count == 1 else 's'}"
+        raise ReviewUsageError(f"--game {number} is out of range: {path} holds {count}") from None
+    if not records:
+        raise ReviewUsageError(f"{path} holds no games")
+    return list(enumerate(records, start=1))
+
+
+def seat_of(record: GameRecord, spec: str) -> int:
+    """The seat ``spec`` names in ``record``: its number from 1, or its name (any case).
+
+    ``ValueError`` with a one-line reason if there is no such seat.
+    """
+    text = spec.strip()
+    if text.isdigit():
+        seat = int(text) - 1
+        if not 0 <= seat < record.players:
+            raise ValueError(f"there is no seat {text}: seats are 1 to {record.players}")
+        return seat
+    names = [s.name.casefold() for s in record.seats] if record.seats is not None else []
+    if text.casefold() in names:
+        return names.index(text.casefold())
+    known = ", ".join(s.name for s in record.seats) if record.seats else "none"
+    raise ValueError(f"no seat is named {text!r} (seats 1 to {record.players}; names: {known})")
+
+
+def run_review(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """The ``mantis review`` command; returns the exit status."""
+    out = out if out is not None else sys.stdout
+    try:
+        games = _games(args.file, args.game)
+        plan: list[tuple[int, GameRecord, list[int]]] = []
+        for number, record in games:
+            if record.result is None:
+                raise ReviewUsageError(f"game {number} is not finished: nothing to review yet")
+            if args.seat is None:
+                seats = list(range(record.players))
+            else:
+                try:
+                    seats = [seat_of(record, args.seat)]
+                except ValueError as exc:
+                    raise ReviewUsageError(f"--seat {args.seat}: game {number}: {exc}") from None
+            plan.append((number, record, seats))
+    except ReviewUsageError as exc:
+        print(f"mantis: error: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    with progress_bar(len(plan), "reviewing") as advance:
+        for i, (number, record, seats) in enumerate(plan):
+            review = review_game(record)
+            if args.json:
+                print(json.dumps(review_json(review, number, seats)), file=out)
+            else:
+                if i:
+                    print(file=out)
+                print(format_review(review, number, seats), file=out)
+            advance(1)
+    return 0
+
+
+__all__ = ["run_review", "seat_of"]

@@ -1,0 +1,42 @@
+"""Which ``TableStore`` a server uses: a SQLite file (the default) or a PostgreSQL URL."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from .table_store import StoreError, TableStore
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres(database: str) -> bool:
+    """Whether ``database`` names a PostgreSQL database (a URL) rather than a SQLite file."""
+    return database.startswith(POSTGRES_SCHEMES)
+
+
+def check_postgres_driver() -> None:
+    """``StoreError`` in one line if the PostgreSQL driver is not installed."""
+    if importlib.util.find_spec("asyncpg") is None:
+        raise StoreError(
+            "a PostgreSQL database needs the cluster extra: pip install 'mantis-tui[cluster]'"
+        )
+
+
+async def open_table_store(database: str | Path) -> TableStore:
+    """The store at ``database``: ``postgresql://…`` or the path of a SQLite file.
+
+    ``StoreError`` (one line) if it cannot be opened.
+    """
+    text = str(database)
+    if is_postgres(text):
+        check_postgres_driver()
+        from .tables_pg import PgTableStore
+
+        return await PgTableStore.open(text)
+    from .tables_db import SqliteTableStore
+
+    try:
+        return SqliteTableStore(Path(text))
+    except OSError as exc:
+        raise StoreError(f"cannot use {text}: {exc.strerror or exc}") from None

@@ -1,0 +1,97 @@
+"""The server's plain HTTP pages at the byte level, against a real ``mantis serve``.
+
+Raw sockets, so what is tested is what goes over the wire: a request pipelined
+behind another, a header block split across packets, ``HEAD`` and other
+methods.  The server's stderr is read at the end: none of it may be a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+from pathlib import Path
+
+from netkit import WAIT, ServerProcess, create, welcome
+
+from mantis.net import protocol
+
+
+def exchange(port: int, *chunks: bytes) -> bytes:
+    """Send ``chunks`` (one ``send`` each) and read until the server closes the connection."""
+    with socket.create_connection(("127.0.0.1", port), timeout=WAIT) as sock:
+        for chunk in chunks:
+            sock.sendall(chunk)
+        received = b""
+        while data := sock.recv(65536):
+            received += data
+    return received
+
+
+def responses(data: bytes) -> list[tuple[str, dict[str, str], bytes]]:
+    """Each HTTP response in ``data``: status line, headers, body (by Content-Length)."""
+    found = []
+    while data:
+        head, _, data = data.partition(b"\r\n\r\n")
+        status, *lines = head.decode().split("\r\n")
+        headers = {k.lower(): v.strip() for k, v in (line.split(":", 1) for line in lines)}
+        size = int(headers.get("content-length", "0"))
+        found.append((status, headers, data[:size]))
+        data = data[size:]
+    return found
+
+
+GET_STATUS = b"GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+GET_TABLES = b"GET /tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+
+
+async def test_pipelined_requests_are_answered_or_closed_and_head_has_no_body(
+    tmp_path: Path,
+) -> None:
+    server = ServerProcess(tmp_path)
+    try:
+        host = await create(server.url, seats=("human", "open"), name="Ann")
+        code = welcome(host).code
+        # Two GETs in one packet: the first is answered whole, then the connection
+        # closes (the second is for a new connection to ask, as Connection: close says).
+        for _ in range(3):
+            data = await asyncio.to_thread(exchange, server.port, GET_STATUS + GET_TABLES)
+            [(status, headers, body)] = responses(data)
+            assert status == "HTTP/1.1 200 OK" and headers["connection"] == "close"
+            assert json.loads(body)["tables"] == 1
+        # Another method is refused; one with a body is closed unanswered (no body is read).
+        post = b"POST /status HTTP/1.1\r\nHost: x\r\n\r\n"
+        [(status, headers, _)] = responses(await asyncio.to_thread(exchange, server.port, post))
+        assert status == "HTTP/1.1 405 Method Not Allowed" and headers["allow"] == "GET, HEAD"
+        body = b"POST /status HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"
+        assert await asyncio.to_thread(exchange, server.port, body + GET_STATUS) == b""
+        # A header block that ends in the next packet, with a request pipelined behind it.
+        split = (GET_TABLES[:-1], GET_TABLES[-1:] + GET_STATUS)
+        [(status, _, body)] = responses(await asyncio.to_thread(exchange, server.port, *split))
+        assert status == "HTTP/1.1 200 OK" and json.loads(body)[0]["code"] == code
+        # HEAD: the headers GET has, its length included, and not one byte of body.
+        for path, get in ((b"/status", GET_STATUS), (b"/tables", GET_TABLES), (b"/nope", None)):
+            head = b"HEAD " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            data = await asyncio.to_thread(exchange, server.port, head)
+            header_block, _, after = data.partition(b"\r\n\r\n")
+            assert after == b"", data
+            if get is not None:
+                [(_, get_headers, get_body)] = responses(
+                    await asyncio.to_thread(exchange, server.port, get)
+                )
+                assert b"200 OK" in header_block
+                assert f"Content-Length: {len(get_body)}".encode() in header_block
+            else:
+                assert b"404 Not Found" in header_block
+        # Play still upgrades as before: the host's connection went on all along.
+        await host.send(protocol.AddOpen())
+        await host.until(lambda: len(host.heard) > 2 and len(_last_room(host).seats) == 3)
+        await asyncio.wait_for(host.close(), WAIT)
+    finally:
+        assert server.stop() == 0
+    errors = server.process.stderr.read() if server.process.stderr else ""
+    assert "Traceback" not in errors and "Error" not in errors, errors
+
+
+def _last_room(client) -> protocol.RoomState:
+    return [m for m in client.heard if isinstance(m, protocol.RoomState)][-1]

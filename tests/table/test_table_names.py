@@ -1,0 +1,130 @@
+"""Seat names: nothing that shows as nothing, and no name that passes for another.
+
+The skeleton is UTS #39's, from the Unicode data shipped beside the module;
+these tests check it against pairs the standard's own data makes confusable,
+and that the server and the local setup both go by it.
+"""
+
+from __future__ import annotations
+
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from mantis.cli import main
+from mantis.net import protocol
+from mantis.table import names
+from mantis.table.names import clean_name, look_alike, looks_like_you, skeleton, unique_name
+from mantis.tui.seating import SeatingError, parse_seats
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
+from netkit import create, join, running_server, welcome  # noqa: E402
+
+CYRILLIC_A, CYRILLIC_O = "\u0410", "\u043e"
+#: Characters that display as nothing: the Hangul fillers, zero-width and other
+#: default-ignorable code points (a variation selector, a tag, the soft hyphen...).
+BLANKS = [
+    "\u3164",
+    "\uffa0",
+    "\u115f",
+    "\u1160",
+    "\u200b",
+    "\u2060",
+    "\ufe0f",
+    "\U000e0041",
+    "\xad",
+]
+
+
+def test_the_shipped_data_is_unicodes_and_says_which_version() -> None:
+    header = names._DATA.read_text(encoding="utf-8").splitlines()[:6]
+    assert header[0].startswith("# Unicode 17.0.0: the UTS #39 skeleton's data")
+    assert "confusables.txt (2025-07-22, sha256 " in header[1]
+    prototypes, blank = names._data()
+    assert len(prototypes) > 6000
+    # A few of Unicode's own lines, as confusables.txt states them.
+    assert prototypes[0x0430] == "a"  # CYRILLIC SMALL LETTER A → LATIN SMALL LETTER A
+    assert prototypes[ord("I")] == "l"  # LATIN CAPITAL LETTER I → LATIN SMALL LETTER L
+    assert prototypes[ord("m")] == "rn"  # LATIN SMALL LETTER M → R, N
+    assert {ord(c) for c in BLANKS} <= blank
+
+
+def test_names_that_look_alike_have_one_skeleton() -> None:
+    assert skeleton(f"{CYRILLIC_A}da") == skeleton("Ada")
+    assert look_alike(f"{CYRILLIC_A}da", "Ada")
+    assert looks_like_you(f"Y{CYRILLIC_O}u") and looks_like_you("YOU") and looks_like_you("you")
+    assert look_alike("Ann", "ann")  # one person in any case
+    assert look_alike("Ian", "lan") and look_alike("Sam", "Sarn")
+    assert look_alike("Ｅｖｅ", "Eve")  # fullwidth
+    for other in ("Bea", "Adam", "Anna", "Yous", "Ana"):
+        assert not look_alike("Ann", other), other
+    assert not looks_like_you("Yuo")
+
+
+@pytest.mark.parametrize("blank", BLANKS)
+def test_what_shows_as_nothing_is_dropped_from_a_name(blank: str) -> None:
+    assert clean_name(blank * 3) == ""
+    assert clean_name(f"A{blank}nn{blank}") == "Ann"
+    assert clean_name(f"{blank} Bea") == "Bea"
+
+
+def test_unique_names_look_like_no_other_and_never_like_you() -> None:
+    assert unique_name(f"{CYRILLIC_A}da", ["Ada"], "Player 2") == f"{CYRILLIC_A}da 2"
+    assert unique_name(f"Y{CYRILLIC_O}u", [], "Player 3") == "Player 3"
+    assert unique_name("", ["Player 2"], "Player 2") == "Player 2 2"
+    assert unique_name("Ada", ["Ada", "ada 2", f"{CYRILLIC_A}da 3"], "P") == "Ada 4"
+    assert unique_name("abcdefghijklmnop", ["abcdefghijklmnop"], "P") == "abcdefghijklmn 2"
+
+
+async def test_the_server_seats_no_look_alike_of_a_bot_another_seat_or_you(
+    tmp_path: Path,
+) -> None:
+    async with running_server(tmp_path) as (_, url):
+        host = await create(url, ("human", "open", "open", "open", "greedy"), "Ann")
+        code = welcome(host).code
+        typed = [f"{CYRILLIC_A}da", f"Y{CYRILLIC_O}u", "\u3164\uffa0\u115f"]
+        for name in typed:
+            await join(url, code, name)
+        room = [m for m in host.heard if isinstance(m, protocol.RoomState)][-1]
+        seated = [seat.name for seat in room.seats]
+        # The bot is Ada; Cyrillic Аda is numbered, Yоu and a blank name are "Player N".
+        assert seated == ["Ann", f"{CYRILLIC_A}da 2", "Player 3", "Player 4", "Ada"]
+        for i, name in enumerate(seated):
+            assert not any(look_alike(name, other) for other in seated[i + 1 :]), seated
+            assert not looks_like_you(name)
+            assert all(unicodedata.category(c)[0] in "LNZP" for c in name), name
+
+
+async def test_a_bot_added_later_is_not_named_like_a_person_already_seated(
+    tmp_path: Path,
+) -> None:
+    async with running_server(tmp_path) as (_, url):
+        host = await create(url, ("human", "open"), f"{CYRILLIC_A}DA")
+        await host.send(protocol.AddBot("greedy"))
+        room = await host.until(lambda: _room_with(host, 3), "the bot's seat")
+        assert [seat.name for seat in room.seats] == [f"{CYRILLIC_A}DA", "", "Alan"]
+
+
+def _room_with(client, seats: int) -> protocol.RoomState | None:
+    rooms = [m for m in client.heard if isinstance(m, protocol.RoomState)]
+    return rooms[-1] if rooms and len(rooms[-1].seats) == seats else None
+
+
+@pytest.mark.parametrize(
+    ("given", "says"),
+    [
+        (f"Ada,{CYRILLIC_A}da", "look alike"),
+        (f"Y{CYRILLIC_O}u,Bea", "looks like 'You'"),
+        ("YOU,Bea", "looks like 'You'"),
+        ("Ian,lan", "look alike"),
+    ],
+)
+def test_local_setup_refuses_names_that_look_alike(given: str, says: str, capsys) -> None:
+    with pytest.raises(SeatingError, match=says):
+        parse_seats("human,random", given)
+    assert main(["play", "--seats", "human,random", "--names", given]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and says in err
+    assert parse_seats("human,random", "You,Bea")[0].name == "You"
