@@ -174,6 +174,7 @@ class TableConnection:
         """The turn clock the server last told of, and when it was heard (``time.monotonic``)."""
         self.offer: protocol.Offer | None = None
         """The offer of another game open now, if any."""
+        self._offer_heard = 0.0
         self.connected = False
         self._connection: ClientConnection | None = None
         self._unsent: protocol.Act | None = None
@@ -262,6 +263,14 @@ class TableConnection:
         with contextlib.suppress(ConnectionClosed):
             await connection.send(protocol.encode(message).decode())
 
+    def offer_left(self, now: float | None = None) -> float:
+        """Seconds until the open offer of another game lapses (0 if none), counted down
+        from when the server's word arrived."""
+        if self.offer is None:
+            return 0.0
+        moment = time.monotonic() if now is None else now
+        return max(0.0, self.offer.lapses_in - (moment - self._offer_heard))
+
     def clock_left(self, now: float | None = None) -> tuple[protocol.Clock, float] | None:
         """The turn clock running for the position this client holds, and its seconds left.
 
@@ -329,7 +338,7 @@ class TableConnection:
         elif isinstance(message, protocol.Clock):
             self.clock = (message, time.monotonic())
         elif isinstance(message, protocol.Offer):
-            self.offer = message
+            self.offer, self._offer_heard = message, time.monotonic()
         elif isinstance(message, protocol.OfferClosed):
             self.offer = None
         if isinstance(message, protocol.Welcome):

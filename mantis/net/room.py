@@ -538,6 +538,7 @@ class Room:
             phase.fill = self.clock.call_later(
                 self.config.quick_fill, lambda: self._spawn(self._fill())
             )
+            self.send_room()  # everyone sees when the bots will come
 
     async def _fill(self) -> None:
         """A quick-play table waited long enough: bots take its open seats and it starts."""

@@ -1,12 +1,18 @@
 """Online play for the app: the lobby, the table being followed, and a server run here.
 
 ``OnlinePlay`` opens the lobby, follows the table a lobby (or ``mantis
-host``/``join``/``watch``) took a place at, leaves it, and runs a table
-server inside the app on request ("Serve here").  While a table is followed,
-``TableFollower`` turns each event of its connection into a screen update:
-the waiting room follows the seats, the board is opened on the first piece
-of the stream and fed the rest, and a dropped connection is shown, never
-hidden, while the client reconnects by itself.
+host``/``join``/``watch``/``quick``) took a place at, leaves it, and runs a
+table server inside the app on request ("Serve here").  While a table is
+followed, ``TableFollower`` turns each event of its connection into a screen
+update: the waiting room follows the seats, the board is opened on the first
+piece of the stream and fed the rest (and opened anew when the table plays
+another game), the turn clock, offers of another game and talk go to the
+board, and a dropped connection is shown, never hidden, while the client
+reconnects by itself.
+
+Leaving a game for good sends the word, goes back to the lobby, and keeps
+listening quietly until the game ends, so its record (a loss for this
+person) still reaches this app's past games and statistics.
 """
 
 from __future__ import annotations
@@ -72,6 +78,10 @@ class OnlinePlay:
         if follower is not None:
             app.run_worker(follower.connection.close(), group="closing")
             app.workers.cancel_group(app, "online")
+        self._back_to_lobby()
+
+    def _back_to_lobby(self) -> None:
+        app = self.app
         lobby, self._lobby = self._lobby, None
         if lobby is not None and lobby in app.screen_stack:
             while app.screen is not lobby:
@@ -146,6 +156,28 @@ class OnlinePlay:
         elif choice in (GameOverChoice.LOBBY, GameOverChoice.QUIT):
             self.leave()
 
+    def answer(self, choice: GameOverChoice) -> None:
+        """Say to the followed table: another game (offer or accept), or no."""
+        from ..net import protocol
+        from .screens.game_over import GameOverChoice
+
+        follower = self.follower
+        if follower is None:
+            return
+        said = protocol.Again() if choice is GameOverChoice.AGAIN else protocol.Decline()
+        self.app.run_worker(follower.connection.send(said), group="send")
+
+    def leave_game(self) -> None:
+        """Leave the followed game for good: say so, go back to the lobby, and keep
+        listening in the background until its record comes (to keep it)."""
+        follower, self.follower = self.follower, None
+        if follower is None:
+            return
+        app = self.app
+        app.workers.cancel_group(app, "online")
+        app.run_worker(follower.listen_to_the_end(), group="left-games")
+        self._back_to_lobby()
+
 
 class TableFollower:
     """Follows one online table for the app: waiting room first, then the board."""
@@ -156,7 +188,7 @@ class TableFollower:
         self.app = app
         self.prefs = prefs
         self.connection = connection
-        self.room_screen: WaitingRoomScreen = WaitingRoomScreen(connection)
+        self.room_screen: WaitingRoomScreen = WaitingRoomScreen(connection, still=prefs.still)
         self.board: OnlinePlayScreen | None = None
 
     async def follow(self) -> None:
@@ -195,6 +227,15 @@ class TableFollower:
                 board.show_presence()
             elif room.is_mounted:
                 room.update_room()
+        elif isinstance(event, protocol.Clock):
+            if board is not None:
+                board.show_clock()
+        elif isinstance(event, protocol.Offer | protocol.OfferClosed):
+            if board is not None:
+                board.show_offer(event if isinstance(event, protocol.OfferClosed) else None)
+        elif isinstance(event, protocol.Said):
+            if board is not None:
+                board.hear(event)
         elif isinstance(event, protocol.Error):
             if board is None and room.is_mounted:
                 room.show_error(event.message)
@@ -213,16 +254,42 @@ class TableFollower:
             self.room_screen.show_connection(note)
 
     def _open_board(self) -> None:
-        """Show the board from the whole stream so far (the first time, or after a reset)."""
+        """Show the board from the whole stream so far (the first time, or after a reset:
+        another game at the table, whose board replaces the last one's and its result)."""
         from .screens.online_play import OnlinePlayScreen
 
+        app = self.app
         old = self.board
         board = OnlinePlayScreen(self.connection, tuple(self.connection.stream), self.prefs)
         self.board = board
-        if self.app.screen is old or self.app.screen is self.room_screen:
-            self.app.switch_screen(board)
+        if old is not None and old in app.screen_stack:
+            while app.screen is not old:
+                app.pop_screen()
+        if app.screen is old or app.screen is self.room_screen:
+            app.switch_screen(board)
         else:
-            self.app.push_screen(board)
+            app.push_screen(board)
+
+    async def listen_to_the_end(self) -> None:
+        """This person left the game: say so, then keep its record once it comes."""
+        from ..net import protocol
+        from ..net.client import OnlineError
+        from .screens.online_play import keep_record
+
+        connection = self.connection
+        try:
+            await connection.send(protocol.Leave())
+            async for _ in connection.events():
+                record = connection.record
+                if record is not None:
+                    problem = await keep_record(record, f"{connection.url} {connection.code}")
+                    if problem is not None:
+                        plain.notify(self.app, problem, severity="warning", timeout=8)
+                    break
+        except OnlineError:
+            pass  # the table is gone: nothing more will come
+        finally:
+            await connection.close()
 
 
 def _port_of(url: str) -> int:

@@ -314,3 +314,30 @@ async def test_a_new_user_reaches_an_online_table_from_the_app_alone() -> None:
         board = app.screen
         assert [s.kind for s in board.seats] == ["human", "bot"] and board.names[0] == "You"
         assert app.settings.server == server.value and app.settings.online_name == "Ann"
+
+
+def test_online_table_own_clock_in_its_last_seconds(snap_compare) -> None:
+    assert snap_compare(onlinekit.clocked_table_app(8), terminal_size=SIZE)
+
+
+def test_online_table_own_clock_in_its_last_seconds_without_colour(
+    snap_compare, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")  # Textual reads it when the app is built
+    assert snap_compare(onlinekit.clocked_table_app(8), terminal_size=SIZE)
+
+
+def test_online_table_counting_down_and_talk_in_the_log(snap_compare) -> None:
+    async def talk(pilot) -> None:
+        await pilot.press("t", *"gg, well played")
+
+    app = onlinekit.clocked_table_app(23, talk=("nice steal!", "your move :)"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=talk)
+
+
+def test_another_game_offered_on_the_game_over_screen(snap_compare) -> None:
+    assert snap_compare(onlinekit.offered_again_app(), terminal_size=SIZE)
+
+
+def test_play_now_waiting_for_players(snap_compare) -> None:
+    assert snap_compare(onlinekit.quick_waiting_app(), terminal_size=SIZE)
