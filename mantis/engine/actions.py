@@ -13,6 +13,8 @@ from typing import Annotated, final
 
 import msgspec
 
+from .seat_count import SEAT_COUNTS
+
 #: A seat number as it may appear in a message (the table size is checked by the rules).
 SeatNumber = Annotated[int, msgspec.Meta(ge=0, le=5)]
 
@@ -59,5 +61,5 @@ def legal_actions_for(players: int, seat: int) -> tuple[Action, ...]:
 
 _LEGAL: dict[int, tuple[tuple[Action, ...], ...]] = {
     n: tuple((SCORE, *(_STEALS[t] for t in range(n) if t != s)) for s in range(n))
-    for n in range(2, 7)
+    for n in SEAT_COUNTS
 }

@@ -28,6 +28,7 @@ import struct
 from collections.abc import Sequence
 
 from .cards import NUM_CARDS
+from .seat_count import SEAT_RANGE, valid_seat_count
 
 HAND_SIZE = 4
 _GAME_SEED_STRIDE = 1 << 32
@@ -97,8 +98,8 @@ def check_deal(tanks: Sequence[Sequence[int]], pile: Sequence[int], first: int) 
     The one check of a deal, for a game started from one and a record read.
     """
     players = len(tanks)
-    if not 2 <= players <= 6:
-        raise ValueError(f"Mantis is played by 2 to 6 players, not {players}")
+    if not valid_seat_count(players):
+        raise ValueError(f"Mantis is played by {SEAT_RANGE} players, not {players}")
     if any(len(t) != HAND_SIZE for t in tanks):
         raise ValueError(f"every tank must be dealt {HAND_SIZE} cards")
     want = NUM_CARDS - HAND_SIZE * players
@@ -115,8 +116,8 @@ def check_deal(tanks: Sequence[Sequence[int]], pile: Sequence[int], first: int) 
 
 def deal(players: int, seed: int) -> tuple[list[list[int]], list[int], int]:
     """Shuffle and deal: (tanks per seat, draw pile top first, first seat)."""
-    if not 2 <= players <= 6:
-        raise ValueError(f"Mantis is played by 2 to 6 players, not {players}")
+    if not valid_seat_count(players):
+        raise ValueError(f"Mantis is played by {SEAT_RANGE} players, not {players}")
     digest = _digest(seed)
     deck = _shuffled(digest)
     dealt = HAND_SIZE * players

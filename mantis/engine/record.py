@@ -26,6 +26,7 @@ from .actions import SCORE, Action, IllegalActionError, Score, steal
 from .cards import card_code, parse_card
 from .deal import check_deal
 from .game import Game, target_for
+from .seat_count import SEAT_RANGE, valid_seat_count
 
 FORMAT_VERSION = 1
 
@@ -182,8 +183,8 @@ def parse_record(text: str) -> GameRecord:
     if type(version) is not int or version != FORMAT_VERSION:
         raise RecordError(f"unsupported record version {version!r} (this reads {FORMAT_VERSION})")
     players = _int_field(data, "players")
-    if not 2 <= players <= 6:
-        raise RecordError(f"players must be 2 to 6, not {players}")
+    if not valid_seat_count(players):
+        raise RecordError(f"players must be {SEAT_RANGE}, not {players}")
     target = data.get("target")
     if type(target) is not int or target != target_for(players):
         raise RecordError(

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..table.clock import Clock
+from ..players.clock import Clock
 
 Listing = dict[str, Any]
 """One public table as ``GET /tables`` shows it (code, state, moves, seats)."""

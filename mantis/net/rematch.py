@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from ..engine.deal import deal
-from ..table.clock import Clock, Timer
+from ..players.clock import Clock, Timer
 from . import protocol
 
 #: Seconds an offer waits for its answers.

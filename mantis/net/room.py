@@ -36,7 +36,9 @@ from datetime import datetime
 from typing import Any
 
 from ..engine import Action, CardRevealed, GameRecord, SeatInfo, TurnStarted
+from ..engine.seat_count import MAX_SEATS, MIN_SEATS, SEAT_RANGE, valid_seat_count
 from ..players import BOTS, InputPlayer, Player, make_bot
+from ..players.clock import Clock, Timer
 from ..store.settings import DEFAULT_BOT_TIMEOUT
 from ..store.table_store import RoomPhase, StoredSeat, TableStore
 from ..table import (
@@ -51,7 +53,6 @@ from ..table import (
     dealt,
     record_notices,
 )
-from ..table.clock import Clock, Timer
 from ..table.messages import MAX_TALK_LINES
 from ..table.names import look_alike, unique_name
 from . import protocol, version1
@@ -98,8 +99,6 @@ class Rules:
 
 log = logging.getLogger("mantis.server")
 
-MIN_SEATS = 2
-MAX_SEATS = 6
 BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald")
 """Names for the server's bots, first unused first."""
 WATCHER = "Watcher"
@@ -515,8 +514,8 @@ class Room:
 
     def ready_to_start(self) -> str | None:
         """Why the game cannot start yet, or None."""
-        if not MIN_SEATS <= len(self.seats) <= MAX_SEATS:
-            return f"a table needs {MIN_SEATS} to {MAX_SEATS} seats"
+        if not valid_seat_count(len(self.seats)):
+            return f"a table needs {SEAT_RANGE} seats"
         waiting = sum(1 for seat in self.seats if not seat.taken)
         if waiting:
             return f"{waiting} open seat{'s' if waiting > 1 else ''} still to fill"
@@ -623,6 +622,7 @@ class Room:
             bot_timeout=self.config.bot_timeout,
             notices=notices,
             turn_clock=timer,
+            clock=self.clock,
         )
         timeouts = Timeouts()
         for message in table.messages:

@@ -35,8 +35,8 @@ def tune_garbage_collector() -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Serve until told to stop; 1 with one line if the server cannot start."""
+    from ..players.clock import SystemClock
     from ..store.table_stores import check_postgres_driver, is_postgres, open_table_store
-    from ..table.clock import SystemClock
     from .directory import LocalDirectory
     from .room import RoomConfig
     from .server import TableServer

@@ -38,9 +38,10 @@ from websockets.http11 import Request, Response
 from .. import __version__
 from ..engine import SeatInfo, game_seed
 from ..players import BOTS
+from ..players.clock import Clock, SystemClock, within
+from ..players.seat_specs import online_seats_problem
 from ..store.table_store import RoomPhase, StoredRoom, TableStore
 from ..table import dealt
-from ..table.clock import Clock, SystemClock, within
 from ..table.names import clean_line, clean_name
 from . import protocol, version1
 from .codes import new_code, normal_code
@@ -362,7 +363,7 @@ class TableServer:
     async def _create(self, connection: ServerConnection, message: protocol.Create) -> Room | None:
         specs = [spec.strip().lower() for spec in message.seats]
         away_bot = message.away_bot.strip().lower()
-        problem = _check_seats(specs, away_bot)
+        problem = online_seats_problem(specs, away_bot)
         if problem is not None:
             self._error(connection, protocol.BAD_SEATS, problem)
             return None
@@ -698,20 +699,6 @@ def _welcome(room: Room, seat: int | None, token: str | None) -> protocol.Welcom
     """``welcome`` in version 2's words (``Room.tell`` says it in the connection's own)."""
     code = room.code
     return protocol.Welcome(protocol.PROTOCOL_VERSION, code, seat, token, room.room_state(seat))
-
-
-def _check_seats(specs: list[str], away_bot: str) -> str | None:
-    """Why ``create``'s seats cannot make a table, or None."""
-    if not 2 <= len(specs) <= 6:
-        return f"a table has 2 to 6 seats, not {len(specs)}"
-    if specs.count("human") != 1:
-        return "exactly one seat is 'human': yours (use 'open' for the others' seats)"
-    for spec in specs:
-        if spec not in ("human", "open") and spec not in BOTS:
-            return f"unknown seat {spec!r}: human, open or a bot ({', '.join(BOTS)})"
-    if away_bot not in BOTS:
-        return f"unknown away bot {away_bot!r} (bots: {', '.join(BOTS)})"
-    return None
 
 
 async def _hang_up(connection: ServerConnection, code: int, reason: str) -> None:

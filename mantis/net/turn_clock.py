@@ -17,15 +17,14 @@ that.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
-from typing import Any
 
-from ..engine import Action, CardRevealed, View
+from ..engine import CardRevealed, View
 from ..players import Player
+from ..players.clock import Clock
 from ..store.table_store import StoreError, TableStore
 from ..table import Back, Message, TimedOut
-from ..table.clock import Clock, within
 from . import protocol
 from .remote import RemoteSeat
 
@@ -93,12 +92,6 @@ class TurnTimer:
         if kept is not None and kept[0] == turn:
             return max(kept[1].timestamp(), now + min(RESUME_GRACE, self.seconds))
         return now + self.seconds
-
-    async def within(self, seconds: float, decision: Coroutine[Any, Any, Action]) -> Action:
-        try:
-            return await within(self.clock, seconds, decision)
-        finally:
-            self.running = None
 
     def stand_in(self, seat: int) -> tuple[Player, str]:
         remote = self.remotes[seat]

@@ -16,8 +16,7 @@ keyboard, a person over the network) offers ``async choose_async(view)``:
 it is awaited on the caller's loop and holds no thread while it waits.  A
 person may have a time budget too (an online table's turn clock): running
 past it is no fault of a program, so the ``Decision`` says ``timed_out`` and
-the caller decides who plays instead.  Such a budget is measured on the
-caller's clock when it hands one in (``race``), so a test can move time on.
+the caller decides who plays instead.
 """
 
 from __future__ import annotations
@@ -25,11 +24,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any
 
 from ..engine import SCORE, Action, View
+from .clock import SYSTEM_CLOCK, Clock, within
 from .protocol import InputPlayer, Player
 
 BUSY = "was still thinking about an earlier move"
@@ -50,35 +49,25 @@ class Decision:
     """The seat ran past its time budget (``fault`` says so too)."""
 
 
-Race = Callable[[float, Coroutine[Any, Any, Action]], Awaitable[Action]]
-"""Awaits a decision within a number of seconds on some clock, or raises ``TimeoutError``."""
-
-
 async def decide(
     player: Player | InputPlayer,
     view: View,
     timeout: float | None,
-    *,
-    race: Race | None = None,
+    clock: Clock = SYSTEM_CLOCK,
 ) -> Decision:
     """Ask ``player`` for its action on ``view``.
 
-    ``timeout`` is the budget in seconds (``None``: wait as long as it takes);
-    a seat that answers from input is held to it by ``race`` when given (the
-    caller's clock), by the event loop's time otherwise.  Never raises for
-    the player's faults: they come back as a scoring ``Decision`` with
-    ``fault`` set.  Cancelling the caller abandons the question (a bot's
-    thread finishes on its own).
+    ``timeout`` is the budget in seconds on ``clock`` (``None``: wait as long
+    as it takes).
+    Never raises for the player's faults: they come back as a scoring
+    ``Decision`` with ``fault`` set.  Cancelling the caller abandons the
+    question (a bot's thread finishes on its own).
     """
     try:
         if isinstance(player, InputPlayer):
-            asked = player.choose_async(view)
-            if race is not None and timeout is not None:
-                action = await race(timeout, asked)
-            else:
-                action = await asyncio.wait_for(asked, timeout)
+            action = await _within(player.choose_async(view), timeout, clock)
         else:
-            action = await _in_thread(player, view, timeout)
+            action = await _in_thread(player, view, timeout, clock)
     except _Busy:
         return Decision(SCORE, BUSY)
     except TimeoutError:
@@ -92,11 +81,18 @@ async def decide(
     return Decision(action)
 
 
+async def _within(awaitable: Awaitable[Action], timeout: float | None, clock: Clock) -> Action:
+    """``awaitable``'s action, or ``TimeoutError`` after ``timeout`` (None: no limit)."""
+    if timeout is None:
+        return await awaitable
+    return await within(clock, timeout, awaitable)
+
+
 class _Busy(Exception):
     """The bot is still running an earlier decision."""
 
 
-async def _in_thread(player: Player, view: View, timeout: float | None) -> Action:
+async def _in_thread(player: Player, view: View, timeout: float | None, clock: Clock) -> Action:
     key = id(player)
     with _busy_lock:
         if key in _busy:
@@ -130,6 +126,6 @@ async def _in_thread(player: Player, view: View, timeout: float | None) -> Actio
 
     threading.Thread(target=run, name=f"seat-{view.seat}", daemon=True).start()
     try:
-        return await asyncio.wait_for(asyncio.shield(future), timeout)
+        return await _within(asyncio.shield(future), timeout, clock)
     finally:
         future.cancel()

@@ -2,7 +2,7 @@
 
 A ``Player`` is a plain synchronous policy: given its seat's public ``View``
 it returns an ``Action``.  The simulator calls ``choose`` directly (no
-per-decision overhead); the table (``table.py``) runs it where the UI's event
+per-decision overhead); the table (``decision.py``) runs it where the UI's event
 loop never waits on it and where a hung bot can be abandoned.  Human seats
 implement the same protocol: their ``choose`` waits for the UI to submit.
 

@@ -6,6 +6,7 @@ them here, so a bad value gets the same one-line message from either.
 
 from __future__ import annotations
 
+from ..engine.seat_count import SEAT_RANGE, valid_seat_count
 from ..players import PlayerSpecError, bot_factory
 
 
@@ -15,8 +16,8 @@ class RunSettingsError(Exception):
 
 def check_table(players: int, games: int) -> None:
     """``RunSettingsError`` unless 2 to 6 players and at least one game."""
-    if not 2 <= players <= 6:
-        raise RunSettingsError(f"--players must be 2 to 6, not {players}")
+    if not valid_seat_count(players):
+        raise RunSettingsError(f"--players must be {SEAT_RANGE}, not {players}")
     if games < 1:
         raise RunSettingsError(f"--games must be at least 1, not {games}")
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.record import RecordError, SeatInfo, seats_from_json
+from ..engine.seat_count import valid_seat_count
 from .atomic import remove_stale_temp_files, write_text_atomic
 from .paths import settings_path
 
@@ -181,7 +182,7 @@ def _remembered_seats(data: Any) -> tuple[SeatInfo, ...] | None:
         seats = seats_from_json(data)
     except RecordError:
         return None
-    if seats and not 2 <= len(seats) <= 6:
+    if seats and not valid_seat_count(len(seats)):
         return None
     # A record may keep a bot seat without its bot's name; a table to set up
     # again cannot: the setup screen has no bot to offer for that seat.

@@ -1,4 +1,9 @@
-"""The ``mantis stats`` command: each human player's figures as a table or JSON."""
+"""The ``mantis stats`` command: each human player's figures as a table or JSON.
+
+Also the one home of a person's charts (``results_chart``: the win rate
+over their games; ``rating_chart``: their rating after each rated game),
+drawn here as text and by the statistics screen with the chart widget.
+"""
 
 from __future__ import annotations
 
@@ -11,15 +16,18 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..rating.scale import Rating
+from .charts import Figure, Series, chart_text
+from .ratings import RatingPoint
 from .stats import PlayerStats, StatsDB, StatsError, Tally, default_stats_path
 
-RECENT = 20
-"""Games shown in the sparkline of recent results."""
-WIN_MARK, LOSS_MARK = "█", "▁"
+RECENT = 30
+"""Games shown in the results and the win-rate chart, most recent last."""
+ROLLING_WINDOW = 5
+"""Games averaged for each point of the win-rate chart."""
 CHART_GAMES = 60
 """Rated games shown in a person's rating chart (the latest)."""
-CHART_ROWS = 4
-EIGHTHS = " ▁▂▃▄▅▆▇█"
+CHART_MARKS = "┌─┤└•"
+"""What a text chart is drawn with: a terminal that cannot show these gets none."""
 PROVISIONAL_MARK = "?"
 NO_GAMES = "No games recorded yet: finish a game with `mantis play` and it will show up here."
 
@@ -39,7 +47,7 @@ def run_stats(args: argparse.Namespace, out: TextIO | None = None) -> int:
         message = f"No games recorded yet for {player!r}." if player is not None else NO_GAMES
         print(message, file=out)
     else:
-        print(format_stats(stats, unicode=_can_encode(out, WIN_MARK + EIGHTHS + "±")), file=out)
+        print(format_stats(stats, unicode=_can_encode(out, CHART_MARKS + "±")), file=out)
     return 0
 
 
@@ -91,7 +99,10 @@ def _tally_json(tally: Tally) -> dict[str, Any]:
 
 
 def format_stats(stats: Sequence[PlayerStats], *, unicode: bool = True) -> str:
-    """A readable table of every player, then each player's breakdown."""
+    """A readable table of every player, then each player's breakdown and charts.
+
+    Without ``unicode`` (a terminal that cannot show them) there are no charts.
+    """
     name_width = max(len("Player"), *(len(s.name) for s in stats))
     pm = "±" if unicode else "+/-"
     cells = [_rating_cell(s.rating, unicode=unicode) for s in stats]
@@ -105,7 +116,7 @@ def format_stats(stats: Sequence[PlayerStats], *, unicode: bool = True) -> str:
         lines.append(
             f"{s.name:<{name_width}}  {cell:>{cell_width}}  {s.overall.games:>5}  "
             f"{s.overall.wins:>4}  {_percent(s.overall):>5}  {s.current_streak:>6}  "
-            f"{s.best_streak:>4}  {sparkline([won for _, won in s.results], unicode=unicode)}"
+            f"{s.best_streak:>4}  {results_letters([won for _, won in s.results])}"
         )
     if any(s.rating is not None for s in stats):
         lines.append(
@@ -123,6 +134,14 @@ def format_stats(stats: Sequence[PlayerStats], *, unicode: bool = True) -> str:
             lines.extend(_breakdown(list(s.vs_people)))
         lines.append(f"{s.name} by table size:")
         lines.extend(_breakdown([(f"{n} players", t) for n, t in s.by_players]))
+        results = [won for _, won in s.results]
+        if unicode and len(results) > 1:
+            shown = min(RECENT, len(results))
+            lines.append(
+                f"{s.name}'s win rate over the last {shown} games "
+                f"(each point: the {ROLLING_WINDOW} games up to it):"
+            )
+            lines.extend(_indented(chart_text(*results_chart(results), width=64, height=10)))
     return "\n".join(lines)
 
 
@@ -152,45 +171,70 @@ def _rating_lines(stats: PlayerStats, *, unicode: bool) -> list[str]:
         f"{' (provisional)' if rating.provisional else ''} after {games} rated "
         f"game{'s' if games != 1 else ''}."
     ]
-    shown = [point.rating.shown for point in stats.ratings[-CHART_GAMES:]]
-    if len(shown) > 1:
-        latest = f"the last {len(shown)}" if games > len(shown) else "every one"
-        lines.append(f"{stats.name}'s rating after each rated game ({latest}, oldest first):")
-        lines.extend(column_chart(shown, unicode=unicode))
+    points = stats.ratings[-CHART_GAMES:]
+    if unicode and len(points) > 1:
+        latest = f"the last {len(points)}" if games > len(points) else "every one"
+        lines.append(
+            f"{stats.name}'s rating after each rated game ({latest}, oldest first; "
+            "the dots: where it lies with 95% belief):"
+        )
+        lines.extend(_indented(chart_text(*rating_chart(points), width=64, height=10)))
     return lines
 
 
-def column_chart(
-    values: Sequence[int], *, rows: int = CHART_ROWS, unicode: bool = True
-) -> list[str]:
-    """One column per value, ``rows`` high, from the lowest value to the highest.
+def _indented(chart: str) -> list[str]:
+    return [f"  {line}" for line in chart.splitlines()]
 
-    The top and bottom rows are labelled with the highest and lowest value.
-    Without Unicode a column is ``#`` where it fills at least half a row.
+
+def results_letters(results: Sequence[bool], last: int = RECENT) -> str:
+    """The last ``last`` results, oldest first: W for a win, L for a loss."""
+    return "".join("W" if won else "L" for won in results[-last:])
+
+
+def rolling_win_rate(results: Sequence[bool], window: int = ROLLING_WINDOW) -> list[float]:
+    """Per game, the win rate over the last ``window`` games up to it (fewer at first)."""
+    rates = []
+    for i in range(len(results)):
+        recent = results[max(0, i + 1 - window) : i + 1]
+        rates.append(sum(recent) / len(recent))
+    return rates
+
+
+def results_chart(results: Sequence[bool], last: int = RECENT) -> tuple[list[Series], Figure]:
+    """The chart of a person's results: the rolling win rate over their last ``last`` games.
+
+    The horizontal axis counts the person's games (the first and the last
+    shown are labelled); the vertical one is the win rate, 0 to 100%.
     """
-    low, high = min(values), max(values)
-    steps = rows * 8
-    heights = [
-        1 + round((v - low) / (high - low) * (steps - 1)) if high > low else steps // 2
-        for v in values
-    ]
-    labels = [f"{high:,}", *([""] * (rows - 2)), f"{low:,}"] if rows > 1 else [f"{high:,}"]
-    width = max(len(label) for label in labels)
-    lines = []
-    for row in range(rows):
-        floor = (rows - 1 - row) * 8
-        cells = []
-        for height in heights:
-            fill = min(8, max(0, height - floor))
-            cells.append(EIGHTHS[fill] if unicode else ("#" if fill >= 4 else " "))
-        lines.append(f"  {labels[row]:>{width}} |{''.join(cells)}".rstrip())
-    return lines
+    rates = rolling_win_rate(results)[-last:]
+    first = len(results) - len(rates) + 1
+    xs = tuple(float(n) for n in range(first, len(results) + 1))
+    figure = Figure(
+        y_range=(0.0, 1.0),
+        x_ticks=_ends(xs, "game"),
+        y_ticks=((0.0, "0%"), (0.5, "50%"), (1.0, "100%")),
+    )
+    return [Series("win rate", tuple(rates), xs)], figure
 
 
-def sparkline(results: Sequence[bool], *, unicode: bool = True, width: int = RECENT) -> str:
-    """The last ``width`` results, oldest first: a tall bar (or W) per win, a low one (or L)."""
-    win, loss = (WIN_MARK, LOSS_MARK) if unicode else ("W", "L")
-    return "".join(win if won else loss for won in results[-width:])
+def rating_chart(points: Sequence[RatingPoint]) -> tuple[list[Series], Figure]:
+    """The chart of a rating's history: the rating after each rated game, and its band.
+
+    The band is where the rating lies with 95% belief (the ``±``); the
+    horizontal axis counts the rated games shown (the first and last labelled).
+    """
+    shown = tuple(float(point.rating.shown) for point in points)
+    lower = tuple(float(point.rating.shown - point.rating.plus_minus) for point in points)
+    upper = tuple(float(point.rating.shown + point.rating.plus_minus) for point in points)
+    xs = tuple(float(n) for n in range(1, len(points) + 1))
+    series = Series("rating", shown, xs, band=(lower, upper))
+    return [series], Figure(x_ticks=_ends(xs, "game"))
+
+
+def _ends(xs: tuple[float, ...], what: str) -> tuple[tuple[float, str], ...] | None:
+    """Ticks at the first and last x ("game 11", "game 40")."""
+    ends = sorted({xs[0], xs[-1]}) if xs else []
+    return tuple((x, f"{what} {int(x)}") for x in ends) or None
 
 
 def _breakdown(rows: list[tuple[str, Tally]]) -> list[str]:

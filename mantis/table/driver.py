@@ -30,13 +30,14 @@ their ``View``.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Protocol
 
-from ..engine import Action, GameRecord, SeatInfo, View, bot_rng, record_of
+from ..engine import GameRecord, SeatInfo, View, bot_rng, record_of
 from ..engine.game import Game
 from ..players import InputPlayer, Player
+from ..players.clock import SYSTEM_CLOCK, Clock
 from ..players.decision import Decision, decide
 from ..store.settings import DEFAULT_BOT_TIMEOUT
 from .history import opening_of, record_notices, seats_of
@@ -63,11 +64,8 @@ class TurnClock(Protocol):
     """A person's time for each move, as the driver asks it (an online table's turn clock)."""
 
     async def start(self, view: View) -> float | None:
-        """The person to move in ``view`` is asked now: their seconds for it (None: no limit)."""
-        ...
-
-    async def within(self, seconds: float, decision: Coroutine[Any, Any, Action]) -> Action:
-        """``decision``'s action, or ``TimeoutError`` once ``seconds`` passed on this clock."""
+        """The person to move in ``view`` is asked now: their seconds for it (None: no limit),
+        on the table's clock."""
         ...
 
     def stand_in(self, seat: int) -> tuple[Player, str]:
@@ -88,6 +86,7 @@ class Table:
         bot_timeout: float = DEFAULT_BOT_TIMEOUT,
         notices: Sequence[tuple[int, Notice | Talk]] = (),
         turn_clock: TurnClock | None = None,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         """A table for ``record``'s deal, at the position after ``upto`` of its actions.
 
@@ -96,6 +95,7 @@ class Table:
         them one).  ``notices`` are table notices published earlier, and
         talk said earlier, each after that many actions (a server resuming
         its tables), so the stream and the record read as they did.
+        ``clock`` times the bots' budget and the people's turn clock.
         """
         self.seats: tuple[SeatInfo, ...] = seats_of(record)
         if len(players) != record.players:
@@ -104,6 +104,7 @@ class Table:
         self.keeper = keeper
         self.bot_timeout = bot_timeout
         self.turn_clock = turn_clock
+        self.clock = clock
         self.seed = record.seed
         self._game = game = Game(record.tanks, record.pile, record.first, seed=record.seed)
         self.messages: list[Message] = list(opening_of(game, self.seats))
@@ -272,19 +273,17 @@ class Table:
         seat = view.to_move
         player = self.players[seat]
         if self.seats[seat].kind != "human":
-            return await decide(player, view, self.bot_timeout)
-        clock = self.turn_clock
-        budget = None if clock is None else await clock.start(view)
-        if clock is None or budget is None:
-            return await decide(player, view, None)
-        return await decide(player, view, budget, race=clock.within)
+            return await decide(player, view, self.bot_timeout, self.clock)
+        turn_clock = self.turn_clock
+        budget = None if turn_clock is None else await turn_clock.start(view)
+        return await decide(player, view, budget, self.clock)
 
     async def _stand_in(self, view: View) -> tuple[Decision, TimedOut]:
         """A person's time ran out: their clock's stand-in decides this one move."""
         assert self.turn_clock is not None
         seat = view.to_move
         bot, level = self.turn_clock.stand_in(seat)
-        decision = await decide(bot, view, self.bot_timeout)
+        decision = await decide(bot, view, self.bot_timeout, self.clock)
         return decision, TimedOut(seat, level[:20], decision.action)
 
     async def _catch_up(self) -> None:
@@ -301,7 +300,7 @@ class Table:
         past = Game(game.initial_tanks, game.initial_pile, game.first, seed=self.seed)
         for seat, action in game.history:
             if self.seats[seat].kind != "human":
-                await decide(self.players[seat], past.view(), self.bot_timeout)
+                await decide(self.players[seat], past.view(), self.bot_timeout, self.clock)
             past.play(action, seat)
 
     def _start_players(self) -> list[StartFailed]:

@@ -57,12 +57,12 @@ class LocalKeeper:
     async def finish(self, record: GameRecord) -> None:
         """Record the game in the statistics, then clear the save (even if that failed)."""
         # Imported at the end of a game, not when a table opens: SQLite is not needed before.
-        from ..store.stats import StatsDB, StatsError
+        from ..store.finished import record_finished
+        from ..store.stats import StatsError
 
         def store() -> None:
             try:
-                with StatsDB(self.stats_path) as db:
-                    db.record_game(record)
+                record_finished(record, path=self.stats_path)
             finally:
                 clear_save(self.save_path)
 

@@ -16,6 +16,10 @@ with a Cyrillic о is "You".  Names are compared by their skeleton (Unicode
 Technical Standard #39), in any case, with Unicode's own confusables data
 (``confusables.txt`` beside this module, made by ``tools/make_confusables.py``;
 its header says which Unicode version).
+
+The one home of a seat name's rules (the length, the cleaning, the reserved
+"You", looking alike): the command line, the setup screen, the lobby and
+the server all ask here.
 """
 
 from __future__ import annotations
@@ -118,6 +122,22 @@ def unique_name(name: str, others: Iterable[str], fallback: str) -> str:
         candidate = f"{base[: MAX_NAME_LENGTH - len(str(n)) - 1].rstrip()} {n}"
         n += 1
     return candidate
+
+
+class NameRefused(ValueError):
+    """A name nobody can sit down with at an online table; the message is one line."""
+
+
+def name_to_sit_with(text: str) -> str:
+    """``text`` cleaned into a name to sit down with online; ``NameRefused`` if it cannot be one."""
+    name = clean_name(text)
+    if not text.strip():
+        raise NameRefused("type a name: it is how the others will see you")
+    if not name:
+        raise NameRefused(f"{text!r} has no letters or digits left to show")
+    if looks_like_you(name):
+        raise NameRefused(f"{YOU!r} is how every player's screen says their own seat: pick a name")
+    return name
 
 
 def clean_line(text: str, limit: int = MAX_LINE_LENGTH) -> str:

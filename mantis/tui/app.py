@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 
+from ..players.clock import SYSTEM_CLOCK, Clock
 from ..store import load_settings
 from . import plain
 from .local_games import LocalGames
@@ -65,12 +66,14 @@ class MantisApp(App[int]):
         bot_timeout: float | None = None,
         still: bool = False,
         settings_file: str | os.PathLike[str] | None = None,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         """An app that opens with ``first`` (default: the setup screen).
 
         ``speed`` and ``bot_timeout`` override the saved settings for this
         session.  ``still`` removes every delay, animation and cursor blink
-        (for tests and screenshots).
+        (for tests and screenshots).  ``clock`` times the bots' budget and
+        the boards' pace (a test's own clock, driven by hand).
         """
         super().__init__()
         settings, self.settings_warning = load_settings(settings_file)
@@ -87,7 +90,8 @@ class MantisApp(App[int]):
         if settings.theme in self.available_themes:
             self.theme = settings.theme
         self.first = first
-        self.local = LocalGames(self, self.prefs)
+        self.clock = clock
+        self.local = LocalGames(self, self.prefs, clock)
         self.online = OnlinePlay(self, self.prefs)
 
     @property
@@ -174,7 +178,7 @@ class MantisApp(App[int]):
         """Show ``record`` in the replay screen over whatever is up (``then``: once closed)."""
         from .screens.replay import ReplayScreen
 
-        self.push_screen(ReplayScreen(record, self.prefs, title=title), then)
+        self.push_screen(ReplayScreen(record, self.prefs, title=title, clock=self.clock), then)
 
     # ------------------------------------------------------------ actions
 

@@ -18,6 +18,7 @@ from . import plain
 # the setup screen's first frame needs none of them (benchmarks/startup.py).
 if TYPE_CHECKING:
     from ..engine import GameRecord, SeatInfo
+    from ..players.clock import Clock
     from ..store.save_slots import SaveSlot
     from ..store.saves import LoadedSave
     from ..table import Table
@@ -34,9 +35,10 @@ SEED_RANGE = 1_000_000
 class LocalGames:
     """The app's games played here, against bots or at one keyboard."""
 
-    def __init__(self, app: MantisApp, prefs: Preferences) -> None:
+    def __init__(self, app: MantisApp, prefs: Preferences, clock: Clock) -> None:
         self.app = app
         self.prefs = prefs
+        self.clock = clock
         self._slot: SaveSlot | None = None
 
     # ------------------------------------------------------------ the save slot
@@ -70,7 +72,14 @@ class LocalGames:
 
         players = make_players(seats_of(record))
         keeper = LocalKeeper(save_path=(slot or self.save_slot).path)
-        return Table(record, players, upto=upto, keeper=keeper, bot_timeout=self.prefs.bot_timeout)
+        return Table(
+            record,
+            players,
+            upto=upto,
+            keeper=keeper,
+            bot_timeout=self.prefs.bot_timeout,
+            clock=self.clock,
+        )
 
     def board(self, table: Table, *, paused: bool = False) -> LocalPlayScreen:
         from .screens.local_play import LocalPlayScreen

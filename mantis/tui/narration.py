@@ -32,8 +32,7 @@ from ..table.messages import (
     Talk,
     TimedOut,
 )
-
-YOU = "You"
+from ..table.names import YOU
 
 
 def possessive(name: str, *, start: bool = False) -> str:

@@ -7,8 +7,9 @@ followed, ``TableFollower`` turns each event of its connection into a screen
 update: the waiting room follows the seats, the board is opened on the first
 piece of the stream and fed the rest (and opened anew when the table plays
 another game), the turn clock, offers of another game and talk go to the
-board, and a dropped connection is shown, never hidden, while the client
-reconnects by itself.
+board, a dropped connection is shown, never hidden, while the client
+reconnects by itself, and each finished game goes into this app's past
+games and statistics (``store.finished``), as a game played here does.
 
 Leaving a game for good sends the word, goes back to the lobby, and keeps
 listening quietly until the game ends, so its record (a loss for this
@@ -80,6 +81,17 @@ class OnlinePlay:
             app.workers.cancel_group(app, "online")
         self._back_to_lobby()
 
+    def leave_game(self) -> None:
+        """Leave the followed game for good: say so, go back to the lobby, and keep
+        listening in the background until its record comes (to keep it)."""
+        follower, self.follower = self.follower, None
+        if follower is None:
+            return
+        app = self.app
+        app.workers.cancel_group(app, "online")
+        app.run_worker(follower.listen_to_the_end(), group="left-games")
+        self._back_to_lobby()
+
     def _back_to_lobby(self) -> None:
         app = self.app
         lobby, self._lobby = self._lobby, None
@@ -116,9 +128,9 @@ class OnlinePlay:
             return self._server_url
         from ..net.directory import LocalDirectory
         from ..net.server import TableServer
+        from ..players.clock import SystemClock
         from ..store.paths import data_dir
         from ..store.tables_db import DB_NAME, SqliteTableStore
-        from ..table.clock import SystemClock
 
         port = _port_of(self.prefs.settings.server)
         store = SqliteTableStore(data_dir() / "server" / DB_NAME)
@@ -167,17 +179,6 @@ class OnlinePlay:
         said = protocol.Again() if choice is GameOverChoice.AGAIN else protocol.Decline()
         self.app.run_worker(follower.connection.send(said), group="send")
 
-    def leave_game(self) -> None:
-        """Leave the followed game for good: say so, go back to the lobby, and keep
-        listening in the background until its record comes (to keep it)."""
-        follower, self.follower = self.follower, None
-        if follower is None:
-            return
-        app = self.app
-        app.workers.cancel_group(app, "online")
-        app.run_worker(follower.listen_to_the_end(), group="left-games")
-        self._back_to_lobby()
-
 
 class TableFollower:
     """Follows one online table for the app: waiting room first, then the board."""
@@ -190,6 +191,8 @@ class TableFollower:
         self.connection = connection
         self.room_screen: WaitingRoomScreen = WaitingRoomScreen(connection, still=prefs.still)
         self.board: OnlinePlayScreen | None = None
+        self._kept: set[str] = set()
+        """The records of the games kept so far (a table may play several)."""
 
     async def follow(self) -> None:
         """Route every event until the connection is closed (run as the app's worker)."""
@@ -217,6 +220,7 @@ class TableFollower:
 
         board, room = self.board, self.room_screen
         if isinstance(event, StreamUpdate):
+            self._keep_finished(event.messages)
             if board is None or event.reset:
                 self._open_board()
             else:
@@ -247,6 +251,32 @@ class TableFollower:
             self._tell("")
             self.app.notify("Back online.", timeout=3)
 
+    def _keep_finished(self, messages: tuple[object, ...]) -> None:
+        from ..table import Recorded
+
+        for message in messages:
+            if isinstance(message, Recorded) and message.record not in self._kept:
+                self._kept.add(message.record)
+                self.app.run_worker(self._record(message.record), group="keep")
+
+    async def _record(self, text: str) -> None:
+        """Put the finished game in this app's past games and statistics (once)."""
+        from ..engine import RecordError
+        from ..engine.record import parse_record
+        from ..store.finished import record_finished
+        from ..store.stats import StatsError
+
+        try:
+            record = parse_record(text)
+        except RecordError as exc:
+            plain.notify(self.app, f"The game's record could not be read: {exc}", severity="error")
+            return
+        origin = f"{self.connection.url} {self.connection.code} {record.seed}"
+        try:
+            await asyncio.to_thread(record_finished, record, origin)
+        except StatsError as exc:
+            plain.notify(self.app, f"Statistics not updated: {exc}", severity="warning", timeout=8)
+
     def _tell(self, note: str) -> None:
         if self.board is not None:
             self.board.show_connection(note)
@@ -273,18 +303,16 @@ class TableFollower:
     async def listen_to_the_end(self) -> None:
         """This person left the game: say so, then keep its record once it comes."""
         from ..net import protocol
-        from ..net.client import OnlineError
-        from .screens.online_play import keep_record
+        from ..net.client import OnlineError, StreamUpdate
 
         connection = self.connection
+        self.board = None
         try:
             await connection.send(protocol.Leave())
-            async for _ in connection.events():
-                record = connection.record
-                if record is not None:
-                    problem = await keep_record(record, f"{connection.url} {connection.code}")
-                    if problem is not None:
-                        plain.notify(self.app, problem, severity="warning", timeout=8)
+            async for event in connection.events():
+                if isinstance(event, StreamUpdate):
+                    self._keep_finished(event.messages)
+                if connection.record is not None:
                     break
         except OnlineError:
             pass  # the table is gone: nothing more will come

@@ -16,9 +16,9 @@ import sys
 from ..net import protocol
 from ..net.client import OnlineError, check_url, take_seat
 from ..net.codes import normal_code
-from ..players import BOTS
+from ..players.seat_specs import online_seats_problem, split_specs
 from ..store.seat_tokens import SeatTokens
-from ..table.names import clean_name, looks_like_you
+from ..table.names import NameRefused, clean_name, looks_like_you, name_to_sit_with
 
 USAGE_ERROR = 2
 FAILED = 1
@@ -42,27 +42,21 @@ def online_name(text: str | None) -> str:
     """The name to sit down with; ``LaunchError`` if none is left once tidied."""
     if text is None:
         return default_name()
-    name = clean_name(text)
-    if not name:
-        raise LaunchError(f"--name {text!r} has no letters or digits left to show")
-    if looks_like_you(name):
-        raise LaunchError("'You' is how every player's screen says their own seat: pick a name")
-    return name
+    try:
+        return name_to_sit_with(text)
+    except NameRefused as exc:
+        raise LaunchError(f"--name: {exc}") from None
 
 
 def host_seats(text: str) -> tuple[str, ...]:
     """``--seats`` for ``mantis host``; ``LaunchError`` unless it makes a table."""
-    specs = tuple(spec.strip().lower() for spec in text.split(","))
-    if any(not spec for spec in specs):
-        raise LaunchError(f"--seats has an empty entry: {text!r}")
-    if not 2 <= len(specs) <= 6:
-        raise LaunchError(f"--seats needs 2 to 6 seats, not {len(specs)}")
-    if specs.count("human") != 1:
-        raise LaunchError("--seats has exactly one 'human' (you); seats for others are 'open'")
-    for spec in specs:
-        if spec not in ("human", "open") and spec not in BOTS:
-            known = ", ".join(BOTS)
-            raise LaunchError(f"unknown seat {spec!r}: human, open or a built-in bot ({known})")
+    try:
+        specs = tuple(spec.lower() for spec in split_specs(text))
+    except ValueError as exc:
+        raise LaunchError(f"--seats has {exc}") from None
+    problem = online_seats_problem(specs)
+    if problem is not None:
+        raise LaunchError(f"--seats: {problem}")
     return specs
 
 

@@ -8,18 +8,14 @@ be remembered and recorded as it is.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
 
 from ..engine import SeatInfo
 from ..engine.record import SeatKind
 from ..players import HumanPlayer, Player, PlayerSpecError, bot_factory
+from ..players.seat_specs import HUMAN, local_seats_problem, split_specs
+from ..table.names import MAX_NAME_LENGTH, YOU, clean_name, look_alike, looks_like_you
 
-MIN_SEATS = 2
-MAX_SEATS = 6
-HUMAN: Final = "human"
 DEFAULT_NAMES = ("Ann", "Bea", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
-FIRST_HUMAN_NAME = "You"
-MAX_NAME_LENGTH = 16
 
 
 class SeatingError(ValueError):
@@ -44,7 +40,7 @@ def default_names(kinds: Sequence[str]) -> list[str]:
     lone_human = list(kinds).count(HUMAN) == 1
     for kind in kinds:
         if kind == HUMAN and lone_human:
-            names.append(FIRST_HUMAN_NAME)
+            names.append(YOU)
         else:
             names.append(next(spare))
     return names
@@ -52,17 +48,13 @@ def default_names(kinds: Sequence[str]) -> list[str]:
 
 def parse_seats(seats: str, names: str | None = None) -> tuple[SeatInfo, ...]:
     """Seats from ``--seats`` (and ``--names``) text; ``SeatingError`` when invalid."""
-    specs = [spec.strip() for spec in seats.split(",")]
-    if any(not spec for spec in specs):
-        raise SeatingError(f"--seats has an empty entry: {seats!r}")
-    if not MIN_SEATS <= len(specs) <= MAX_SEATS:
-        raise SeatingError(f"--seats needs {MIN_SEATS} to {MAX_SEATS} seats, not {len(specs)}")
-    for spec in specs:
-        if spec != HUMAN:
-            try:
-                bot_factory(spec)
-            except PlayerSpecError as exc:
-                raise SeatingError(str(exc)) from None
+    try:
+        specs = split_specs(seats)
+    except ValueError as exc:
+        raise SeatingError(f"--seats has {exc}") from None
+    problem = local_seats_problem(specs)
+    if problem is not None:
+        raise SeatingError(f"--seats: {problem}")
     kinds: list[SeatKind] = [HUMAN if spec == HUMAN else "bot" for spec in specs]
     if names is None:
         chosen = default_names(kinds)
@@ -79,9 +71,6 @@ def parse_seats(seats: str, names: str | None = None) -> tuple[SeatInfo, ...]:
 
 def check_names(names: Sequence[str]) -> None:
     """``SeatingError`` unless every name is non-empty, short and looks like no other."""
-    # Imported here: the table package is not needed to draw the setup screen.
-    from ..table.names import clean_name, look_alike, looks_like_you
-
     for name in names:
         if not name:
             raise SeatingError("every seat needs a name")
@@ -89,7 +78,7 @@ def check_names(names: Sequence[str]) -> None:
             raise SeatingError(f"name {name!r} is longer than {MAX_NAME_LENGTH} characters")
         if clean_name(name) != name:
             raise SeatingError(f"name {name!r} may hold only letters, digits, spaces and - _ . '")
-        if name != FIRST_HUMAN_NAME and looks_like_you(name):
+        if name != YOU and looks_like_you(name):
             raise SeatingError(f"name {name!r} looks like 'You', how the table says your seat")
     for i, name in enumerate(names):
         for other in names[i + 1 :]:

@@ -25,10 +25,10 @@ from mantis.net import protocol
 from mantis.net.directory import LocalDirectory
 from mantis.net.room import RoomConfig
 from mantis.net.server import TableServer
+from mantis.players.clock import SystemClock
 from mantis.store.table_stores import open_table_store
 from mantis.store.tables_db import DB_NAME
 from mantis.table import Message, PublicPosition, Recorded
-from mantis.table.clock import SystemClock
 
 #: Generous bound on any wait: a slow machine only makes tests slower, never red.
 WAIT = 60.0

@@ -25,8 +25,8 @@ from websockets.exceptions import ConnectionClosed
 from mantis.engine import SCORE, TurnStarted, steal
 from mantis.engine.record import parse_record
 from mantis.net import protocol, server
+from mantis.players.clock import ManualClock
 from mantis.table import Opening, Recorded
-from mantis.table.clock import ManualClock
 
 V = protocol.PROTOCOL_VERSION
 

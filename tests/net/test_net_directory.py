@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from mantis.net.directory import Directory, LocalDirectory
-from mantis.table.clock import ManualClock
+from mantis.players.clock import ManualClock
 
 
 @pytest.fixture(params=["local"])

@@ -31,6 +31,7 @@ from mantis.engine import (
 )
 from mantis.engine.record import parse_record
 from mantis.net import protocol
+from mantis.players.clock import ManualClock
 from mantis.table import (
     Away,
     Back,
@@ -43,7 +44,6 @@ from mantis.table import (
     StartFailed,
     TimedOut,
 )
-from mantis.table.clock import ManualClock
 
 GAMES = 30
 LEVELS = ("random", "score", "casual", "greedy", "expert")

@@ -11,8 +11,8 @@ from mantis.engine import GameOver
 from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.net.rematch import LAPSES_AFTER, OFFERS_PER_MINUTE
+from mantis.players.clock import ManualClock
 from mantis.table import Opening, Recorded
-from mantis.table.clock import ManualClock
 
 
 async def one_game(url: str, seats=("human", "open", "greedy")) -> tuple[Client, Client, Client]:

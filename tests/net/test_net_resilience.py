@@ -20,9 +20,9 @@ from mantis.engine import SCORE, TurnStarted
 from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.net.client import Dropped, Reconnected, StreamUpdate, TableConnection
+from mantis.players.clock import ManualClock
 from mantis.store.seat_tokens import SeatTokens
 from mantis.table import Away, Back, PublicPosition, Recorded
-from mantis.table.clock import ManualClock
 
 
 async def follow_and_play(seat: TableConnection, *, on_event=None) -> PublicPosition:

@@ -26,8 +26,8 @@ from mantis.engine import SCORE, CardRevealed
 from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.net.turn_clock import RESUME_GRACE
+from mantis.players.clock import ManualClock
 from mantis.table import Away, Back, TimedOut
-from mantis.table.clock import ManualClock
 
 CLOCK = 30
 

@@ -17,8 +17,8 @@ from netkit import Client, create, heard, play_my_turns, running_server, turn_to
 from mantis.engine import SCORE, CardRevealed
 from mantis.engine.record import parse_record
 from mantis.net import protocol
+from mantis.players.clock import ManualClock
 from mantis.table import Left, Message, Opening, Talk, TimedOut
-from mantis.table.clock import ManualClock
 
 #: What version 1 says a room and a seat are (docs/protocol.md, version 1).
 V1_ROOM = {"type", "code", "state", "private", "host", "away_bot", "seats", "moves", "you"}

@@ -8,7 +8,7 @@ import sys
 import threading
 
 from mantis.engine import SCORE, Game, steal
-from mantis.players.decision import decide
+from mantis.players.decision import Decision, decide
 
 RELEASE = threading.Event()
 
@@ -76,7 +76,7 @@ def test_a_hung_bot_does_not_block_exit() -> None:
     code = """
 import asyncio, time
 from mantis.engine import Game, SCORE
-from mantis.players.decision import decide
+from mantis.players.decision import Decision, decide
 class Hang:
     def choose(self, view):
         time.sleep(3600)
@@ -89,3 +89,48 @@ print(d.fault)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "took longer" in done.stdout
+
+
+class Silent:
+    """A seat that answers from input, and never does."""
+
+    async def choose_async(self, view):
+        await asyncio.Event().wait()
+
+
+class Stuck:
+    """A bot that thinks until the test lets it go."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+
+    def choose(self, view):
+        self.release.wait(30)
+        return SCORE
+
+
+def test_the_budget_runs_on_the_clock_it_is_handed() -> None:
+    # No real time passes: the budget is spent on a test's clock, for a thinking
+    # bot and for a seat waiting on input alike.
+    from mantis.players.clock import ManualClock
+
+    async def run(player):
+        clock = ManualClock(frozen=True)
+        asked = asyncio.ensure_future(decide(player, Game.new(2, 1).view(), 10, clock))
+        while not clock.pending(1e9):
+            await asyncio.sleep(0)
+        clock.advance(9.5)
+        for _ in range(10):
+            await asyncio.sleep(0)
+        early = asked.done()
+        clock.advance(0.5)
+        return early, await asyncio.wait_for(asked, 30)
+
+    stuck = Stuck()
+    try:
+        for player in (stuck, Silent()):
+            early, decision = asyncio.run(run(player))
+            assert not early
+            assert decision == Decision(SCORE, "took longer than 10 s")
+    finally:
+        stuck.release.set()

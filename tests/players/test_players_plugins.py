@@ -57,10 +57,6 @@ def test_a_plugin_in_a_package(plugin_dir: Path) -> None:
     assert play_game([factory(), factory(), factory()], 6).over
 
 
-def test_the_cleanup_fixture_undoes_imports(plugin_dir: Path) -> None:
-    assert str(plugin_dir) not in sys.path or sys.path.count(str(plugin_dir)) == 1
-
-
 def test_missing_module(plugin_dir: Path) -> None:
     with pytest.raises(PlayerSpecError, match="cannot import 'no_such_module_xyz'"):
         bot_factory("no_such_module_xyz:Bot")

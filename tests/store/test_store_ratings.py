@@ -16,8 +16,9 @@ from mantis.cli import main
 from mantis.rating.levels import level_rating
 from mantis.rating.scale import Rating
 from mantis.rating.update import rate
+from mantis.store.charts import chart_text
 from mantis.store.stats import StatsDB
-from mantis.store.stats_report import column_chart
+from mantis.store.stats_report import rating_chart
 
 T0 = datetime(2026, 5, 1, 20, 0, tzinfo=UTC)
 
@@ -150,20 +151,25 @@ def test_stats_text_shows_the_rating_and_its_chart(capsys):
         [ann] = db.player_stats()
     assert main(["stats"]) == 0
     out = capsys.readouterr().out
-    shown = [p.rating.shown for p in ann.ratings]
     assert f"Ann's rating: {ann.rating.shown:,} ± {ann.rating.plus_minus} (provisional)" in out
-    chart = column_chart(shown)
-    assert "\n".join(chart) in out
-    assert chart[0].split("|")[0].strip() == f"{max(shown):,}"
-    assert chart[-1].split("|")[0].strip() == f"{min(shown):,}"
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Ann's rating after each"))
+    chart = lines[start + 1 : start + 11]
+    # The one chart home draws it: the rating's line in its band, over the rated games.
+    drawn = chart_text(*rating_chart(ann.ratings), width=64, height=10).splitlines()
+    assert [line.removeprefix("  ") for line in chart] == drawn
+    assert "game 1" in chart[-1] and "game 6" in chart[-1]
 
 
-def test_the_chart_puts_each_game_in_a_column_from_lowest_to_highest():
-    chart = column_chart([1500, 1620, 1480, 1700], rows=3)
-    columns = ["".join(row.split("|")[1].ljust(4)[c] for row in chart) for c in range(4)]
-    fill = [sum(" ▁▂▃▄▅▆▇█".index(ch) for ch in col) for col in columns]
-    assert fill[3] == 24 and fill[2] == 1  # the highest fills every row; the lowest a sliver
-    assert fill[2] < fill[0] < fill[1] < fill[3]
-    plain = column_chart([1500, 1620, 1480, 1700], rows=3, unicode=False)
-    assert all(set(row.split("|")[1]) <= {"#", " "} for row in plain)
-    assert column_chart([1500, 1500], rows=2)[1].endswith("|██")  # flat: half-height columns
+def test_the_rating_chart_is_the_rating_after_each_game_in_its_band():
+    with StatsDB() as db:
+        for hour in range(4):
+            db.record_game(game_for("Ann", hour != 2, bots=("random",), seed=hour), at(hour))
+        [ann] = db.player_stats()
+    (series,), figure = rating_chart(ann.ratings)
+    assert series.ys == tuple(float(p.rating.shown) for p in ann.ratings)
+    assert series.band is not None
+    lower, upper = series.band
+    for low, shown, high, point in zip(lower, series.ys, upper, ann.ratings, strict=True):
+        assert low == shown - point.rating.plus_minus and high == shown + point.rating.plus_minus
+    assert figure.x_ticks == ((1.0, "game 1"), (4.0, "game 4"))

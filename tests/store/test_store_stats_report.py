@@ -12,8 +12,9 @@ from storekit import game_for
 
 from mantis.cli import main
 from mantis.store import data_dir
+from mantis.store.charts import Figure, Series, chart_text
 from mantis.store.stats import StatsDB, default_stats_path
-from mantis.store.stats_report import run_stats, sparkline
+from mantis.store.stats_report import results_chart, results_letters, rolling_win_rate, run_stats
 
 T0 = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
 
@@ -60,8 +61,8 @@ def test_the_table_shows_every_player_with_their_figures(capsys, games):
     for name, row in (("Ann", ann), ("Bob", bob)):
         rating = ratings[name]
         assert row[1:4] == [f"{rating.shown:,}", "±", f"{rating.plus_minus}?"]
-    assert ann[:1] + ann[4:] == ["Ann", "4", "3", "75%", "2", "2", "█▁██"]
-    assert bob[:1] + bob[4:] == ["Bob", "1", "0", "0%", "0", "0", "▁"]
+    assert ann[:1] + ann[4:] == ["Ann", "4", "3", "75%", "2", "2", "WLWW"]
+    assert bob[:1] + bob[4:] == ["Bob", "1", "0", "0%", "0", "0", "L"]
     assert "  casual  won   1 of   2   50%" in lines
     assert "  expert  won   2 of   2  100%" in lines
     assert "  3 players  won   3 of   4   75%" in lines
@@ -136,17 +137,45 @@ def test_bad_arguments_are_one_line_and_status_2(capsys):
     assert err.startswith("mantis: error: ") and err.count("\n") == 1
 
 
-def test_a_terminal_that_cannot_show_blocks_gets_letters(games):
+def test_each_player_gets_a_chart_of_their_win_rate(capsys, games):
+    _, out, _ = run(capsys, "--player", "Ann")
+    lines = out.splitlines()
+    start = lines.index("Ann's win rate over the last 4 games (each point: the 5 games up to it):")
+    chart = lines[start + 1 :]
+    assert any("100%┤" in line for line in chart) and any("0%┤" in line for line in chart)
+    assert "game 1" in chart[-1] and "game 4" in chart[-1]
+    assert sum(line.count("•") for line in chart) > 0
+
+
+def test_a_terminal_that_cannot_show_a_chart_gets_the_figures_without_one(games):
     raw = io.BytesIO()
     out = io.TextIOWrapper(raw, encoding="ascii")
     assert run_stats(argparse.Namespace(player="Ann", json=False), out) == 0
     out.flush()
-    assert "WLWW" in raw.getvalue().decode("ascii")
+    text = raw.getvalue().decode("ascii")
+    assert "WLWW" in text and "win rate over" not in text
 
 
-def test_the_sparkline_shows_the_most_recent_results_oldest_first():
+def test_results_oldest_first_and_the_rolling_win_rate():
     results = [True] * 5 + [False, True, False]
-    assert sparkline(results) == "█████▁█▁"
-    assert sparkline(results, width=3) == "▁█▁"
-    assert sparkline(results, unicode=False, width=4) == "WLWL"
-    assert sparkline([]) == ""
+    assert results_letters(results) == "WWWWWLWL"
+    assert results_letters(results, last=3) == "LWL"
+    assert results_letters([]) == ""
+    assert rolling_win_rate([True, False, True, True], window=2) == [1.0, 0.5, 0.5, 1.0]
+    (series,), figure = results_chart(results, last=4)
+    assert series.ys == (1.0, 0.8, 0.8, 0.6) and series.at == (5.0, 6.0, 7.0, 8.0)
+    assert figure.x_ticks == ((5.0, "game 5"), (8.0, "game 8"))
+
+
+def test_a_chart_tells_its_series_apart_by_letter_and_marks_chosen_points():
+    # Without colour, each series is its own letter, and a mark is a vertical line.
+    ann = Series("Ann", (0.2, 0.4, 0.6, 0.8), marker="A")
+    bea = Series("Bea", (0.8, 0.6, 0.4, 0.2), marker="B", band=((0.7,) * 4, (0.9,) * 4))
+    text = chart_text([ann, bea], Figure(y_range=(0.0, 1.0), marks=(2.5,)), width=40, height=12)
+    lines = text.splitlines()
+    assert len(lines) == 12 and "\x1b" not in text
+    assert "AA Ann" in text and "BB Bea" in text  # the legend, one letter each
+    plot = [line[5:] for line in lines[3:-2]]  # inside the frame, under the legend
+    assert any("A" in line for line in plot) and any("B" in line for line in plot)
+    assert sum(line.count("•") for line in plot) > 0  # Bea's band
+    assert "┬" in lines[0]  # the mark, where it meets the frame

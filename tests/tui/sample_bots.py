@@ -3,19 +3,8 @@
 from __future__ import annotations
 
 import threading
-import time
 
 from mantis.engine import SCORE, Action, View
-
-
-class SleepyBot:
-    """Thinks for ``DELAY`` seconds, then scores."""
-
-    DELAY = 1.5
-
-    def choose(self, view: View) -> Action:
-        time.sleep(self.DELAY)
-        return SCORE
 
 
 class GatedBot:

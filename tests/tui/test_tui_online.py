@@ -16,12 +16,12 @@ from netkit import join, play_my_turns, running_server  # noqa: E402
 from mantis.cli import main  # noqa: E402
 from mantis.net import protocol  # noqa: E402
 from mantis.net.client import TableConnection  # noqa: E402
+from mantis.players.clock import ManualClock  # noqa: E402
 from mantis.store import Settings, save_settings  # noqa: E402
 from mantis.store.paths import settings_path  # noqa: E402
 from mantis.store.seat_tokens import SeatTokens  # noqa: E402
 from mantis.store.stats import StatsDB, default_stats_path  # noqa: E402
 from mantis.table import Away  # noqa: E402
-from mantis.table.clock import ManualClock  # noqa: E402
 from mantis.tui import first_screens  # noqa: E402
 from mantis.tui.app import MantisApp  # noqa: E402
 from mantis.tui.screens import lobby as lobby_module  # noqa: E402

@@ -25,9 +25,9 @@ from netkit import (  # noqa: E402
 
 from mantis.net import protocol  # noqa: E402
 from mantis.net.client import TableConnection  # noqa: E402
+from mantis.players.clock import ManualClock  # noqa: E402
 from mantis.store.stats import StatsDB  # noqa: E402
 from mantis.table import Back, Left, TimedOut  # noqa: E402
-from mantis.table.clock import ManualClock  # noqa: E402
 from mantis.tui import first_screens  # noqa: E402
 from mantis.tui.app import MantisApp  # noqa: E402
 from mantis.tui.screens.confirm import ConfirmScreen  # noqa: E402

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import threading
 
 import positions
 import pytest
-from sample_bots import CountingBot, GatedBot, SleepyBot
+from sample_bots import CountingBot, GatedBot
 from textual.widgets import Button
 from tuikit import Heard, table_of, wait_for, wait_for_human
 
 from mantis.engine import SCORE, Game, GameRecord, SeatInfo, record_of, steal
+from mantis.players.clock import ManualClock
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 from mantis.tui.narration import narrate
@@ -208,21 +208,33 @@ async def test_a_failing_bot_scores_and_the_log_says_so() -> None:
 
 
 async def test_a_bot_over_its_time_budget_scores(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(SleepyBot, "DELAY", 2.0)
+    # The bot never answers; the budget runs out on the test's clock, not the machine's.
+    monkeypatch.setattr(GatedBot, "GATE", threading.Event())
+    clock = ManualClock(frozen=True)
     app = MantisApp(
         first_screens.Position(
             _record_where_seat_moves(
-                0, [SeatInfo("Zed", "bot", "sample_bots:SleepyBot"), SeatInfo("You", "human")]
+                0, [SeatInfo("Zed", "bot", "sample_bots:GatedBot"), SeatInfo("You", "human")]
             )
         ),
         still=True,
-        bot_timeout=0.2,
+        bot_timeout=5,
+        clock=clock,
     )
-    async with app.run_test(size=SIZE) as pilot:
-        table = await wait_for_human(pilot)
-        assert "Zed's bot took longer than 0.2 s; Zed scores instead" in (
-            table.query_one(GameLog).texts
-        )
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            table = table_of(app)
+            await wait_for(pilot, lambda: table.thinking == 0 and clock.pending(1e9))
+            clock.advance(4.5)
+            await pilot.pause()
+            assert table.table.turn == 0  # still within its budget
+            clock.advance(0.5)
+            table = await wait_for_human(pilot)
+            assert "Zed's bot took longer than 5 s; Zed scores instead" in (
+                table.query_one(GameLog).texts
+            )
+    finally:
+        GatedBot.GATE.set()
 
 
 async def test_paused_bots_move_one_step_at_a_time() -> None:
@@ -383,8 +395,3 @@ def _record_where_seat_moves(seat: int, seats: list[SeatInfo]) -> GameRecord:
         if game.to_move == seat:
             return record_of(game, seats)
     raise AssertionError
-
-
-def test_sleepy_bot_is_a_plain_policy() -> None:
-    # The test bot itself must not need an event loop.
-    assert asyncio.iscoroutinefunction(SleepyBot.choose) is False

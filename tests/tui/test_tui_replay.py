@@ -14,6 +14,7 @@ from tuikit import table_of, wait_for
 from mantis.cli import main
 from mantis.engine import Game, SeatInfo, record_of
 from mantis.players import bot_factory
+from mantis.players.clock import ManualClock
 from mantis.players.odds import odds_for
 from mantis.sim.runner import play_game
 from mantis.store.record_file import write_records
@@ -129,20 +130,24 @@ async def test_stepping_back_then_forward_gives_the_same_position() -> None:
 
 async def test_autoplay_moves_on_by_itself_and_pauses() -> None:
     record = replace(positions.played(2, 5, 0.5), seats=positions.seats("hr"))
-    app = MantisApp(first_screens.Replay(record), still=True)
+    clock = ManualClock(frozen=True)
+    app = MantisApp(first_screens.Replay(record), still=True, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         screen = replay_screen(app)
-        await pilot.press("plus", "plus", "plus")  # the fastest speed
+        await pilot.press("plus", "plus", "plus")  # the fastest speed: a move each 0.1 s
         await pilot.press("space")
         assert screen.playing
-        await wait_for(pilot, lambda: screen.position >= 3, timeout=30)
-        ticking = screen._timer
-        assert ticking is not None
+        for move in (1, 2, 3):
+            await wait_for(pilot, lambda: clock.pending(1e9))
+            assert screen.position == move - 1  # no time passed, no move
+            clock.advance(0.1)
+            await wait_for(pilot, lambda move=move: screen.position == move)
         await pilot.press("space")
-        assert not screen.playing and screen._timer is None
-        # The autoplay timer is stopped (Textual's stopped state), not merely
-        # forgotten: nothing is left that would move the replay on.
-        assert ticking._task is None
+        assert not screen.playing
+        # Paused for good: however long it stays open, the replay does not move on.
+        clock.advance(60)
+        await pilot.pause()
+        assert screen.position == 3 and not clock.pending(1e9)
 
 
 # ----------------------------------------------------------------- the command line

@@ -17,7 +17,7 @@ from mantis.tui.screens.game_over import GameOverScreen
 from mantis.tui.screens.past_games import PastGamesScreen
 from mantis.tui.screens.replay import ReplayScreen
 from mantis.tui.screens.setup import SetupScreen
-from mantis.tui.screens.stats import StatsScreen, level_label, rolling_win_rate
+from mantis.tui.screens.stats import StatsScreen, level_label
 
 SIZE = (80, 24)
 
@@ -111,16 +111,9 @@ async def test_statistics_and_past_games_from_setup() -> None:
         assert isinstance(app.screen, SetupScreen)
 
 
-def test_rolling_win_rate_and_level_labels() -> None:
-    assert rolling_win_rate([True, False, True, True], window=2) == [1.0, 0.5, 0.5, 1.0]
+def test_level_labels() -> None:
     assert level_label("expert") == "Expert (expert)"
     assert level_label("my_bot:Bot") == "my_bot:Bot"
-
-
-def test_history_records_are_finished_games() -> None:
-    for record, when in history.finished_records():
-        assert record.result is not None and when.tzinfo is not None
-        assert replace(record, seats=None).replay().over
 
 
 async def test_names_stored_with_markup_are_shown_as_they_are() -> None:

@@ -78,6 +78,7 @@ from operator import mul
 from typing import Any
 
 from ...engine import Action, Score, View, deck_out_winners
+from ...engine.seat_count import SEAT_COUNTS
 from ..counting import top_face_odds, unseen_face_counts
 
 FEATURES: tuple[str, ...] = (
@@ -226,7 +227,7 @@ def networks_by_players(trained: dict[int, Network] | None = None) -> dict[int, 
     nets = trained if trained is not None else _networks()
     return {
         n: nets[n] if n in nets else nets[min(nets, key=lambda m: (abs(m - n), m))]
-        for n in range(2, 7)
+        for n in SEAT_COUNTS
     }
 
 

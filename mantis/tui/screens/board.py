@@ -233,16 +233,17 @@ class BoardScreen(Screen[None]):
         """Take in one message of the stream and bring the board up to date with it."""
         self.state.apply(message)
         self.messages.append(message)
+        view = self.state.view()
         for panel in self.panels:
-            panel.apply(message)
+            panel.apply(message, view)
         pile = self.query_one(DrawPile)
         if isinstance(message, CardRevealed):
             pile.pile_size = self.state.pile_size
             pile.top_back = None if not pile.pile_size else pile.top_back
             pile.drawn = self._drawn()
         elif isinstance(message, TurnStarted):
-            pile.pile_size = message.pile_size
-            pile.top_back = message.top_back
+            pile.pile_size = self.state.pile_size
+            pile.top_back = self.state.top_back
             self.query_one(TurnBanner).show_turn(
                 self.names[message.seat],
                 human=self._human_to_move(message.seat),

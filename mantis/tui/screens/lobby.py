@@ -23,6 +23,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static
 
+from ...engine.seat_count import MAX_SEATS, SEAT_COUNTS
 from ...net import protocol
 from ...net.client import (
     ListedTable,
@@ -34,14 +35,14 @@ from ...net.client import (
 )
 from ...net.codes import normal_code
 from ...players.registry import level_choices
+from ...players.seat_specs import HUMAN, OPEN, online_seats_problem
 from ...store.seat_tokens import SeatTokens
-from ...table.names import MAX_NAME_LENGTH, clean_name, looks_like_you
+from ...table.names import MAX_NAME_LENGTH, NameRefused, name_to_sit_with
 from .. import plain
 from ..preferences import Preferences
 
 #: Seconds between two looks at the server's list of tables.
 REFRESH_EVERY = 3.0
-OPEN = "open"
 #: The turn clocks a new table may have: (label, seconds per move or None).
 CLOCKS: tuple[tuple[str, int | None], ...] = (
     ("No clock", None),
@@ -94,9 +95,10 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         settings = self.prefs.settings
-        seats = list(settings.online_seats)[:5]
+        others = MAX_SEATS - 1  # every seat but the host's
+        seats = list(settings.online_seats)[:others]
         players = len(seats) + 1
-        seats += ["open"] * (5 - len(seats))
+        seats += [OPEN] * (others - len(seats))
         choices = _seat_choices()
         known = {value for _, value in choices}
         with VerticalScroll(id="lobby-form", can_focus=False):
@@ -129,7 +131,7 @@ class LobbyScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label("New table", classes="label")
                 yield Select(
-                    [(f"{n} seats", n) for n in range(2, 7)],
+                    [(f"{n} seats", n) for n in SEAT_COUNTS],
                     value=players,
                     allow_blank=False,
                     id="online-players",
@@ -200,7 +202,7 @@ class LobbyScreen(Screen[None]):
     def _show_seats(self) -> None:
         players = self.query_one("#online-players", Select).value
         count = players if isinstance(players, int) else 3
-        for i in range(2, 7):
+        for i in range(2, MAX_SEATS + 1):
             self.query_one(f"#online-seat-{i}").display = i <= count
 
     def _server_url(self) -> str | None:
@@ -211,15 +213,11 @@ class LobbyScreen(Screen[None]):
             return None
 
     def _typed_name(self) -> str | None:
-        typed = self.query_one("#online-name", Input).value
-        name = clean_name(typed)
-        if not name:
-            self.show_error("Type your name first: it is how the others will see you.")
+        try:
+            return name_to_sit_with(self.query_one("#online-name", Input).value)
+        except NameRefused as exc:
+            self.show_error(f"Your name: {exc}.")
             return None
-        if looks_like_you(name):
-            self.show_error("'You' is how every screen says its own seat: pick another name.")
-            return None
-        return name
 
     def _other_seats(self) -> tuple[str, ...]:
         players = self.query_one("#online-players", Select).value
@@ -238,20 +236,19 @@ class LobbyScreen(Screen[None]):
         url, name = self._server_url(), self._typed_name()
         if url is None or name is None:
             return
-        others = self._other_seats()
+        seats = (HUMAN, *self._other_seats())
+        problem = online_seats_problem(seats)
+        if problem is not None:
+            self.show_error(f"This table cannot be: {problem}.")
+            return
         private = self.query_one("#private", Select).value is True
         clock = self.query_one("#online-clock", Select).value
         seconds = clock if isinstance(clock, int) else None
         talk = self.query_one("#online-talk", Select).value is not False
-        self._remember(url, name, others)
+        self._remember(url, name, seats[1:])
         self.prefs.change(online_clock=seconds, online_talk=talk)
         create = protocol.Create(
-            protocol.PROTOCOL_VERSION,
-            name,
-            ("human", *others),
-            private=private,
-            clock=seconds,
-            talk=talk,
+            protocol.PROTOCOL_VERSION, name, seats, private=private, clock=seconds, talk=talk
         )
         self._go(url, create)
 

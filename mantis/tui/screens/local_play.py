@@ -18,6 +18,20 @@ from .board import BOARD_CSS
 from .play import PlayScreen
 
 
+class SeatsHere:
+    """The moves of a local table's people: each goes to its seat's ``HumanPlayer``."""
+
+    can_hold = True
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    async def play(self, seat: int, turn: int, action: Action) -> None:
+        player = self.table.players[seat]
+        assert isinstance(player, HumanPlayer)
+        player.submit(action)
+
+
 class LocalPlayScreen(PlayScreen):
     """A table of 2 to 6 seats playing one game here, from any position to the end."""
 
@@ -32,12 +46,20 @@ class LocalPlayScreen(PlayScreen):
         """A screen for ``table`` (new, resumed or opened at a position).
 
         ``paused`` holds bot play until the user resumes or steps.  The
-        table's bot time budget follows the preferences.
+        table's bot time budget follows the preferences, and its clock
+        times the board's pace.
         """
         self.table = table
         self.seed = table.seed
         humans = [s for s, seat in enumerate(table.seats) if seat.kind == "human"]
-        super().__init__(tuple(table.messages), prefs, controls=humans, paused=paused)
+        super().__init__(
+            tuple(table.messages),
+            prefs,
+            SeatsHere(table),
+            controls=humans,
+            paused=paused,
+            clock=table.clock,
+        )
         self._unsubscribe = table.subscribe(self.feed, self.ready, backlog=False)
 
     @property
@@ -60,11 +82,6 @@ class LocalPlayScreen(PlayScreen):
     def follow_preferences(self, prefs: Preferences) -> None:
         self.table.bot_timeout = prefs.bot_timeout
         super().follow_preferences(prefs)
-
-    def submit(self, seat: int, action: Action) -> None:
-        player = self.table.players[seat]
-        assert isinstance(player, HumanPlayer)
-        player.submit(action)
 
     def status_parts(self) -> list[str]:
         seed = self.seed if self.seed is not None else "-"

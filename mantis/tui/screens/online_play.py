@@ -3,8 +3,7 @@
 The server runs the game; this screen shows the public stream it sends (at a
 person's pace, like a local table), marks each seat's connection, and sends
 this seat's moves as intents naming the turn they answer.  Its own seat
-reads as "You" on this screen, whatever the others call it.  When the game
-is over its record goes into this app's past games and statistics.
+reads as "You" on this screen, whatever the others call it.
 
 Besides the moves: the turn clock counts down on the banner (the server's
 time; this screen only shows it); what people say appears in the log, marked
@@ -17,7 +16,6 @@ is over, another game is offered and answered on the game-over screen.
 
 from __future__ import annotations
 
-import asyncio
 import math
 from collections.abc import Sequence
 from typing import Protocol
@@ -29,31 +27,21 @@ from textual.containers import Horizontal
 from textual.message import Message as UIMessage
 from textual.widgets import Input, Label
 
-from ...engine import Action, GameOver, RecordError
-from ...engine.record import parse_record
+from ...engine import Action, GameOver
 from ...net import protocol
 from ...net.protocol import Act, SeatRequest
-from ...store.stats import StatsDB, StatsError
-from ...table import Message, Recorded, Talk
+from ...table import Message, Talk
 from ...table.messages import MAX_TALK
-from .. import plain
-from ..narration import YOU, join_names, talk_line
+from ...table.names import YOU
+from ..narration import join_names, talk_line
 from ..preferences import Preferences
+from ..presence import presence_label
 from ..widgets.game_log import GameLog
 from ..widgets.turn_banner import TurnBanner
 from .board import BOARD_CSS
 from .game_over import ONLINE_ANSWERS, ONLINE_CHOICES, GameOverScreen
 from .play import PlayScreen
 
-#: What each seat's connection looks like on its border.
-PRESENCE = {
-    "here": "● online",
-    "gone": "○ offline",
-    "away": "◌ away",
-    "left": "✕ left",
-    "open": "",
-    "bot": "",
-}
 #: A person's own clock stands out from this many seconds left.
 URGENT = 10
 #: Seconds between two looks at the clock (and at an offer's countdown).
@@ -76,23 +64,19 @@ class PlayLink(Protocol):
     def offer_left(self) -> float: ...
 
 
-async def keep_record(text: str, origin: str) -> str | None:
-    """Put a finished online game in this app's past games and statistics (once per
-    ``origin``); what went wrong, in one line, if it could not."""
-    try:
-        record = parse_record(text)
-    except RecordError as exc:
-        return f"The game's record could not be read: {exc}"
+class SeatOnline:
+    """The move of this app's seat at a server table: sent as an intent naming its turn.
 
-    def store() -> None:
-        with StatsDB() as db:
-            db.record_game(record, origin=f"{origin} {record.seed}")
+    The server runs the table and never waits for a board, so it cannot be held.
+    """
 
-    try:
-        await asyncio.to_thread(store)
-    except StatsError as exc:
-        return f"Statistics not updated: {exc}"
-    return None
+    can_hold = False
+
+    def __init__(self, online: PlayLink) -> None:
+        self.online = online
+
+    async def play(self, seat: int, turn: int, action: Action) -> None:
+        await self.online.send(Act(turn, action))
 
 
 class OnlinePlayScreen(PlayScreen):
@@ -105,7 +89,6 @@ class OnlinePlayScreen(PlayScreen):
         Binding("l", "leave", "Leave", show=False),
         Binding("b", "back", "Back", show=False),
     ]
-    can_pause = False
     result_choices = ONLINE_CHOICES
 
     class Chosen(PlayScreen.Chosen):
@@ -121,12 +104,11 @@ class OnlinePlayScreen(PlayScreen):
         self.code = online.code
         """The table's code on its server."""
         controls = () if online.seat is None else (online.seat,)
-        super().__init__(backlog, prefs, controls=controls)
+        super().__init__(backlog, prefs, SeatOnline(online), controls=controls)
         self.connection = ""
         """Empty while connected; what is happening otherwise ("reconnecting…")."""
         self.offer_news = ""
         """What became of the last offer of another game ("Bea declined."), until the next."""
-        self._kept = False
         self._result_screen: GameOverScreen | None = None
         self._unheard: list[protocol.Said] = []
         """Lines said before the board was up, to log once it is."""
@@ -136,9 +118,6 @@ class OnlinePlayScreen(PlayScreen):
         if self.online.seat is not None:
             names[self.online.seat] = YOU
         return names
-
-    def submit(self, seat: int, action: Action) -> None:
-        self.run_worker(self.online.send(Act(self.state.turn, action)), group="send")
 
     @property
     def seated(self) -> bool:
@@ -199,7 +178,7 @@ class OnlinePlayScreen(PlayScreen):
 
     def _mark_presence(self) -> None:
         for panel, state in zip(self.panels, self.online.presence, strict=False):
-            panel.show_presence(PRESENCE.get(state, ""))
+            panel.show_presence(presence_label(state))
 
     def show_connection(self, note: str) -> None:
         """Say how this app's own connection is ("" once it is up)."""
@@ -242,15 +221,6 @@ class OnlinePlayScreen(PlayScreen):
     def _present(self, message: Message) -> None:
         super()._present(message)
         self._show_clock()
-        if isinstance(message, Recorded) and not self._kept:
-            self._kept = True
-            self.run_worker(self._keep(message.record), group="keep")
-
-    async def _keep(self, text: str) -> None:
-        """Put the finished game in this app's past games and statistics (once)."""
-        problem = await keep_record(text, f"{self.online.url} {self.online.code}")
-        if problem is not None:
-            plain.notify(self, problem, severity="warning", timeout=8)
 
     # ------------------------------------------------------------------ talk
 

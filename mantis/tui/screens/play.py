@@ -1,23 +1,21 @@
 """A board being played on: the live stream shown at a person's pace, and the move controls.
 
 Messages arrive through ``feed`` (from the local table driver, or from a
-server) and are shown one by one: a bot's move waits until it has "thought"
-for the pace's thinking time, and the drawn card lingers before its outcome
-lands.  ``ready`` is what a local driver awaits before it asks the next seat,
-so the table never runs ahead of what the person has seen: it holds while
-moves are still being shown, while help or settings cover the board, and
-while bot play is paused.
+server) and are shown one by one as the board's ``PacingGate`` lets them
+through: a bot's move waits until it has "thought" for the pace's thinking
+time, and the drawn card lingers before its outcome lands.  ``ready`` is
+what a local driver awaits before it asks the next seat, so the table never
+runs ahead of what the person has seen.
 
 The seats this keyboard plays are ``controls``; when one of them is to move,
-the Score and Steal controls come alive and hand the move to ``submit``.
+the Score and Steal controls come alive and hand the move to the board's
+``MoveSink``: the local table's seat, or the server.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections import deque
 from collections.abc import Iterable, Sequence
-from time import monotonic
+from typing import Protocol
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -28,9 +26,12 @@ from textual.message import Message
 from textual.widgets import Button, Static
 
 from ...engine import SCORE, Action, CardRevealed, GameOver, Steal, TurnStarted, steal
+from ...engine.seat_count import MAX_SEATS
+from ...players.clock import SYSTEM_CLOCK, Clock
 from ...table import Message as StreamMessage
 from ...table import StreamError
 from .. import plain
+from ..pacing import PacingGate
 from ..preferences import Preferences
 from ..widgets.coach_bar import CoachBar
 from ..widgets.move_button import MoveButton
@@ -43,13 +44,24 @@ from .game_over import LOCAL_CHOICES, GameOverChoice, GameOverScreen
 # before the board's first frame.
 
 
+class MoveSink(Protocol):
+    """Where a live board sends the moves of the seats played at this keyboard."""
+
+    can_hold: bool
+    """Whether the table waits for this board, so pausing bot play can hold it."""
+
+    async def play(self, seat: int, turn: int, action: Action) -> None:
+        """Play ``action`` for ``seat``, answering the turn after ``turn`` actions."""
+        ...
+
+
 class PlayScreen(BoardScreen):
     """A live table: the stream shown as it comes, and moves for the seats played here."""
 
     BINDINGS = [
         Binding("s", "score", "Score"),
         Binding("1", "pick(0)", "Pick", key_display="1-6"),
-        *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(2, 7)),
+        *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(2, MAX_SEATS + 1)),
         Binding("left,up", "cycle(-1)", "Pick", show=False),
         Binding("right,down", "cycle(1)", "Pick", show=False),
         Binding("enter", "steal", "Steal"),
@@ -62,8 +74,6 @@ class PlayScreen(BoardScreen):
         Binding("c", "toggle_coach", "Coach", show=False),
     ]
 
-    can_pause = True
-    """Whether pausing holds the table (only a table run here can be held)."""
     result_choices: tuple[GameOverChoice, ...] = LOCAL_CHOICES
     """What the game-over screen offers."""
 
@@ -79,16 +89,31 @@ class PlayScreen(BoardScreen):
         self,
         backlog: Sequence[StreamMessage],
         prefs: Preferences,
+        moves: MoveSink,
         *,
         controls: Iterable[int],
         paused: bool = False,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
-        """A live board from ``backlog``; ``controls`` are the seats played at this keyboard."""
+        """A live board from ``backlog``; ``controls`` are the seats played at this keyboard.
+
+        Their moves go to ``moves``; ``paused`` holds bot play until resumed or
+        stepped (when ``moves`` can be held); ``clock`` times the pace.
+        """
         super().__init__(backlog, prefs)
+        self.moves = moves
         self.controls = frozenset(controls)
         self.has_bots = any(seat.kind != "human" for seat in self.seats)
         self.has_humans = bool(self.controls)
-        self.paused = paused and self.has_bots and self.can_pause
+        self.gate: PacingGate[StreamMessage] = PacingGate(
+            self.controls,
+            pace=lambda: self.prefs.pace,
+            free=lambda: self.state.over or self.state.to_move in self.controls,
+            clock=clock,
+            can_hold=moves.can_hold,
+            paused=paused and self.has_bots,
+            on_hold=self._update_controls,
+        )
         self.waiting: int | None = None
         """The seat played here that is to move now, if any."""
         self.targets: tuple[int, ...] = ()
@@ -97,17 +122,7 @@ class PlayScreen(BoardScreen):
         """The seat picked to steal from, before the steal is confirmed."""
         self.thinking: int | None = None
         """A seat played elsewhere (a bot, a person online) whose move is awaited."""
-        self.held = False
-        """The table is held by the pause: no seat is asked until a step or a resume."""
         self.result: GameOver | None = None
-        self._inbox: deque[StreamMessage] = deque()
-        self._arrived = asyncio.Event()
-        self._idle = asyncio.Event()
-        self._idle.set()  # nothing fed yet, so nothing left to show
-        self._visible = asyncio.Event()
-        self._go = asyncio.Event()
-        self._stepping = False
-        self._turn_shown = monotonic()
         self._status = ""
         self._misfit = False
         self._bindings_state: tuple[bool, ...] = ()
@@ -146,12 +161,12 @@ class PlayScreen(BoardScreen):
         """Start whatever feeds this board (called once it is on screen)."""
 
     def on_screen_resume(self) -> None:
-        self._visible.set()
+        self.gate.uncover()
 
     def on_screen_suspend(self) -> None:
         # Moves wait while help, settings or the too-small notice covers the table,
         # so nobody misses one.
-        self._visible.clear()
+        self.gate.cover()
 
     def _extra_bottom_rows(self) -> int:
         # The coach's line above the actions row, which wraps when narrow.
@@ -166,9 +181,7 @@ class PlayScreen(BoardScreen):
 
     def feed(self, message: StreamMessage) -> None:
         """Queue a message of the stream to be shown (from any coroutine on the app's loop)."""
-        self._inbox.append(message)
-        self._idle.clear()
-        self._arrived.set()
+        self.gate.feed(message)
 
     async def ready(self) -> None:
         """Return once everything fed has been shown and the next seat may be asked.
@@ -176,47 +189,24 @@ class PlayScreen(BoardScreen):
         A seat played elsewhere waits, besides, while the board is covered and
         while bot play is paused (a step lets one move through).
         """
-        while True:
-            await self._idle.wait()
-            await self._visible.wait()
-            if self.state.over or self.state.to_move in self.controls or not self.paused:
-                if self._idle.is_set():
-                    return
-                continue
-            if not self._stepping:  # a step asked for before the table got here still counts
-                self._go.clear()
-            self._update_controls()
-            self.held = True
-            try:
-                await self._go.wait()
-            finally:
-                self.held = False
-            if self._stepping:
-                self._stepping = False
-                return
+        await self.gate.ready()
+
+    @property
+    def paused(self) -> bool:
+        """Bot play is paused: the table asks no bot until a step or a resume."""
+        return self.gate.paused
+
+    @property
+    def held(self) -> bool:
+        """The table is held by the pause right now."""
+        return self.gate.held
 
     @work(exclusive=True, group="board")
     async def _show_live(self) -> None:
-        """Show fed messages one by one, at the pace a person can follow."""
+        """Show fed messages one by one, as the gate lets them through."""
         while True:
-            if not self._inbox:
-                self._idle.set()
-                self._arrived.clear()
-                await self._arrived.wait()
-                continue
-            message = self._inbox.popleft()
-            if isinstance(message, CardRevealed):
-                await self._visible.wait()
-                pace = self.prefs.pace
-                if message.seat not in self.controls:
-                    rest = pace.think - (monotonic() - self._turn_shown)
-                    if rest > 0:
-                        await asyncio.sleep(rest)
-                self._show(message)
-                if pace.reveal:
-                    await asyncio.sleep(pace.reveal)
-            else:
-                self._show(message)
+            message = await self.gate.next()
+            self._show(message)
             if isinstance(message, GameOver):
                 self._update_controls()
                 await self._result_when_visible()
@@ -238,7 +228,7 @@ class PlayScreen(BoardScreen):
                 )
 
     async def _result_when_visible(self) -> None:
-        await self._visible.wait()
+        await self.gate.uncovered()
         self.show_result()
 
     def _present(self, message: StreamMessage) -> None:
@@ -257,7 +247,7 @@ class PlayScreen(BoardScreen):
 
     def _follow_turn(self, seat: int) -> None:
         """A turn started (or the board opened on one): whose controls come alive."""
-        self._turn_shown = monotonic()
+        self.gate.turn_shown()
         self.waiting = self.thinking = self.target = None
         if not self.state.over:
             if seat in self.controls:
@@ -273,17 +263,13 @@ class PlayScreen(BoardScreen):
 
     # ------------------------------------------------------------------ moves
 
-    def submit(self, seat: int, action: Action) -> None:
-        """Hand ``seat``'s move to whoever runs the table (a subclass's business)."""
-        raise NotImplementedError
-
     def _submit_for_human(self, action: Action) -> None:
         seat = self.waiting
         if seat is None:
             return
         self.waiting = None
         self._set_target(None)
-        self.submit(seat, action)
+        self.run_worker(self.moves.play(seat, self.state.turn, action), group="moves")
 
     def show_result(self) -> None:
         """Open the game-over screen (again) once the game has ended."""
@@ -319,7 +305,7 @@ class PlayScreen(BoardScreen):
         if action == "result":
             return self.result is not None
         if action == "pause":
-            return bool(self.can_pause and self.has_bots and not over)
+            return bool(self.gate.can_hold and self.has_bots and not over)
         if action == "step":
             # Shown only while paused, to leave the footer room at 80 columns.
             if not (self.has_bots and self.paused):
@@ -381,17 +367,11 @@ class PlayScreen(BoardScreen):
             self._set_target(None)
 
     def action_pause(self) -> None:
-        if not self.can_pause:
-            return
-        self.paused = not self.paused
-        if not self.paused:
-            self._go.set()
+        self.gate.toggle_pause()
         self._update_controls()
 
     def action_step(self) -> None:
-        if self.paused:
-            self._stepping = True
-            self._go.set()
+        self.gate.step()
 
     def action_speed(self) -> None:
         speed = self.prefs.next_speed()

@@ -9,12 +9,13 @@ sets the widgets from that position.
 
 from __future__ import annotations
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.timer import Timer
 from textual.widgets import Static
 
 from ...engine import GameRecord
+from ...players.clock import SYSTEM_CLOCK, Clock
 from ...table import PublicPosition, moves_of
 from .. import plain
 from ..preferences import Preferences
@@ -44,8 +45,15 @@ class ReplayScreen(BoardScreen):
         Binding("escape,q", "close", "Close", key_display="esc"),
     ]
 
-    def __init__(self, record: GameRecord, prefs: Preferences, *, title: str = "") -> None:
-        """A replay of ``record``, called ``title`` on its status line."""
+    def __init__(
+        self,
+        record: GameRecord,
+        prefs: Preferences,
+        *,
+        title: str = "",
+        clock: Clock = SYSTEM_CLOCK,
+    ) -> None:
+        """A replay of ``record``, called ``title`` on its status line; autoplay on ``clock``."""
         self.moves = moves_of(record)
         """The record's stream by move: the opening, then each action's messages."""
         super().__init__(self.moves[0], prefs)
@@ -56,7 +64,7 @@ class ReplayScreen(BoardScreen):
         """Actions played in the position on screen."""
         self.playing = False
         self.delay_index = DEFAULT_DELAY_INDEX
-        self._timer: Timer | None = None
+        self.clock = clock
 
     @property
     def end(self) -> int:
@@ -128,36 +136,29 @@ class ReplayScreen(BoardScreen):
             if self.position >= self.end:
                 self.goto(0)
             self.playing = True
-            self._start_timer()
+            self._autoplay()
         self._update_status()
 
     def action_speed(self, step: int) -> None:
         self.delay_index = max(0, min(len(AUTOPLAY_DELAYS) - 1, self.delay_index + step))
         if self.playing:
-            self._start_timer()
+            self._autoplay()  # again, at the new speed
         self._update_status()
 
     def action_close(self) -> None:
         self._stop()
         self.dismiss(None)
 
-    def _start_timer(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-        self._timer = self.set_interval(AUTOPLAY_DELAYS[self.delay_index], self._tick)
+    @work(exclusive=True, group="autoplay")
+    async def _autoplay(self) -> None:
+        """Move on one move per delay (on the screen's clock) until the end or a pause."""
+        while self.playing and self.position < self.end:
+            await self.clock.sleep(AUTOPLAY_DELAYS[self.delay_index])
+            self.goto(self.position + 1)
+        self._stop()
 
     def _stop(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
+        self.workers.cancel_group(self, "autoplay")
         if self.playing:
             self.playing = False
             self._update_status()
-
-    def _tick(self) -> None:
-        if self.position >= self.end:
-            self._stop()
-            return
-        self.goto(self.position + 1)
-        if self.position >= self.end:
-            self._stop()

@@ -15,18 +15,12 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from ...engine import SeatInfo
 from ...engine.record import SeatKind
+from ...engine.seat_count import MAX_SEATS, SEAT_COUNTS, valid_seat_count
 from ...players.registry import level_choices
+from ...players.seat_specs import HUMAN
+from ...table.names import MAX_NAME_LENGTH
 from .. import plain
-from ..seating import (
-    DEFAULT_NAMES,
-    HUMAN,
-    MAX_NAME_LENGTH,
-    MAX_SEATS,
-    MIN_SEATS,
-    SeatingError,
-    check_names,
-    default_names,
-)
+from ..seating import DEFAULT_NAMES, SeatingError, check_names, default_names
 
 DEFAULT_PLAYERS = 3
 
@@ -90,9 +84,7 @@ class SetupScreen(Screen[None]):
         self.still = still
         remembered = list(seats)
         defaults = _default_seats()
-        self.players = (
-            len(remembered) if MIN_SEATS <= len(remembered) <= MAX_SEATS else (DEFAULT_PLAYERS)
-        )
+        self.players = len(remembered) if valid_seat_count(len(remembered)) else DEFAULT_PLAYERS
         # Rows beyond the remembered seats fall back to defaults with unused names.
         taken = {seat.name for seat in remembered}
         spare = iter(name for name in DEFAULT_NAMES if name not in taken)
@@ -111,7 +103,7 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label("Players", classes="label")
                 yield Select(
-                    [(str(n), n) for n in range(MIN_SEATS, MAX_SEATS + 1)],
+                    [(str(n), n) for n in SEAT_COUNTS],
                     value=self.players,
                     allow_blank=False,
                     id="players",

@@ -15,14 +15,10 @@ from textual.worker import Worker, WorkerState
 
 from ...players.registry import LEVELS
 from ...store.stats import PlayerStats, StatsError, Tally
-from ...store.stats_report import load_player_stats
+from ...store.stats_report import RECENT, ROLLING_WINDOW, load_player_stats, results_chart
 from .. import plain
 from ..stats_reading import BUSY_NOTE, StatsBusy, read_patiently
-
-#: Games averaged for each point of the rolling win-rate chart.
-ROLLING_WINDOW = 5
-#: Results shown as W/L letters and chart points, most recent last.
-RECENT = 36
+from ..widgets.chart import Chart
 
 
 def level_label(bot: str) -> str:
@@ -31,15 +27,6 @@ def level_label(bot: str) -> str:
         if name == bot:
             return f"{label} ({bot})"
     return bot
-
-
-def rolling_win_rate(results: list[bool], window: int = ROLLING_WINDOW) -> list[float]:
-    """Per game, the win rate over the last ``window`` games up to it (fewer at first)."""
-    rates = []
-    for i in range(len(results)):
-        recent = results[max(0, i + 1 - window) : i + 1]
-        rates.append(sum(recent) / len(recent))
-    return rates
 
 
 def _percent(tally: Tally) -> str:
@@ -56,20 +43,6 @@ def _breakdown(rows: list[tuple[str, Tally]]) -> Text:
         ),
         lines=True,
     )
-
-
-BARS = "▁▂▃▄▅▆▇█"
-
-
-def _chart(rates: list[float]) -> Text:
-    """A bar per game, as high as the rolling win rate, above that game's W or L."""
-    text = Text(no_wrap=True, overflow="ellipsis")
-    for i, rate in enumerate(rates):
-        if i:
-            text.append(" ")
-        bar = BARS[round(rate * (len(BARS) - 1))]
-        text.append(bar, style="green" if rate >= 0.5 else "red")
-    return text
 
 
 def level_order(bot: str) -> tuple[int, str]:
@@ -198,10 +171,10 @@ class StatsScreen(Screen[None]):
         shown = min(RECENT, len(results))
         yield Static(
             f"The last {shown} game{'' if shown == 1 else 's'}: win rate over the "
-            f"{ROLLING_WINDOW} games up to each (tall = won them all), and each result",
+            f"{ROLLING_WINDOW} games up to each, and each result",
             classes="head",
         )
-        yield Static(_chart(rolling_win_rate(results)[-RECENT:]), classes="chart")
+        yield Chart(*results_chart(results), classes="chart")
         yield Static(_results_line(stats))
 
     def action_close(self) -> None:

@@ -27,14 +27,7 @@ from textual.widgets import Button, DataTable, Footer, Select, Static
 from ...net import protocol
 from ...players.registry import level_choices
 from .. import plain
-
-CONNECTION = {
-    "here": "● connected",
-    "gone": "○ connection lost",
-    "away": "◌ away",
-    "open": "waiting for someone to join",
-    "bot": "",
-}
+from ..presence import OPEN_SEAT, presence_label
 
 
 class RoomLink(Protocol):
@@ -206,7 +199,7 @@ class WaitingRoomScreen(Screen[None]):
             plays = f"bot · {seat.bot}" if seat.kind == "bot" else "person"
             if seat.kind == "human" and not seat.taken:
                 plays = "open seat"
-            connection = CONNECTION.get(presence, "")
+            connection = OPEN_SEAT if presence == "open" else presence_label(presence)
             table.add_row(str(s + 1), name, plain.rich(plays), connection, key=str(s))
         if room.seats:
             table.move_cursor(row=min(max(cursor, 0), len(room.seats) - 1))

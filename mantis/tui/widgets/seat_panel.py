@@ -1,4 +1,4 @@
-"""One seat at the table: its label, tank and score pile, kept current by events."""
+"""One seat at the table: its label, tank and score pile, drawn from the folded position."""
 
 from __future__ import annotations
 
@@ -73,68 +73,63 @@ class SeatPanel(Vertical):
         self.seat = seat
         self.seat_name = name
         self.kind = kind
-        self.counts = list(view.tank_counts(seat))
-        self.score = view.scores[seat]
-        self.target = view.target
+        self.view = view
+        """The position shown (the board's fold of the stream)."""
         self.presence = ""
         """How the seat's person is connected, online ("● online", "○ offline"…)."""
         self.border_title = plain.content(f"{seat + 1} {name} · {kind}")
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """Cards of each colour in the seat's tank, as shown."""
+        return self.view.tank_counts(self.seat)
+
+    @property
+    def score(self) -> int:
+        return self.view.scores[self.seat]
 
     def compose(self) -> ComposeResult:
         yield Tank()
         yield ScorePile()
 
     def on_mount(self) -> None:
-        self.query_one(Tank).show(self.counts)
-        pile = self.query_one(ScorePile)
-        pile.target = self.target
-        pile.score = self.score
-        pile.tank = sum(self.counts)
-        self._update_subtitle()
+        self.query_one(ScorePile).target = self.view.target
+        self.show_view(self.view)
 
-    def apply(self, event: StreamMessage) -> None:
-        """Follow one message of the stream that may concern this seat (others change nothing)."""
+    def apply(self, event: StreamMessage, view: View) -> None:
+        """Show ``view``, the position once ``event`` is taken in; the event says what to mark.
+
+        The drawn card's colour stays marked in the tank it changed until the
+        next card is drawn; the turn and the result flag the border.
+        """
         seat = self.seat
+        marked = self.query_one(Tank).marked
         if isinstance(event, CardRevealed):
-            # A new move: only its own outcome stays marked.
-            tank = self.query_one(Tank)
-            if tank.marked is not None:
-                tank.marked = None
-        elif isinstance(event, Scored) and event.seat == seat:
-            self.counts[event.colour] = 0
-            self.score = event.score
-            self.query_one(ScorePile).score = event.score
-            self._show(event.colour)
-        elif isinstance(event, ScoreMissed) and event.seat == seat:
-            self.counts[event.colour] += 1
-            self._show(event.colour)
-        elif isinstance(event, Stolen) and seat in (event.seat, event.target):
-            if seat == event.target:
-                self.counts[event.colour] = 0
-            else:
-                self.counts[event.colour] += event.count
-            self._show(event.colour)
-        elif isinstance(event, StealMissed) and event.target == seat:
-            self.counts[event.colour] += 1
-            self._show(event.colour)
+            marked = None  # a new move: only its own outcome stays marked
+        elif isinstance(event, Scored | ScoreMissed | Stolen | StealMissed):
+            if seat in _tanks_changed(event):
+                marked = event.colour
         elif isinstance(event, TurnStarted):
             self._flag("-to-move", event.seat == seat)
         elif isinstance(event, GameOver):
             self._flag("-to-move", False)
             self._flag("-winner", seat in event.winners)
+        self._show_counts(view, marked)
         self._update_subtitle()
 
     def show_view(self, view: View) -> None:
-        """Jump to the position in ``view`` (used when a replay steps back)."""
-        self.counts = list(view.tank_counts(self.seat))
-        self.score = view.scores[self.seat]
-        self.query_one(Tank).show(self.counts)
-        pile = self.query_one(ScorePile)
-        pile.score = self.score
-        pile.tank = sum(self.counts)
+        """Jump to the position in ``view`` (on opening, or when a replay steps back)."""
+        self._show_counts(view, None)
         self._flag("-to-move", not view.over and view.to_move == self.seat)
         self._flag("-winner", view.winners is not None and self.seat in view.winners)
         self._update_subtitle()
+
+    def _show_counts(self, view: View, marked: int | None) -> None:
+        self.view = view
+        self.query_one(Tank).show(self.counts, marked)
+        pile = self.query_one(ScorePile)
+        pile.score = self.score
+        pile.tank = sum(self.counts)
 
     def mark(self, *, target: bool) -> None:
         """Set the "steal target" flag."""
@@ -156,10 +151,6 @@ class SeatPanel(Vertical):
         if self.has_class(name) != on:
             self.set_class(on, name)
 
-    def _show(self, marked: int) -> None:
-        self.query_one(Tank).show(self.counts, marked)
-        self.query_one(ScorePile).tank = sum(self.counts)
-
     def _update_subtitle(self) -> None:
         flags = []
         if self.has_class("-winner"):
@@ -177,3 +168,12 @@ class SeatPanel(Vertical):
     def on_click(self, event: events.Click) -> None:
         event.stop()
         self.post_message(self.Picked(self.seat))
+
+
+def _tanks_changed(event: Scored | ScoreMissed | Stolen | StealMissed) -> tuple[int, ...]:
+    """The seats whose tanks an outcome changed."""
+    if isinstance(event, Stolen):
+        return (event.seat, event.target)
+    if isinstance(event, StealMissed):
+        return (event.target,)
+    return (event.seat,)

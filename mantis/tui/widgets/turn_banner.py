@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
+from ...table.names import YOU
 from .. import plain
-from ..narration import YOU
 
 
 class TurnBanner(Static):

@@ -1,9 +1,11 @@
-"""Time, handed in: what a server's tables wait on (timers, pauses, deadlines).
+"""Time, handed in: what seats, tables and boards wait on (budgets, timers, pacing).
 
-Everything on a server that waits — a person's away timer, a bot's pacing,
-a connection's hello, rooms forgotten after a while — asks a ``Clock``
-rather than the event loop or ``time``, so a test can move time on instead
-of waiting for it.  ``SystemClock`` is the real one; ``ManualClock`` runs
+Everything that waits — a bot's time budget, a person's away timer, a
+connection's hello, rooms forgotten after a while, a board letting a person
+follow the play, a replay's autoplay — asks a ``Clock`` rather than the
+event loop or ``time``, so a test can move time on instead of waiting for
+it.  It lives with the players because asking a seat (``decision``) is the
+lowest layer that waits.  ``SystemClock`` is the real one; ``ManualClock`` runs
 with it but can be moved forward at once (``advance``), firing every timer
 that falls due.
 """
@@ -61,6 +63,10 @@ class SystemClock:
         await asyncio.sleep(delay)
 
 
+SYSTEM_CLOCK = SystemClock()
+"""The clock everything uses unless it is handed another."""
+
+
 class _ManualTimer:
     def __init__(self, clock: ManualClock, due: float, callback: Callable[[], None]) -> None:
         self.clock = clock
@@ -79,6 +85,8 @@ class _ManualTimer:
         """(Re)arm on the loop for what is left until ``due`` on the clock."""
         if self.handle is not None:
             self.handle.cancel()
+        if self.clock.frozen:
+            return  # only ``advance`` moves a frozen clock on
         loop = asyncio.get_running_loop()
         self.handle = loop.call_later(max(0.0, self.due - self.clock.now()), self._fire)
 
@@ -99,13 +107,16 @@ class ManualClock:
     waiting on this clock runs as usual.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, frozen: bool = False) -> None:
+        """A clock running with the system's; ``frozen``: one that stands still between
+        ``advance`` calls (nothing is due until the test says so, however slow the machine)."""
+        self.frozen = frozen
         self._offset = 0.0
         self._timers: set[_ManualTimer] = set()
         self._changed = asyncio.Event()
 
     def now(self) -> float:
-        return time.monotonic() + self._offset
+        return self._offset if self.frozen else time.monotonic() + self._offset
 
     def time(self) -> float:
         return time.time() + self._offset
