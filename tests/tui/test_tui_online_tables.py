@@ -55,9 +55,19 @@ def log_lines(board: OnlinePlayScreen) -> list[str]:
 
 
 async def started(pilot, app: MantisApp) -> OnlinePlayScreen:
-    await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
+    """The host starts (once the waiting room is up to take the key); the board, once up."""
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, WaitingRoomScreen)
+            and app.screen.is_mounted
+            and app.screen.check_action("start", ())
+        ),
+    )
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: isinstance(app.screen, OnlinePlayScreen))
+    await wait_for(
+        pilot, lambda: isinstance(app.screen, OnlinePlayScreen) and app.screen.is_mounted
+    )
     return app.screen
 
 
@@ -211,18 +221,28 @@ async def test_play_now_waits_for_people_and_a_new_table_has_its_rules(tmp_path:
             await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
             [room] = server.rooms.values()
             assert (room.rules.clock, room.rules.talk) == (30, False)
-            title = app.screen.query_one("#room-title")
-            await wait_for(pilot, lambda: "30 s a move · no talk" in str(title.render()))
+            await wait_for(
+                pilot,
+                lambda: (
+                    app.screen.is_mounted
+                    and "30 s a move · no talk" in str(app.screen.query_one("#room-title").render())
+                ),
+            )
             await pilot.press("escape")
             await wait_for(pilot, lambda: app.screen is lobby)
             assert (app.settings.online_clock, app.settings.online_talk) == (30, False)
             # Play now, two players: the waiting room says who it waits for.
             lobby.query_one("#quick-players").value = 2
             await pilot.press("ctrl+g")
-            await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
-            note = app.screen.query_one("#room-note")
-            await wait_for(pilot, lambda: "bots (greedy)" in str(note.render()))
-            assert "Waiting for 1 more player" in str(note.render())
+            await wait_for(
+                pilot,
+                lambda: (
+                    isinstance(app.screen, WaitingRoomScreen)
+                    and app.screen.is_mounted
+                    and "bots (greedy)" in str(app.screen.query_one("#room-note").render())
+                ),
+            )
+            assert "Waiting for 1 more player" in str(app.screen.query_one("#room-note").render())
             bea = await quick(url, "Bea", players=2)
             await wait_for(pilot, lambda: isinstance(app.screen, OnlinePlayScreen))
             assert app.screen.names == ["You", "Bea"] or app.screen.names == ["Bea", "You"]

@@ -24,6 +24,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 from textual.message import Message as UIMessage
 from textual.widgets import Input, Label
 
@@ -259,7 +260,11 @@ class OnlinePlayScreen(PlayScreen):
 
     @property
     def talking(self) -> bool:
-        return bool(self.query_one("#talk-row").display)
+        """The line to talk is open."""
+        try:
+            return bool(self.query_one("#talk-row").display)
+        except NoMatches:
+            return False  # (not composed yet, or being taken down)
 
     def action_cancel(self) -> None:
         if self.talking:
