@@ -56,13 +56,14 @@ class Directory(Protocol):
         """Every node's public tables (``but`` one node's: it knows its own)."""
         ...
 
-    async def quick_seat(self, players: int, fresh: str) -> tuple[str, bool]:
+    async def quick_seat(self, players: int, fresh: str | None) -> tuple[str, bool] | None:
         """A seat at a quick-play table of ``players`` seats, counted taken at once.
 
         The oldest table offered with a free seat: (its code, False); if there
         is none, ``fresh`` (a code claimed by the caller) is offered from now
         on as a new table with every seat but this one free: (``fresh``,
-        True).  One step, so two people asking at once never open two tables.
+        True) — or, without ``fresh`` (the caller may not open a table), None.
+        One step, so two people asking at once never open two tables.
         """
         ...
 
@@ -124,11 +125,13 @@ class LocalDirectory:
     async def listing(self, but: str | None = None) -> list[Listing]:
         return [table for node, tables in self._listings.items() if node != but for table in tables]
 
-    async def quick_seat(self, players: int, fresh: str) -> tuple[str, bool]:
+    async def quick_seat(self, players: int, fresh: str | None) -> tuple[str, bool] | None:
         for code, (seats, free) in self._quick.items():
             if seats == players and free > 0:
                 self._quick[code] = (seats, free - 1)
                 return code, False
+        if fresh is None:
+            return None
         self._quick[fresh] = (players, players - 1)
         return fresh, True
 

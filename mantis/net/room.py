@@ -56,6 +56,7 @@ from ..table import (
 from ..table.messages import MAX_TALK_LINES
 from ..table.names import look_alike, unique_name
 from . import protocol, version1
+from .bot_share import BotShare
 from .directory import Directory
 from .keeper import ServerKeeper
 from .rematch import Offer, seed_with_first
@@ -210,7 +211,11 @@ class Room:
         away_bot: str,
         seats: list[Seat],
         rules: Rules = Rules(),
+        owner: str = "",
+        bots: BotShare | None = None,
     ) -> None:
+        """``owner``: the address group that created the table (its bots' share is that
+        group's); ``bots``: the server's share of bot moves (None: bots move at their pace)."""
         self.config = config
         self.store = store
         self.send = send
@@ -230,6 +235,8 @@ class Room:
         self.away_bot = away_bot
         self.seats = seats
         self.rules = rules
+        self.owner = owner
+        self.bots = bots
         self.phase: Phase = Waiting()
         self.spectators: set[Connection] = set()
         self.versions: dict[Connection, int] = {}
@@ -247,6 +254,9 @@ class Room:
         self._tasks: set[asyncio.Task[None]] = set()
         self.starting = False
         """A game is being started (its seed kept): no second start, no newcomer."""
+        self._backlog: tuple[int, str] | None = None
+        """The stream so far as one frame for version 2, and how many messages it holds
+        (sent to each newcomer: encoded once however many come)."""
 
     # ------------------------------------------------------------------ what it says
 
@@ -336,10 +346,17 @@ class Room:
             self.send(older, version1.encode(message))
 
     def send_room(self, but: Connection | None = None) -> None:
-        """Everyone (``but`` one, told already) hears the seats and state, and their own seat."""
-        for connection in self.connections():
-            if connection is not but:
-                self.tell(connection, self.room_state(self.seat_of(connection)))
+        """Everyone (``but`` one, told already) hears the seats and state, and their own seat.
+
+        Each seated person's copy says which seat is theirs; the spectators' copy
+        is one frame for all of them, however many they are.
+        """
+        for s, seat in enumerate(self.seats):
+            if seat.connection is not None and seat.connection is not but:
+                self.tell(seat.connection, self.room_state(s))
+        watching = [c for c in self.spectators if c is not but]
+        if watching:
+            self.broadcast(self.room_state(None), watching)  # once per protocol version
 
     def presence(self) -> protocol.Presence:
         return protocol.Presence(tuple(seat.presence() for seat in self.seats))
@@ -358,11 +375,29 @@ class Room:
                 self.tell(connection, phase.offer.state())
         elif isinstance(phase, Playing):
             messages = phase.table.messages
-            shown = version1.stream(messages) if old else messages
-            self.tell(connection, protocol.Stream(0, tuple(shown)))
+            if old:
+                self.tell(connection, protocol.Stream(0, tuple(version1.stream(messages))))
+            else:
+                if self._backlog is None or self._backlog[0] != len(messages):
+                    frame = protocol.encode(protocol.Stream(0, tuple(messages))).decode()
+                    self._backlog = (len(messages), frame)
+                self.send((connection,), self._backlog[1])
             clock = phase.timer.state() if phase.timer is not None else None
             if clock is not None:
                 self.tell(connection, clock)
+
+    def listing(self) -> dict[str, Any]:
+        """This table as ``GET /tables`` lists it."""
+        return {
+            "code": self.code,
+            "state": self.state.value,
+            "moves": self.moves,
+            "seats": [
+                {"name": seat.name, "kind": seat.kind, "taken": seat.taken} for seat in self.seats
+            ],
+            "clock": self.rules.clock,
+            "quick": self.rules.quick,
+        }
 
     # ------------------------------------------------------------------ connections
 
@@ -629,6 +664,7 @@ class Room:
             timeouts.see(message)
         phase = Playing(game_id, number, table, remotes, timer, timeouts)
         self.phase = phase
+        self._backlog = None
         self._outbox_start = len(table.messages)
         self._v1_sent = version1.count(table.messages)
         self._next_mover = _last_mover(table.messages)
@@ -688,7 +724,9 @@ class Room:
         return record
 
     def _finish(self) -> None:
-        """Keep a finished game as one encoded frame per protocol version."""
+        """Keep a finished game as one encoded frame per protocol version: a server holds
+        many finished rooms for a while, and a frame is one object to the garbage collector,
+        a game thousands."""
         phase = self.phase
         assert isinstance(phase, Playing) and phase.table.over
         table = phase.table
@@ -699,6 +737,7 @@ class Room:
             ).decode(),
         }
         self.phase = Over(phase.game_id, phase.number, table.record.first, table.turn, frames)
+        self._backlog = None
         self.idle_since = self.clock.now()  # kept a while from the end, even with nobody here
         for seat in self.seats:
             seat.away = False  # nobody plays for anyone any more
@@ -881,6 +920,8 @@ class Room:
         rest = self._last_move + self.config.bot_pace - self.clock.now()
         if rest > 0:
             await self.clock.sleep(rest)
+        if self.bots is not None:
+            await self.bots.move(self.owner)  # a busy server shares its bot moves out
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)

@@ -37,7 +37,11 @@ async def test_quick_play_seats_people_at_the_oldest_table_with_room_then_opens_
     assert await directory.quick_seat(3, "GGGG") == ("AAAA", False)  # the oldest first
     assert await directory.quick_seat(3, "HHHH") == ("EEEE", False)
     await directory.quick_free("BBBB", 2, 0)  # BBBB started with a bot: no longer offered
+    # Someone who may not open a table (their address has its fill) is seated where
+    # there is room, or nowhere.
+    assert await directory.quick_seat(2, None) is None
     assert await directory.quick_seat(2, "JJJJ") == ("JJJJ", True)
+    assert await directory.quick_seat(2, None) == ("JJJJ", False)
 
 
 async def test_people_asking_at_once_fill_one_table_before_another_opens(directory) -> None:

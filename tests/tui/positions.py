@@ -82,3 +82,21 @@ def single_win() -> Position:
     record = played(3, 4, 0.5)
     assert record.result is not None and record.result.reason == "target"
     return replace(record, seats=seats("hrr", "You,Ann,Bea")), None
+
+
+def last_move(players: int, seed: int, *, you_win: bool) -> Position:
+    """A game one move from its end (a score that reaches the target), "You" at the table.
+
+    With ``you_win`` "You" are to make that score; otherwise a ``greedy`` bot
+    makes it.  The other seats are ``greedy`` bots named Bot1, Bot2…
+    """
+    record = played(players, seed, 0.5)
+    assert record.result is not None and record.result.reason == "target"
+    winner = record.result.winners[0]
+    assert record.actions[-1] == (winner, SCORE)
+    you = winner if you_win else (winner + 1) % players
+    table = tuple(
+        SeatInfo("You", "human") if seat == you else SeatInfo(f"Bot{seat}", "bot", "greedy")
+        for seat in range(players)
+    )
+    return replace(record, seats=table), len(record.actions) - 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -23,6 +24,9 @@ from textual.widgets.button import ButtonVariant
 from ...engine import GameOver
 from .. import plain
 from ..narration import join_names, reason_text
+
+if TYPE_CHECKING:
+    from ...store.ratings import RatingChange
 
 
 class GameOverChoice(Enum):
@@ -131,7 +135,7 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
         margin: 0 1 0 0;
         min-width: 0;
     }
-    #box .note {
+    #box .note, #ratings {
         margin-top: 1;
     }
     #offer {
@@ -159,9 +163,14 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
         note: str | None = None,
         answers: frozenset[GameOverChoice] = frozenset(),
         offer: str = "",
+        ratings: Sequence[RatingChange] = (),
     ) -> None:
         """The result; ``choices`` are the buttons offered, ``answers`` those of them said
-        to the table rather than closing the screen; ``offer``: how another game stands."""
+        to the table rather than closing the screen; ``offer``: how another game stands.
+
+        ``ratings`` are the rating changes the game was recorded with (none
+        if it was not rated): one "Ann 1,612 → 1,634" per person.
+        """
         super().__init__()
         self.result = result
         self.names = list(names)
@@ -174,6 +183,7 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
         """Whether another game is on offer that this person may decline."""
         self.accepting = True
         """Whether "again" may be chosen now (not once this person has accepted)."""
+        self.ratings = tuple(ratings)
 
     def compose(self) -> ComposeResult:
         result, names = self.result, self.names
@@ -187,6 +197,8 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
             yield Static(plain.content(headline), id="winners")
             yield Static(plain.content(reason_text(result, names)), id="reason")
             yield Static(self._score_table(), id="scores")
+            if self.ratings:
+                yield Static(plain.content(ratings_line(self.ratings)), id="ratings")
             seed = "-" if self.seed is None else str(self.seed)
             note = self.note
             if note is None:
@@ -268,3 +280,11 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
                 self.post_message(self.Answered(chosen))
         elif chosen is GameOverChoice.STAY or chosen in self.choices:
             self.dismiss(chosen)
+
+
+def ratings_line(changes: Sequence[RatingChange]) -> str:
+    """ "Rating: Ann 1,612 → 1,634", a person after another ("Ratings: …, · …")."""
+    moves = " · ".join(
+        f"{change.name} {change.before.shown:,} → {change.after.shown:,}" for change in changes
+    )
+    return f"Rating{'s' if len(changes) > 1 else ''}: {moves}"

@@ -5,15 +5,20 @@ pick one.
 chosen (the oldest with room, or a new one: bots fill it after a wait).  A
 new table has its rules: a turn clock or none, talk on or off.
 
-The lobby lists the server's public tables (refreshed while it is open), and
-every way in ends on the table's waiting room.  Whatever the server says no
+The lobby lists the server's public tables a page at a time (refreshed
+while it is open; ``[`` and ``]`` or the arrows beside the list turn the
+page), and every way in ends on the table's waiting room.  Whatever the server says no
 to — it cannot be reached, there is no such code, the table is full, it
 speaks another protocol — is said on this screen in one line, and nothing
-typed is lost.  "Serve here" starts a table server inside this app, for
-friends who can reach this machine.
+typed is lost.  When the server says when to try again (too many wrong
+codes from this address), joining by code waits until then.  "Serve here"
+starts a table server inside this app, for friends who can reach this
+machine.
 """
 
 from __future__ import annotations
+
+import time
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -33,12 +38,13 @@ from ...net.client import (
     list_tables,
     take_seat,
 )
-from ...net.codes import normal_code
+from ...net.codes import read_code
 from ...players.registry import level_choices
 from ...players.seat_specs import HUMAN, OPEN, online_seats_problem
 from ...store.seat_tokens import SeatTokens
 from ...table.names import MAX_NAME_LENGTH, NameRefused, name_to_sit_with
 from .. import plain
+from ..level_ratings import rated, relabel
 from ..preferences import Preferences
 
 #: Seconds between two looks at the server's list of tables.
@@ -53,8 +59,11 @@ CLOCKS: tuple[tuple[str, int | None], ...] = (
 )
 
 
-def _seat_choices() -> list[tuple[str, str]]:
-    return [("Open seat", OPEN)] + [(f"{label} bot ({bot})", bot) for label, bot in level_choices()]
+def _seat_choices(players: int) -> list[tuple[str, str]]:
+    """An open seat, or a bot per level with its rating at a table of ``players``."""
+    return [("Open seat", OPEN)] + [
+        (rated(f"{label} bot", bot, players), bot) for label, bot in level_choices()
+    ]
 
 
 class LobbyScreen(Screen[None]):
@@ -65,6 +74,8 @@ class LobbyScreen(Screen[None]):
         Binding("ctrl+g", "play_now", "Play now"),
         Binding("ctrl+r", "refresh", "Refresh"),
         Binding("escape", "back", "Back"),
+        Binding("left_square_bracket", "turn_page(-1)", "Previous page", show=False),
+        Binding("right_square_bracket", "turn_page(1)", "Next page", show=False),
     ]
 
     class Seated(Message):
@@ -91,7 +102,12 @@ class LobbyScreen(Screen[None]):
         self.prefs = prefs
         self.tokens = tokens
         self.tables: list[ListedTable] = []
+        self.page = 1
+        """The page of the server's public tables shown (from 1)."""
+        self.pages = 1
         self.busy = False
+        self.not_before = 0.0
+        """``time.monotonic()`` before which the server asked not to be asked by code again."""
 
     def compose(self) -> ComposeResult:
         settings = self.prefs.settings
@@ -99,7 +115,7 @@ class LobbyScreen(Screen[None]):
         seats = list(settings.online_seats)[:others]
         players = len(seats) + 1
         seats += [OPEN] * (others - len(seats))
-        choices = _seat_choices()
+        choices = _seat_choices(players)
         known = {value for _, value in choices}
         with VerticalScroll(id="lobby-form", can_focus=False):
             yield Static("MANTIS · play online", id="lobby-title")
@@ -174,10 +190,15 @@ class LobbyScreen(Screen[None]):
                 )
             with Horizontal(classes="row"):
                 yield Label("Join", classes="label")
-                yield Input(placeholder="code: KXQD", id="code", max_length=8, compact=True)
+                yield Input(placeholder="code: KXQD", id="code", max_length=24, compact=True)
                 yield Button("Join", id="join", variant="primary", compact=True)
                 yield Button("Watch", id="watch", compact=True)
-            yield Static("Public tables here · Enter joins one, or watches it", classes="section")
+            with Horizontal(id="tables-head"):
+                yield Static("Public tables · Enter joins or watches one", classes="section")
+                with Horizontal(id="tables-pager"):
+                    yield Static(id="tables-page")
+                    yield Button("◀", id="previous-page", compact=True)
+                    yield Button("▶", id="next-page", compact=True)
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
             yield Static(id="lobby-error")
         yield Footer()
@@ -196,7 +217,11 @@ class LobbyScreen(Screen[None]):
     # ------------------------------------------------------------------ the form
 
     @on(Select.Changed, "#online-players")
-    def _on_players(self) -> None:
+    def _on_players(self, event: Select.Changed) -> None:
+        if isinstance(event.value, int):
+            choices = _seat_choices(event.value)
+            for i in range(2, MAX_SEATS + 1):
+                relabel(self.query_one(f"#online-seat-{i}", Select), choices)
         self._show_seats()
 
     def _show_seats(self) -> None:
@@ -276,9 +301,15 @@ class LobbyScreen(Screen[None]):
         url = self._server_url()
         if url is None:
             return
-        code = normal_code(code if code is not None else self.query_one("#code", Input).value)
-        if not 4 <= len(code) <= 8:
-            self.show_error("Type the table's code (four letters, like KXQD).")
+        code = read_code(code if code is not None else self.query_one("#code", Input).value)
+        if code is None:
+            self.show_error(
+                "Type the table's code (four letters like KXQD; twelve for a private table)."
+            )
+            return
+        wait = self.not_before - time.monotonic()
+        if wait > 0:
+            self.show_error(f"Too many wrong codes from this address: try again in {wait:.0f} s.")
             return
         if watch:
             self._go(url, protocol.Watch(protocol.PROTOCOL_VERSION, code))
@@ -313,6 +344,8 @@ class LobbyScreen(Screen[None]):
         try:
             connection = await take_seat(url, opening, self.tokens)
         except OnlineError as exc:
+            if exc.retry_after is not None:
+                self.not_before = time.monotonic() + exc.retry_after
             self.show_error(_with_a_hint(exc))
             return
         finally:
@@ -325,19 +358,42 @@ class LobbyScreen(Screen[None]):
     def action_refresh(self) -> None:
         self._refresh()
 
+    def action_turn_page(self, step: int) -> None:
+        """Show the next (``step`` 1) or previous (-1) page of the server's tables."""
+        page = min(max(1, self.page + step), self.pages)
+        if page != self.page:
+            self.page = page
+            self.action_refresh()
+
+    @on(Button.Pressed, "#previous-page")
+    def _on_previous_page(self) -> None:
+        self.action_turn_page(-1)
+
+    @on(Button.Pressed, "#next-page")
+    def _on_next_page(self) -> None:
+        self.action_turn_page(1)
+
     @work(exclusive=True, group="lobby-list")
     async def _refresh(self) -> None:
         url = self._server_url()
         if url is None:
             return
         try:
-            tables = await list_tables(url)
+            listed = await list_tables(url, self.page)
         except OnlineError as exc:
             if not self.busy:
                 self.show_error(_with_a_hint(exc))
             self._show_tables([])
             return
-        self._show_tables(tables)
+        if listed.page > listed.pages:  # tables went away: the last page there is now
+            self.page = listed.pages
+            self.action_refresh()
+            return
+        self.page, self.pages = listed.page, listed.pages
+        self._show_tables(list(listed.tables))
+        shown = f"page {self.page} of {self.pages} · {listed.total} tables"
+        self.query_one("#tables-page", Static).update(plain.content(shown))
+        self.query_one("#tables-pager").display = self.pages > 1
 
     def _show_tables(self, tables: list[ListedTable]) -> None:
         self.tables = tables

@@ -30,6 +30,7 @@ from textual.widgets import Input, Label
 
 from ...engine import Action, GameOver
 from ...net import protocol
+from ...net.codes import shown_code
 from ...net.protocol import Act, SeatRequest
 from ...table import Message, Talk
 from ...table.messages import MAX_TALK
@@ -188,7 +189,7 @@ class OnlinePlayScreen(PlayScreen):
             self._update_status()
 
     def status_parts(self) -> list[str]:
-        code = self.online.code or "?"
+        code = shown_code(self.online.code) if self.online.code else "?"
         where = f"online {code}" if self.online.seat is not None else f"watching {code}"
         parts = ["MANTIS", where, f"move {self.state.turn}", f"target {self.state.target}"]
         if self.connection:
@@ -197,7 +198,7 @@ class OnlinePlayScreen(PlayScreen):
 
     def result_note(self) -> str | None:
         moves = f"{self.result.turns} moves" if self.result is not None else ""
-        return f"{moves} · table {self.online.code} on {self.online.url}"
+        return f"{moves} · table {shown_code(self.online.code or '?')} on {self.online.url}"
 
     # ------------------------------------------------------------------ the turn clock
 
@@ -339,6 +340,7 @@ class OnlinePlayScreen(PlayScreen):
             choices=choices,
             note=self.result_note(),
             answers=ONLINE_ANSWERS if seated else frozenset(),
+            ratings=self.result_ratings(),
         )
         self._result_screen = screen
         self._offer_to(screen)

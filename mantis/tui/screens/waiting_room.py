@@ -25,8 +25,10 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Select, Static
 
 from ...net import protocol
+from ...net.codes import shown_code
 from ...players.registry import level_choices
 from .. import plain
+from ..level_ratings import rated
 from ..presence import OPEN_SEAT, presence_label
 
 
@@ -81,7 +83,7 @@ class WaitingRoomScreen(Screen[None]):
         padding: 0 1;
     }
     #host-controls Select {
-        width: 28;
+        width: 34;
         margin-right: 1;
     }
     #room-note {
@@ -136,7 +138,10 @@ class WaitingRoomScreen(Screen[None]):
             with Vertical(id="host-controls"):
                 with Horizontal(classes="controls-row"):
                     yield Select(
-                        [(f"Bot · {label} ({bot})", bot) for label, bot in level_choices()],
+                        [
+                            (rated(f"Bot · {label} ({bot})", bot), bot)
+                            for label, bot in level_choices()
+                        ],
                         value="greedy",
                         allow_blank=False,
                         id="bot-level",
@@ -167,7 +172,7 @@ class WaitingRoomScreen(Screen[None]):
         if room is None:
             return
         self._room_heard = time.monotonic()
-        code = room.code
+        code = shown_code(room.code)
         privacy = "private: only those you give the code can find it" if room.private else "public"
         if room.quick:
             privacy = f"quick play · {len(room.seats)} players"
