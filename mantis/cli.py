@@ -50,6 +50,8 @@ _seed = _number(int, "a whole number", lambda v: v >= 0, "seeds are 0 or more")
 _seconds = _number(float, "a number of seconds", lambda v: v > 0, "must be more than 0 seconds")
 _port = _number(int, "a port number", lambda v: 0 <= v <= 65535, "ports are 0 to 65535")
 _pace = _number(float, "a number of seconds", lambda v: 0 <= v <= 60, "must be 0 to 60 seconds")
+_clock = _number(int, "a whole number of seconds", lambda v: 5 <= v <= 3600, "must be 5 to 3600")
+_players = _number(int, "a number of players", lambda v: 2 <= v <= 6, "must be 2 to 6")
 
 
 def _host_name(text: str) -> str:
@@ -251,6 +253,19 @@ def build_parser(serving: bool = False) -> argparse.ArgumentParser:
     serve.add_argument(
         "--bot-pace", type=_pace, default=1.0, help="least seconds a bot's move takes (default 1)"
     )
+    serve.add_argument(
+        "--quick-bot",
+        choices=_BOT_LEVELS,
+        default="greedy",
+        help="the bots that fill quick-play tables and play for their people away (default greedy)",
+    )
+    serve.add_argument(
+        "--quick-wait",
+        type=_seconds,
+        default=60.0,
+        help="seconds a quick-play table waits with someone seated before bots fill it "
+        "(default 60)",
+    )
     if serving:
         _add_limits(serve)
     serve.add_argument("--seed", type=_seed, help=argparse.SUPPRESS)  # the server's own tests only
@@ -281,8 +296,25 @@ def build_parser(serving: bool = False) -> argparse.ArgumentParser:
         "--away-bot",
         choices=_BOT_LEVELS,
         default="greedy",
-        help="who plays for a person who is away (default greedy)",
+        help="who plays for a person who is away, or out of time (default greedy)",
     )
+    host.add_argument(
+        "--clock",
+        type=_clock,
+        metavar="SECONDS",
+        help="a turn clock: seconds a person has for each move (default: no clock)",
+    )
+    host.add_argument(
+        "--no-talk", action="store_true", help="nobody talks at this table (talk is on by default)"
+    )
+    quick = sub.add_parser(
+        "quick", help="play now: a seat at any quick-play table on a server (or a new one)"
+    )
+    quick.add_argument("url", metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
+    quick.add_argument(
+        "--players", type=_players, default=3, help="seats at the table, 2 to 6 (default 3)"
+    )
+    quick.add_argument("--name", help="your name at the table (default: your login name)")
     join = sub.add_parser("join", help="take a seat at a server's table (or your seat back)")
     join.add_argument("url", metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
     join.add_argument("code", metavar="CODE", help="the table's code, e.g. KXQD")
@@ -341,7 +373,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .sim.tournament import run_tournament
 
             return run_tournament(args)
-        if command in ("host", "join", "watch"):
+        if command in ("host", "join", "watch", "quick"):
             from .tui.online_launch import run_online
 
             return run_online(args)

@@ -5,13 +5,19 @@ first), the first seat, every action, optional seat names and kinds, and the
 result.  Reading a record re-plays it through the real rules and rejects it,
 with the line number and the problem in one line, unless everything agrees.
 A record whose ``result`` is ``null`` is an unfinished game (a save).
+
+Two optional fields say what happened at the table around the moves (the
+rules never read them): ``notices``, what the table said after each number
+of actions (a seat away, a person's time run out, the players' talk), each
+a stream notice's JSON as the table layer writes it; and ``left``, the seats
+whose person left the game before its end (their game counts as lost).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -77,6 +83,10 @@ class GameRecord:
     actions: tuple[tuple[int, Action], ...]
     seats: tuple[SeatInfo, ...] | None = None
     result: Result | None = None
+    notices: tuple[tuple[int, str], ...] = ()
+    """What the table said beside the moves: (actions played before it, its JSON object)."""
+    left: tuple[int, ...] = ()
+    """Seats whose person left the game before its end, ascending."""
 
     @property
     def target(self) -> int:
@@ -94,6 +104,10 @@ class GameRecord:
         return GameRecord(
             self.seed, self.players, self.first, self.tanks, self.pile, (), self.seats
         )
+
+    def lost_by(self, seat: int) -> bool:
+        """Whether ``seat`` did not win: not among the winners, or its person left."""
+        return self.result is None or seat not in self.result.winners or seat in self.left
 
     def to_json(self) -> str:
         """The record as one line of JSON (no newline)."""
@@ -120,6 +134,10 @@ class GameRecord:
                 "tanks": list(r.tanks),
                 "turns": r.turns,
             }
+        if self.notices:
+            data["notices"] = [[turn, json.loads(body)] for turn, body in self.notices]
+        if self.left:
+            data["left"] = list(self.left)
         return json.dumps(data, separators=(",", ":"))
 
 
@@ -190,7 +208,11 @@ def parse_record(text: str) -> GameRecord:
         raise RecordError(str(exc)) from None
     actions = tuple(_parse_action(a, i) for i, a in enumerate(_list_field(data, "actions")))
     seats = _parse_seats(data.get("seats"), players)
-    record = GameRecord(seed, players, first, tank_cards, pile_cards, actions, seats, None)
+    notices = _parse_notices(data.get("notices", []), len(actions))
+    left = _parse_left(data.get("left", []), players)
+    record = GameRecord(
+        seed, players, first, tank_cards, pile_cards, actions, seats, None, notices, left
+    )
     game = Game(tank_cards, pile_cards, first, seed=seed)
     for i, (seat, action) in enumerate(actions):
         try:
@@ -204,7 +226,7 @@ def parse_record(text: str) -> GameRecord:
         if game.over:
             raise RecordError("the game is over but its result is null")
         return record
-    played = record_of(game, seats)
+    played = replace(record_of(game, seats), notices=notices, left=left)
     if not game.over:
         raise RecordError(f"the actions stop before the game ends (after {len(actions)} actions)")
     _check_result(result, played.result)
@@ -266,6 +288,31 @@ def _parse_seats(data: Any, players: int) -> tuple[SeatInfo, ...] | None:
     if len(seats) != players:
         raise RecordError(f"seats must list {players} seats")
     return seats
+
+
+def _parse_notices(data: Any, actions: int) -> tuple[tuple[int, str], ...]:
+    """``notices``: pairs of (actions played before it, 0..actions; a JSON object with a type)."""
+    if not isinstance(data, list):
+        raise RecordError("notices must be a list")
+    notices: list[tuple[int, str]] = []
+    for i, entry in enumerate(data):
+        if not (isinstance(entry, list) and len(entry) == 2):
+            raise RecordError(f"notice {i + 1} must be a pair [turn, notice]")
+        turn, body = entry
+        if type(turn) is not int or not 0 <= turn <= actions:
+            raise RecordError(f"notice {i + 1} names turn {turn!r}, not one of 0..{actions}")
+        if not isinstance(body, dict) or not isinstance(body.get("type"), str):
+            raise RecordError(f"notice {i + 1} is not an object with a type")
+        notices.append((turn, json.dumps(body, separators=(",", ":"))))
+    return tuple(notices)
+
+
+def _parse_left(data: Any, players: int) -> tuple[int, ...]:
+    if not isinstance(data, list) or any(
+        type(seat) is not int or not 0 <= seat < players for seat in data
+    ):
+        raise RecordError(f"left must list seats of the table (0..{players - 1})")
+    return tuple(sorted(set(data)))
 
 
 def seats_from_json(data: Any) -> tuple[SeatInfo, ...]:

@@ -1,20 +1,23 @@
 """The client side of online play: one place at a server table, kept across dropped connections.
 
-``TableConnection.open()`` connects, says ``create``, ``join`` or ``watch`` and
-waits for ``welcome`` (or raises ``OnlineError`` with one clear line).  From
-then on ``events()`` yields what the server says, in order, and never ends
-on a dropped connection: it reconnects by itself (back-off capped at 5 s),
-joins again with the seat's token, and yields only the part of the stream it
-had not seen.  An intent sent while the connection is down is sent again
-once it is back; the server ignores a repeat, so it is never played twice.
-A refusal that says when to try again (``retry_after``: too many wrong codes
-from this address, say) is waited out, then tried again.
+``TableConnection.open()`` connects, says ``create``, ``join``, ``watch`` or
+``quick`` and waits for ``welcome`` (or raises ``OnlineError`` with one clear
+line).  From then on ``events()`` yields what the server says, in order, and
+never ends on a dropped connection: it reconnects by itself (back-off capped
+at 5 s), joins again with the seat's token, and yields only the part of the
+stream it had not seen.  An intent sent while the connection is down is sent
+again once it is back; the server ignores a repeat, so it is never played
+twice.  A refusal that says when to try again (``retry_after``: too many
+wrong codes from this address, say) is waited out, then tried again.  It
+speaks protocol version 2: besides the stream it hears the turn clock, offers
+of another game and talk.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator
@@ -24,7 +27,7 @@ import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from ..engine import CardRevealed
+from ..engine import CardRevealed, GameOver, TurnStarted
 from ..store.seat_tokens import SeatTokens
 from ..table import Message, Recorded
 from . import protocol
@@ -44,6 +47,7 @@ FINAL_ERRORS = frozenset(
         protocol.BAD_SEATS,
         protocol.TOO_MANY_GUESSES,
         protocol.BAD_MESSAGE,
+        protocol.SEAT_LEFT,
         protocol.TOO_MANY_TABLES,
     }
 )
@@ -91,7 +95,16 @@ class StreamUpdate:
 
 
 Event = (
-    protocol.RoomState | protocol.Presence | protocol.Error | StreamUpdate | Dropped | Reconnected
+    protocol.RoomState
+    | protocol.Presence
+    | protocol.Error
+    | protocol.Clock
+    | protocol.Offer
+    | protocol.OfferClosed
+    | protocol.Said
+    | StreamUpdate
+    | Dropped
+    | Reconnected
 )
 
 
@@ -108,6 +121,9 @@ class ListedTable(msgspec.Struct, frozen=True):
     state: str
     moves: int
     seats: tuple[ListedSeat, ...]
+    clock: int | None = None
+    """Seconds a person has per move (None: no turn clock; a server of version 1 says none)."""
+    quick: bool = False
 
     @property
     def open_seats(self) -> int:
@@ -183,7 +199,7 @@ class TableConnection:
     def __init__(
         self,
         url: str,
-        opening: protocol.Create | protocol.Join | protocol.Watch,
+        opening: protocol.Opening,
         *,
         tokens: SeatTokens | None = None,
     ) -> None:
@@ -198,6 +214,11 @@ class TableConnection:
         """Each seat's connection, as the server last said."""
         self.stream: list[Message] = []
         """The table's public stream as far as this client has it."""
+        self.clock: tuple[protocol.Clock, float] | None = None
+        """The turn clock the server last told of, and when it was heard (``time.monotonic``)."""
+        self.offer: protocol.Offer | None = None
+        """The offer of another game open now, if any."""
+        self._offer_heard = 0.0
         self.connected = False
         self._connection: ClientConnection | None = None
         self._unsent: protocol.Act | None = None
@@ -229,7 +250,9 @@ class TableConnection:
                 protocol.PROTOCOL_VERSION, welcome.code, name, welcome.token
             )
         elif isinstance(self.opening, protocol.Watch):
-            self.opening = protocol.Watch(protocol.PROTOCOL_VERSION, welcome.code)
+            self.opening = protocol.Watch(
+                protocol.PROTOCOL_VERSION, welcome.code, self.opening.name
+            )
         return welcome
 
     async def _connect(self) -> protocol.Welcome:
@@ -276,11 +299,40 @@ class TableConnection:
             # reconnection until then: a frame written into a dying connection is lost
             # without a word, and the server refuses a repeat.
             self._unsent = message
+        elif isinstance(message, protocol.Leave) and self.code is not None:
+            # The seat is left for good: a reconnection comes back as a spectator.
+            self._unsent = None
+            self.opening = protocol.Watch(protocol.PROTOCOL_VERSION, self.code)
+            self.seat = None
         connection = self._connection
         if connection is None or not self.connected:
             return
         with contextlib.suppress(ConnectionClosed):
             await connection.send(protocol.encode(message).decode())
+
+    def offer_left(self, now: float | None = None) -> float:
+        """Seconds until the open offer of another game lapses (0 if none), counted down
+        from when the server's word arrived."""
+        if self.offer is None:
+            return 0.0
+        moment = time.monotonic() if now is None else now
+        return max(0.0, self.offer.lapses_in - (moment - self._offer_heard))
+
+    def clock_left(self, now: float | None = None) -> tuple[protocol.Clock, float] | None:
+        """The turn clock running for the position this client holds, and its seconds left.
+
+        None when no clock runs for the turn being played (a bot's turn, a table
+        without a clock, the move made).  The seconds count down from when the
+        server's word arrived; they are for showing only: the server keeps time.
+        """
+        if self.clock is None:
+            return None
+        clock, heard = self.clock
+        played = self._played
+        if clock.turn != played or (self.stream and not _awaits_move(self.stream)):
+            return None
+        moment = time.monotonic() if now is None else now
+        return clock, max(0.0, clock.remaining - (moment - heard))
 
     async def events(self) -> AsyncIterator[Event]:
         """What the server says, in order, reconnecting by itself until ``close``."""
@@ -332,8 +384,16 @@ class TableConnection:
             self.room = message
             if message.you is not None:
                 self.seat = message.you
+            if message.state != "over":
+                self.offer = None
         elif isinstance(message, protocol.Presence):
             self.presence = message.seats
+        elif isinstance(message, protocol.Clock):
+            self.clock = (message, time.monotonic())
+        elif isinstance(message, protocol.Offer):
+            self.offer, self._offer_heard = message, time.monotonic()
+        elif isinstance(message, protocol.OfferClosed):
+            self.offer = None
         if isinstance(message, protocol.Welcome):
             return None
         return message
@@ -371,9 +431,19 @@ class TableConnection:
                 await self._connection.close()
 
 
+def _awaits_move(stream: list[Message]) -> bool:
+    """Whether the stream ends on a turn not answered yet (notices may follow it)."""
+    for message in reversed(stream):
+        if isinstance(message, TurnStarted):
+            return True
+        if isinstance(message, CardRevealed | GameOver):
+            return False
+    return False
+
+
 async def take_seat(
     url: str,
-    opening: protocol.Create | protocol.Join | protocol.Watch,
+    opening: protocol.Opening,
     tokens: SeatTokens | None = None,
 ) -> TableConnection:
     """Reach the server and take the place asked for; ``OnlineError`` if it says no.

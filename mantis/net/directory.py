@@ -1,9 +1,13 @@
 """The directory: what a server knows across its tables (and, in a cluster, across nodes).
 
 Table codes in use (so no two tables ever share one), every node's public
-tables (``GET /tables`` and the lobby), and counts kept per key with an
-expiry — wrong-code guesses per address, and whatever else a limit needs
-counted across the whole server (tables or connections per address).
+tables (``GET /tables`` and the lobby), the quick-play tables waiting for
+people (so two people asking at once, on any node, sit at one table),
+notes a table leaves for whichever node runs it next (an offer of another
+game, when bots fill a quick-play table), and counts kept per key with an
+expiry — wrong-code guesses per address, and
+whatever else a limit needs counted across the whole server (tables or
+connections per address).
 Nothing here must last: a directory lost is rebuilt by the nodes as they
 go on.  ``LocalDirectory`` keeps it in this process (one node);
 ``RedisDirectory`` shares it between nodes.
@@ -54,6 +58,33 @@ class Directory(Protocol):
         """Every node's public tables (``but`` one node's: it knows its own)."""
         ...
 
+    async def quick_seat(self, players: int, fresh: str | None) -> tuple[str, bool] | None:
+        """A seat at a quick-play table of ``players`` seats, counted taken at once.
+
+        The oldest table offered with a free seat: (its code, False); if there
+        is none, ``fresh`` (a code claimed by the caller) is offered from now
+        on as a new table with every seat but this one free: (``fresh``,
+        True) — or, without ``fresh`` (the caller may not open a table), None.
+        One step, so two people asking at once never open two tables.
+        """
+        ...
+
+    async def quick_free(self, code: str, seats: int, free: int) -> None:
+        """Quick-play table ``code`` (of ``seats``) has ``free`` seats now (0: not offered)."""
+        ...
+
+    async def put_note(self, key: str, text: str, ttl: float) -> None:
+        """Keep ``text`` under ``key`` for ``ttl`` seconds (replacing what was there)."""
+        ...
+
+    async def note(self, key: str) -> str | None:
+        """The text kept under ``key`` (None if none, or expired)."""
+        ...
+
+    async def drop_note(self, key: str) -> None:
+        """Forget the text under ``key``."""
+        ...
+
     async def hit(self, key: str, window: float) -> None:
         """One event under ``key`` now, remembered for ``window`` seconds."""
         ...
@@ -90,6 +121,11 @@ class LocalDirectory:
         self._hits: dict[str, deque[float]] = {}
         self._counts: dict[str, tuple[int, float]] = {}
         """key -> (count, when it is forgotten)."""
+        self._quick: dict[str, tuple[int, int]] = {}
+        """Quick-play tables offered, oldest first: code -> (seats, free seats)."""
+        self._notes: dict[str, tuple[str, float]] = {}
+        """key -> (text, when it is forgotten)."""
+        """Quick-play tables offered, oldest first: code -> (seats, free seats)."""
 
     async def claim_code(self, code: str) -> bool:
         if code in self._codes:
@@ -105,6 +141,38 @@ class LocalDirectory:
 
     async def listing(self, but: str | None = None) -> list[Listing]:
         return [table for node, tables in self._listings.items() if node != but for table in tables]
+
+    async def quick_seat(self, players: int, fresh: str | None) -> tuple[str, bool] | None:
+        for code, (seats, free) in self._quick.items():
+            if seats == players and free > 0:
+                self._quick[code] = (seats, free - 1)
+                return code, False
+        if fresh is None:
+            return None
+        self._quick[fresh] = (players, players - 1)
+        return fresh, True
+
+    async def quick_free(self, code: str, seats: int, free: int) -> None:
+        if free <= 0:
+            self._quick.pop(code, None)
+        else:
+            self._quick[code] = (seats, free)  # (one offered again comes last: the newest)
+
+    async def put_note(self, key: str, text: str, ttl: float) -> None:
+        if len(self._notes) > MAX_KEYS:
+            now = self.clock.now()
+            self._notes = {k: v for k, v in self._notes.items() if v[1] > now}
+        self._notes[key] = (text, self.clock.now() + ttl)
+
+    async def note(self, key: str) -> str | None:
+        entry = self._notes.get(key)
+        if entry is None or entry[1] <= self.clock.now():
+            self._notes.pop(key, None)
+            return None
+        return entry[0]
+
+    async def drop_note(self, key: str) -> None:
+        self._notes.pop(key, None)
 
     async def hit(self, key: str, window: float) -> None:
         if len(self._hits) > MAX_KEYS:

@@ -18,7 +18,7 @@ from typing import TypeVar
 from ..engine import GameRecord
 from ..players.clock import Clock, SystemClock
 from ..store.table_store import StoreConflict, StoreUnavailable, TableStore
-from ..table import Notice, encode
+from ..table import Notice, Talk, encode
 
 T = TypeVar("T")
 
@@ -58,7 +58,7 @@ class ServerKeeper:
         await self._keep(lambda: self.store.add_moves(self.game_id, self.kept, new))
         self.kept += len(new)
 
-    async def note(self, notice: Notice, turn: int) -> None:
+    async def note(self, notice: Notice | Talk, turn: int) -> None:
         body = encode(notice).decode()
         await self._keep(lambda: self.store.add_notice(self.game_id, turn, body))
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import msgspec
 
-from . import protocol
+from . import protocol, version1
 
 
 @dataclass(eq=False)
@@ -33,6 +33,8 @@ class RemoteClient:
     node: str
     id: int
     address: str
+    quick_at: str | None = None
+    """A quick-play opening: the table its node found a seat at (this node's)."""
     inbox: asyncio.Queue[tuple[str, str]] = field(default_factory=asyncio.Queue)
     task: asyncio.Task[None] | None = None
 
@@ -50,11 +52,14 @@ class Relay:
     code: str
     owner: str
     opening: str
-    """The client's opening message (a ``join`` or ``watch``)."""
+    """The client's opening message (a ``join``, ``watch`` or ``quick``)."""
     address: str
     reopening: str | None = None
-    """How to open again at another owner: ``join`` with the seat's token, or ``watch``."""
+    """How to open again at another owner: ``join`` with the seat's token (in the client's
+    protocol version), or its ``watch``."""
     last_act: str | None = None
+    quick_at: str | None = None
+    """A quick-play opening: the table a seat was found at (its owner seats it there)."""
     have: int = 0
     """Stream messages the client has been sent."""
     resuming: bool = False
@@ -78,14 +83,16 @@ class Relay:
         elif data.startswith('{"type":"welcome"'):
             welcome = protocol.decode_server(data)
             assert isinstance(welcome, protocol.Welcome)
+            version = protocol.claimed_version(self.opening) or protocol.PROTOCOL_VERSION
             if welcome.token is not None:
-                join = protocol.Join(protocol.PROTOCOL_VERSION, welcome.code, token=welcome.token)
+                join = protocol.Join(version, welcome.code, token=welcome.token)
                 self.reopening = protocol.encode(join).decode()
             else:
-                watch = protocol.Watch(protocol.PROTOCOL_VERSION, welcome.code)
-                self.reopening = protocol.encode(watch).decode()
+                self.reopening = self.opening  # (a ``watch``, with its name)
             if self.resuming:
                 self.resuming = False
+                if version == version1.VERSION:  # (said in the client's own version)
+                    return protocol.encode(version1.room(welcome.room)).decode(), False
                 return protocol.encode(welcome.room).decode(), False
         return data, False
 

@@ -1,13 +1,19 @@
 """The online protocol: what a client and the table server say to each other.
 
 One WebSocket text frame is one JSON object with a ``type``.  A client opens
-with ``create``, ``join`` or ``watch`` (each naming the protocol version it
-speaks), is answered ``welcome`` (or ``error``), and from then on hears
-``room`` (the waiting room and who sits where), ``presence`` (whose
-connection is up) and ``stream`` (the table's public stream, in order).  It
-sends intents only: add a bot or an open seat, remove a seat and start
-(the host, while waiting), and ``act`` (its own seat's move, naming the
-turn it answers).
+with ``create``, ``join``, ``watch`` or ``quick`` (each naming the protocol
+version it speaks), is answered ``welcome`` (or ``error``), and from then on
+hears ``room`` (the waiting room and who sits where), ``presence`` (whose
+connection is up) and ``stream`` (the table's public stream, in order) —
+and, in version 2, ``clock`` (the seconds the seat to move has left),
+``offer`` and ``offer_closed`` (another game at the same table) and
+``talk``.  It sends intents only: add a bot or an open seat, remove a seat
+and start (the host, while waiting), ``act`` (its own seat's move, naming
+the turn it answers), and in version 2 ``again``, ``decline``, ``talk``,
+``leave`` and ``back``.
+
+The server speaks version 2 and version 1 (``net.version1`` gives a
+version-1 connection what it knows, and nothing else).
 
 Every message is a ``msgspec`` struct: the server decodes what a client
 sends against ``ClientMessage`` with every field's type, range and length
@@ -23,10 +29,12 @@ import msgspec
 
 from ..engine import Action
 from ..engine.actions import SeatNumber
-from ..table.messages import Message
+from ..table.messages import MAX_TALK, Message
 
-PROTOCOL_VERSION = 1
-"""Bumped whenever a message changes shape; both ends must speak the same."""
+PROTOCOL_VERSION = 2
+"""Bumped whenever a message changes shape; a client names the one it speaks."""
+SPOKEN = (1, 2)
+"""The versions a server speaks (a version-1 client hears only what version 1 has)."""
 
 MAX_CLIENT_MESSAGE = 2048
 """Bytes a client's message may take: the largest honest one is well under 300."""
@@ -39,6 +47,12 @@ Level = Annotated[str, msgspec.Meta(max_length=16)]
 SeatSpec = Annotated[str, msgspec.Meta(max_length=16)]
 """A seat asked for at ``create``: ``human`` (the host), ``open`` or a bot level."""
 Turn = Annotated[int, msgspec.Meta(ge=0, le=105)]
+Seconds = Annotated[int, msgspec.Meta(ge=5, le=3600)]
+"""A turn clock: seconds a person has for each move."""
+Players = Annotated[int, msgspec.Meta(ge=2, le=6)]
+TalkText = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TALK)]
+QUICK_CLOCK = 30
+"""Seconds per move at every quick-play table."""
 
 
 class _Message(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
@@ -60,6 +74,10 @@ class Create(_Message, frozen=True, tag="create"):
     seats: Annotated[tuple[SeatSpec, ...], msgspec.Meta(min_length=2, max_length=6)]
     private: bool = False
     away_bot: Level = "greedy"
+    clock: Seconds | None = None
+    """Version 2: seconds a person has for each move (None: no turn clock)."""
+    talk: bool = True
+    """Version 2: whether the people at the table (and its spectators) may talk."""
 
 
 class Join(_Message, frozen=True, tag="join"):
@@ -76,6 +94,16 @@ class Watch(_Message, frozen=True, tag="watch"):
 
     protocol: int
     code: Code
+    name: Name = ""
+    """Version 2: the name a spectator talks under (to the other spectators)."""
+
+
+class Quick(_Message, frozen=True, tag="quick"):
+    """Version 2: a seat at any public quick-play table of ``players`` seats (or a new one)."""
+
+    protocol: int
+    name: Name
+    players: Players = 3
 
 
 class AddBot(_Message, frozen=True, tag="add_bot"):
@@ -106,10 +134,37 @@ class Act(_Message, frozen=True, tag="act"):
     action: Action
 
 
-SeatRequest = AddBot | AddOpen | RemoveSeat | Start | Act
-"""What a client asks once it sits at a table."""
+class Again(_Message, frozen=True, tag="again"):
+    """Version 2, once a game is over: offer another game at this table, or accept the offer."""
 
-ClientMessage = Create | Join | Watch | SeatRequest
+
+class Decline(_Message, frozen=True, tag="decline"):
+    """Version 2: decline the offer of another game."""
+
+
+class Say(_Message, frozen=True, tag="talk"):
+    """Version 2: say a line at the table (seated: to the players; watching: to the watchers)."""
+
+    text: TalkText
+
+
+class Leave(_Message, frozen=True, tag="leave"):
+    """Version 2: leave the table for good (a game in play: the away bot plays on for you)."""
+
+
+class ImBack(_Message, frozen=True, tag="back"):
+    """Version 2: play your own turns again (your seat went away when your time ran out)."""
+
+
+SeatRequest = AddBot | AddOpen | RemoveSeat | Start | Act | Again | Decline | Say | Leave | ImBack
+"""What a client asks once it sits at (or watches) a table."""
+VERSION_2_REQUESTS = (Again, Decline, Say, Leave, ImBack)
+"""Requests version 1 does not have."""
+
+Opening = Create | Join | Watch | Quick
+"""What a connection opens with."""
+
+ClientMessage = Create | Join | Watch | Quick | SeatRequest
 
 
 # ---------------------------------------------------------------------- server to client
@@ -123,6 +178,8 @@ class SeatState(msgspec.Struct, frozen=True):
     bot: str | None
     taken: bool
     """A person sits here (always true for a bot)."""
+    left: bool = False
+    """Version 2: its person left a game for good (the away bot plays the seat)."""
 
 
 class RoomState(_Message, frozen=True, tag="room"):
@@ -138,6 +195,17 @@ class RoomState(_Message, frozen=True, tag="room"):
     moves: int
     you: int | None = None
     """The seat of the connection this is sent to (``None``: watching)."""
+    clock: int | None = None
+    """Version 2: seconds a person has for each move (None: no turn clock)."""
+    talk: bool = True
+    """Version 2: whether talk is on at this table."""
+    quick: bool = False
+    """Version 2: a quick-play table (it starts by itself; bots fill it after a wait)."""
+    bots_in: float | None = None
+    """Version 2: a quick-play table waiting with someone seated: seconds until bots of
+    ``away_bot``'s level fill its open seats and it starts."""
+    game: int = 0
+    """Version 2: the game being (or last) played at this table: 1, 2… (0 while waiting)."""
 
 
 class Welcome(_Message, frozen=True, tag="welcome"):
@@ -150,12 +218,12 @@ class Welcome(_Message, frozen=True, tag="welcome"):
     room: RoomState
 
 
-SeatPresence = Literal["bot", "open", "here", "gone", "away"]
-"""A seat's connection, as ``Presence`` tells it."""
+SeatPresence = Literal["bot", "open", "here", "gone", "away", "left"]
+"""A seat's connection, as ``Presence`` tells it (``left``: version 2 only)."""
 
 
 class Presence(_Message, frozen=True, tag="presence"):
-    """Each seat's connection: ``bot``, ``open``, ``here``, ``gone`` or ``away``."""
+    """Each seat's connection: ``bot``, ``open``, ``here``, ``gone``, ``away`` or ``left``."""
 
     seats: tuple[SeatPresence, ...]
 
@@ -182,7 +250,49 @@ class Error(_Message, frozen=True, tag="error", omit_defaults=True):
     retry_after: float | None = None
 
 
-ServerMessage = Welcome | RoomState | Presence | Stream | Error
+class Clock(_Message, frozen=True, tag="clock"):
+    """Version 2: seat ``seat`` must answer turn ``turn`` within ``remaining`` seconds.
+
+    Sent when the server starts a person's clock, and on (re)joining while one
+    runs.  The time is the server's: a client counts down from when it heard
+    this, for display only.
+    """
+
+    turn: int
+    seat: int
+    remaining: float
+    seconds: int
+    """The table's clock: seconds per move."""
+
+
+class Offer(_Message, frozen=True, tag="offer"):
+    """Version 2: ``by`` offered another game at this table; ``accepted`` so far (bots
+    included); it lapses in ``lapses_in`` seconds.  Sent again whenever someone accepts."""
+
+    by: int
+    accepted: tuple[int, ...]
+    lapses_in: float
+
+
+class OfferClosed(_Message, frozen=True, tag="offer_closed"):
+    """Version 2: the offer of another game is off: ``declined`` (by ``seat``), ``left``
+    (``seat``'s person left the table) or ``lapsed``."""
+
+    reason: Literal["declined", "left", "lapsed"]
+    seat: int | None = None
+
+
+class Said(_Message, frozen=True, tag="talk"):
+    """Version 2: a line said at the table, on the ``players`` or the ``watchers`` channel."""
+
+    channel: Literal["players", "watchers"]
+    seat: int | None
+    """The seat that said it (None: a spectator)."""
+    name: str
+    text: str
+
+
+ServerMessage = Welcome | RoomState | Presence | Stream | Error | Clock | Offer | OfferClosed | Said
 
 # Error codes (docs/protocol.md lists them with their meaning).
 BAD_MESSAGE = "bad_message"
@@ -200,6 +310,10 @@ ILLEGAL = "illegal"
 SLOW_DOWN = "slow_down"
 BAD_SEATS = "bad_seats"
 SERVER_FULL = "server_full"
+OUT_OF_TIME = "out_of_time"
+SEAT_LEFT = "seat_left"
+TALK_OFF = "talk_off"
+OFFER_LIMIT = "offer_limit"
 TOO_MANY_TABLES = "too_many_tables"
 TOO_MANY_CONNECTIONS = "too_many_connections"
 TOO_MANY_SPECTATORS = "too_many_spectators"

@@ -1,17 +1,26 @@
-"""One table on the server: its seats, who is connected, and the game once it starts.
+"""One table on the server: its seats, who is connected, and the games played at it.
 
-A room waits until its host starts it, then runs its game with the table
+A table's life is a typed ``phase``: ``Waiting`` (seats being filled; a
+quick-play table fills itself), ``Playing`` (a game runs with the table
 driver: bots think on the server, people play through ``RemoteSeat``, every
-move is kept in the store before it is broadcast, and each connection
-hears the same public stream.  A person whose connection drops keeps their
-seat; after ``away_after`` seconds the host's away bot plays for them until
-they are back.
+move is kept in the store before it is broadcast, and each connection hears
+the same public stream), ``Over`` (its record kept; another game may be
+offered and, once everyone accepts, played: ``Playing`` again).  Each phase
+holds what belongs to it, so nothing is "a game id, unless the table is
+waiting".
+
+A person whose connection drops keeps their seat; after ``away_after``
+seconds the host's away bot plays for them until they are back.  A table
+with a turn clock holds its people to it (``turn_clock.TurnTimer``); a
+person who leaves for good is played for to the end.  The seated people may
+talk among themselves, and the spectators among themselves.
 
 A room is handed everything it uses: its ``RoomConfig``, the ``TableStore``
 that keeps its table, a ``Send`` that puts a frame on connections without
-waiting, and the ``Clock`` its timers run on.  It never reaches back into
-the server.  A connection is anything hashable the ``Send`` knows how to
-reach (a WebSocket here; on a cluster, a connection held by another node).
+waiting, the ``Clock`` its timers run on, the ``Directory`` that offers
+quick-play tables and a source of seeds.  It never reaches back into the
+server.  A connection is anything hashable the ``Send`` knows how to reach
+(a WebSocket here; on a cluster, a connection held by another node).
 """
 
 from __future__ import annotations
@@ -22,9 +31,10 @@ import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Callable, Coroutine, Hashable, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import datetime
+from typing import Any, TypeVar
 
 from ..engine import Action, CardRevealed, GameRecord, SeatInfo, TurnStarted
 from ..engine.seat_count import MAX_SEATS, MIN_SEATS, SEAT_RANGE, valid_seat_count
@@ -32,12 +42,29 @@ from ..players import BOTS, InputPlayer, Player, make_bot
 from ..players.clock import Clock, Timer
 from ..store.settings import DEFAULT_BOT_TIMEOUT
 from ..store.table_store import RoomPhase, StoredSeat, TableStore
-from ..table import Away, Back, Message, Notice, Table, dealt, decode
+from ..table import (
+    Away,
+    Back,
+    Left,
+    Message,
+    Notice,
+    Recorded,
+    Table,
+    Talk,
+    dealt,
+    record_notices,
+)
+from ..table.messages import MAX_TALK_LINES
 from ..table.names import look_alike, unique_name
-from . import protocol
+from . import protocol, version1
 from .bot_share import BotShare
+from .directory import Directory
 from .keeper import ServerKeeper
+from .rematch import Offer, seed_with_first
 from .remote import RemoteSeat
+from .turn_clock import Timeouts, TurnTimer
+
+T = TypeVar("T")
 
 Connection = Hashable
 """A client's connection, as a room knows it: something its ``Send`` can reach."""
@@ -68,12 +95,32 @@ class RoomConfig:
     """The least time between a bot's (or away bot's) turn starting and its move."""
     bot_timeout: float = DEFAULT_BOT_TIMEOUT
     """A bot's time budget for one move."""
+    quick_fill: float = 60.0
+    """Seconds a quick-play table waits with someone seated before bots fill its seats."""
+    quick_bot: str = "greedy"
+    """The level of the bots that fill quick-play tables (and play for their people away)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A table's rules, chosen when it is opened."""
+
+    clock: int | None = None
+    """Seconds a person has for each move (None: no turn clock)."""
+    talk: bool = True
+    """Whether its people (and its spectators) may talk."""
+    quick: bool = False
+    """A quick-play table: seated by the server, started when full, filled with bots."""
 
 
 log = logging.getLogger("mantis.server")
 
 BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald")
 """Names for the server's bots, first unused first."""
+NOTE_MARGIN = 30.0
+"""Seconds a note outlives what it notes (a node taking over reads it, then sees it lapsed)."""
+WATCHER = "Watcher"
+"""What a spectator who gave no name is called when they talk."""
 
 
 def hash_token(token: str) -> str:
@@ -92,26 +139,78 @@ class Seat:
     connection: Connection | None = None
     away: bool = False
     away_timer: Timer | None = field(default=None, repr=False)
+    left: bool = False
+    """Its person left a game for good: the away bot plays it, nobody takes it back."""
 
     @property
     def taken(self) -> bool:
         return self.kind == "bot" or self.token_hash is not None
+
+    @property
+    def person(self) -> bool:
+        """A person sits here and plays (not a bot, not an open seat, not one who left)."""
+        return self.kind == "human" and self.token_hash is not None and not self.left
 
     def presence(self) -> protocol.SeatPresence:
         if self.kind == "bot":
             return "bot"
         if self.token_hash is None:
             return "open"
-        if self.connection is not None:
-            return "here"
-        return "away" if self.away else "gone"
+        if self.left:
+            return "left"
+        if self.away:
+            return "away"
+        return "here" if self.connection is not None else "gone"
 
     def stored(self) -> StoredSeat:
-        return StoredSeat(self.name, self.kind, self.bot, self.token_hash)
+        return StoredSeat(self.name, self.kind, self.bot, self.token_hash, self.left)
+
+
+# ---------------------------------------------------------------------- the phases
+
+
+@dataclass
+class Waiting:
+    """Seats are being filled."""
+
+    fill: Timer | None = None
+    """A quick-play table with someone seated: when bots fill its open seats."""
+    fill_at: float | None = None
+
+
+@dataclass
+class Playing:
+    """A game is being played."""
+
+    game_id: int
+    number: int
+    table: Table
+    remotes: dict[int, RemoteSeat]
+    timer: TurnTimer | None
+    timeouts: Timeouts
+    task: asyncio.Task[GameRecord] | None = None
+
+
+@dataclass
+class Over:
+    """The latest game is over; another may be offered."""
+
+    game_id: int
+    number: int
+    first: int
+    """The seat that moved first in it (the next game's first is the one after)."""
+    moves: int
+    frames: dict[int, str]
+    """Its whole stream as one ready ``stream`` frame per protocol version: a server holds
+    many finished rooms for a while, and a frame is one object to the garbage collector."""
+    offer: Offer | None = None
+
+
+Phase = Waiting | Playing | Over
 
 
 class Room:
-    """A table on the server, from its waiting room to its end."""
+    """A table on the server, from its waiting room through every game played at it."""
 
     def __init__(
         self,
@@ -120,6 +219,8 @@ class Room:
         send: Send,
         clock: Clock,
         *,
+        directory: Directory,
+        seeds: Callable[[], int],
         hooks: RoomHooks | None = None,
         table_id: int,
         code: str,
@@ -127,6 +228,7 @@ class Room:
         host: Seat,
         away_bot: str,
         seats: list[Seat],
+        rules: Rules = Rules(),
         owner: str = "",
         bots: BotShare | None = None,
     ) -> None:
@@ -137,45 +239,69 @@ class Room:
         self.send = send
         self.clock = clock
         self.hooks = hooks or RoomHooks()
+        self.directory = directory
+        self.seeds = seeds
+        """Fresh seeds, one per game (the server's)."""
         self.table_id = table_id
         """The table's id in the store (0 until it is kept)."""
+        self.kept = asyncio.Event()
+        """Set once the table is in the store."""
+        if table_id:
+            self.kept.set()
         self.code = code
         self.private = private
         self.host = host
         self.away_bot = away_bot
         self.seats = seats
+        self.rules = rules
         self.owner = owner
         self.bots = bots
-        self.state = RoomPhase.WAITING
-        self.game_id: int | None = None
-        """The store's id of the game being played (or last played)."""
+        self.phase: Phase = Waiting()
         self.spectators: set[Connection] = set()
-        self.table: Table | None = None
-        """The game while it is played (a finished game keeps only ``_final``)."""
-        self.remotes: dict[int, RemoteSeat] = {}
-        self._final: tuple[str, int] | None = None
-        """A finished game: its whole stream as one ready ``stream`` frame, and its moves."""
-        self.task: asyncio.Task[GameRecord] | None = None
+        self.versions: dict[Connection, int] = {}
+        """Each connection's protocol version (a version-1 one hears version 1 only)."""
+        self.watchers: dict[Connection, str] = {}
+        """The names spectators talk under."""
         self.idle_since = clock.now()
         """When the last connection left (rooms nobody visits are dropped)."""
         self._outbox: list[Message] = []
         self._outbox_start = 0
+        self._v1_sent = 0
+        """Messages of the game's version-1 stream sent so far."""
         self._next_mover: int | None = None
         self._last_move = clock.now()
         self._intent_at: float | None = None
         self._stopped = False
         self._tasks: set[asyncio.Task[None]] = set()
+        self.starting = False
+        """A game is being started (its seed kept): no second start, no newcomer."""
         self._backlog: tuple[int, str] | None = None
-        """The stream so far as one frame, and how many messages it holds (sent to each
-        newcomer: encoded once however many come)."""
+        """The stream so far as one frame for version 2, and how many messages it holds
+        (sent to each newcomer: encoded once however many come)."""
 
     # ------------------------------------------------------------------ what it says
 
     @property
+    def state(self) -> RoomPhase:
+        if isinstance(self.phase, Waiting):
+            return RoomPhase.WAITING
+        return RoomPhase.PLAYING if isinstance(self.phase, Playing) else RoomPhase.OVER
+
+    @property
+    def table(self) -> Table | None:
+        """The game while it is played."""
+        return self.phase.table if isinstance(self.phase, Playing) else None
+
+    @property
     def moves(self) -> int:
-        if self._final is not None:
-            return self._final[1]
-        return self.table.turn if self.table is not None else 0
+        phase = self.phase
+        if isinstance(phase, Over):
+            return phase.moves
+        return phase.table.turn if isinstance(phase, Playing) else 0
+
+    @property
+    def game_number(self) -> int:
+        return 0 if isinstance(self.phase, Waiting) else self.phase.number
 
     def seat_of(self, connection: Connection) -> int | None:
         for s, seat in enumerate(self.seats):
@@ -184,6 +310,10 @@ class Room:
         return None
 
     def room_state(self, you: int | None = None) -> protocol.RoomState:
+        phase = self.phase
+        bots_in = None
+        if isinstance(phase, Waiting) and phase.fill_at is not None:
+            bots_in = round(max(0.0, phase.fill_at - self.clock.now()), 3)
         return protocol.RoomState(
             code=self.code,
             state=self.state.value,
@@ -191,20 +321,50 @@ class Room:
             host=self.seats.index(self.host),
             away_bot=self.away_bot,
             seats=tuple(
-                protocol.SeatState(seat.name, seat.kind, seat.bot, seat.taken)  # type: ignore[arg-type]
+                protocol.SeatState(seat.name, seat.kind, seat.bot, seat.taken, seat.left)  # type: ignore[arg-type]
                 for seat in self.seats
             ),
             moves=self.moves,
             you=you,
+            clock=self.rules.clock,
+            talk=self.rules.talk,
+            quick=self.rules.quick,
+            bots_in=bots_in,
+            game=self.game_number,
         )
 
     def connections(self) -> list[Connection]:
         seated = [seat.connection for seat in self.seats if seat.connection is not None]
         return seated + list(self.spectators)
 
+    def version(self, connection: Connection) -> int:
+        return self.versions.get(connection, protocol.PROTOCOL_VERSION)
+
     def tell(self, connection: Connection, message: protocol.ServerMessage) -> None:
-        """Send one connection one message."""
-        self.send((connection,), protocol.encode(message).decode())
+        """Send one connection one message, in its own protocol version's words."""
+        if self.version(connection) == version1.VERSION:
+            if isinstance(message, protocol.Clock | protocol.Offer | protocol.OfferClosed):
+                return
+            if isinstance(message, protocol.Said):
+                return
+            self.send((connection,), version1.encode(message))
+        else:
+            self.send((connection,), protocol.encode(message).decode())
+
+    def broadcast(
+        self, message: protocol.ServerMessage, to: Iterable[Connection] | None = None
+    ) -> None:
+        """Send ``message`` to everyone (or ``to``), encoded once per protocol version."""
+        recent: list[Connection] = []
+        older: list[Connection] = []
+        for connection in self.connections() if to is None else to:
+            (older if self.version(connection) == version1.VERSION else recent).append(connection)
+        if recent:
+            self.send(recent, protocol.encode(message).decode())
+        if older and not isinstance(
+            message, protocol.Clock | protocol.Offer | protocol.OfferClosed | protocol.Said
+        ):
+            self.send(older, version1.encode(message))
 
     def send_room(self, but: Connection | None = None) -> None:
         """Everyone (``but`` one, told already) hears the seats and state, and their own seat.
@@ -217,25 +377,35 @@ class Room:
                 self.tell(seat.connection, self.room_state(s))
         watching = [c for c in self.spectators if c is not but]
         if watching:
-            self.send(watching, protocol.encode(self.room_state(None)).decode())
+            self.broadcast(self.room_state(None), watching)  # once per protocol version
 
     def presence(self) -> protocol.Presence:
         return protocol.Presence(tuple(seat.presence() for seat in self.seats))
 
     def send_presence(self) -> None:
         """Everyone hears each seat's connection (it changed)."""
-        self.send(self.connections(), protocol.encode(self.presence()).decode())
+        self.broadcast(self.presence())
 
     def send_backlog(self, connection: Connection) -> None:
-        """The whole stream so far, to one connection that just (re)joined."""
-        if self._final is not None:
-            self.send((connection,), self._final[0])
-        elif self.table is not None:
-            messages = self.table.messages
-            if self._backlog is None or self._backlog[0] != len(messages):
-                frame = protocol.encode(protocol.Stream(0, tuple(messages))).decode()
-                self._backlog = (len(messages), frame)
-            self.send((connection,), self._backlog[1])
+        """The whole stream so far (and what runs now), to one connection that just (re)joined."""
+        phase = self.phase
+        old = self.version(connection) == version1.VERSION
+        if isinstance(phase, Over):
+            self.send((connection,), phase.frames[version1.VERSION if old else 2])
+            if phase.offer is not None:
+                self.tell(connection, phase.offer.state())
+        elif isinstance(phase, Playing):
+            messages = phase.table.messages
+            if old:
+                self.tell(connection, protocol.Stream(0, tuple(version1.stream(messages))))
+            else:
+                if self._backlog is None or self._backlog[0] != len(messages):
+                    frame = protocol.encode(protocol.Stream(0, tuple(messages))).decode()
+                    self._backlog = (len(messages), frame)
+                self.send((connection,), self._backlog[1])
+            clock = phase.timer.state() if phase.timer is not None else None
+            if clock is not None:
+                self.tell(connection, clock)
 
     def listing(self) -> dict[str, Any]:
         """This table as ``GET /tables`` lists it."""
@@ -246,14 +416,25 @@ class Room:
             "seats": [
                 {"name": seat.name, "kind": seat.kind, "taken": seat.taken} for seat in self.seats
             ],
+            "clock": self.rules.clock,
+            "quick": self.rules.quick,
         }
 
     # ------------------------------------------------------------------ connections
 
-    def attach(self, seat: int | None, connection: Connection) -> None:
-        """``connection`` is now seat ``seat`` (``None``: a spectator)."""
+    def attach(
+        self,
+        seat: int | None,
+        connection: Connection,
+        version: int = protocol.PROTOCOL_VERSION,
+        name: str = "",
+    ) -> None:
+        """``connection`` (speaking ``version``) is now seat ``seat`` (``None``: a spectator,
+        who talks as ``name``)."""
+        self.versions[connection] = version
         if seat is None:
             self.spectators.add(connection)
+            self.watchers[connection] = name or WATCHER
             return
         place = self.seats[seat]
         place.connection = connection
@@ -261,30 +442,34 @@ class Room:
             place.away_timer.cancel()
             place.away_timer = None
         if place.away:
-            place.away = False
-            remote = self.remotes.get(seat)
-            if remote is not None:
-                remote.away = False
-            if self.table is not None and not self.table.over:
-                self._spawn(self.table.announce(Back(seat)))
+            self._come_back(seat)
 
     def detach(self, connection: Connection) -> None:
         """``connection`` closed: its seat waits for its person, then the away bot plays."""
         if self._stopped:
             return
         self.spectators.discard(connection)
+        self.watchers.pop(connection, None)
+        self.versions.pop(connection, None)
         seat = self.seat_of(connection)
         if seat is not None:
-            self.seats[seat].connection = None
-            if self.state is RoomPhase.PLAYING:
+            place = self.seats[seat]
+            place.connection = None
+            phase = self.phase
+            if isinstance(phase, Playing):
                 self._start_away_timer(seat)
+            elif isinstance(phase, Waiting) and self.rules.quick:
+                # Nobody waits at a quick-play table for someone who went: the seat is free.
+                self._free(seat)
+            elif isinstance(phase, Over) and phase.offer is not None:
+                self._close_offer("left", seat)
             self.send_presence()
         if not self.connections():
             self.idle_since = self.clock.now()
 
     def _start_away_timer(self, seat: int) -> None:
         place = self.seats[seat]
-        if place.kind != "human" or place.away or place.away_timer is not None:
+        if not place.person or place.away or place.away_timer is not None:
             return
         place.away_timer = self.clock.call_later(
             self.config.away_after, lambda: self._spawn(self._go_away(seat))
@@ -293,15 +478,35 @@ class Room:
     async def _go_away(self, seat: int) -> None:
         place = self.seats[seat]
         place.away_timer = None
-        if place.connection is not None or place.away or self.table is None or self.table.over:
+        if place.connection is not None or place.away or self.table is None:
             return
-        place.away = True
-        await self.table.announce(Away(seat, self.away_bot))
-        remote = self.remotes.get(seat)
+        await self._away(seat)
+
+    async def _away(self, seat: int) -> None:
+        """The seat's person is away (gone too long, or out of time too often): the bot plays."""
+        phase = self.phase
+        if not isinstance(phase, Playing) or phase.table.over or self.seats[seat].away:
+            return
+        self.seats[seat].away = True
+        remote = phase.remotes.get(seat)
         if remote is not None:
             remote.away = True
             remote.wake()
         self.send_presence()
+        await phase.table.announce(Away(seat, self.away_bot))
+
+    def _come_back(self, seat: int) -> None:
+        """The seat's person is back (reconnected, or acting again): they play their turns."""
+        place = self.seats[seat]
+        place.away = False
+        phase = self.phase
+        if not isinstance(phase, Playing):
+            return
+        remote = phase.remotes.get(seat)
+        if remote is not None:
+            remote.away = False
+        if not phase.table.over:
+            self._spawn(phase.table.announce(Back(seat)))
 
     def claim(self, token: str) -> int | None:
         """The seat whose token this is, if any."""
@@ -313,6 +518,8 @@ class Room:
 
     def sit(self, name: str) -> tuple[int, str] | None:
         """Seat a newcomer in the first open seat: (seat, their new token), or None if full."""
+        if self.starting or not isinstance(self.phase, Waiting):
+            return None
         for s, seat in enumerate(self.seats):
             if seat.kind == "human" and seat.token_hash is None:
                 token = secrets.token_urlsafe(24)
@@ -372,21 +579,101 @@ class Room:
             return f"{waiting} open seat{'s' if waiting > 1 else ''} still to fill"
         return None
 
+    # ------------------------------------------------------------------ quick play
+
+    async def seated(self, resumed: bool = False) -> None:
+        """Someone sat down (quick play): start once full, else have bots fill it in time.
+
+        ``resumed``: the table was taken over (or the server restarted): the
+        bots come when they were to come, as the directory noted it.
+        """
+        phase = self.phase
+        if not self.rules.quick or not isinstance(phase, Waiting):
+            return
+        free = sum(1 for seat in self.seats if not seat.taken)
+        await self.directory.quick_free(self.code, len(self.seats), free)
+        if not free:
+            await self.start_next()
+        elif phase.fill is None and any(seat.person for seat in self.seats):
+            wait = self.config.quick_fill
+            noted = await self._noted(self.directory.note(self._fill_key)) if resumed else None
+            with contextlib.suppress(ValueError):
+                if noted is not None:
+                    wait = min(wait, max(0.0, float(noted) - self.clock.time()))
+            phase.fill_at = self.clock.now() + wait
+            phase.fill = self.clock.call_later(wait, lambda: self._spawn(self._fill()))
+            fill_time = str(self.clock.time() + wait)
+            await self._noted(
+                self.directory.put_note(self._fill_key, fill_time, wait + NOTE_MARGIN)
+            )
+            self.send_room()  # everyone sees when the bots will come
+
+    @property
+    def _fill_key(self) -> str:
+        return f"fill:{self.code}"
+
+    @property
+    def _offer_key(self) -> str:
+        return f"offer:{self.code}"
+
+    async def _fill(self) -> None:
+        """A quick-play table waited long enough: bots take its open seats and it starts."""
+        phase = self.phase
+        if not isinstance(phase, Waiting):
+            return
+        phase.fill, phase.fill_at = None, None
+        await self._noted(self.directory.drop_note(self._fill_key))
+        if not any(seat.person for seat in self.seats):
+            return
+        for s, seat in enumerate(self.seats):
+            if not seat.taken:
+                self.seats[s] = bot = Seat("", "bot", self.away_bot)
+                bot.name = self.unique_name(self._bot_name(), s)
+        await self.directory.quick_free(self.code, len(self.seats), 0)
+        await self.store.set_seats(self.table_id, [seat.stored() for seat in self.seats])
+        await self.start_next()
+
+    def _free(self, seat: int) -> None:
+        """A seat in the waiting room is open again (its person left it)."""
+        place = self.seats[seat]
+        place.token_hash, place.connection, place.name = None, None, ""
+        phase = self.phase
+        if (
+            self.rules.quick
+            and isinstance(phase, Waiting)
+            and not any(s.person for s in self.seats)
+        ):
+            if phase.fill is not None:
+                phase.fill.cancel()
+                self._spawn(self._noted(self.directory.drop_note(self._fill_key)))
+            phase.fill, phase.fill_at = None, None
+        free = sum(1 for s in self.seats if not s.taken)
+        self._spawn(self._keep_freed(free))
+
+    async def _keep_freed(self, free: int) -> None:
+        await self.store.set_seats(self.table_id, [seat.stored() for seat in self.seats])
+        if self.rules.quick:
+            await self.directory.quick_free(self.code, len(self.seats), free)
+        self.send_room()
+
     # ------------------------------------------------------------------ the game
 
     def begin(
         self,
         game_id: int,
+        number: int,
         record: GameRecord,
-        notices: Iterable[tuple[int, Notice]] = (),
+        notices: Iterable[tuple[int, Notice | Talk]] = (),
+        deadline: tuple[int, datetime] | None = None,
     ) -> None:
-        """Run game ``game_id`` of the store, dealt in ``record`` (new, or resumed after a
-        restart, with the moves kept so far), to its end."""
+        """Run game ``game_id`` (the table's ``number``-th) of the store, dealt in ``record``
+        (new, or resumed after a restart, with the moves, notices and turn deadline kept so
+        far), to its end."""
         notices = tuple(notices)
         for s, seat in enumerate(self.seats):
-            seat.away = _last_word_on(s, notices) == "away"
+            seat.away = seat.left or _last_word_on(s, notices) == "away"
         players: list[Player | InputPlayer] = []
-        self.remotes = {}
+        remotes: dict[int, RemoteSeat] = {}
         for s, seat in enumerate(self.seats):
             if seat.kind == "bot":
                 assert seat.bot is not None
@@ -394,9 +681,8 @@ class Room:
             else:
                 remote = RemoteSeat(s, self.away_bot, self.config.bot_timeout)
                 remote.away = seat.away
-                self.remotes[s] = remote
+                remotes[s] = remote
                 players.append(remote)
-        self.game_id = game_id
         keeper = ServerKeeper(
             self.store,
             game_id,
@@ -406,74 +692,121 @@ class Room:
             lost=lambda: self.hooks.lost(self),
             timed=self.hooks.committed,
         )
+        timer = None
+        if self.rules.clock is not None:
+            timer = TurnTimer(
+                self.rules.clock,
+                self.clock,
+                self.store,
+                game_id,
+                remotes,
+                self.broadcast,
+                deadline,
+            )
         table = Table(
             record,
             players,
             keeper=keeper,
             bot_timeout=self.config.bot_timeout,
             notices=notices,
+            turn_clock=timer,
+            clock=self.clock,
         )
-        self.table = table
+        timeouts = Timeouts()
+        for message in table.messages:
+            timeouts.see(message)
+        phase = Playing(game_id, number, table, remotes, timer, timeouts)
+        self.phase = phase
         self._backlog = None
-        self.state = RoomPhase.OVER if table.over else RoomPhase.PLAYING
         self._outbox_start = len(table.messages)
+        self._v1_sent = version1.count(table.messages)
         self._next_mover = _last_mover(table.messages)
         table.subscribe(self._publish, self._paced, backlog=False)
         if table.over:
             self._finish()
             return
-        self.task = asyncio.get_running_loop().create_task(self._play())
+        phase.task = asyncio.get_running_loop().create_task(self._play())
         for s, seat in enumerate(self.seats):
             # Whoever is not here (left the waiting room, or cut off by a server restart)
             # is waited for, then played for, like anyone who drops.
             if seat.kind == "human" and seat.connection is None:
                 self._start_away_timer(s)
+            if timeouts.away(s) and not seat.away:
+                self._spawn(self._away(s))  # its third timeout was kept, its away was not
 
-    async def start(self, seed: int) -> None:
-        """The host started: keep the seed, deal, and run the game."""
-        game_id = await self.store.start_game(self.table_id, seed)
+    async def start_next(self) -> None:
+        """Start the table's next game (its first, or another once everyone agreed)."""
+        phase = self.phase
+        if self.starting or isinstance(phase, Playing):
+            return
+        players = len(self.seats)
+        if isinstance(phase, Over):
+            first = (phase.first + 1) % players
+            seed = seed_with_first(self.seeds, players, first)
+            number = phase.number + 1
+        else:
+            if phase.fill is not None:
+                phase.fill.cancel()
+            phase.fill, phase.fill_at = None, None
+            seed, number = self.seeds(), 1
+        self.starting = True
+        try:
+            game_id = await self.store.start_game(self.table_id, seed)
+        finally:
+            self.starting = False
         seats = [SeatInfo(seat.name, seat.kind, seat.bot) for seat in self.seats]  # type: ignore[arg-type]
-        self.begin(game_id, dealt(seats, seed))
+        self.begin(game_id, number, dealt(seats, seed))
         self.send_room()
         for connection in self.connections():
             self.send_backlog(connection)
         self.send_presence()
 
     async def _play(self) -> GameRecord:
-        assert self.table is not None
+        phase = self.phase
+        assert isinstance(phase, Playing)
         try:
-            record = await self.table.run()
+            record = await phase.table.run()
         except asyncio.CancelledError:
             raise
         except Exception:  # a server bug must not take other tables down: log it
             log.exception("table %s stopped", self.code)
             raise
-        self.state = RoomPhase.OVER
         self._flush()  # the last move before the room says it is over
         self._finish()
         self.send_room()
         return record
 
     def _finish(self) -> None:
-        """Keep a finished game as one encoded frame: a server holds many finished rooms
-        for a while, and a frame is one object to the garbage collector, a game thousands."""
-        table = self.table
-        assert table is not None and table.over
-        frame = protocol.encode(protocol.Stream(0, tuple(table.messages))).decode()
-        self._final = (frame, table.turn)
+        """Keep a finished game as one encoded frame per protocol version: a server holds
+        many finished rooms for a while, and a frame is one object to the garbage collector,
+        a game thousands."""
+        phase = self.phase
+        assert isinstance(phase, Playing) and phase.table.over
+        table = phase.table
+        frames = {
+            2: protocol.encode(protocol.Stream(0, tuple(table.messages))).decode(),
+            version1.VERSION: protocol.encode(
+                protocol.Stream(0, tuple(version1.stream(table.messages)))
+            ).decode(),
+        }
+        self.phase = Over(phase.game_id, phase.number, table.record.first, table.turn, frames)
         self._backlog = None
-        self.table = None
-        self.remotes = {}
         self.idle_since = self.clock.now()  # kept a while from the end, even with nobody here
         for seat in self.seats:
             seat.away = False  # nobody plays for anyone any more
+            if seat.away_timer is not None:
+                seat.away_timer.cancel()
+                seat.away_timer = None
 
     def act(self, seat: int, turn: int, action: Action) -> str | None:
         """``seat``'s intent to play ``action`` on turn ``turn``; an error code if it may not."""
-        table = self.table
-        if self.state is not RoomPhase.PLAYING or table is None:
+        phase = self.phase
+        if not isinstance(phase, Playing):
             return protocol.NOT_NOW
-        remote = self.remotes.get(seat)
+        table = phase.table
+        if self.seats[seat].away and not self.seats[seat].left:
+            self._come_back(seat)  # acting again brings a seat back from away
+        remote = phase.remotes.get(seat)
         if turn != table.turn:
             return protocol.STALE  # a turn already played (a resend), or not yet come
         view = table.view(seat)
@@ -481,6 +814,8 @@ class Room:
             return protocol.NOT_YOUR_TURN
         if action not in view.legal_actions():
             return protocol.ILLEGAL
+        if phase.timer is not None and phase.timer.ran_out(seat, turn):
+            return protocol.OUT_OF_TIME
         problem = remote.answer(turn, action)
         if problem is None:
             self._intent_at = self.clock.now()
@@ -494,13 +829,171 @@ class Room:
                 "the server is busy (its database is unreachable): play resumes"
                 " by itself once it is back",
             )
-            self.send(self.connections(), protocol.encode(error).decode())
+            self.broadcast(error)
+
+    def back(self, seat: int) -> str | None:
+        """``seat``'s person says they are here: they play their own turns again."""
+        place = self.seats[seat]
+        if not isinstance(self.phase, Playing) or not place.away or place.left:
+            return protocol.NOT_NOW
+        self._come_back(seat)
+        self.send_presence()
+        return None
+
+    # ------------------------------------------------------------------ leaving
+
+    async def leave(self, connection: Connection) -> str | None:
+        """The person at ``connection`` leaves the table for good; an error code if they may not.
+
+        Waiting: their seat is open again.  Playing: the away bot plays their seat
+        to the end, and nobody takes it back.  Over: their seat is played for in
+        any further game.  The connection stays, as a spectator's.
+        """
+        seat = self.seat_of(connection)
+        if seat is None:
+            return protocol.NOT_YOUR_TURN
+        place = self.seats[seat]
+        phase = self.phase
+        if isinstance(phase, Waiting):
+            if place is self.host and not self.rules.quick:
+                return protocol.NOT_HOST
+            self._free(seat)
+        else:
+            place.left, place.connection = True, None
+            if place.away_timer is not None:
+                place.away_timer.cancel()
+                place.away_timer = None
+            if isinstance(phase, Playing) and not phase.table.over:
+                place.away = True
+                remote = phase.remotes.get(seat)
+                if remote is not None:
+                    remote.away = True
+                    remote.wake()
+                self._spawn(phase.table.announce(Left(seat, self.away_bot)))
+            elif isinstance(phase, Over) and phase.offer is not None:
+                self._close_offer("left", seat)
+            await self.store.set_seats(self.table_id, [s.stored() for s in self.seats])
+        self.attach(None, connection, self.version(connection))
+        self.send_room()
+        self.send_presence()
+        return None
+
+    # ------------------------------------------------------------------ another game
+
+    async def again(self, seat: int) -> str | None:
+        """``seat`` offers another game, or accepts the offer; an error code if it may not."""
+        phase = self.phase
+        if not isinstance(phase, Over) or not self.seats[seat].person or self.starting:
+            return protocol.NOT_NOW
+        offer = phase.offer
+        if offer is None:
+            played_for = [s for s, place in enumerate(self.seats) if not place.person]
+            offer = phase.offer = Offer(seat, played_for, self.clock, self._lapse)
+        else:
+            offer.accept(seat)
+        if offer.agreed(len(self.seats)):
+            offer.close()
+            await self._noted(self.directory.drop_note(self._offer_key))
+            await self._play_again()
+        else:
+            self.broadcast(offer.state())
+            await self._note_offer(phase.number, offer)
+        return None
+
+    async def _note_offer(self, game: int, offer: Offer) -> None:
+        """Keep the open offer where a node taking the table over finds it."""
+        ttl = offer.lapses_in() + NOTE_MARGIN
+        await self._noted(self.directory.put_note(self._offer_key, offer.note(game), ttl))
+
+    async def resume(self) -> None:
+        """The table was taken over (or the server restarted): what ran in its last owner's
+        memory goes on — an open offer of another game, a quick-play table's wait for
+        bots — as the directory kept it (a directory that lost it: the offer is gone,
+        and the bots' wait starts anew)."""
+        phase = self.phase
+        if isinstance(phase, Waiting):
+            await self.seated(resumed=True)
+        elif isinstance(phase, Over) and phase.offer is None:
+            noted = await self._noted(self.directory.note(self._offer_key))
+            if noted is not None:
+                phase.offer = Offer.from_note(noted, phase.number, self.clock, self._lapse)
+
+    async def share_again(self) -> None:
+        """The directory lost what it had (Redis restarted): put this table's part back."""
+        phase = self.phase
+        if isinstance(phase, Waiting) and self.rules.quick:
+            free = sum(1 for seat in self.seats if not seat.taken)
+            await self.directory.quick_free(self.code, len(self.seats), free)
+            if phase.fill_at is not None:
+                wait = max(0.0, phase.fill_at - self.clock.now())
+                fill_time = str(self.clock.time() + wait)
+                await self._noted(
+                    self.directory.put_note(self._fill_key, fill_time, wait + NOTE_MARGIN)
+                )
+        elif isinstance(phase, Over) and phase.offer is not None:
+            await self._note_offer(phase.number, phase.offer)
+
+    def decline(self, seat: int) -> str | None:
+        phase = self.phase
+        if not isinstance(phase, Over) or phase.offer is None:
+            return protocol.NOT_NOW
+        self._close_offer("declined", seat)
+        return None
+
+    def _lapse(self) -> None:
+        if isinstance(self.phase, Over) and self.phase.offer is not None:
+            self._close_offer("lapsed", None)
+
+    def _close_offer(self, reason: str, seat: int | None) -> None:
+        phase = self.phase
+        assert isinstance(phase, Over) and phase.offer is not None
+        phase.offer.close()
+        phase.offer = None
+        self.broadcast(protocol.OfferClosed(reason, seat))  # type: ignore[arg-type]
+        self._spawn(self._noted(self.directory.drop_note(self._offer_key)))
+
+    async def _play_again(self) -> None:
+        """Everyone agreed: the same seats play again (a seat whose person left, as a bot)."""
+        for s, seat in enumerate(self.seats):
+            if seat.left:
+                self.seats[s] = bot = Seat("", "bot", self.away_bot)
+                bot.name = self.unique_name(self._bot_name(), s)
+                if seat is self.host:
+                    self.host = bot
+        await self.store.set_seats(self.table_id, [seat.stored() for seat in self.seats])
+        await self.start_next()
+
+    # ------------------------------------------------------------------ talk
+
+    async def say(self, connection: Connection, text: str) -> None:
+        """A line from ``connection``: to the seated people if it sits, else to the spectators."""
+        seat = self.seat_of(connection)
+        if seat is None:
+            name = self.watchers.get(connection, WATCHER)
+            self.broadcast(protocol.Said("watchers", None, name, text), self.spectators)
+            return
+        name = self.seats[seat].name
+        seated = [place.connection for place in self.seats if place.connection is not None]
+        self.broadcast(protocol.Said("players", seat, name, text), seated)
+        phase = self.phase
+        if isinstance(phase, Playing) and phase.table.talked < MAX_TALK_LINES:
+            for failed in await phase.table.remark(Talk(seat, name, text)):
+                self._publish(failed)
+
+    # ------------------------------------------------------------------ the stream
 
     def _publish(self, message: Message) -> None:
         """The driver published ``message``: send it with the rest of its move, at once."""
         if isinstance(message, TurnStarted):
             self._next_mover = message.seat
             self._last_move = self.clock.now()
+        phase = self.phase
+        if isinstance(phase, Playing):
+            tired = phase.timeouts.see(message)
+            if tired is not None:
+                self._spawn(self._away(tired))
+            if isinstance(message, CardRevealed | Recorded) and phase.timer is not None:
+                phase.timer.running = None
         if not self._outbox:
             asyncio.get_running_loop().call_soon(self._flush)
         self._outbox.append(message)
@@ -508,12 +1001,21 @@ class Room:
     def _flush(self) -> None:
         messages, self._outbox = tuple(self._outbox), []
         start, self._outbox_start = self._outbox_start, self._outbox_start + len(messages)
-        if messages:
-            data = protocol.encode(protocol.Stream(start, messages)).decode()
-            self.send(self.connections(), data)
-            if any(isinstance(m, CardRevealed) for m in messages):
-                intent, self._intent_at = self._intent_at, None
-                self.hooks.moved(None if intent is None else self.clock.now() - intent)
+        if not messages:
+            return
+        old = [c for c in self.connections() if self.version(c) == version1.VERSION]
+        recent = [c for c in self.connections() if self.version(c) != version1.VERSION]
+        if recent:
+            self.send(recent, protocol.encode(protocol.Stream(start, messages)).decode())
+        shown = version1.stream(messages)
+        if shown:
+            v1_start, self._v1_sent = self._v1_sent, self._v1_sent + len(shown)
+            if old:
+                frame = protocol.Stream(v1_start, tuple(shown))
+                self.send(old, protocol.encode(frame).decode())
+        if any(isinstance(m, CardRevealed) for m in messages):
+            intent, self._intent_at = self._intent_at, None
+            self.hooks.moved(None if intent is None else self.clock.now() - intent)
 
     async def _paced(self) -> None:
         """Bots (and away seats) move no faster than a person can follow."""
@@ -526,6 +1028,14 @@ class Room:
         if self.bots is not None:
             await self.bots.move(self.owner)  # a busy server shares its bot moves out
 
+    async def _noted(self, work: Awaitable[T]) -> T | None:
+        """A note written or read; the directory away loses the note only (said in the log)."""
+        try:
+            return await work
+        except Exception as exc:
+            log.warning("table %s: a note was lost (the directory is away: %s)", self.code, exc)
+            return None
+
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
         self._tasks.add(task)
@@ -537,17 +1047,22 @@ class Room:
         for seat in self.seats:
             if seat.away_timer is not None:
                 seat.away_timer.cancel()
-        if self.task is not None:
-            self.task.cancel()
+        phase = self.phase
+        if isinstance(phase, Playing) and phase.task is not None:
+            phase.task.cancel()
+        elif isinstance(phase, Over) and phase.offer is not None:
+            phase.offer.close()
+        elif isinstance(phase, Waiting) and phase.fill is not None:
+            phase.fill.cancel()
         for task in list(self._tasks):
             task.cancel()
 
 
-def _last_word_on(seat: int, notices: tuple[tuple[int, Notice], ...]) -> str | None:
+def _last_word_on(seat: int, notices: tuple[tuple[int, Notice | Talk], ...]) -> str | None:
     """Whether the last presence notice about ``seat`` said "away" or "back" (None: neither)."""
     for _, notice in reversed(notices):
-        if isinstance(notice, Away | Back) and notice.seat == seat:
-            return "away" if isinstance(notice, Away) else "back"
+        if isinstance(notice, Away | Back | Left) and notice.seat == seat:
+            return "back" if isinstance(notice, Back) else "away"
     return None
 
 
@@ -558,12 +1073,6 @@ def _last_mover(messages: list[Message]) -> int | None:
     return None
 
 
-def stored_notices(notices: Iterable[tuple[int, str]]) -> list[tuple[int, Notice]]:
-    """Notices as the database keeps them, read back (unreadable ones are skipped)."""
-    kept: list[tuple[int, Notice]] = []
-    for turn, body in notices:
-        with contextlib.suppress(ValueError):
-            message = decode(body)
-            if isinstance(message, Notice):  # nothing else is kept as one
-                kept.append((turn, message))
-    return kept
+def stored_notices(notices: Iterable[tuple[int, str]]) -> list[tuple[int, Notice | Talk]]:
+    """Notices (and talk) as the store keeps them, read back (unreadable ones are skipped)."""
+    return record_notices(notices)

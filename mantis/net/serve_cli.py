@@ -100,7 +100,12 @@ def run_serve(args: argparse.Namespace) -> int:
         server = TableServer(
             store,
             directory,
-            config=RoomConfig(away_after=args.away_after, bot_pace=args.bot_pace),
+            config=RoomConfig(
+                away_after=args.away_after,
+                bot_pace=args.bot_pace,
+                quick_fill=args.quick_wait,
+                quick_bot=args.quick_bot,
+            ),
             clock=clock,
             seed=args.seed,
             limits=limits,

@@ -3,9 +3,11 @@
 ``TableServer`` listens for WebSocket connections (and answers two plain
 HTTP requests on the same port: ``GET /status`` and ``GET /tables``).  It is
 the only authority: a client says who it is (``create``, ``join`` with a
-code, or ``watch``), then sends intents, and every one is checked — its
-shape, its size, its rate, that it comes from the seat it is for, on that
-seat's turn, and that the rules allow it — before anything happens.
+code, ``watch``, or ``quick`` for any quick-play table), then sends intents,
+and every one is checked — its shape, its size, its rate, that it comes
+from the seat it is for, on that seat's turn, and that the rules allow it —
+before anything happens.  It speaks protocol versions 1 and 2: a version-1
+client hears what version 1 has (``net.version1``).
 
 Everything a table needs to go on is in the server's store before anyone
 hears of it, so ``load`` brings every table back after a restart.
@@ -49,8 +51,8 @@ from ..players.clock import Clock, SystemClock, within
 from ..players.seat_specs import online_seats_problem
 from ..store.table_store import RoomPhase, StoredRoom, StoreError, TableStore
 from ..table import dealt
-from ..table.names import clean_name
-from . import protocol
+from ..table.names import clean_line, clean_name
+from . import protocol, version1
 from .addresses import ClientAddresses, Network
 from .bot_share import BotShare
 from .cluster import HEARTBEAT, Cluster, Message, redis_errors
@@ -61,7 +63,18 @@ from .links import Relay, RemoteClient, is_act
 from .metrics import Metrics
 from .open_files import OVERFLOW
 from .plain_http import respond
-from .room import Connection, Room, RoomConfig, RoomHooks, Seat, hash_token, stored_notices
+from .rematch import OFFERS_PER_MINUTE
+from .room import (
+    Connection,
+    Over,
+    Room,
+    RoomConfig,
+    RoomHooks,
+    Rules,
+    Seat,
+    hash_token,
+    stored_notices,
+)
 from .sockets import SocketGate, gated
 
 log = logging.getLogger("mantis.server")
@@ -72,6 +85,10 @@ HELLO_TIMEOUT = 10.0
 RATE, BURST = 10.0, 30.0
 #: Messages dropped for flooding before the connection is closed.
 MAX_DROPPED = 100
+#: Lines of talk a connection may say: one every two seconds on average, five at once.
+TALK_RATE, TALK_BURST = 0.5, 5.0
+#: Tries to seat a quick-play newcomer (a seat found may be gone when it is taken).
+QUICK_TRIES = 5
 #: Seconds a seat's old connection has to answer a ping before a reconnect replaces it.
 LIVENESS_TIMEOUT = 2.0
 #: A finished room nobody is connected to is dropped after this long (its record is
@@ -89,6 +106,15 @@ OWNER_ANSWER = 3.0
 STORE_SCAN = 10.0
 #: Seconds after a node starts before its first look in the store.
 HEARTBEAT_SCAN_DELAY = 2.0
+
+
+class QuickElsewhere(Exception):
+    """Quick play found a seat at a table another node runs: relay the connection there."""
+
+    def __init__(self, owner: str, code: str) -> None:
+        super().__init__(code)
+        self.owner = owner
+        self.code = code
 
 
 class TableServer:
@@ -157,6 +183,8 @@ class TableServer:
         self._asked_alive: dict[int, asyncio.Future[bool]] = {}
         self._ids = 0
         self._started = 0
+        self._talk: dict[Connection, TokenBucket] = {}
+        """Each connection's allowance of talk."""
         self._order: list[Room | Listing] = []
         self._order_at: float | None = None
         self._draining = False
@@ -185,11 +213,12 @@ class TableServer:
             return
         for stored in await self.store.load_live(OVER_ROOM):
             await self.directory.claim_code(stored.code)
-            self.rooms[stored.code] = self._restore(stored)
+            room = self.rooms[stored.code] = self._restore(stored)
+            await room.resume()  # a quick-play table offered again; bots fill it in time
 
     def _restore(self, stored: StoredRoom) -> Room:
         """A room for a kept table, its game (if any) going on from where it was kept."""
-        seats = [Seat(s.name, s.kind, s.bot, s.token_hash) for s in stored.seats]
+        seats = [Seat(s.name, s.kind, s.bot, s.token_hash, left=s.left) for s in stored.seats]
         room = self._room(
             stored.id,
             stored.code,
@@ -197,6 +226,7 @@ class TableServer:
             host=seats[stored.host],
             away_bot=stored.away_bot,
             seats=seats,
+            rules=Rules(stored.clock, stored.talk, stored.quick),
         )
         game = stored.game
         if stored.state is RoomPhase.WAITING or game is None:
@@ -204,7 +234,7 @@ class TableServer:
         infos = [SeatInfo(seat.name, seat.kind, seat.bot) for seat in seats]  # type: ignore[arg-type]
         record = replace(dealt(infos, game.seed), actions=game.moves)
         # Everyone was cut off by the restart: begin() has each seat wait for its person.
-        room.begin(game.id, record, stored_notices(game.notices))
+        room.begin(game.id, game.number, record, stored_notices(game.notices), game.deadline)
         return room
 
     def _room(self, table_id: int, code: str, **table: Any) -> Room:
@@ -214,6 +244,8 @@ class TableServer:
             self._send,
             self.clock,
             hooks=self.hooks,
+            directory=self.directory,
+            seeds=self._next_seed,
             table_id=table_id,
             code=code,
             bots=self.bots,
@@ -297,8 +329,11 @@ class TableServer:
                 idle = OVER_ROOM.total_seconds()
             if room.idle_since <= now - idle:
                 del self.rooms[code]
+                room.stop()
                 with contextlib.suppress(StoreError, *_CLUSTER_ERRORS):  # (said by the sweep)
                     if room.state is RoomPhase.WAITING:
+                        if room.rules.quick:
+                            await self.directory.quick_free(code, len(room.seats), 0)
                         await self.store.drop_waiting(room.table_id)
                     await self.directory.release_code(code)
                     if self.cluster is not None:
@@ -507,9 +542,13 @@ class TableServer:
             except _BUSY_ERRORS as exc:
                 log.warning("node %s: a connection told busy: %s", self.node, exc)
                 self._busy(connection)
+            except QuickElsewhere as there:  # a quick-play seat at another node's table
+                await self._relay(connection, there.owner, there.code, first, group, there.code)
+                return
             if room is None:
                 await _hang_up(connection, 1008, "refused")
                 return
+            self._talk[connection] = TokenBucket(TALK_RATE, TALK_BURST, self.clock.now())
             async for data in self._messages(connection):
                 try:
                     await self._handle(connection, room, data)
@@ -519,6 +558,7 @@ class TableServer:
             pass
         finally:
             self.connections.discard(connection)
+            self._talk.pop(connection, None)
             if room is not None:
                 room.detach(connection)
             try:
@@ -553,17 +593,22 @@ class TableServer:
             # Another version may open with what this one cannot read (a new field, a
             # new kind): it is told about the version, not about the message's shape.
             claimed = protocol.claimed_version(data)
-            if claimed is not None and claimed != protocol.PROTOCOL_VERSION:
+            if claimed is not None and claimed not in protocol.SPOKEN:
                 self._version_error(connection, claimed)
             else:
                 self._error(connection, protocol.BAD_MESSAGE, f"not a Mantis message: {exc}")
             return None
-        if not isinstance(message, protocol.Create | protocol.Join | protocol.Watch):
+        if not isinstance(message, protocol.Opening):
             self._error(connection, protocol.BAD_MESSAGE, "start with create, join or watch")
             return None
-        if message.protocol != protocol.PROTOCOL_VERSION:
+        if message.protocol not in protocol.SPOKEN:
             self._version_error(connection, message.protocol)
             return None
+        if isinstance(message, protocol.Quick):
+            if message.protocol == version1.VERSION:
+                self._error(connection, protocol.BAD_MESSAGE, "quick play needs protocol 2")
+                return None
+            return await self._quick(connection, message, group)
         if isinstance(message, protocol.Create):
             return await self._create(connection, message, group)
         token = message.token if isinstance(message, protocol.Join) else None
@@ -578,19 +623,20 @@ class TableServer:
                     f"table {shown_code(room.code)} has as many spectators as it takes",
                 )
                 return None
-            room.attach(None, connection)
-            self.send(connection, _welcome(room, None, None))
-            self.send(connection, room.presence())  # nothing changed for the others
+            room.attach(None, connection, message.protocol, clean_name(message.name))
+            room.tell(connection, _welcome(room, None, None))
+            room.tell(connection, room.presence())  # nothing changed for the others
             room.send_backlog(connection)
             return room
         return await self._join(connection, room, message, group)
 
     def _version_error(self, connection: Connection, claimed: int) -> None:
+        older = ", ".join(str(v) for v in protocol.SPOKEN if v != protocol.PROTOCOL_VERSION)
         self._error(
             connection,
             protocol.VERSION,
-            f"this server speaks protocol {protocol.PROTOCOL_VERSION}, your Mantis "
-            f"speaks {claimed}: use the same version of Mantis as the server",
+            f"this server speaks protocol {protocol.PROTOCOL_VERSION} (and {older}), your "
+            f"Mantis speaks {claimed}: use the same version of Mantis as the server",
         )
 
     async def _find(
@@ -644,32 +690,41 @@ class TableServer:
             self.counted.setdefault(group, set()).add(room)
         return room
 
-    async def _count_table(self, connection: Connection, group: str) -> bool:
-        """Count a new table for ``group``, or say why it may not have one (False).
+    async def _count_table(
+        self, connection: Connection, group: str, *, quietly: bool = False
+    ) -> bool:
+        """Count a new table for ``group``, or say why it may not have one (False;
+        ``quietly``: say nothing, the caller decides).
 
         Cheap while within the limits: the rooms are counted one by one only
         when a limit seems reached (finished tables are given back lazily).
         """
         most = self.limits.max_tables
         if len(self.rooms) >= most and self.live_tables() >= most:
-            self._error(
-                connection,
-                protocol.SERVER_FULL,
-                "this server has as many tables as it can hold: try again later",
-            )
+            if not quietly:
+                self._error(
+                    connection,
+                    protocol.SERVER_FULL,
+                    "this server has as many tables as it can hold: try again later",
+                )
             return False
         limit = self.limits.tables_per_address
         if not await self.tables_held.take(group, limit):
             await self._settle(group)  # its finished tables no longer count
             if not await self.tables_held.take(group, limit):
-                self._error(
-                    connection,
-                    protocol.TOO_MANY_TABLES,
-                    f"your address has {limit} tables waiting or playing on this server: "
-                    "finish or leave one first",
-                )
+                if not quietly:
+                    self._refuse_table(connection)
                 return False
         return True
+
+    def _refuse_table(self, connection: Connection) -> None:
+        limit = self.limits.tables_per_address
+        self._error(
+            connection,
+            protocol.TOO_MANY_TABLES,
+            f"your address has {limit} tables waiting or playing on this server: "
+            "finish or leave one first",
+        )
 
     async def _open_table(
         self,
@@ -688,8 +743,7 @@ class TableServer:
         token = secrets.token_urlsafe(24)
         host.token_hash = hash_token(token)
         code = await new_code(self.directory.claim_code, private=message.private)
-        if self.cluster is not None:
-            await self.cluster.claim(code)
+        rules = Rules(message.clock, message.talk)
         room = self._room(
             0,
             code,
@@ -697,19 +751,38 @@ class TableServer:
             host=host,
             away_bot=away_bot,
             seats=seats,
+            rules=rules,
             owner=group,
         )
         host.name = room.unique_name(clean_name(message.name), host_index)
         for s, seat in enumerate(seats):
             if seat.kind == "bot":
                 seat.name = room.unique_name(room._bot_name(), s)
-        stored = [seat.stored() for seat in seats]
+        if not await self._keep_new(connection, room, host_index):
+            return None
+        room.attach(host_index, connection, message.protocol)
+        room.tell(connection, _welcome(room, host_index, token))
+        room.send_presence()
+        return room
+
+    async def _keep_new(self, connection: Connection, room: Room, host: int) -> bool:
+        """Keep a new room's table (whether it could be kept: if not, the caller is told)."""
+        code, rules = room.code, room.rules
+        if self.cluster is not None:
+            await self.cluster.claim(code)  # (a new code: nobody else holds it)
         # The code is taken before the table is kept: another table created while this
         # one is being written must not draw the same code.
         self.rooms[code] = room
         try:
             room.table_id = await self.store.create_table(
-                code, private=message.private, host=host_index, away_bot=away_bot, seats=stored
+                code,
+                private=room.private,
+                host=host,
+                away_bot=room.away_bot,
+                seats=[seat.stored() for seat in room.seats],
+                clock=rules.clock,
+                talk=rules.talk,
+                quick=rules.quick,
             )
         except Exception as exc:  # the store's trouble: this table only, said in one line
             del self.rooms[code]
@@ -722,12 +795,101 @@ class TableServer:
                 self._busy(connection)
             else:
                 self._error(connection, protocol.SERVER_FULL, "the server could not keep the table")
-            return None
-        room.attach(host_index, connection)
-        self.send(connection, _welcome(room, host_index, token))
-        room.send_presence()
+            return False
+        room.kept.set()
         self._share_soon()
-        return room
+        return True
+
+    async def _quick(
+        self, connection: Connection, message: protocol.Quick, group: str
+    ) -> Room | None:
+        """Seat a person at the oldest quick-play table of that size with room, or a new one.
+
+        A new one counts as a table opened by ``group`` (its address): an
+        address at its limit of tables is seated only where there is room.
+        On a cluster the table found may run on another node: the connection
+        is then relayed there (``QuickElsewhere``), and that node seats it at
+        the table found (``RemoteClient.quick_at``) without asking again.
+        """
+        name = clean_name(message.name)
+        at = connection.quick_at if isinstance(connection, RemoteClient) else None
+        for attempt in range(QUICK_TRIES):
+            if attempt == 0 and at is not None:
+                seat_at: tuple[str, bool] | None = (at, False)  # found by the person's node
+            else:
+                seat_at = await self._quick_seat(connection, message.players, group)
+            if seat_at is None:
+                self._refuse_table(connection)
+                return None
+            code, opened = seat_at
+            if opened:
+                room = self._quick_room(code, message.players, group)
+                if not await self._keep_new(connection, room, 0):
+                    await self.directory.quick_free(code, message.players, 0)
+                    await self.tables_held.give_back(group)
+                    return None
+                self.counted.setdefault(group, set()).add(room)
+            else:
+                found = self.rooms.get(code)
+                if found is None:
+                    owner = await self._running_elsewhere(code)
+                    if owner is not None and not isinstance(connection, RemoteClient):
+                        raise QuickElsewhere(owner, code)
+                    found = self.rooms.get(code)  # (taken over just now, if its node was gone)
+                if found is None:
+                    continue  # (offered by a node that is gone, or by another at a relay)
+                room = found
+                await room.kept.wait()
+            taken = room.sit(name)
+            if taken is None:
+                continue  # it started, or filled, meanwhile: look again
+            seat, token = taken
+            await self._keep_seats(room)
+            return await self._seated(connection, room, seat, token, message.protocol, True)
+        self._error(
+            connection, protocol.TABLE_FULL, "no quick-play table could seat you: try again"
+        )
+        return None
+
+    async def _quick_seat(
+        self, connection: Connection, players: int, group: str
+    ) -> tuple[str, bool] | None:
+        """A seat from the directory (``Directory.quick_seat``), with a fresh code to open a
+        table with if ``group`` may open one (counted; given back if not opened)."""
+        may_open = await self._count_table(connection, group, quietly=True)
+        fresh = await new_code(self.directory.claim_code) if may_open else None
+        seat_at = await self.directory.quick_seat(players, fresh)
+        if seat_at is None or not seat_at[1]:
+            if may_open:
+                await self.tables_held.give_back(group)
+            if fresh is not None:
+                await self.directory.release_code(fresh)
+        return seat_at
+
+    async def _running_elsewhere(self, code: str) -> str | None:
+        """The live node (not this one) that runs table ``code``; None if none does — then
+        it is taken over here if it is still to be played."""
+        if self.cluster is None:
+            return None
+        owner = await self.cluster.owner(code)
+        if owner is not None and owner != self.node and await self.cluster.alive(owner):
+            return owner
+        await self._adopt(code)
+        return None
+
+    def _quick_room(self, code: str, players: int, group: str) -> Room:
+        """A new quick-play table of ``players`` open seats (the first to sit is its host)."""
+        seats = [Seat("", "human") for _ in range(players)]
+        return self._room(
+            0,
+            code,
+            private=False,
+            host=seats[0],
+            away_bot=self.config.quick_bot,
+            seats=seats,
+            rules=Rules(protocol.QUICK_CLOCK, True, True),
+            owner=group,
+        )
 
     async def _join(
         self, connection: Connection, room: Room, message: protocol.Join, group: str
@@ -741,6 +903,13 @@ class TableServer:
                     connection,
                     protocol.BAD_TOKEN,
                     f"that seat token is not for table {shown_code(room.code)}",
+                )
+                return None
+            if room.seats[seat].left:
+                self._error(
+                    connection,
+                    protocol.SEAT_LEFT,
+                    f"you left table {room.code}: its seat is played for, and not yours again",
                 )
                 return None
             old = room.seats[seat].connection
@@ -789,12 +958,73 @@ class TableServer:
             except StoreError:
                 room.seats[seat].name, room.seats[seat].token_hash = "", None  # not taken
                 raise
-        room.attach(seat, connection)
-        self.send(connection, _welcome(room, seat, token))
+        return await self._seated(
+            connection, room, seat, token, message.protocol, message.token is None
+        )
+
+    async def _seated(
+        self,
+        connection: Connection,
+        room: Room,
+        seat: int,
+        token: str,
+        version: int,
+        newcomer: bool,
+    ) -> Room:
+        """``connection`` sits at ``seat`` now: it is told, and so is everyone else; a
+        newcomer may be the one a quick-play table was waiting for."""
+        room.attach(seat, connection, version)
+        room.tell(connection, _welcome(room, seat, token))
         room.send_room(but=connection)
         room.send_presence()
         room.send_backlog(connection)
+        if newcomer:
+            await room.seated()
         return room
+
+    async def _seat_request(
+        self, connection: Connection, room: Room, seat: int, message: protocol.SeatRequest
+    ) -> None:
+        """A seated person's move, or their word on the game: played, offered, left…"""
+        problem: str | None
+        if isinstance(message, protocol.Act):
+            problem = room.act(seat, message.turn, message.action)
+        elif isinstance(message, protocol.Again):
+            if isinstance(room.phase, Over) and room.phase.offer is None:
+                key = f"offer:{room.code}:{seat}"
+                made = await self.directory.hits(key, 60.0)
+                if made.count >= OFFERS_PER_MINUTE:
+                    self._error(
+                        connection,
+                        protocol.OFFER_LIMIT,
+                        f"you offered {made.count} times this minute: try again in "
+                        f"{made.clears_in:.0f} s",
+                    )
+                    return
+                await self.directory.hit(key, 60.0)
+            problem = await room.again(seat)
+        elif isinstance(message, protocol.Decline):
+            problem = room.decline(seat)
+        elif isinstance(message, protocol.Leave):
+            problem = await room.leave(connection)
+        else:
+            problem = room.back(seat)
+        if problem is not None:
+            self._error(connection, problem, _PROBLEMS[type(message)].get(problem, problem))
+
+    async def _say(self, connection: Connection, room: Room, text: str) -> None:
+        if not room.rules.talk:
+            self._error(connection, protocol.TALK_OFF, "the host turned talk off at this table")
+            return
+        line = clean_line(text)
+        if not line:
+            self._error(connection, protocol.BAD_MESSAGE, "nothing is left of that line to say")
+            return
+        talk = self._talk.get(connection)
+        if talk is not None and not talk.allow(self.clock.now()):
+            self._error(connection, protocol.SLOW_DOWN, "you are talking too fast: wait a little")
+            return
+        await room.say(connection, line)
 
     async def _keep_seats(self, room: Room) -> None:
         await self.store.set_seats(room.table_id, [seat.stored() for seat in room.seats])
@@ -807,24 +1037,34 @@ class TableServer:
             self._error(connection, protocol.BAD_MESSAGE, f"not a Mantis message: {exc}")
             return
         seat = room.seat_of(connection)
-        if isinstance(message, protocol.Create | protocol.Join | protocol.Watch):
+        if isinstance(message, protocol.Opening):
             self._error(connection, protocol.BAD_MESSAGE, "this connection is already at a table")
             return
-        if isinstance(message, protocol.Act):
+        if (
+            isinstance(message, protocol.VERSION_2_REQUESTS)
+            and room.version(connection) == version1.VERSION
+        ):
+            self._error(connection, protocol.BAD_MESSAGE, "not a message of protocol 1")
+            return
+        if isinstance(message, protocol.Say):
+            await self._say(connection, room, message.text)
+            return
+        if isinstance(message, (protocol.Act, *protocol.VERSION_2_REQUESTS)):
             if seat is None:
                 self._error(
                     connection, protocol.NOT_YOUR_TURN, "spectators watch: they do not play"
                 )
                 return
-            problem = room.act(seat, message.turn, message.action)
-            if problem is not None:
-                self._error(connection, problem, _ACT_PROBLEMS[problem])
+            await self._seat_request(connection, room, seat, message)
             return
         if seat is None or room.seats[seat] is not room.host:
             self._error(connection, protocol.NOT_HOST, "only the host sets up and starts the table")
             return
         if room.state is not RoomPhase.WAITING:
             self._error(connection, protocol.NOT_NOW, "the game has started")
+            return
+        if room.rules.quick:
+            self._error(connection, protocol.NOT_NOW, "a quick-play table starts by itself")
             return
         if isinstance(message, protocol.Start):
             problem = room.ready_to_start()
@@ -833,7 +1073,7 @@ class TableServer:
                 return
             # This connection's messages are handled one at a time, and only the host
             # may start, so nothing else changes the room while the seed is kept.
-            await room.start(self._next_seed())
+            await room.start_next()
             self._share_soon()
             return
         if isinstance(message, protocol.AddBot):
@@ -989,8 +1229,9 @@ class TableServer:
         if stored is None:
             await self.cluster.release(code)
             return False
-        self.rooms[code] = self._restore(stored)
+        room = self.rooms[code] = self._restore(stored)
         await self.directory.claim_code(code)
+        await room.resume()  # (before the relays open here: they hear an offer going on)
         self.cluster.announce_owner(code)
         self.metrics.takeovers.inc()
         log.warning("node %s: took over table %s", self.node, code)
@@ -1048,6 +1289,7 @@ class TableServer:
         for code, room in list(self.rooms.items()):
             if await self.cluster.claim(code):
                 await self.directory.claim_code(code)
+                await room.share_again()
             else:
                 self._lost(room)
 
@@ -1095,7 +1337,9 @@ class TableServer:
             if client is None:
                 if kind != "open":
                     return
-                client = RemoteClient(message["from"], message["id"], message["addr"])
+                client = RemoteClient(
+                    message["from"], message["id"], message["addr"], message.get("at")
+                )
                 self.remote_clients[key] = client
                 client.task = asyncio.get_running_loop().create_task(self._serve_remote(client))
             client.inbox.put_nowait((kind, message.get("data", "")))
@@ -1129,6 +1373,8 @@ class TableServer:
                     if kind == "open":  # (again, after a table moved: the seat is taken back)
                         if room is not None:
                             room.detach(client)
+                        talk = TokenBucket(TALK_RATE, TALK_BURST, self.clock.now())
+                        self._talk.setdefault(client, talk)
                         room = await self._open(client, data, client.address)
                         if room is None:
                             self._close(client, 1008, "refused")
@@ -1139,6 +1385,7 @@ class TableServer:
                     log.warning("node %s: a connection told busy: %s", self.node, exc)
                     self._busy(client)
         finally:
+            self._talk.pop(client, None)
             if room is not None:
                 room.detach(client)
             if self.remote_clients.get(client.key) is client:
@@ -1167,13 +1414,20 @@ class TableServer:
         self.cluster.send(message["from"], {"t": "alive!", "q": message["q"], "ok": alive})
 
     async def _relay(
-        self, connection: ServerConnection, owner: str, code: str, first: str | bytes, group: str
+        self,
+        connection: ServerConnection,
+        owner: str,
+        code: str,
+        first: str | bytes,
+        group: str,
+        quick_at: str | None = None,
     ) -> None:
-        """A connection here to a table ``owner`` runs: pass everything on, both ways."""
+        """A connection here to a table ``owner`` runs: pass everything on, both ways
+        (``quick_at``: the quick-play table a seat was found at for it)."""
         assert self.cluster is not None
         self._ids += 1
         opening = first if isinstance(first, str) else first.decode(errors="replace")
-        relay = Relay(self._ids, connection, code, owner, opening, group)
+        relay = Relay(self._ids, connection, code, owner, opening, group, quick_at=quick_at)
         self.relays[relay.id] = relay
         self._open_at(relay)
         try:
@@ -1205,6 +1459,7 @@ class TableServer:
                 "id": relay.id,
                 "addr": relay.address,
                 "data": relay.opened(),
+                "at": relay.quick_at,
             },
         )
         if resume and relay.last_act is not None:
@@ -1303,11 +1558,20 @@ _BUSY_ERRORS: tuple[type[BaseException], ...] = (StoreError, *_CLUSTER_ERRORS)
 """The store or Redis cannot be reached: a client is told the server is busy."""
 
 
-_ACT_PROBLEMS = {
-    protocol.NOT_NOW: "the game is not being played",
-    protocol.NOT_YOUR_TURN: "it is not your turn",
-    protocol.STALE: "that move does not answer the turn being played: ignored",
-    protocol.ILLEGAL: "the rules do not allow that move",
+_PROBLEMS: dict[type, dict[str, str]] = {
+    protocol.Act: {
+        protocol.NOT_NOW: "the game is not being played",
+        protocol.NOT_YOUR_TURN: "it is not your turn",
+        protocol.STALE: "that move does not answer the turn being played: ignored",
+        protocol.ILLEGAL: "the rules do not allow that move",
+        protocol.OUT_OF_TIME: "your time for that move ran out: the away bot played it",
+    },
+    protocol.Again: {protocol.NOT_NOW: "another game can be offered once this one is over"},
+    protocol.Decline: {protocol.NOT_NOW: "no other game is on offer"},
+    protocol.Leave: {
+        protocol.NOT_HOST: "the host's seat cannot be left open: close the table instead",
+    },
+    protocol.ImBack: {protocol.NOT_NOW: "your seat is not away"},
 }
 
 
@@ -1320,6 +1584,7 @@ def _live(stored: StoredRoom) -> bool:
 
 
 def _welcome(room: Room, seat: int | None, token: str | None) -> protocol.Welcome:
+    """``welcome`` in version 2's words (``Room.tell`` says it in the connection's own)."""
     code = room.code
     return protocol.Welcome(protocol.PROTOCOL_VERSION, code, seat, token, room.room_state(seat))
 

@@ -33,6 +33,11 @@ class Clock(Protocol):
         """The time now, in seconds (only differences mean anything)."""
         ...
 
+    def time(self) -> float:
+        """The wall clock's time now, in seconds since the epoch: for what is kept and read
+        back after a restart or on another machine (a turn's deadline), never for waiting."""
+        ...
+
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
         """Run ``callback`` (on the running loop) once ``delay`` seconds have passed."""
         ...
@@ -47,6 +52,9 @@ class SystemClock:
 
     def now(self) -> float:
         return time.monotonic()
+
+    def time(self) -> float:
+        return time.time()
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
         return asyncio.get_running_loop().call_later(delay, callback)
@@ -109,6 +117,9 @@ class ManualClock:
 
     def now(self) -> float:
         return self._offset if self.frozen else time.monotonic() + self._offset
+
+    def time(self) -> float:
+        return time.time() + self._offset
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
         timer = _ManualTimer(self, self.now() + delay, callback)

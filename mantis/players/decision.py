@@ -13,7 +13,10 @@ two ``choose`` calls running at once.
 
 A seat that answers from input rather than by thinking (a person at this
 keyboard, a person over the network) offers ``async choose_async(view)``:
-it is awaited on the caller's loop and holds no thread while it waits.
+it is awaited on the caller's loop and holds no thread while it waits.  A
+person may have a time budget too (an online table's turn clock): running
+past it is no fault of a program, so the ``Decision`` says ``timed_out`` and
+the caller decides who plays instead.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ class Decision:
 
     action: Action
     fault: str | None = None
+    timed_out: bool = False
+    """The seat ran past its time budget (``fault`` says so too)."""
 
 
 async def decide(
@@ -66,7 +71,7 @@ async def decide(
     except _Busy:
         return Decision(SCORE, BUSY)
     except TimeoutError:
-        return Decision(SCORE, f"took longer than {timeout:g} s")
+        return Decision(SCORE, f"took longer than {timeout:g} s", timed_out=True)
     except asyncio.CancelledError:
         raise
     except Exception as exc:

@@ -51,6 +51,14 @@ class Settings:
     """The name to sit down with online ("" until one is typed)."""
     online_seats: tuple[str, ...] = ("open", "greedy")
     """The other seats of the last online table created: "open" or a bot level."""
+    online_clock: int | None = None
+    """The turn clock of the last online table created: seconds per move (None: none)."""
+    online_talk: bool = True
+    """Whether the last online table created let its people talk."""
+    quick_players: int = 3
+    """The table size asked for the last time "Play now" was pressed."""
+    show_talk: bool = True
+    """Show what people say at online tables (hidden lines are kept, and come back)."""
 
     def with_changes(self, **changes: Any) -> Settings:
         """A copy with some fields changed."""
@@ -108,7 +116,7 @@ def _from_json(data: dict[str, Any]) -> tuple[Settings, list[str]]:
         bad.append("animations")
 
     # Files written before these switches existed simply lack them: defaults apply.
-    for flag in ("show_odds", "coach"):
+    for flag in ("show_odds", "coach", "online_talk", "show_talk"):
         value = data.get(flag, getattr(defaults, flag))
         if isinstance(value, bool):
             values[flag] = value
@@ -147,6 +155,18 @@ def _from_json(data: dict[str, Any]) -> tuple[Settings, list[str]]:
         values["online_seats"] = tuple(online)
     else:
         bad.append("online_seats")
+
+    clock = data.get("online_clock", defaults.online_clock)
+    if clock is None or (type(clock) is int and 5 <= clock <= 3600):
+        values["online_clock"] = clock
+    else:
+        bad.append("online_clock")
+
+    players = data.get("quick_players", defaults.quick_players)
+    if type(players) is int and 2 <= players <= 6:
+        values["quick_players"] = players
+    else:
+        bad.append("quick_players")
 
     seats = _remembered_seats(data.get("last_seats", []))
     if seats is None:

@@ -177,7 +177,9 @@ class StatsDB:
         when = finished_at if finished_at is not None else datetime.now(UTC)
         if when.tzinfo is None:
             raise ValueError("finished_at needs a timezone (use UTC)")
-        rows = seat_rows(record.players, record.seats, list(result.winners), list(result.scores))
+        # A person who left the game before its end lost it, whoever played their seat on.
+        won = [seat for seat in result.winners if not record.lost_by(seat)]
+        rows = seat_rows(record.players, record.seats, won, list(result.scores))
         with self._errors(), self._transaction():
             if origin is not None:
                 known = self._db.execute(

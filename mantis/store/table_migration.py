@@ -19,13 +19,35 @@ from .tables_pg import PgTableStore
 #: The schema's tables and columns, in the order they are copied (each refers only to
 #: those before it).
 COLUMNS = {
-    "tables": ("id", "code", "state", "private", "host", "away_bot", "created_at"),
-    "seats": ("table_id", "seat", "name", "kind", "bot", "token_hash"),
-    "games": ("id", "table_id", "number", "seed", "started_at", "finished_at", "record"),
+    "tables": (
+        "id",
+        "code",
+        "state",
+        "private",
+        "host",
+        "away_bot",
+        "created_at",
+        "clock",
+        "talk",
+        "quick",
+    ),
+    "seats": ("table_id", "seat", "name", "kind", "bot", "token_hash", "left_game"),
+    "games": (
+        "id",
+        "table_id",
+        "number",
+        "seed",
+        "started_at",
+        "finished_at",
+        "record",
+        "deadline_turn",
+        "deadline",
+    ),
     "moves": ("game_id", "turn", "seat", "target"),
     "notices": ("id", "game_id", "turn", "body"),
 }
-_TIMES = {"created_at", "started_at", "finished_at"}
+_TIMES = {"created_at", "started_at", "finished_at", "deadline"}
+_BOOLEANS = {"private", "talk", "quick", "left_game"}
 
 
 async def copy_to_postgres(sqlite_path: Path, url: str) -> dict[str, int]:
@@ -64,6 +86,6 @@ def _typed(name: str, columns: tuple[str, ...], row: tuple[Any, ...]) -> tuple[A
     for i, column in enumerate(columns):
         if column in _TIMES and values[i] is not None:
             values[i] = datetime.fromisoformat(values[i])
-        elif name == "tables" and column == "private":
+        elif column in _BOOLEANS:
             values[i] = bool(values[i])
     return tuple(values)

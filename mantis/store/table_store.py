@@ -12,8 +12,12 @@ is durable.
 A table's life is a ``RoomPhase``: ``waiting`` (seats being filled),
 ``playing`` (its latest game is on), ``over`` (its latest game ended; a
 table may go on to play another game: ``over`` -> ``playing`` again).  A
-game has its own row and number at its table: its seed, moves, notices and
-record belong to it, not to the table.
+game has its own row and number at its table: its seed, moves, notices,
+record and turn clock's deadline belong to it, not to the table.
+
+A table's rules are kept with it: its turn clock (seconds a person has per
+move, or none), whether its people may talk, and whether it is a quick-play
+table (seated by the server, filled with its away bot's level).
 """
 
 from __future__ import annotations
@@ -72,6 +76,8 @@ class StoredSeat:
     kind: str
     bot: str | None = None
     token_hash: str | None = None
+    left: bool = False
+    """Its person left a game for good: the seat is played for and cannot be taken back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +95,8 @@ class StoredGame:
     record: str | None
     """The finished game's record (one line of the record format); None while it is played."""
     finished_at: datetime | None
+    deadline: tuple[int, datetime] | None = None
+    """The turn clock: (the move being waited for, from 0; when its time runs out)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +111,12 @@ class StoredRoom:
     away_bot: str
     seats: tuple[StoredSeat, ...]
     game: StoredGame | None
+    clock: int | None = None
+    """Seconds a person has for each move (None: as long as they like)."""
+    talk: bool = True
+    """Whether the people at the table (and its spectators) may talk."""
+    quick: bool = False
+    """A quick-play table: seated by the server, started when full, filled with bots."""
 
 
 class TableStore(Protocol):
@@ -120,8 +134,14 @@ class TableStore(Protocol):
         host: int,
         away_bot: str,
         seats: Sequence[StoredSeat],
+        clock: int | None = None,
+        talk: bool = True,
+        quick: bool = False,
     ) -> int:
-        """Keep a new table, waiting for its seats; its id.  ``code`` must not be live."""
+        """Keep a new table, waiting for its seats, with its rules; its id.
+
+        ``code`` must not be live.
+        """
         ...
 
     async def set_seats(self, table_id: int, seats: Sequence[StoredSeat]) -> None:
@@ -140,6 +160,13 @@ class TableStore(Protocol):
 
     async def add_notice(self, game_id: int, turn: int, body: str) -> None:
         """Keep a table notice (stream JSON) published after ``turn`` actions of a game."""
+        ...
+
+    async def set_deadline(self, game_id: int, turn: int, deadline: datetime) -> None:
+        """The turn clock: move ``turn`` (from 0) of the game must be made by ``deadline``.
+
+        Replaces the game's deadline before (one turn is timed at a time).
+        """
         ...
 
     async def finish_game(

@@ -14,7 +14,9 @@ moment at once.
 
 Schema v2 gives each game its own row (a table may play several); a v1
 file (one seed and record on the table's row) is upgraded in place when
-opened.
+opened.  Schema v3 adds a table's rules (its turn clock, talk, quick play),
+a seat whose person left, and a game's turn-clock deadline; a v2 file gains
+them (as "no clock, talk on, not quick") when opened.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from .table_store import (
     StoredSeat,
     StoreError,
 )
-from .tables_schema import SCHEMA_VERSION, TABLES, schema
+from .tables_schema import SCHEMA_VERSION, TABLES, schema, upgrade_from_v2
 from .writer import Writer
 
 T = TypeVar("T")
@@ -57,7 +59,8 @@ ALTER TABLE notices RENAME TO notices_v1;
 {schema}
 INSERT INTO tables (id, code, state, private, host, away_bot, created_at)
     SELECT id, code, state, private, host, away_bot, created_at FROM tables_v1;
-INSERT INTO seats SELECT * FROM seats_v1;
+INSERT INTO seats (table_id, seat, name, kind, bot, token_hash)
+    SELECT table_id, seat, name, kind, bot, token_hash FROM seats_v1;
 INSERT INTO games (id, table_id, number, seed, started_at, finished_at, record)
     SELECT id, id, 1, seed, created_at,
            CASE WHEN record IS NOT NULL THEN coalesce(finished_at, created_at) END,
@@ -99,7 +102,9 @@ class TablesDB:
                     f"{self.path} is from a newer Mantis server (schema v{version})"
                 )
             if version == 1:
-                self._upgrade_from_v1()
+                self._upgrade(_FROM_V1.format(schema=_SCHEMA))
+            elif version == 2:
+                self._upgrade(upgrade_from_v2("sqlite"))
             else:
                 self._db.executescript(_SCHEMA)
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -107,11 +112,11 @@ class TablesDB:
         except sqlite3.Error as exc:
             raise TablesDBError(f"cannot use {self.path}: {exc}") from None
 
-    def _upgrade_from_v1(self) -> None:
-        """Schema v1 -> v2 in one transaction (all of it, or none of it)."""
-        # Foreign keys stay off meanwhile (they are switched on after): the old tables'
+    def _upgrade(self, steps: str) -> None:
+        """An older schema to this one in one transaction (all of it, or none of it)."""
+        # Foreign keys stay off meanwhile (they are switched on after): v1's tables'
         # rows are copied, then the old tables dropped.
-        script = "BEGIN IMMEDIATE;" + _FROM_V1.format(schema=_SCHEMA) + "COMMIT;"
+        script = "BEGIN IMMEDIATE;" + steps + "COMMIT;"
         try:
             self._db.executescript(script)
         except sqlite3.Error:
@@ -152,14 +157,18 @@ class TablesDB:
         host: int,
         away_bot: str,
         seats: Sequence[StoredSeat],
+        clock: int | None = None,
+        talk: bool = True,
+        quick: bool = False,
         created_at: datetime | None = None,
     ) -> int:
-        """Keep a new (waiting) table; its id."""
+        """Keep a new (waiting) table with its rules; its id."""
         when = _iso(created_at or datetime.now(UTC))
         cursor = self._db.execute(
-            "INSERT INTO tables (code, state, private, host, away_bot, created_at) "
-            "VALUES (?, 'waiting', ?, ?, ?, ?)",
-            (code, int(private), host, away_bot, when),
+            "INSERT INTO tables "
+            "(code, state, private, host, away_bot, created_at, clock, talk, quick) "
+            "VALUES (?, 'waiting', ?, ?, ?, ?, ?, ?, ?)",
+            (code, int(private), host, away_bot, when, clock, int(talk), int(quick)),
         )
         table_id = cursor.lastrowid
         assert table_id is not None
@@ -170,10 +179,10 @@ class TablesDB:
         """Replace the table's seats (the waiting room changed)."""
         self._db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
         self._db.executemany(
-            "INSERT INTO seats (table_id, seat, name, kind, bot, token_hash) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO seats (table_id, seat, name, kind, bot, token_hash, left_game) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
-                (table_id, s, seat.name, seat.kind, seat.bot, seat.token_hash)
+                (table_id, s, seat.name, seat.kind, seat.bot, seat.token_hash, int(seat.left))
                 for s, seat in enumerate(seats)
             ],
         )
@@ -219,6 +228,15 @@ class TablesDB:
             "INSERT INTO notices (game_id, turn, body) VALUES (?, ?, ?)", (game_id, turn, body)
         )
 
+    def set_deadline(self, game_id: int, turn: int, deadline: datetime) -> None:
+        """Move ``turn`` of the game must be made by ``deadline`` (replacing the last one)."""
+        cursor = self._db.execute(
+            "UPDATE games SET deadline_turn = ?, deadline = ? WHERE id = ? AND record IS NULL",
+            (turn, _iso(deadline), game_id),
+        )
+        if cursor.rowcount != 1:
+            raise StoreError(f"there is no game {game_id} being played")
+
     def finish_game(
         self,
         game_id: int,
@@ -233,7 +251,8 @@ class TablesDB:
             raise StoreError(f"there is no game {game_id}")
         self.add_moves(game_id, first_turn, moves)
         self._db.execute(
-            "UPDATE games SET record = ?, finished_at = ? WHERE id = ?",
+            "UPDATE games SET record = ?, finished_at = ?, deadline_turn = NULL, deadline = NULL "
+            "WHERE id = ?",
             (record, _iso(finished_at or datetime.now(UTC)), game_id),
         )
         self._move_to(row[0], RoomPhase.OVER)
@@ -275,11 +294,12 @@ class TablesDB:
         ).fetchall()
 
     def _table(self, row: tuple[Any, ...]) -> StoredRoom:
-        table_id, code, state, private, host, away_bot = row
+        table_id, code, state, private, host, away_bot, clock, talk, quick = row
         seats = tuple(
-            StoredSeat(name, kind, bot, token_hash)
-            for name, kind, bot, token_hash in self._db.execute(
-                "SELECT name, kind, bot, token_hash FROM seats WHERE table_id = ? ORDER BY seat",
+            StoredSeat(name, kind, bot, token_hash, bool(left))
+            for name, kind, bot, token_hash, left in self._db.execute(
+                "SELECT name, kind, bot, token_hash, left_game FROM seats WHERE table_id = ? "
+                "ORDER BY seat",
                 (table_id,),
             )
         )
@@ -293,17 +313,20 @@ class TablesDB:
             away_bot,
             seats,
             game,
+            clock=clock,
+            talk=bool(talk),
+            quick=bool(quick),
         )
 
     def _latest_game(self, table_id: int) -> StoredGame | None:
         row = self._db.execute(
-            "SELECT id, number, seed, record, finished_at FROM games WHERE table_id = ? "
-            "ORDER BY number DESC LIMIT 1",
+            "SELECT id, number, seed, record, finished_at, deadline_turn, deadline FROM games "
+            "WHERE table_id = ? ORDER BY number DESC LIMIT 1",
             (table_id,),
         ).fetchone()
         if row is None:
             return None
-        game_id, number, seed, record, finished = row
+        game_id, number, seed, record, finished, deadline_turn, deadline = row
         moves = tuple(
             (seat, SCORE if target is None else steal(target))
             for seat, target in self._db.execute(
@@ -323,6 +346,7 @@ class TablesDB:
             notices,
             record,
             datetime.fromisoformat(finished) if finished else None,
+            None if deadline is None else (deadline_turn, datetime.fromisoformat(deadline)),
         )
 
     def rows(self, table: str, columns: Sequence[str]) -> list[tuple[Any, ...]]:
@@ -343,7 +367,7 @@ class TablesDB:
         ]
 
 
-_TABLE_COLUMNS = "id, code, state, private, host, away_bot"
+_TABLE_COLUMNS = "id, code, state, private, host, away_bot, clock, talk, quick"
 
 
 class SqliteTableStore:
@@ -378,11 +402,21 @@ class SqliteTableStore:
         host: int,
         away_bot: str,
         seats: Sequence[StoredSeat],
+        clock: int | None = None,
+        talk: bool = True,
+        quick: bool = False,
     ) -> int:
         seats = tuple(seats)
         return await self._run(
             lambda db: db.create_table(
-                code, private=private, host=host, away_bot=away_bot, seats=seats
+                code,
+                private=private,
+                host=host,
+                away_bot=away_bot,
+                seats=seats,
+                clock=clock,
+                talk=talk,
+                quick=quick,
             )
         )
 
@@ -401,6 +435,9 @@ class SqliteTableStore:
 
     async def add_notice(self, game_id: int, turn: int, body: str) -> None:
         await self._run(lambda db: db.add_notice(game_id, turn, body))
+
+    async def set_deadline(self, game_id: int, turn: int, deadline: datetime) -> None:
+        await self._run(lambda db: db.set_deadline(game_id, turn, deadline))
 
     async def finish_game(
         self,

@@ -37,7 +37,7 @@ from .table_store import (
     StoreError,
     StoreUnavailable,
 )
-from .tables_schema import SCHEMA_VERSION, schema
+from .tables_schema import SCHEMA_VERSION, schema, upgrade_from_v2
 
 log = logging.getLogger("mantis.store")
 
@@ -112,6 +112,9 @@ class PgTableStore:
                     await store._writer.execute(
                         "INSERT INTO mantis_schema VALUES ($1)", SCHEMA_VERSION
                     )
+                elif version == 2:  # a table's rules, a seat left, a turn's deadline
+                    await store._writer.execute(upgrade_from_v2("postgresql"))
+                    await store._writer.execute("UPDATE mantis_schema SET version = $1", 3)
                 elif version > SCHEMA_VERSION:
                     raise StoreError(
                         f"the database {_shown(url)} is from a newer Mantis server "
@@ -265,18 +268,25 @@ class PgTableStore:
         host: int,
         away_bot: str,
         seats: Sequence[StoredSeat],
+        clock: int | None = None,
+        talk: bool = True,
+        quick: bool = False,
     ) -> int:
         seats = tuple(seats)
 
         async def job(db: Any) -> int:
             table_id: int = await db.fetchval(
-                "INSERT INTO tables (code, state, private, host, away_bot, created_at) "
-                "VALUES ($1, 'waiting', $2, $3, $4, $5) RETURNING id",
+                "INSERT INTO tables "
+                "(code, state, private, host, away_bot, created_at, clock, talk, quick) "
+                "VALUES ($1, 'waiting', $2, $3, $4, $5, $6, $7, $8) RETURNING id",
                 code,
                 private,
                 host,
                 away_bot,
                 datetime.now(UTC),
+                clock,
+                talk,
+                quick,
             )
             await _set_seats(db, table_id, seats)
             return table_id
@@ -311,6 +321,20 @@ class PgTableStore:
     async def add_notice(self, game_id: int, turn: int, body: str) -> None:
         await self._write(_Rows(_NOTICES, [(game_id, turn, body)]))
 
+    async def set_deadline(self, game_id: int, turn: int, deadline: datetime) -> None:
+        async def job(db: Any) -> None:
+            done = await db.execute(
+                "UPDATE games SET deadline_turn = $1, deadline = $2 "
+                "WHERE id = $3 AND record IS NULL",
+                turn,
+                deadline,
+                game_id,
+            )
+            if done != "UPDATE 1":
+                raise StoreError(f"there is no game {game_id} being played")
+
+        await self._write(job)
+
     async def finish_game(
         self,
         game_id: int,
@@ -326,7 +350,8 @@ class PgTableStore:
                 raise StoreError(f"there is no game {game_id}")
             await _add_moves(db, rows)
             await db.execute(
-                "UPDATE games SET record = $1, finished_at = $2 WHERE id = $3",
+                "UPDATE games SET record = $1, finished_at = $2, deadline_turn = NULL, "
+                "deadline = NULL WHERE id = $3",
                 record,
                 datetime.now(UTC),
                 game_id,
@@ -439,16 +464,16 @@ class PgTableStore:
                     await asyncio.wait_for(connection.close(), CONNECT_TIMEOUT)
 
 
-_TABLE_COLUMNS = "id, code, state, private, host, away_bot"
+_TABLE_COLUMNS = "id, code, state, private, host, away_bot, clock, talk, quick"
 
 
 async def _set_seats(db: Any, table_id: int, seats: Sequence[StoredSeat]) -> None:
     await db.execute("DELETE FROM seats WHERE table_id = $1", table_id)
     await db.executemany(
-        "INSERT INTO seats (table_id, seat, name, kind, bot, token_hash) "
-        "VALUES ($1, $2, $3, $4, $5, $6)",
+        "INSERT INTO seats (table_id, seat, name, kind, bot, token_hash, left_game) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7)",
         [
-            (table_id, s, seat.name, seat.kind, seat.bot, seat.token_hash)
+            (table_id, s, seat.name, seat.kind, seat.bot, seat.token_hash, seat.left)
             for s, seat in enumerate(seats)
         ],
     )
@@ -497,15 +522,16 @@ async def _run(db: Any, jobs: list[Write]) -> list[Any]:
 async def _table(db: Any, row: Any) -> StoredRoom:
     table_id = row["id"]
     seats = tuple(
-        StoredSeat(r["name"], r["kind"], r["bot"], r["token_hash"])
+        StoredSeat(r["name"], r["kind"], r["bot"], r["token_hash"], r["left_game"])
         for r in await db.fetch(
-            "SELECT name, kind, bot, token_hash FROM seats WHERE table_id = $1 ORDER BY seat",
+            "SELECT name, kind, bot, token_hash, left_game FROM seats WHERE table_id = $1 "
+            "ORDER BY seat",
             table_id,
         )
     )
     game = await db.fetchrow(
-        "SELECT id, number, seed, record, finished_at FROM games WHERE table_id = $1 "
-        "ORDER BY number DESC LIMIT 1",
+        "SELECT id, number, seed, record, finished_at, deadline_turn, deadline FROM games "
+        "WHERE table_id = $1 ORDER BY number DESC LIMIT 1",
         table_id,
     )
     latest = None
@@ -530,6 +556,7 @@ async def _table(db: Any, row: Any) -> StoredRoom:
             notices,
             game["record"],
             game["finished_at"],
+            None if game["deadline"] is None else (game["deadline_turn"], game["deadline"]),
         )
     return StoredRoom(
         table_id,
@@ -540,6 +567,9 @@ async def _table(db: Any, row: Any) -> StoredRoom:
         row["away_bot"],
         seats,
         latest,
+        clock=row["clock"],
+        talk=row["talk"],
+        quick=row["quick"],
     )
 
 

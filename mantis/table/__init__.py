@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .driver import Table
-    from .history import dealt, moves_of, opening_of, seats_of, stream_of
+    from .history import dealt, moves_of, opening_of, record_notices, seats_of, stream_of
     from .keeper import Keeper, KeepError, LocalKeeper
     from .messages import (
         STREAM_VERSION,
@@ -26,12 +26,15 @@ if TYPE_CHECKING:
         Back,
         Fault,
         KeepFailed,
+        Left,
         Message,
         Notice,
         Opening,
         Recorded,
         StartFailed,
         StreamError,
+        Talk,
+        TimedOut,
         decode,
         encode,
     )
@@ -42,6 +45,7 @@ _HOMES = {
     "dealt": "history",
     "moves_of": "history",
     "opening_of": "history",
+    "record_notices": "history",
     "seats_of": "history",
     "stream_of": "history",
     "Keeper": "keeper",
@@ -52,6 +56,9 @@ _HOMES = {
     "Back": "messages",
     "Fault": "messages",
     "KeepFailed": "messages",
+    "Left": "messages",
+    "Talk": "messages",
+    "TimedOut": "messages",
     "Message": "messages",
     "Notice": "messages",
     "Opening": "messages",
@@ -81,6 +88,7 @@ __all__ = [
     "KeepError",
     "KeepFailed",
     "Keeper",
+    "Left",
     "LocalKeeper",
     "Message",
     "Notice",
@@ -90,11 +98,14 @@ __all__ = [
     "StartFailed",
     "StreamError",
     "Table",
+    "Talk",
+    "TimedOut",
     "dealt",
     "decode",
     "encode",
     "moves_of",
     "opening_of",
+    "record_notices",
     "seats_of",
     "stream_of",
 ]

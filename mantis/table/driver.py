@@ -15,6 +15,14 @@ keeper keeps the game; only then are the move's messages published.  So a
 listener that hears of a move can count on it being kept, and nothing runs
 ahead of what a person has seen.
 
+A table may hold people to a time per move (``TurnClock``, an online
+table's turn clock): when a person's time runs out, the clock's stand-in bot
+plays that one move and the stream says so first (``TimedOut``).
+
+The record a table keeps carries what the table said beside the moves (its
+notices, the players' ``Talk``, who ``Left``), so a replay reads as the game
+did.
+
 Nobody but the driver reaches the game: listeners get the stream, seats get
 their ``View``.
 """
@@ -23,27 +31,46 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+from typing import Protocol
 
 from ..engine import GameRecord, SeatInfo, View, bot_rng, record_of
 from ..engine.game import Game
 from ..players import InputPlayer, Player
 from ..players.clock import SYSTEM_CLOCK, Clock
-from ..players.decision import decide
+from ..players.decision import Decision, decide
 from ..store.settings import DEFAULT_BOT_TIMEOUT
-from .history import opening_of, seats_of
+from .history import opening_of, record_notices, seats_of
 from .keeper import Keeper
 from .messages import (
     MAX_REASON,
     Fault,
     KeepFailed,
+    Left,
     Message,
     Notice,
     Recorded,
     StartFailed,
+    Talk,
+    TimedOut,
+    encode,
 )
 
 Publish = Callable[[Message], None]
 Ready = Callable[[], Awaitable[None]]
+
+
+class TurnClock(Protocol):
+    """A person's time for each move, as the driver asks it (an online table's turn clock)."""
+
+    async def start(self, view: View) -> float | None:
+        """The person to move in ``view`` is asked now: their seconds for it (None: no limit),
+        on the table's clock."""
+        ...
+
+    def stand_in(self, seat: int) -> tuple[Player, str]:
+        """Who plays a move whose time ran out: a bot, and its level (as the stream names it)."""
+        ...
 
 
 class Table:
@@ -57,16 +84,18 @@ class Table:
         upto: int | None = None,
         keeper: Keeper | None = None,
         bot_timeout: float = DEFAULT_BOT_TIMEOUT,
-        notices: Sequence[tuple[int, Notice]] = (),
+        notices: Sequence[tuple[int, Notice | Talk]] = (),
+        turn_clock: TurnClock | None = None,
         clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         """A table for ``record``'s deal, at the position after ``upto`` of its actions.
 
         ``players`` has one player per seat; ``record.seats`` says which are
-        people (asked without a time budget).  ``notices`` are table notices
-        published earlier, each after that many actions (a server resuming
-        its tables), so the stream reads as it did.  ``clock`` times the
-        bots' budget.
+        people (asked without a time budget, unless ``turn_clock`` gives
+        them one).  ``notices`` are table notices published earlier, and
+        talk said earlier, each after that many actions (a server resuming
+        its tables), so the stream and the record read as they did.
+        ``clock`` times the bots' budget and the people's turn clock.
         """
         self.seats: tuple[SeatInfo, ...] = seats_of(record)
         if len(players) != record.players:
@@ -74,12 +103,27 @@ class Table:
         self.players = tuple(players)
         self.keeper = keeper
         self.bot_timeout = bot_timeout
+        self.turn_clock = turn_clock
         self.clock = clock
         self.seed = record.seed
         self._game = game = Game(record.tanks, record.pile, record.first, seed=record.seed)
         self.messages: list[Message] = list(opening_of(game, self.seats))
         """Everything published so far, oldest first: what a newcomer is sent."""
-        pending = sorted(notices, key=lambda n: n[0])
+        self.notes: list[tuple[int, str]] = []
+        """What the record keeps beside the moves: (actions before it, notice or talk JSON)."""
+        self.left: set[int] = set()
+        """Seats whose person left the game for good."""
+        self.talked = 0
+        """Lines of talk the record holds."""
+        if not notices:
+            notices = record_notices(record.notices)  # a game resumed from its save
+        for turn, said in notices:
+            if isinstance(said, Talk):
+                self._note(said, turn)
+        pending = sorted(
+            ((turn, notice) for turn, notice in notices if not isinstance(notice, Talk)),
+            key=lambda n: n[0],
+        )
         for seat, action in record.actions[:upto]:
             self._past_notices(pending, game.turn)
             self.messages.extend(game.apply(action, seat))
@@ -94,7 +138,19 @@ class Table:
 
     def _past_notices(self, pending: list[tuple[int, Notice]], turn: int) -> None:
         while pending and pending[0][0] <= turn:
-            self.messages.append(pending.pop(0)[1])
+            notice = pending.pop(0)[1]
+            self.messages.append(notice)
+            self._note(notice, turn)
+
+    def _note(self, said: Notice | Talk, turn: int) -> None:
+        """Carry ``said`` into the record (a failed save is the server's, not the game's)."""
+        if isinstance(said, KeepFailed):
+            return
+        if isinstance(said, Left):
+            self.left.add(said.seat)
+        if isinstance(said, Talk):
+            self.talked += 1
+        self.notes.append((turn, encode(said).decode()))
 
     # ------------------------------------------------------------------ reading
 
@@ -113,9 +169,12 @@ class Table:
 
     @property
     def record(self) -> GameRecord:
-        """The game so far as a record, with the seats.  Only the table's owner may read
-        it before the end: it holds the whole pile."""
-        return record_of(self._game, self.seats)
+        """The game so far as a record, with the seats and what was said beside the moves.
+        Only the table's owner may read it before the end: it holds the whole pile."""
+        record = record_of(self._game, self.seats)
+        if not self.notes:
+            return record
+        return replace(record, notices=tuple(self.notes), left=tuple(sorted(self.left)))
 
     # ------------------------------------------------------------------ listening
 
@@ -141,6 +200,8 @@ class Table:
 
     def _publish(self, message: Message) -> None:
         self.messages.append(message)
+        if isinstance(message, Notice):
+            self._note(message, self._game.turn)
         for publish, _ in tuple(self._listeners):
             publish(message)
 
@@ -154,6 +215,13 @@ class Table:
         failed = await self._keep("note", notice)
         for message in (notice, *failed):
             self._publish(message)
+
+    async def remark(self, talk: Talk) -> list[KeepFailed]:
+        """Keep a line of the players' talk for the record (it is not published: the
+        caller hands it to the players).  What failed to be kept, to publish."""
+        failed = await self._keep("note", talk)
+        self._note(talk, self._game.turn)
+        return [message for message in failed if isinstance(message, KeepFailed)]
 
     # ------------------------------------------------------------------ playing
 
@@ -180,13 +248,15 @@ class Table:
             await self._ready()
             view = game.view()
             seat = view.to_move
-            timeout = None if self.seats[seat].kind == "human" else self.bot_timeout
             self.asking = seat
             try:
-                decision = await decide(self.players[seat], view, timeout, self.clock)
+                decision = await self._ask(view)
             finally:
                 self.asking = None
             messages: list[Message] = []
+            if decision.timed_out and self.turn_clock is not None:
+                decision, timed_out = await self._stand_in(view)
+                messages += [timed_out, *await self._keep("note", timed_out)]
             if decision.fault is not None:
                 fault = Fault(seat, decision.fault[:MAX_REASON])
                 messages += [fault, *await self._keep("note", fault)]
@@ -196,6 +266,25 @@ class Table:
                 self._publish(message)
         self._publish(Recorded(self.record.to_json()))
         return self.record
+
+    async def _ask(self, view: View) -> Decision:
+        """The decision of the seat to move: a bot within its budget, a person within
+        the turn clock's (if any)."""
+        seat = view.to_move
+        player = self.players[seat]
+        if self.seats[seat].kind != "human":
+            return await decide(player, view, self.bot_timeout, self.clock)
+        turn_clock = self.turn_clock
+        budget = None if turn_clock is None else await turn_clock.start(view)
+        return await decide(player, view, budget, self.clock)
+
+    async def _stand_in(self, view: View) -> tuple[Decision, TimedOut]:
+        """A person's time ran out: their clock's stand-in decides this one move."""
+        assert self.turn_clock is not None
+        seat = view.to_move
+        bot, level = self.turn_clock.stand_in(seat)
+        decision = await decide(bot, view, self.bot_timeout, self.clock)
+        return decision, TimedOut(seat, level[:20], decision.action)
 
     async def _catch_up(self) -> None:
         """Bring each bot to where the unbroken game left it, for a table opened mid-game.
@@ -226,7 +315,7 @@ class Table:
                     failed.append(StartFailed(seat, f"{type(exc).__name__}: {exc}"[:MAX_REASON]))
         return failed
 
-    async def _keep(self, what: str, notice: Notice | None = None) -> list[Message]:
+    async def _keep(self, what: str, notice: Notice | Talk | None = None) -> list[Message]:
         """Have the keeper keep the game ("save", "record") or a ``notice`` ("note").
 
         Returns the ``KeepFailed`` to publish if that failed: once per kind,

@@ -2,16 +2,27 @@
 
 The driver publishes a live game through these functions, and a record read
 move by move (a replay, a resumed game, a test position) gives exactly the
-stream the table published when it was played, minus the table's notices.
+stream the table published when it was played, with the notices its record
+kept (and the players' talk) where they were said.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterable, Sequence
 
 from ..engine import GameRecord, GameStarted, SeatInfo, TurnStarted, record_of
 from ..engine.game import Game
-from .messages import STREAM_VERSION, Message, Opening
+from .messages import (
+    STREAM_VERSION,
+    KeepFailed,
+    Message,
+    Notice,
+    Opening,
+    StreamError,
+    Talk,
+    decode,
+)
 
 
 def opening_of(game: Game, seats: Sequence[SeatInfo]) -> tuple[Opening, TurnStarted]:
@@ -48,14 +59,30 @@ def seats_of(record: GameRecord) -> tuple[SeatInfo, ...]:
 def moves_of(record: GameRecord, upto: int | None = None) -> list[list[Message]]:
     """The stream of ``record`` cut by move: the opening first, then each action's events.
 
-    ``moves_of(record)[k]`` (k ≥ 1) is what action k published.  ``upto``
-    stops after that many actions.
+    ``moves_of(record)[k]`` (k ≥ 1) is what action k published, then what
+    the table said after it (the record's notices, the players' talk), which
+    a fault or a person's time running out is said before move k + 1.
+    ``upto`` stops after that many actions.
     """
     game = Game(record.tanks, record.pile, record.first, seed=record.seed)
     moves: list[list[Message]] = [list(opening_of(game, seats_of(record)))]
     for seat, action in record.actions[:upto]:
         moves.append(list(game.apply(action, seat)))
+    for turn, notice in record_notices(record.notices):
+        if turn < len(moves):
+            moves[turn].append(notice)
     return moves
+
+
+def record_notices(notices: Iterable[tuple[int, str]]) -> list[tuple[int, Notice | Talk]]:
+    """A record's (or a store's) notices read back; one this Mantis cannot read is skipped."""
+    read: list[tuple[int, Notice | Talk]] = []
+    for turn, body in notices:
+        with contextlib.suppress(StreamError):
+            message = decode(body)
+            if isinstance(message, Notice | Talk) and not isinstance(message, KeepFailed):
+                read.append((turn, message))
+    return read
 
 
 def stream_of(record: GameRecord, upto: int | None = None) -> list[Message]:

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..engine import GameRecord
 from ..store.saves import autosave, clear_save
+from .messages import Notice, Talk
 
 if TYPE_CHECKING:
     from ..store.finished import Finished
-from .messages import Notice
 
 
 class Keeper(Protocol):
@@ -28,8 +28,8 @@ class Keeper(Protocol):
         """Keep the unfinished game as it is now (called after every move)."""
         ...
 
-    async def note(self, notice: Notice, turn: int) -> None:
-        """Keep a table notice published after ``turn`` actions."""
+    async def note(self, notice: Notice | Talk, turn: int) -> None:
+        """Keep a table notice published (or a line of talk said) after ``turn`` actions."""
         ...
 
     async def finish(self, record: GameRecord) -> None:
@@ -56,7 +56,7 @@ class LocalKeeper:
     async def save(self, record: GameRecord) -> None:
         await asyncio.to_thread(autosave, record, self.save_path)
 
-    async def note(self, notice: Notice, turn: int) -> None:
+    async def note(self, notice: Notice | Talk, turn: int) -> None:
         """A local save keeps moves only: notices are not needed to resume."""
 
     async def finish(self, record: GameRecord) -> None:

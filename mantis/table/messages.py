@@ -3,9 +3,10 @@
 A table publishes, in order: its ``Opening`` (who sits where and the deal), the
 engine's events as they happen (``TurnStarted``, ``CardRevealed``, ``Scored``…,
 ``GameOver``), the table's own notices (a bot's ``Fault``, a seat ``Away`` or
-``Back``, a failed save), and once the game is over, ``Recorded``: the whole
-game in the game-record format.  The stream is the same for every seat and
-for a spectator, because all of it is public: a card appears in it only in
+``Back``, a person's ``TimedOut`` or ``Left``, a failed save), and once the
+game is over, ``Recorded``: the whole game in the game-record format.  The
+stream is the same for every seat and for a spectator, because all of it is
+public: a card appears in it only in
 the ``CardRevealed`` that turns it over, and the seed (which would deal the
 whole pile again) only in ``Recorded``, after the end.
 
@@ -13,6 +14,10 @@ Every message is an immutable ``msgspec`` struct tagged by ``type``, so
 ``encode`` and ``decode`` take it to JSON and back without loss, checking
 every field's type and range on the way in.  ``Opening.version`` is the
 stream format's version.
+
+``Talk`` is a table message too but never part of the public stream: what
+the seated people say goes to them alone (and into the game's record, so a
+replay shows it); a board is fed it beside the stream.
 """
 
 from __future__ import annotations
@@ -32,16 +37,27 @@ from ..engine import (
     Stolen,
     TurnStarted,
 )
-from ..engine.actions import SeatNumber
+from ..engine.actions import Action, SeatNumber
 from ..engine.events import Count, Tank
 
-STREAM_VERSION = 1
-"""The format of the public stream; a reader refuses an opening of another version."""
+STREAM_VERSION = 2
+"""The format of the public stream; a reader refuses an opening of a version it does not know.
+
+Version 2 adds the notices ``TimedOut`` and ``Left``; a version-1 stream is a
+version-2 stream without them.
+"""
+STREAM_VERSIONS = (1, 2)
+"""The stream versions this Mantis reads."""
 
 #: Longest notice text (a bot's fault, a save error): one line in the log.
 MAX_REASON = 200
-#: Longest record carried by ``Recorded``: a whole game in JSON is about 2 kB.
-MAX_RECORD = 20_000
+#: Longest record carried by ``Recorded``: a whole game in JSON is about 2 kB, and its
+#: players' talk (at most ``MAX_TALK_LINES`` lines of ``MAX_TALK`` characters) fits too.
+MAX_RECORD = 200_000
+#: Longest line a person may say at a table.
+MAX_TALK = 200
+#: Lines of talk a game's record keeps at most (a long chat is not a game's record).
+MAX_TALK_LINES = 300
 
 Reason = Annotated[str, msgspec.Meta(max_length=MAX_REASON)]
 
@@ -91,6 +107,35 @@ class Back(msgspec.Struct, frozen=True, tag="back"):
     seat: SeatNumber
 
 
+class TimedOut(msgspec.Struct, frozen=True, tag="timed_out"):
+    """The person in ``seat`` ran out of time: ``bot`` plays this one move for them, ``action``.
+
+    Published before the move it stands for, like a ``Fault``.
+    """
+
+    seat: SeatNumber
+    bot: Annotated[str, msgspec.Meta(max_length=20)]
+    action: Action
+
+
+class Left(msgspec.Struct, frozen=True, tag="left"):
+    """The person in ``seat`` left the game for good: ``bot`` plays their seat to the end."""
+
+    seat: SeatNumber
+    bot: Annotated[str, msgspec.Meta(max_length=20)]
+
+
+class Talk(msgspec.Struct, frozen=True, tag="talk"):
+    """A line said at the table: by ``seat`` (None: a spectator, to the other spectators).
+
+    Never on the public stream; kept in the record (the players' lines only).
+    """
+
+    seat: SeatNumber | None
+    name: Annotated[str, msgspec.Meta(max_length=64)]
+    text: Annotated[str, msgspec.Meta(max_length=MAX_TALK)]
+
+
 class KeepFailed(msgspec.Struct, frozen=True, tag="keep_failed"):
     """The table could not keep the game (``what``: "save" or "record"); play goes on."""
 
@@ -104,8 +149,8 @@ class Recorded(msgspec.Struct, frozen=True, tag="recorded"):
     record: Annotated[str, msgspec.Meta(max_length=MAX_RECORD)]
 
 
-Notice = Fault | StartFailed | Away | Back | KeepFailed
-"""What the table itself says, beside the engine's events."""
+Notice = Fault | StartFailed | Away | Back | TimedOut | Left | KeepFailed
+"""What the table itself says on its stream, beside the engine's events."""
 
 Message = (
     Opening
@@ -121,10 +166,13 @@ Message = (
     | StartFailed
     | Away
     | Back
+    | TimedOut
+    | Left
     | KeepFailed
     | Recorded
+    | Talk
 )
-"""Anything the public stream carries."""
+"""Anything a table says: the public stream (everything but ``Talk``) and its talk."""
 
 MESSAGE_TYPES: tuple[type, ...] = get_args(Message)
 

@@ -1,11 +1,14 @@
-"""Seat names that are safe on anyone's screen, and that look like no one else's.
+"""Seat names, and lines said at a table, that are safe on anyone's screen.
 
 A name typed by a person elsewhere ends up in every player's terminal: in
 the log, on the seat's border, on a button.  Textual reads square brackets
 as markup and a terminal obeys escape sequences, so a name keeps only
 letters, digits, spaces and a little punctuation, and stays short.  Letters
 that show as nothing (the Hangul fillers, and every other Unicode
-default-ignorable code point) are dropped too.
+default-ignorable code point) are dropped too.  A line of table talk is
+cleaned the same way, with the rest of punctuation and symbols kept (a
+person says "gg!" or "2 more :)"), never markup's brackets and backslash,
+nor anything that is not printed (controls, escapes, format characters).
 
 Two names are the same person's when they *look* alike, not only when they
 are spelt alike: ``Аda`` with a Cyrillic А is the bot ``Ada``, and ``Yоu``
@@ -27,9 +30,15 @@ from functools import cache
 from pathlib import Path
 
 MAX_NAME_LENGTH = 16
+MAX_LINE_LENGTH = 200
 #: How every screen calls its own seat: nobody else may look like it.
 YOU = "You"
 _PUNCTUATION = frozenset(" -_.'")
+_MARKUP = frozenset("[]\\")
+"""Characters Textual's markup (and Rich's) reads: never in a line from elsewhere."""
+_PRINTED = frozenset("LMNPS")
+"""Unicode's classes of characters a line keeps: letters, marks, numbers, punctuation,
+symbols (and spaces, as single spaces)."""
 _DATA = Path(__file__).with_name("confusables.txt")
 
 
@@ -129,3 +138,21 @@ def name_to_sit_with(text: str) -> str:
     if looks_like_you(name):
         raise NameRefused(f"{YOU!r} is how every player's screen says their own seat: pick a name")
     return name
+
+
+def clean_line(text: str, limit: int = MAX_LINE_LENGTH) -> str:
+    """``text`` as a line of table talk: printed characters only, at most ``limit``.
+
+    Control characters and escape sequences, format characters, characters
+    that show as nothing, and markup's brackets and backslash are dropped
+    (the brackets and backslash leave a space); any run of white space (a
+    newline, a tab) becomes one space; the ends are trimmed.  It may come
+    back empty.
+    """
+    text = unicodedata.normalize("NFKC", text)
+    kept = "".join(
+        " " if c in _MARKUP or c.isspace() else c
+        for c in text
+        if c.isspace() or (unicodedata.category(c)[0] in _PRINTED and not shows_as_nothing(c))
+    )
+    return " ".join(kept.split())[:limit].strip()

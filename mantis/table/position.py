@@ -37,7 +37,7 @@ from ..engine import (
 from ..engine.cards import BIT
 from ..engine.deal import HAND_SIZE
 from ..engine.events import Tank
-from .messages import STREAM_VERSION, Message, Opening, Recorded, StreamError
+from .messages import STREAM_VERSION, STREAM_VERSIONS, Message, Opening, Recorded, StreamError
 
 
 class PublicPosition:
@@ -129,9 +129,10 @@ class PublicPosition:
     def _open(self, opening: Opening) -> None:
         if self.opening is not None:
             raise StreamError("the table opened twice")
-        if opening.version != STREAM_VERSION:
+        if opening.version not in STREAM_VERSIONS:
             raise StreamError(
-                f"stream version {opening.version} (this Mantis reads version {STREAM_VERSION})"
+                f"stream version {opening.version} "
+                f"(this Mantis reads versions up to {STREAM_VERSION})"
             )
         players = len(opening.seats)
         if len(opening.tanks) != players:

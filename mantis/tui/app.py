@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
     from ..engine import GameRecord
     from ..store import Settings
+    from .screens.game_over import GameOverScreen
     from .screens.lobby import LobbyScreen
     from .screens.local_play import LocalPlayScreen
     from .screens.online_play import OnlinePlayScreen
@@ -155,6 +156,12 @@ class MantisApp(App[int]):
 
     def on_online_play_screen_chosen(self, message: OnlinePlayScreen.Chosen) -> None:
         self.online.after_game(message.choice, message.board)
+
+    def on_game_over_screen_answered(self, message: GameOverScreen.Answered) -> None:
+        self.online.answer(message.choice)
+
+    def on_online_play_screen_leave(self, message: OnlinePlayScreen.Leave) -> None:
+        self.online.leave_game()
 
     def on_lobby_screen_seated(self, message: LobbyScreen.Seated) -> None:
         self.online.follow(message.connection, lobby=message.lobby)

@@ -10,16 +10,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..engine import (
+    Action,
     Event,
     ExtraTurn,
     GameOver,
     Scored,
     ScoreMissed,
+    Steal,
     StealMissed,
     Stolen,
 )
 from ..engine.cards import COLOUR_NAMES
-from ..table.messages import Away, Back, Fault, Message, Opening, StartFailed
+from ..table.messages import (
+    Away,
+    Back,
+    Fault,
+    Left,
+    Message,
+    Opening,
+    StartFailed,
+    Talk,
+    TimedOut,
+)
 from ..table.names import YOU
 
 
@@ -82,7 +94,32 @@ def narrate(event: Event | Message, names: Sequence[str]) -> str | None:
     if isinstance(event, Back):
         who = names[event.seat]
         return "You are back" if who == YOU else f"{who} is back"
+    if isinstance(event, TimedOut):
+        who = names[event.seat]
+        move = _move(event.action, names)
+        return f"{possessive(who, start=True)} time ran out: {event.bot} {move} for {_object(who)}"
+    if isinstance(event, Left):
+        who = names[event.seat]
+        return f"{who} left the game: {event.bot} plays for {_object(who)} to the end"
+    if isinstance(event, Talk):
+        return talk_line(event, names)
     return None
+
+
+def _move(action: Action, names: Sequence[str]) -> str:
+    """ "scores", or "steals from Bea" (a stand-in's move, said before its outcome)."""
+    if isinstance(action, Steal) and 0 <= action.target < len(names):
+        return f"steals from {_object(names[action.target])}"
+    return "scores"
+
+
+def talk_line(talk: Talk, names: Sequence[str]) -> str:
+    """A line said at the table, as the log shows it: who said it, then what, in quotes."""
+    if talk.seat is None:
+        who = f"{talk.name} (watching)"
+    else:
+        who = names[talk.seat] if 0 <= talk.seat < len(names) else talk.name
+    return f"{who} {'say' if who == YOU else 'says'} “{talk.text}”"
 
 
 def opening_line(target: int, first: int, names: Sequence[str], seed: int | None = None) -> str:

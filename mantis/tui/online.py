@@ -1,14 +1,19 @@
 """Online play for the app: the lobby, the table being followed, and a server run here.
 
 ``OnlinePlay`` opens the lobby, follows the table a lobby (or ``mantis
-host``/``join``/``watch``) took a place at, leaves it, and runs a table
-server inside the app on request ("Serve here").  While a table is followed,
-``TableFollower`` turns each event of its connection into a screen update:
-the waiting room follows the seats, the board is opened on the first piece
-of the stream and fed the rest, a dropped connection is shown, never
-hidden, while the client reconnects by itself, and the finished game goes
-into this app's past games and statistics (``store.finished``), as a game
-played here does.
+host``/``join``/``watch``/``quick``) took a place at, leaves it, and runs a
+table server inside the app on request ("Serve here").  While a table is
+followed, ``TableFollower`` turns each event of its connection into a screen
+update: the waiting room follows the seats, the board is opened on the first
+piece of the stream and fed the rest (and opened anew when the table plays
+another game), the turn clock, offers of another game and talk go to the
+board, a dropped connection is shown, never hidden, while the client
+reconnects by itself, and each finished game goes into this app's past
+games and statistics (``store.finished``), as a game played here does.
+
+Leaving a game for good sends the word, goes back to the lobby, and keeps
+listening quietly until the game ends, so its record (a loss for this
+person) still reaches this app's past games and statistics.
 """
 
 from __future__ import annotations
@@ -74,6 +79,21 @@ class OnlinePlay:
         if follower is not None:
             app.run_worker(follower.connection.close(), group="closing")
             app.workers.cancel_group(app, "online")
+        self._back_to_lobby()
+
+    def leave_game(self) -> None:
+        """Leave the followed game for good: say so, go back to the lobby, and keep
+        listening in the background until its record comes (to keep it)."""
+        follower, self.follower = self.follower, None
+        if follower is None:
+            return
+        app = self.app
+        app.workers.cancel_group(app, "online")
+        app.run_worker(follower.listen_to_the_end(), group="left-games")
+        self._back_to_lobby()
+
+    def _back_to_lobby(self) -> None:
+        app = self.app
         lobby, self._lobby = self._lobby, None
         if lobby is not None and lobby in app.screen_stack:
             while app.screen is not lobby:
@@ -148,6 +168,17 @@ class OnlinePlay:
         elif choice in (GameOverChoice.LOBBY, GameOverChoice.QUIT):
             self.leave()
 
+    def answer(self, choice: GameOverChoice) -> None:
+        """Say to the followed table: another game (offer or accept), or no."""
+        from ..net import protocol
+        from .screens.game_over import GameOverChoice
+
+        follower = self.follower
+        if follower is None:
+            return
+        said = protocol.Again() if choice is GameOverChoice.AGAIN else protocol.Decline()
+        self.app.run_worker(follower.connection.send(said), group="send")
+
 
 class TableFollower:
     """Follows one online table for the app: waiting room first, then the board."""
@@ -158,9 +189,10 @@ class TableFollower:
         self.app = app
         self.prefs = prefs
         self.connection = connection
-        self.room_screen: WaitingRoomScreen = WaitingRoomScreen(connection)
+        self.room_screen: WaitingRoomScreen = WaitingRoomScreen(connection, still=prefs.still)
         self.board: OnlinePlayScreen | None = None
-        self._kept = False
+        self._kept: set[str] = set()
+        """The records of the games kept so far (a table may play several)."""
 
     async def follow(self) -> None:
         """Route every event until the connection is closed (run as the app's worker)."""
@@ -199,6 +231,15 @@ class TableFollower:
                 board.show_presence()
             elif room.is_mounted:
                 room.update_room()
+        elif isinstance(event, protocol.Clock):
+            if board is not None:
+                board.show_clock()
+        elif isinstance(event, protocol.Offer | protocol.OfferClosed):
+            if board is not None:
+                board.show_offer(event if isinstance(event, protocol.OfferClosed) else None)
+        elif isinstance(event, protocol.Said):
+            if board is not None:
+                board.hear(event)
         elif isinstance(event, protocol.Error):
             if board is None and room.is_mounted:
                 room.show_error(event.message)
@@ -214,8 +255,8 @@ class TableFollower:
         from ..table import Recorded
 
         for message in messages:
-            if isinstance(message, Recorded) and not self._kept:
-                self._kept = True
+            if isinstance(message, Recorded) and message.record not in self._kept:
+                self._kept.add(message.record)
                 self.app.run_worker(self._record(message.record), group="keep")
 
     async def _record(self, text: str) -> None:
@@ -243,16 +284,40 @@ class TableFollower:
             self.room_screen.show_connection(note)
 
     def _open_board(self) -> None:
-        """Show the board from the whole stream so far (the first time, or after a reset)."""
+        """Show the board from the whole stream so far (the first time, or after a reset:
+        another game at the table, whose board replaces the last one's and its result)."""
         from .screens.online_play import OnlinePlayScreen
 
+        app = self.app
         old = self.board
         board = OnlinePlayScreen(self.connection, tuple(self.connection.stream), self.prefs)
         self.board = board
-        if self.app.screen is old or self.app.screen is self.room_screen:
-            self.app.switch_screen(board)
+        if old is not None and old in app.screen_stack:
+            while app.screen is not old:
+                app.pop_screen()
+        if app.screen is old or app.screen is self.room_screen:
+            app.switch_screen(board)
         else:
-            self.app.push_screen(board)
+            app.push_screen(board)
+
+    async def listen_to_the_end(self) -> None:
+        """This person left the game: say so, then keep its record once it comes."""
+        from ..net import protocol
+        from ..net.client import OnlineError, StreamUpdate
+
+        connection = self.connection
+        self.board = None
+        try:
+            await connection.send(protocol.Leave())
+            async for event in connection.events():
+                if isinstance(event, StreamUpdate):
+                    self._keep_finished(event.messages)
+                if connection.record is not None:
+                    break
+        except OnlineError:
+            pass  # the table is gone: nothing more will come
+        finally:
+            await connection.close()
 
 
 def _port_of(url: str) -> int:

@@ -1,4 +1,4 @@
-"""``mantis host``, ``mantis join`` and ``mantis watch``: reach the table, then open the app.
+"""``mantis host``, ``join``, ``watch`` and ``quick``: reach the table, then open the app.
 
 The table is reached before the app starts, so a server that cannot be
 reached, an unknown code or a full table end the command with one line and
@@ -71,17 +71,24 @@ def table_code(text: str) -> str:
 
 
 def run_online(args: argparse.Namespace) -> int:
-    """Run ``host``, ``join`` or ``watch``; the exit status."""
+    """Run ``host``, ``join``, ``watch`` or ``quick``; the exit status."""
     try:
         url = check_url(args.url)
         tokens = SeatTokens()
+        opening: protocol.Opening
         if args.command == "host":
-            opening: protocol.Create | protocol.Join | protocol.Watch = protocol.Create(
+            opening = protocol.Create(
                 protocol.PROTOCOL_VERSION,
                 online_name(args.name),
                 host_seats(args.seats),
                 private=args.private,
                 away_bot=args.away_bot,
+                clock=args.clock,
+                talk=not args.no_talk,
+            )
+        elif args.command == "quick":
+            opening = protocol.Quick(
+                protocol.PROTOCOL_VERSION, online_name(args.name), args.players
             )
         elif args.command == "join":
             code = table_code(args.code)
@@ -98,9 +105,7 @@ def run_online(args: argparse.Namespace) -> int:
     return asyncio.run(_play(url, opening, tokens))
 
 
-async def _play(
-    url: str, opening: protocol.Create | protocol.Join | protocol.Watch, tokens: SeatTokens
-) -> int:
+async def _play(url: str, opening: protocol.Opening, tokens: SeatTokens) -> int:
     try:
         online = await take_seat(url, opening, tokens)
     except OnlineError as exc:

@@ -1,14 +1,15 @@
 """How a seat's connection at an online table is said, on the board and in the waiting room.
 
 The server reports each seat as ``here``, ``gone`` (dropped, not yet away),
-``away`` (a bot plays for them), ``open`` (nobody sat down) or ``bot``; a
+``away`` (a bot plays for them), ``left`` (gone for good, a bot plays on),
+``open`` (nobody sat down) or ``bot``; a
 person's state is said with a mark and a word, which reads the same with
 or without colour.
 """
 
 from __future__ import annotations
 
-LABELS = {"here": "● online", "gone": "○ offline", "away": "◌ away"}
+LABELS = {"here": "● online", "gone": "○ offline", "away": "◌ away", "left": "✕ left"}
 """A person's connection, in a mark and a word."""
 OPEN_SEAT = "waiting for someone to join"
 """An open seat, where the waiting room lists the seats."""

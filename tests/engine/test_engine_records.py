@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 
@@ -173,3 +174,24 @@ def test_a_record_is_equal_to_its_replay_record():
     record = record_of(finished(seed=21, n=6))
     assert isinstance(record, GameRecord)
     assert record_of(record.replay()) == record
+
+
+def test_what_the_table_said_and_who_left_round_trip_and_are_checked():
+    record = record_of(finished())
+    talk = '{"type":"talk","seat":0,"name":"Ann","text":"gg"}'
+    said = dataclasses.replace(record, notices=((0, talk), (4, '{"type":"x"}')), left=(1,))
+    back = parse_record(said.to_json())
+    assert back.notices == said.notices and back.left == (1,)
+    assert back.lost_by(1) and back == said
+    assert "notices" not in record.to_json() and parse_record(record.to_json()).left == ()
+    turns = len(record.actions)
+    for bad, problem in [
+        ({"notices": [[turns + 1, {"type": "talk"}]]}, "names turn"),
+        ({"notices": [[0, "talk"]]}, "not an object with a type"),
+        ({"notices": {"0": 1}}, "must be a list"),
+        ({"left": [3]}, "left must list seats"),
+        ({"left": [True]}, "left must list seats"),
+    ]:
+        data = {**json.loads(record.to_json()), **bad}
+        with pytest.raises(RecordError, match=problem):
+            parse_record(json.dumps(data))

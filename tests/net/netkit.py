@@ -54,7 +54,11 @@ async def running_server(
     ``limits``: ``ROOMY`` unless given).
     """
     config = RoomConfig(
-        **{key: options.pop(key) for key in ("away_after", "bot_timeout") if key in options},
+        **{
+            key: options.pop(key)
+            for key in ("away_after", "bot_timeout", "quick_fill", "quick_bot")
+            if key in options
+        },
         bot_pace=options.pop("bot_pace", 0.0),
     )
     clock = options.setdefault("clock", SystemClock())
@@ -221,6 +225,25 @@ async def join(
     await client.send(protocol.Join(protocol.PROTOCOL_VERSION, code, name, token))
     await client.until(lambda: client.heard, "an answer")
     return client
+
+
+async def watch(url: str, code: str, name: str = "") -> Client:
+    client = await Client.connect(url)
+    await client.send(protocol.Watch(protocol.PROTOCOL_VERSION, code, name))
+    await client.next(protocol.Welcome)
+    return client
+
+
+async def quick(url: str, name: str, players: int = 3) -> Client:
+    client = await Client.connect(url)
+    await client.send(protocol.Quick(protocol.PROTOCOL_VERSION, name, players))
+    await client.until(lambda: client.heard, "an answer")
+    return client
+
+
+def heard(client: Client, kind: type, after: int = 0) -> list[Any]:
+    """Every message of ``kind`` the client heard (from index ``after`` on)."""
+    return [m for m in client.heard[after:] if isinstance(m, kind)]
 
 
 def welcome(client: Client) -> protocol.Welcome:

@@ -14,16 +14,17 @@ from pathlib import Path
 
 import pytest
 from clusterkit import Nodes, until
-from netkit import WAIT, Client, create, join, play_my_turns, running_server, welcome
+from netkit import WAIT, Client, create, join, play_my_turns, running_server, watch, welcome
 from servicekit import need
 from test_net_no_leak import leaks, play_table
 from test_net_resilience import follow_and_play
 
+from mantis.engine import CardRevealed, TurnStarted
 from mantis.engine.record import parse_record
 from mantis.net import codes, protocol
 from mantis.net.client import Dropped, Reconnected, TableConnection
 from mantis.store.seat_tokens import SeatTokens
-from mantis.table import Away, PublicPosition, Recorded
+from mantis.table import Away, PublicPosition, Recorded, TimedOut
 
 V = protocol.PROTOCOL_VERSION
 
@@ -257,7 +258,12 @@ async def test_no_client_on_any_node_hears_a_card_before_its_turn_or_the_seed(
     nodes: Nodes,
 ) -> None:
     nodes.ready()
-    games = await asyncio.gather(*(play_table(nodes.proxy.url, n) for n in range(6)))
+    # Through the proxy, each table's people and spectators are spread over the nodes:
+    # every kind of message crosses between them (a clock in games 1 and 5, talk in 2
+    # and 10, someone leaving in 4, game 10 played again).
+    tables = await asyncio.gather(*(play_table(nodes.proxy.url, n) for n in (*range(6), 10)))
+    games = [game for table in tables for game in table]
+    assert len(games) == 8
     for record, frames, shown in games:
         assert shown and record.result is not None
         for name, heard in frames.items():
@@ -316,6 +322,120 @@ async def test_an_addresss_tables_connections_and_a_tables_spectators_are_capped
         await fifth.closes()
         for client in (ann, bob, watcher, fourth):
             await client.close()
+
+
+async def test_a_clocked_games_owner_killed_the_clock_moves_it_on_from_the_new_owner(
+    nodes: Nodes,
+) -> None:
+    nodes.ready()
+    one, two, three = nodes.nodes  # the table is created on one: one runs it
+    ann = await create(one.url, ("human", "open"), "Ann", clock=5)
+    code = welcome(ann).code
+    bea = await join(two.url, code, "Bea")  # Bea never moves: only the clock plays for her
+    spectator = await watch(three.url, code)
+    await ann.send(protocol.Start())
+    await spectator.until(lambda: any(isinstance(m, TurnStarted) for m in spectator.stream))
+    one.kill()  # -9: Ann is cut off (her seat goes away), the clock's timer dies with it
+    seen = len(spectator.stream)
+
+    def timed_out_after_kill() -> bool:
+        later = spectator.stream[seen:]
+        stood_in = [i for i, m in enumerate(later) if isinstance(m, TimedOut) and m.seat == 1]
+        return bool(stood_in) and any(isinstance(m, CardRevealed) for m in later[stood_in[0] :])
+
+    await spectator.until(timed_out_after_kill, "Bea's time to run out at the new owner")
+    assert any(node.said(f"took over table {code}") for node in (two, three))
+    # Bea (on a node that lives) heard the new owner's clock, then its stand-in's move.
+    await bea.until(lambda: any(isinstance(m, TimedOut) and m.seat == 1 for m in bea.stream))
+    assert any(isinstance(m, protocol.Clock) and m.seat == 1 for m in bea.heard)
+    for client in (ann, bea, spectator):
+        await client.close()
+
+
+async def test_quick_play_asked_on_two_nodes_seats_people_at_one_table(
+    tmp_path: Path, pg_url: str, redis_server
+) -> None:
+    redis = redis_server.url.replace("/0", "/4")  # a cluster of its own
+    async with (
+        running_server(tmp_path / "a", pg_url, redis, node="alpha") as (_, one),
+        running_server(tmp_path / "b", pg_url, redis, node="beta") as (_, two),
+    ):
+
+        async def quick(url: str, name: str) -> Client:
+            client = await Client.connect(url)
+            await client.send(protocol.Quick(V, name, players=2))
+            await client.next(protocol.Welcome)
+            return client
+
+        # One waits at a table alpha runs; someone asking beta sits at it (through beta).
+        ann = await quick(one, "Ann")
+        bea = await quick(two, "Bea")
+        assert welcome(ann).code == welcome(bea).code
+        # Four asking at once, two on each node: two full tables, never a third.
+        racers = await asyncio.gather(*(quick((one, two)[n % 2], f"P{n}") for n in range(4)))
+        tables: dict[str, int] = {}
+        for client in racers:
+            tables[welcome(client).code] = tables.get(welcome(client).code, 0) + 1
+        assert sorted(tables.values()) == [2, 2]
+        for client in (ann, bea, *racers):  # a full quick-play table starts by itself
+            await client.until(lambda c=client: any(isinstance(m, TurnStarted) for m in c.stream))
+            await client.close()
+
+
+async def test_another_game_offered_before_the_owner_dies_is_accepted_at_the_new_owner(
+    nodes: Nodes,
+) -> None:
+    nodes.ready()
+    one, two, three = nodes.nodes
+    ann = await create(one.url, ("human", "open", "open"), "Ann")  # one runs the table
+    code = welcome(ann).code
+    bea = await join(two.url, code, "Bea")
+    cy = await join(three.url, code, "Cy")
+    await ann.send(protocol.Start())
+    await asyncio.gather(*(play_my_turns(c, welcome(c).seat) for c in (ann, bea, cy)))
+    await ann.send(protocol.Leave())  # Ann goes (her seat is played for in any next game)
+    await bea.send(protocol.Again())
+    await cy.next(protocol.Offer)  # Bea's offer, on three: Bea and Ann's seat accept
+    one.kill()  # -9: the offer was in one's memory, and in the directory
+    seen = len(cy.heard)
+
+    def offer_again() -> protocol.Offer | None:
+        return next((m for m in cy.heard[seen:] if isinstance(m, protocol.Offer)), None)
+
+    await cy.until(offer_again, "the offer, from the table's new owner")
+    assert set(offer_again().accepted) == {0, 1}  # Ann's seat and Bea: only Cy to answer
+    await cy.send(protocol.Again())
+    for client in (bea, cy):  # a second game, with the first seat moved on
+        await client.until(lambda c=client: c.stream and not c.over, "the next game")
+    assert any(node.said(f"took over table {code}") for node in (two, three))
+    for client in (ann, bea, cy):
+        await client.close()
+
+
+async def test_talk_crosses_nodes_each_on_its_own_channel(nodes: Nodes) -> None:
+    nodes.ready()
+    one, two, three = nodes.nodes
+    ann = await create(one.url, ("human", "open"), "Ann")
+    code = welcome(ann).code
+    bea = await join(two.url, code, "Bea")
+    wes = await watch(three.url, code, "Wes")
+    zoe = await watch(one.url, code, "Zoe")
+
+    def said(client: Client, channel: str) -> list[protocol.Said]:
+        return [m for m in client.heard if isinstance(m, protocol.Said) and m.channel == channel]
+
+    await ann.send(protocol.Say("hello Bea"))  # from one (the owner) to a person on two
+    await bea.until(lambda: said(bea, "players"), "Ann's line")
+    assert [(m.seat, m.name, m.text) for m in said(bea, "players")] == [(0, "Ann", "hello Bea")]
+    await wes.send(protocol.Say("hi all"))  # from three, through one, to a spectator on one
+    await zoe.until(lambda: said(zoe, "watchers"), "Wes's line")
+    assert [(m.name, m.text) for m in said(zoe, "watchers")] == [("Wes", "hi all")]
+    await bea.send(protocol.Say("hi Ann"))  # (said after the others: they arrived before)
+    await ann.until(lambda: "hi Ann" in [m.text for m in said(ann, "players")], "Bea's line")
+    assert not said(wes, "players") and not said(zoe, "players")
+    assert not said(ann, "watchers") and not said(bea, "watchers")
+    for client in (ann, bea, wes, zoe):
+        await client.close()
 
 
 async def test_metrics_on_every_node(nodes: Nodes) -> None:

@@ -1,4 +1,8 @@
-"""The directory: one set of tests every ``Directory`` passes (in this process, and Redis)."""
+"""The directory: one set of tests every ``Directory`` passes (in this process, and Redis).
+
+``directories`` gives two handles on one fresh directory of each kind: for
+Redis, two nodes' own clients, so what one does the other sees at once.
+"""
 
 from __future__ import annotations
 
@@ -75,3 +79,56 @@ async def test_a_local_count_and_hit_expire_on_the_clock() -> None:
     assert (await directory.hits("guess:a", 60)).count == 1
     clock.advance(30)
     assert (await directory.hits("guess:a", 60)).count == 0
+
+
+async def test_quick_play_seats_people_at_the_oldest_table_with_room_then_opens_another(
+    directories,
+) -> None:
+    one, two = directories  # asked on two nodes in turn: one list of tables
+    assert await one.quick_seat(3, "AAAA") == ("AAAA", True)  # none yet: a new one
+    assert await two.quick_seat(2, "BBBB") == ("BBBB", True)  # another size
+    assert await one.quick_seat(3, "CCCC") == ("AAAA", False)
+    assert await two.quick_seat(3, "DDDD") == ("AAAA", False)  # its third seat
+    assert await one.quick_seat(3, "EEEE") == ("EEEE", True)  # AAAA is full
+    assert await two.quick_seat(3, "FFFF") == ("EEEE", False)
+    await one.quick_free("AAAA", 3, 1)  # someone left AAAA's waiting room
+    assert await two.quick_seat(3, "GGGG") == ("AAAA", False)  # the oldest first
+    assert await one.quick_seat(3, "HHHH") == ("EEEE", False)
+    await two.quick_free("BBBB", 2, 0)  # BBBB started with a bot: no longer offered
+    # Someone who may not open a table (their address has its fill) is seated where
+    # there is room, or nowhere.
+    assert await one.quick_seat(2, None) is None
+    assert await two.quick_seat(2, "JJJJ") == ("JJJJ", True)
+    assert await one.quick_seat(2, None) == ("JJJJ", False)
+
+
+async def test_people_asking_at_once_fill_one_table_before_another_opens(directories) -> None:
+    one, two = directories  # half of them on each node
+    asks = [(one if n % 2 else two).quick_seat(4, f"T{n:03d}") for n in range(10)]
+    seats = await asyncio.gather(*asks)
+    tables: dict[str, int] = {}
+    for code, _ in seats:
+        tables[code] = tables.get(code, 0) + 1
+    assert sorted(tables.values()) == [2, 4, 4]  # never two tables with room at once
+    assert sum(opened for _, opened in seats) == 3
+
+
+async def test_a_note_is_read_by_any_node_until_dropped_or_expired(directories) -> None:
+    one, two = directories
+    await one.put_note("offer:BDFH", '{"game": 1}', 60)
+    assert await two.note("offer:BDFH") == '{"game": 1}'
+    await two.put_note("offer:BDFH", '{"game": 2}', 60)  # replaced
+    assert await one.note("offer:BDFH") == '{"game": 2}'
+    await one.drop_note("offer:BDFH")
+    assert await two.note("offer:BDFH") is None
+    assert await one.note("fill:KLMP") is None
+
+
+async def test_a_local_note_expires_on_the_clock() -> None:
+    clock = ManualClock()
+    directory = LocalDirectory(clock)
+    await directory.put_note("fill:BDFH", "12.5", ttl=30)
+    clock.advance(29)
+    assert await directory.note("fill:BDFH") == "12.5"
+    clock.advance(1)
+    assert await directory.note("fill:BDFH") is None

@@ -16,7 +16,7 @@ from pathlib import Path
 from random import Random
 
 import msgspec
-from netkit import Client, create, join, play_my_turns, running_server, welcome
+from netkit import Client, create, join, play_my_turns, running_server, turn_to_answer, welcome
 
 from mantis.engine import (
     CardRevealed,
@@ -31,7 +31,20 @@ from mantis.engine import (
 )
 from mantis.engine.record import parse_record
 from mantis.net import protocol
-from mantis.table import Away, Back, Fault, KeepFailed, Message, Opening, Recorded, StartFailed
+from mantis.net.server import BURST, RATE
+from mantis.players.clock import ManualClock
+from mantis.table import (
+    Away,
+    Back,
+    Fault,
+    KeepFailed,
+    Left,
+    Message,
+    Opening,
+    Recorded,
+    StartFailed,
+    TimedOut,
+)
 
 GAMES = 30
 LEVELS = ("random", "score", "casual", "greedy", "expert")
@@ -44,7 +57,18 @@ CARD_FIELDS: dict[type, tuple[str, ...]] = {
     Stolen: ("cards",),
     StealMissed: ("card",),
 }
-NO_CARDS = (TurnStarted, ExtraTurn, GameOver, Fault, StartFailed, Away, Back, KeepFailed)
+NO_CARDS = (
+    TurnStarted,
+    ExtraTurn,
+    GameOver,
+    Fault,
+    StartFailed,
+    Away,
+    Back,
+    TimedOut,
+    Left,
+    KeepFailed,
+)
 SECRET_KEYS = ("seed", "pile")
 
 
@@ -144,14 +168,23 @@ async def watch(url: str, code: str) -> Client:
     return spectator
 
 
-async def play_table(url: str, n: int) -> tuple[GameRecord, dict[str, list[str]], int]:
+Game = tuple[GameRecord, dict[str, list[str]], int]
+
+
+async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list[Game]:
     """Game ``n``: 2..6 seats, one to three people, bots of varied levels, a spectator.
 
     Every third game also has a spectator who comes in mid-game and is sent
     the stream so far in one go (the backlog a reconnecting seat gets too).
+    Every fourth has a turn clock, every fourth but one its people talking
+    (and its spectator), in every seventh but four a person leaves for good,
+    and every tenth with two people is played again at the same table (a
+    few seconds later, on ``clock`` if the server runs on one: people
+    answering at once would otherwise flood the server).
 
-    Returns the game's record, every frame each client heard (by client) and
-    how many cards the game turned over.
+    Returns, per game played at the table, its record, every frame each
+    client heard until its record (by client) and how many cards it turned
+    over.
     """
     size = 2 + n % 5
     people = min(size, 1 + (n // 5) % 3)
@@ -159,13 +192,16 @@ async def play_table(url: str, n: int) -> tuple[GameRecord, dict[str, list[str]]
     specs += [LEVELS[(n + k) % len(LEVELS)] for k in range(size - people)]
     turn = n % size  # the host is not always seat 0
     specs = specs[turn:] + specs[:turn]
-    host = await create(url, specs, f"Host {n}")
+    host = await create(url, specs, f"Host {n}", clock=30 if n % 4 == 1 else None)
     code = welcome(host).code
     clients = {"host": host}
     for k in range(1, people):
         clients[f"person {k}"] = await join(url, code, f"P{k}")
     seated = list(clients.values())
     clients["spectator"] = await watch(url, code)
+    if n % 4 == 2:
+        for k, client in enumerate([*seated, clients["spectator"]]):
+            await client.send(protocol.Say(f"good luck from {k}"))
 
     def chooser(rng: Random):
         return lambda view: rng.choice(view.legal_actions())
@@ -175,25 +211,67 @@ async def play_table(url: str, n: int) -> tuple[GameRecord, dict[str, list[str]]
         clients["late spectator"] = await watch(url, code)
 
     await host.send(protocol.Start())
-    turns = [
-        play_my_turns(c, welcome(c).seat, chooser(Random(10 * n + k))) for k, c in enumerate(seated)
-    ]
-    await asyncio.gather(*turns, *([come_in_late()] if n % 3 == 0 else []))
-    for watcher in clients.values():
-        await watcher.until(lambda w=watcher: w.over, "the end")
-    record = parse_record(host.stream[-1].record)
-    # The record's pile is the one the stream turned over, in order: the checker reads it right.
-    shown = [m.card for m in host.stream if isinstance(m, CardRevealed)]
-    assert shown and shown == list(record.pile[: len(shown)])
-    frames = {name: list(c.raw) for name, c in clients.items()}
+    games: list[Game] = []
+
+    async def leave(client: Client) -> None:
+        def mine() -> bool:  # (nobody else moves while the table waits on this seat)
+            turn = turn_to_answer(client.stream)
+            return turn is not None and turn.seat == welcome(client).seat
+
+        await client.until(lambda: client.over or client.public.turn >= 2 or mine(), "moves")
+        if not client.over:
+            await client.send(protocol.Leave())
+        await client.until(lambda: client.over, "the end, watched")
+
+    while True:
+        turns = [
+            leave(c)
+            if k == 1 and n % 7 == 4 and not games
+            else play_my_turns(c, welcome(c).seat, chooser(Random(10 * n + k)))
+            for k, c in enumerate(seated)
+        ]
+        late = [come_in_late()] if n % 3 == 0 and not games else []
+        await asyncio.gather(*turns, *late)
+        for watcher in clients.values():
+            await watcher.until(lambda w=watcher: w.over, "the end")
+        record = parse_record(host.stream[-1].record)
+        # The record's pile is the one the stream turned over, in order: the checker reads
+        # it right.
+        shown = [m.card for m in host.stream if isinstance(m, CardRevealed)]
+        assert shown and shown == list(record.pile[: len(shown)])
+        # Each game's frames: from the end of the one before to the end of this one.
+        frames = {name: _since_last_record(c.raw, len(games)) for name, c in clients.items()}
+        games.append((record, frames, len(shown)))
+        if n % 10 or people < 2 or len(games) == 2:
+            break
+        assert n % 7 != 4  # (nobody left the tables played twice)
+        # Each person's allowance of messages back to its full burst, as a person's
+        # pause between games gives it: a game answered at machine speed spends it.
+        if clock is not None:
+            clock.advance(10)
+        else:  # (a server on the real clock, in another process: its refill is timed)
+            await asyncio.sleep(BURST / RATE)
+        for client in seated:
+            await client.send(protocol.Again())
+        for client in clients.values():
+            await client.until(lambda c=client: not c.over, "the next game")
     for c in clients.values():
         await c.close()
-    return record, frames, len(shown)
+    return games
+
+
+def _since_last_record(frames: list[str], games_before: int) -> list[str]:
+    """The frames after the ``games_before``-th that carries a record."""
+    ends = [f for f, frame in enumerate(frames) if '"recorded"' in frame]
+    return frames[ends[games_before - 1] + 1 :] if games_before else list(frames)
 
 
 async def test_no_client_hears_a_pile_card_or_the_seed_before_the_record(tmp_path: Path) -> None:
-    async with running_server(tmp_path, away_after=60.0) as (_, url):
-        games = await asyncio.gather(*(play_table(url, n) for n in range(GAMES)))
+    clock = ManualClock()
+    async with running_server(tmp_path, away_after=60.0, clock=clock) as (_, url):
+        tables = await asyncio.gather(*(play_table(url, n, clock) for n in range(GAMES)))
+    games = [game for table in tables for game in table]
+    assert len(games) == GAMES + 2  # tables 10 and 20 played twice
     levels: set[str] = set()
     checked = hidden = 0
     for n, (record, frames, shown) in enumerate(games):
@@ -215,7 +293,7 @@ async def test_no_client_hears_a_pile_card_or_the_seed_before_the_record(tmp_pat
 async def test_the_checker_catches_every_kind_of_leak(tmp_path: Path) -> None:
     """Fabricated leaks in a real game's frames are each reported (so no pass is vacuous)."""
     async with running_server(tmp_path) as (_, url):
-        record, frames, _ = await play_table(url, 7)
+        [(record, frames, _)] = await play_table(url, 7)
     raw = frames["person 1"]
     assert leaks(raw, record) == []
     seed = record.seed

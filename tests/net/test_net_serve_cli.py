@@ -65,6 +65,8 @@ def test_bad_serve_values_exit_2_and_a_taken_port_exits_1(tmp_path: Path, capsys
         ["serve", "--port", "99999"],
         ["serve", "--bot-pace", "x"],
         ["serve", "--away-after", "0"],
+        ["serve", "--quick-bot", "mybot:Cheat"],
+        ["serve", "--quick-wait", "-1"],
     ):
         assert main(argv) == 2
         err = capsys.readouterr().err

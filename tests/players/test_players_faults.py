@@ -131,6 +131,6 @@ def test_the_budget_runs_on_the_clock_it_is_handed() -> None:
         for player in (stuck, Silent()):
             early, decision = asyncio.run(run(player))
             assert not early
-            assert decision == Decision(SCORE, "took longer than 10 s")
+            assert decision == Decision(SCORE, "took longer than 10 s", timed_out=True)
     finally:
         stuck.release.set()

@@ -112,6 +112,18 @@ def test_games_won_and_win_rate():
     assert ann.overall.win_rate == 0.75
 
 
+def test_a_game_left_before_its_end_is_a_loss_even_if_the_seat_went_on_to_win():
+    won = game_for("Bea", won=True)
+    [seat] = [s for s, info in enumerate(won.seats) if info.name == "Bea"]
+    with StatsDB() as db:
+        db.record_game(dataclasses.replace(won, left=(seat,)))  # the away bot won it for her
+        db.record_game(won)
+        [bea] = db.player_stats()
+        [left, played] = sorted(db.past_games(), key=lambda game: game.id)
+    assert bea.overall == Tally(games=2, wins=1)
+    assert left.winners == played.winners == won.result.winners  # the game's own result
+
+
 @pytest.mark.parametrize(
     "results, current, best",
     [("W", 1, 1), ("L", 0, 0), ("WWLWWWL", 0, 3), ("LWWLWW", 2, 2), ("WWWLW", 1, 3)],

@@ -8,7 +8,7 @@ or another node would).
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -197,3 +197,52 @@ async def test_a_move_kept_twice_is_a_conflict_and_flush_waits_for_every_write(
     with pytest.raises(StoreConflict):  # another node kept move 3 already
         await store.add_moves(game, 3, [(1, SCORE)])
     assert len((await store.load("BDFH")).game.moves) == 20
+
+
+async def test_a_tables_rules_and_a_seat_whose_person_left_are_kept(table_store) -> None:
+    store = table_store.store
+    plain = await new_table(store, "BBBB")
+    quick = await store.create_table(
+        "DDDD",
+        private=False,
+        host=0,
+        away_bot="casual",
+        seats=SEATS,
+        clock=30,
+        talk=False,
+        quick=True,
+    )
+    assert (plain, quick) != (0, 0)
+    table = await store.load("BBBB")
+    assert (table.clock, table.talk, table.quick) == (None, True, False)  # the defaults
+    table = await store.load("DDDD")
+    assert (table.clock, table.talk, table.quick) == (30, False, True)
+    gone = (SEATS[0], StoredSeat("Bea", "human", None, "bea-hash", left=True), SEATS[2])
+    await store.set_seats(quick, gone)
+    store = await table_store.reopen()
+    table = await store.load("DDDD")
+    assert table.seats == gone and table.seats[1].left and not table.seats[0].left
+    assert (table.clock, table.talk, table.quick) == (30, False, True)
+
+
+async def test_a_games_turn_clock_deadline_is_kept_replaced_and_gone_once_over(
+    table_store,
+) -> None:
+    store = table_store.store
+    table_id = await new_table(store)
+    game_id = await store.start_game(table_id, 3)
+    assert (await store.load("BDFH")).game.deadline is None
+    first = datetime(2030, 1, 2, 3, 4, 5, 678000, tzinfo=UTC)
+    await store.set_deadline(game_id, 0, first)
+    assert (await store.load("BDFH")).game.deadline == (0, first)
+    await store.add_moves(game_id, 0, [(1, SCORE)])
+    later = first + timedelta(seconds=31)
+    await store.set_deadline(game_id, 1, later)  # one turn timed at a time
+    store = await table_store.reopen()  # a restart, or another node taking the table
+    assert (await store.load("BDFH")).game.deadline == (1, later)
+    with pytest.raises(StoreError):
+        await store.set_deadline(999, 0, later)  # no such game
+    await store.finish_game(game_id, 1, [], "record")
+    assert (await store.load("BDFH")).game.deadline is None
+    with pytest.raises(StoreError):
+        await store.set_deadline(game_id, 2, later)  # the game is over

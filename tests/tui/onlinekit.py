@@ -16,7 +16,7 @@ from msgspec.structs import replace as replace_struct
 
 from mantis.net import protocol
 from mantis.net.client import ListedSeat, ListedTable, StreamUpdate, TablePage
-from mantis.table import Away, Message, stream_of
+from mantis.table import Away, Message, Recorded, stream_of
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 
@@ -31,8 +31,9 @@ def room(
     host: int = 0,
     state: str = "waiting",
     private: bool = False,
+    **v2: object,
 ) -> protocol.RoomState:
-    """A room from (name, kind, bot, taken) per seat."""
+    """A room from (name, kind, bot, taken) per seat (``v2``: its version-2 fields)."""
     return protocol.RoomState(
         code=CODE,
         state=state,  # type: ignore[arg-type]
@@ -42,6 +43,7 @@ def room(
         seats=tuple(protocol.SeatState(n, k, b, t) for n, k, b, t in seats),  # type: ignore[arg-type]
         moves=0,
         you=you,
+        **v2,  # type: ignore[arg-type]
     )
 
 
@@ -56,20 +58,38 @@ class StillSeat:
         room_state: protocol.RoomState,
         presence: Sequence[str],
         stream: Sequence[Message] = (),
+        *,
+        clock: tuple[protocol.Clock, float] | None = None,
+        then: Sequence[object] = (),
     ) -> None:
+        """``clock``: the turn clock and its seconds left, as they stay; ``then``: what the
+        server says after the stream (talk, an offer…)."""
         self.room = room_state
         self.seat = room_state.you
         self.presence = tuple(presence)
         self.stream = list(stream)
         self.sent: list[object] = []
         self.record = None
+        self.offer: protocol.Offer | None = None
+        self.clock = clock
+        self.then = tuple(then)
 
     async def events(self) -> AsyncIterator[object]:
         yield self.room
         yield protocol.Presence(self.presence)  # type: ignore[arg-type]
         if self.stream:
             yield StreamUpdate(tuple(self.stream))
+        for event in self.then:
+            if isinstance(event, protocol.Offer):
+                self.offer = event
+            yield event
         await asyncio.Event().wait()  # nothing more, ever
+
+    def clock_left(self) -> tuple[protocol.Clock, float] | None:
+        return self.clock
+
+    def offer_left(self) -> float:
+        return 0.0 if self.offer is None else self.offer.lapses_in
 
     async def send(self, message: object) -> None:
         self.sent.append(message)
@@ -121,6 +141,7 @@ async def listed_tables(url: str, page: int = 1) -> TablePage:
                 ListedSeat("", "human", False),
                 ListedSeat("Ada", "bot", True),
             ),
+            clock=30,
         ),
         ListedTable(
             "BDFH",
@@ -130,3 +151,62 @@ async def listed_tables(url: str, page: int = 1) -> TablePage:
         ),
     ]
     return TablePage(tuple(tables), 1, 1, len(tables))
+
+
+def _table(record, upto, presence_of_friend: str = "here"):
+    """Three seats from ``record``: you, a friend (a person) and a bot; (seats, me, friend)."""
+    names = ["Ann", "Bea", "Cal"]
+    seats = [replace_struct(seat, name=names[i]) for i, seat in enumerate(record.seats)]
+    me = next(i for i, seat in enumerate(seats) if seat.kind == "human")
+    friend = (me + 1) % 3
+    seats[friend] = replace_struct(seats[friend], kind="human", bot=None)
+    presence = ["bot"] * 3
+    presence[me] = "here"
+    presence[friend] = presence_of_friend
+    return replace(record, seats=tuple(seats)), me, friend, presence
+
+
+def clocked_table_app(seconds_left: float, talk: Sequence[str] = ()) -> MantisApp:
+    """Mid-game on a server with a 30 s clock, your move with ``seconds_left``, and the
+    friend's ``talk`` in the log."""
+    record, upto = positions.mid_game(3)
+    record, me, friend, presence = _table(record, upto)
+    stream = stream_of(record, upto)
+    state = room(
+        [(s.name, s.kind, s.bot, True) for s in record.seats],
+        you=me,
+        state="playing",
+        clock=30,
+        game=1,
+    )
+    clock = protocol.Clock(upto, me, seconds_left, 30)
+    name = record.seats[friend].name
+    said = [protocol.Said("players", friend, name, line) for line in talk]
+    still = StillSeat(state, presence, stream, clock=(clock, seconds_left), then=said)
+    return MantisApp(first_screens.Online(still), still=True)  # type: ignore[arg-type]
+
+
+def offered_again_app() -> MantisApp:
+    """A finished game on a server: the friend offers another game, the bot accepted."""
+    record, _ = positions.single_win()
+    record, me, friend, presence = _table(record, None)
+    bot = 3 - me - friend
+    stream = [*stream_of(record), Recorded(record.to_json())]
+    state = room(
+        [(s.name, s.kind, s.bot, True) for s in record.seats],
+        you=me,
+        state="over",
+        clock=30,
+        game=1,
+    )
+    offer = protocol.Offer(friend, tuple(sorted((friend, bot))), 42.0)
+    still = StillSeat(state, presence, stream, then=[offer])
+    return MantisApp(first_screens.Online(still), still=True)  # type: ignore[arg-type]
+
+
+def quick_waiting_app() -> MantisApp:
+    """ "Play now": a quick-play table of three, you seated, waiting for two more."""
+    seats = [("Ann", "human", None, True), ("", "human", None, False), ("", "human", None, False)]
+    state = room(seats, you=0, clock=30, quick=True, bots_in=42.0)
+    still = StillSeat(state, ["here", "open", "open"])
+    return MantisApp(first_screens.Online(still), still=True)  # type: ignore[arg-type]

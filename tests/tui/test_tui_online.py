@@ -143,6 +143,11 @@ def test_bad_values_exit_2_with_one_line(capsys: pytest.CaptureFixture) -> None:
         ["host", "ws://127.0.0.1:1", "--seats", "human,open", "--name", "you"],
         ["join", "ws://127.0.0.1:1", "K!"],
         ["watch", "ws://127.0.0.1:1"],
+        ["host", "ws://127.0.0.1:1", "--seats", "human,open", "--clock", "4"],
+        ["host", "ws://127.0.0.1:1", "--seats", "human,open", "--clock", "soon"],
+        ["quick", "ws://127.0.0.1:1", "--players", "7"],
+        ["quick", "ws://127.0.0.1:1", "--name", "[]"],
+        ["quick", "http://127.0.0.1:1"],
     ]
     for argv in cases:
         assert main(argv) == 2, argv
@@ -162,6 +167,9 @@ async def test_an_unreachable_server_or_an_unknown_code_exit_1_with_one_line(
         assert err.count("\n") == 1 and "no table 'BDFH'" in err
         assert await asyncio.to_thread(main, ["watch", url, "BDFH"]) == 1
         assert "no table" in capsys.readouterr().err
+    assert await asyncio.to_thread(main, ["quick", "ws://127.0.0.1:9"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot reach" in err
 
 
 def test_a_seat_token_is_kept_for_the_next_join(tmp_path: Path) -> None:
@@ -353,3 +361,30 @@ async def test_the_lobby_pages_through_the_tables_and_waits_when_told_to(
             assert isinstance(app.screen, LobbyScreen)
         for host in hosts:
             await host.close()
+
+
+def test_online_table_own_clock_in_its_last_seconds(snap_compare) -> None:
+    assert snap_compare(onlinekit.clocked_table_app(8), terminal_size=SIZE)
+
+
+def test_online_table_own_clock_in_its_last_seconds_without_colour(
+    snap_compare, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")  # Textual reads it when the app is built
+    assert snap_compare(onlinekit.clocked_table_app(8), terminal_size=SIZE)
+
+
+def test_online_table_counting_down_and_talk_in_the_log(snap_compare) -> None:
+    async def talk(pilot) -> None:
+        await pilot.press("t", *"gg, well played")
+
+    app = onlinekit.clocked_table_app(23, talk=("nice steal!", "your move :)"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=talk)
+
+
+def test_another_game_offered_on_the_game_over_screen(snap_compare) -> None:
+    assert snap_compare(onlinekit.offered_again_app(), terminal_size=SIZE)
+
+
+def test_play_now_waiting_for_players(snap_compare) -> None:
+    assert snap_compare(onlinekit.quick_waiting_app(), terminal_size=SIZE)

@@ -229,3 +229,22 @@ async def test_a_hand_edited_record_whose_names_hold_markup_replays_to_the_end()
         assert screen.names == ["Seat 1", "bAnn", "Cal"]  # cleaned as every name is
         await pilot.press("end")
         await wait_for(pilot, lambda: screen.position == len(record.actions))
+
+
+async def test_a_replay_shows_what_was_said_at_the_table_where_it_was_said() -> None:
+    record = replace(positions.played(3, 4, 0.5), seats=positions.seats("hhr", "Ann,Bea,Cal"))
+    notices = (
+        (0, '{"type":"talk","seat":1,"name":"Bea","text":"good luck"}'),
+        (2, '{"type":"timed_out","seat":0,"bot":"greedy","action":{"type":"score"}}'),
+    )
+    record = replace(record, notices=notices)
+    app = MantisApp(first_screens.Replay(record), still=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = replay_screen(app)
+        log = screen.query_one(GameLog)
+        assert "Bea says “good luck”" in log.texts  # said before the first move
+        assert not any("time ran out" in line for line in log.texts)
+        await pilot.press(*["right"] * 2)
+        assert "Ann's time ran out: greedy scores for Ann" in log.texts
+        await pilot.press("left", "left")
+        assert "Bea says “good luck”" in log.texts and len(log.texts) == 2

@@ -62,6 +62,10 @@ async def wait_for_human(pilot: Pilot) -> LocalPlayScreen:
     table = table_of(pilot.app)
     await wait_for(
         pilot,
-        lambda: table.waiting is not None or isinstance(pilot.app.screen, GameOverScreen),
+        lambda: (
+            table.waiting is not None
+            or isinstance(pilot.app.screen, GameOverScreen)
+            and pilot.app.screen.is_mounted
+        ),
     )
     return table

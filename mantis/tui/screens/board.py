@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path, PurePath
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -21,7 +21,19 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ...engine import CardRevealed, ExtraTurn, GameOver, SeatInfo, TurnStarted
-from ...table import Away, Back, Fault, KeepFailed, Message, Opening, PublicPosition, StartFailed
+from ...table import (
+    Away,
+    Back,
+    Fault,
+    KeepFailed,
+    Left,
+    Message,
+    Opening,
+    PublicPosition,
+    StartFailed,
+    Talk,
+    TimedOut,
+)
 from ...table.names import clean_name
 from .. import plain
 from ..narration import game_over_line, narrate, opening_line, possessive
@@ -43,7 +55,16 @@ LOWER_MIN_HEIGHT = 8
 #: A seat drawn with one row per colour: 7 rows, the score line and borders.
 ROOMY_PANEL_HEIGHT = 10
 #: Table notices the log shows without a move number.
-NOTICES = (StartFailed, Away, Back)
+NOTICES = (StartFailed, Away, Back, Left)
+
+
+class LogLine(NamedTuple):
+    """One line of the game log: its text, its move number (if any), bold, and talk."""
+
+    text: str
+    turn: int | None
+    strong: bool = False
+    talk: bool = False
 
 
 class BoardScreen(Screen[None]):
@@ -148,25 +169,25 @@ class BoardScreen(Screen[None]):
             replayed.apply(message)
             entry = self._log_entry(message, replayed)
             if entry is not None:
-                log.add(entry[0], turn=entry[1], strong=entry[2])
+                log.add(entry.text, turn=entry.turn, strong=entry.strong, talk=entry.talk)
 
-    def _log_entry(
-        self, message: Message, state: PublicPosition
-    ) -> tuple[str, int | None, bool] | None:
-        """The log line for ``message`` (``state`` has taken it in): text, move number, bold."""
+    def _log_entry(self, message: Message, state: PublicPosition) -> LogLine | None:
+        """The log line for ``message`` (``state`` has taken it in)."""
         if isinstance(message, Opening):
-            return opening_line(message.target, message.first, self.names, self.seed), None, False
+            return LogLine(opening_line(message.target, message.first, self.names, self.seed), None)
         line = narrate(message, self.names)
         if line is None:
             return None
-        if isinstance(message, Fault):
+        if isinstance(message, Fault | TimedOut):
             # Said before the move it replaces, under that move's number.
-            return line, state.turn + 1, True
+            return LogLine(line, state.turn + 1, True)
         if isinstance(message, GameOver):
-            return line, None, True
+            return LogLine(line, None, True)
         if isinstance(message, NOTICES):
-            return line, None, False
-        return line, state.turn, isinstance(message, ExtraTurn)
+            return LogLine(line, None)
+        if isinstance(message, Talk):
+            return LogLine(line, None, talk=True)
+        return LogLine(line, state.turn, isinstance(message, ExtraTurn))
 
     def _show_position(self) -> None:
         """Set every widget from the position in ``state`` (on opening, or after a jump)."""
@@ -242,7 +263,9 @@ class BoardScreen(Screen[None]):
                 )
         entry = self._log_entry(message, self.state)
         if entry is not None:
-            self.query_one(GameLog).add(entry[0], turn=entry[1], strong=entry[2])
+            self.query_one(GameLog).add(
+                entry.text, turn=entry.turn, strong=entry.strong, talk=entry.talk
+            )
 
     # ------------------------------------------------------------------ insights
 

@@ -1,4 +1,9 @@
-"""The end of a game: who won, the final scores and tanks, and why it ended."""
+"""The end of a game: who won, the final scores and tanks, and why it ended.
+
+At an online table it is also where another game is offered and answered:
+those choices (``answers``) are said to the table (``Answered``) and the
+screen stays up, showing how the offer stands (``show_offer``).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 from textual.widgets.button import ButtonVariant
@@ -31,7 +37,10 @@ class GameOverChoice(Enum):
     """
 
     AGAIN = "again"
-    """A new deal with the same seats."""
+    """A new deal with the same seats (online: offer another game at the table, or accept
+    the one offered)."""
+    DECLINE = "decline"
+    """Online: decline the other game offered at the table."""
     REMATCH = "rematch"
     """The same deal again, from the start."""
     REPLAY = "replay"
@@ -54,12 +63,21 @@ LOCAL_CHOICES = (
     GameOverChoice.QUIT,
 )
 """What a game played here offers."""
-ONLINE_CHOICES = (GameOverChoice.REPLAY, GameOverChoice.LOBBY, GameOverChoice.QUIT)
-"""What a game played at a server's table offers."""
+ONLINE_CHOICES = (
+    GameOverChoice.AGAIN,
+    GameOverChoice.DECLINE,
+    GameOverChoice.REPLAY,
+    GameOverChoice.LOBBY,
+    GameOverChoice.QUIT,
+)
+"""What a game played at a server's table offers (a spectator: not the first two)."""
+ONLINE_ANSWERS = frozenset({GameOverChoice.AGAIN, GameOverChoice.DECLINE})
+"""The choices an online game-over screen says to the table, staying up meanwhile."""
 
 #: Each choice's key, button label and button style (STAY has no button: Esc).
 _BUTTONS: dict[GameOverChoice, tuple[str, str, ButtonVariant]] = {
     GameOverChoice.AGAIN: ("a", "Play again (a)", "success"),
+    GameOverChoice.DECLINE: ("d", "Decline (d)", "warning"),
     GameOverChoice.REMATCH: ("r", "Rematch (r)", "default"),
     GameOverChoice.REPLAY: ("v", "Replay (v)", "default"),
     GameOverChoice.NEW: ("n", "New game (n)", "default"),
@@ -70,6 +88,13 @@ _BUTTONS: dict[GameOverChoice, tuple[str, str, ButtonVariant]] = {
 
 class GameOverScreen(ModalScreen[GameOverChoice]):
     """The result of a finished game, over the final table."""
+
+    class Answered(Message):
+        """One of the ``answers`` was chosen: say it to the table (the screen stays up)."""
+
+        def __init__(self, choice: GameOverChoice) -> None:
+            super().__init__()
+            self.choice = choice
 
     DEFAULT_CSS = """
     GameOverScreen {
@@ -113,6 +138,11 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
     #box .note, #ratings {
         margin-top: 1;
     }
+    #offer {
+        margin-top: 1;
+        text-style: bold;
+        color: $accent;
+    }
     """
 
     BINDINGS = [
@@ -131,9 +161,12 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
         *,
         choices: Sequence[GameOverChoice] = LOCAL_CHOICES,
         note: str | None = None,
+        answers: frozenset[GameOverChoice] = frozenset(),
+        offer: str = "",
         ratings: Sequence[RatingChange] = (),
     ) -> None:
-        """The result; ``choices`` are the buttons offered.
+        """The result; ``choices`` are the buttons offered, ``answers`` those of them said
+        to the table rather than closing the screen; ``offer``: how another game stands.
 
         ``ratings`` are the rating changes the game was recorded with (none
         if it was not rated): one "Ann 1,612 → 1,634" per person.
@@ -144,6 +177,12 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
         self.seed = seed
         self.choices = tuple(c for c in GameOverChoice if c in choices and c in _BUTTONS)
         self.note = note
+        self.answers = answers
+        self.offer = offer
+        self.declinable = False
+        """Whether another game is on offer that this person may decline."""
+        self.accepting = True
+        """Whether "again" may be chosen now (not once this person has accepted)."""
         self.ratings = tuple(ratings)
 
     def compose(self) -> ComposeResult:
@@ -165,6 +204,9 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
             if note is None:
                 note = f"{self.result.turns} moves · seed {seed} · Rematch replays this same deal"
             yield Static(plain.content(note), classes="note")
+            offer = Static(plain.content(self.offer), id="offer")
+            offer.display = bool(self.offer)
+            yield offer
             with Horizontal(id="buttons"):
                 for choice in self.choices:
                     _, label, variant = _BUTTONS[choice]
@@ -193,18 +235,50 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
             lines.append(plain.rich(row.rstrip(), style="bold" if won else ""))
         return Text("\n").join(lines)
 
+    def on_mount(self) -> None:
+        self._show_offer_buttons()
+
+    def show_offer(self, text: str, *, accept: bool, decline: bool) -> None:
+        """How another game stands (``text``), and whether this person may accept (or
+        offer: ``accept``) and decline it now."""
+        self.offer = text
+        self.declinable = decline
+        self.accepting = accept
+        if self.is_mounted:
+            line = self.query_one("#offer", Static)
+            line.update(plain.content(text))
+            line.display = bool(text)
+            self._show_offer_buttons()
+
+    def _show_offer_buttons(self) -> None:
+        for button in self.query(Button):
+            if button.id == GameOverChoice.DECLINE.value:
+                button.display = self.declinable
+            elif button.id == GameOverChoice.AGAIN.value and self.answers:
+                button.display = self.accepting
+                button.label = "Accept (a)" if self.declinable else "Play again (a)"
+        self.refresh_bindings()
+
     @on(Button.Pressed)
     def _on_button(self, event: Button.Pressed) -> None:
         self.action_choose(event.button.id or "")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose" and parameters[0] != GameOverChoice.STAY.value:
-            return GameOverChoice(parameters[0]) in self.choices
+            chosen = GameOverChoice(parameters[0])
+            if chosen is GameOverChoice.DECLINE and not self.declinable:
+                return False
+            if chosen is GameOverChoice.AGAIN and chosen in self.answers and not self.accepting:
+                return False
+            return chosen in self.choices
         return True
 
     def action_choose(self, choice: str) -> None:
         chosen = GameOverChoice(choice)
-        if chosen is GameOverChoice.STAY or chosen in self.choices:
+        if chosen in self.answers:
+            if self.check_action("choose", (choice,)):
+                self.post_message(self.Answered(chosen))
+        elif chosen is GameOverChoice.STAY or chosen in self.choices:
             self.dismiss(chosen)
 
 

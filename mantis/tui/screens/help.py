@@ -72,18 +72,29 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
     ),
     (
         "Playing online",
-        "Press [b]o [/b]at the start screen to play with friends elsewhere. Give the "
+        "Press [b]o [/b]at the start screen to play with people elsewhere. Give the "
         "address of a table server — someone runs [b]mantis serve[/b], or press [b]Serve "
-        "here [/b]to run one inside this app — and your name. Then create a table (open "
-        "seats for friends, bots for the rest) and read its four-letter code out to them "
-        "(a private table's is twelve letters, too many to guess), or join a table by its "
-        "code, or pick one from the server's list ([b]\\[ [/b]and [b]] [/b]turn its pages). "
-        "The host starts the game with [b]Ctrl+S [/b]once every seat is taken.\n\n"
-        "The board is the same "
-        "as here, and your seat is called You. Each seat's border shows its person's "
-        "connection. If yours drops, the app reconnects by itself, and opening the table "
-        "again takes your own seat back. If you stay away too long, a bot plays for you "
-        "until you are back. Finished online games go into your past games.",
+        "here [/b]to run one inside this app — and your name. [b]Play now [/b](Ctrl+G) "
+        "seats you at any table of that size with room: it starts by itself once full, "
+        "and after a minute bots take the seats nobody came for. Or create a table (open "
+        "seats for friends, bots for the rest; a turn clock or none; talk on or off) and "
+        "read its four-letter code out to them (a private table's is twelve letters, too "
+        "many to guess), or join a table by its code, or pick one from the server's list "
+        "([b]\\[ [/b]and [b]] [/b]turn its pages). The host starts the game with "
+        "[b]Ctrl+S [/b]once every seat is taken.\n\nThe board is the same as here, and "
+        "your seat is called You. Each seat's border shows its person's connection. "
+        "With a turn clock, the banner "
+        "counts down the seconds the seat to move has (your own, in its last 10 s, in "
+        "red and marked ‼); when time runs out a bot plays that one move, and after three "
+        "in a row it plays on for you until you press [b]b[/b] or move. [b]t [/b]opens a "
+        "line at the bottom to talk to the table (Enter sends, Esc cancels); talk shows "
+        "in the log marked ›, and [b]h [/b]hides or shows it. [b]l [/b]leaves the game for "
+        "good (after a yes): a bot plays your seat to the end and it counts as your loss. "
+        "When the game is over, [b]a [/b]on its result offers another game at the same "
+        "table, or accepts one offered ([b]d [/b]declines).\n\nIf your connection drops, "
+        "the app reconnects by itself, and opening the table again takes your own seat "
+        "back. If you stay away too long, a bot plays for you until you are back. "
+        "Finished online games go into your past games.",
     ),
     (
         "Playing in a browser",
@@ -133,6 +144,8 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("p / n", "pause bots / let one bot move while paused"),
     ("f", "bot speed: slow, normal, fast, instant"),
     ("o / c", "odds panel / coach, on or off"),
+    ("t / h", "online: talk to the table / hide or show talk"),
+    ("l / b", "online: leave the game for good / play your own turns again"),
     ("F1 or ?", "this help"),
     ("F2", "settings: speed, animations, theme, odds, coach, bot time limit"),
     ("Ctrl+P", "command palette: new game, past games, statistics, help, settings"),

@@ -1,4 +1,9 @@
-"""Play online: pick a server and a name, then create a table, join one by code, or pick one.
+"""Play online: pick a server and a name, then play now, create a table, join one by code, or
+pick one.
+
+"Play now" asks the server for a seat at any quick-play table of the size
+chosen (the oldest with room, or a new one: bots fill it after a wait).  A
+new table has its rules: a turn clock or none, talk on or off.
 
 The lobby lists the server's public tables a page at a time (refreshed
 while it is open; ``[`` and ``]`` or the arrows beside the list turn the
@@ -44,6 +49,14 @@ from ..preferences import Preferences
 
 #: Seconds between two looks at the server's list of tables.
 REFRESH_EVERY = 3.0
+#: The turn clocks a new table may have: (label, seconds per move or None).
+CLOCKS: tuple[tuple[str, int | None], ...] = (
+    ("No clock", None),
+    ("15 s a move", 15),
+    ("30 s a move", 30),
+    ("60 s a move", 60),
+    ("2 min a move", 120),
+)
 
 
 def _seat_choices(players: int) -> list[tuple[str, str]]:
@@ -58,6 +71,7 @@ class LobbyScreen(Screen[None]):
 
     CSS_PATH = "lobby.tcss"
     BINDINGS = [
+        Binding("ctrl+g", "play_now", "Play now"),
         Binding("ctrl+r", "refresh", "Refresh"),
         Binding("escape", "back", "Back"),
         Binding("left_square_bracket", "turn_page(-1)", "Previous page", show=False),
@@ -120,6 +134,17 @@ class LobbyScreen(Screen[None]):
                     compact=True,
                 )
             with Horizontal(classes="row"):
+                yield Label("Play now", classes="label")
+                yield Select(
+                    [(f"{n} players", n) for n in range(2, 7)],
+                    value=settings.quick_players,
+                    allow_blank=False,
+                    id="quick-players",
+                    compact=True,
+                )
+                yield Button("Play now", id="play-now", variant="success", compact=True)
+                yield Static("any table with room · bots fill it", id="quick-note")
+            with Horizontal(classes="row"):
                 yield Label("New table", classes="label")
                 yield Select(
                     [(f"{n} seats", n) for n in SEAT_COUNTS],
@@ -146,6 +171,23 @@ class LobbyScreen(Screen[None]):
                         prompt=f"Seat {i + 2}",
                         compact=True,
                     )
+            with Horizontal(classes="row", id="rules"):
+                yield Select(
+                    list(CLOCKS),
+                    value=settings.online_clock
+                    if settings.online_clock in dict(CLOCKS).values()
+                    else None,
+                    allow_blank=False,
+                    id="online-clock",
+                    compact=True,
+                )
+                yield Select(
+                    [("Talk on", True), ("Talk off", False)],
+                    value=settings.online_talk,
+                    allow_blank=False,
+                    id="online-talk",
+                    compact=True,
+                )
             with Horizontal(classes="row"):
                 yield Label("Join", classes="label")
                 yield Input(placeholder="code: KXQD", id="code", max_length=24, compact=True)
@@ -166,7 +208,7 @@ class LobbyScreen(Screen[None]):
             for field in self.query(Input):
                 field.cursor_blink = False
         table = self.query_one("#tables", DataTable)
-        table.add_columns("Code", "State", "Moves", "Seats")
+        table.add_columns("Code", "State", "Clock", "Moves", "Seats")
         self._show_seats()
         self.action_refresh()
         if not self.prefs.still:
@@ -225,9 +267,26 @@ class LobbyScreen(Screen[None]):
             self.show_error(f"This table cannot be: {problem}.")
             return
         private = self.query_one("#private", Select).value is True
+        clock = self.query_one("#online-clock", Select).value
+        seconds = clock if isinstance(clock, int) else None
+        talk = self.query_one("#online-talk", Select).value is not False
         self._remember(url, name, seats[1:])
-        create = protocol.Create(protocol.PROTOCOL_VERSION, name, seats, private=private)
+        self.prefs.change(online_clock=seconds, online_talk=talk)
+        create = protocol.Create(
+            protocol.PROTOCOL_VERSION, name, seats, private=private, clock=seconds, talk=talk
+        )
         self._go(url, create)
+
+    @on(Button.Pressed, "#play-now")
+    def action_play_now(self) -> None:
+        url, name = self._server_url(), self._typed_name()
+        if url is None or name is None:
+            return
+        players = self.query_one("#quick-players", Select).value
+        count = players if isinstance(players, int) else 3
+        self._remember(url, name, None)
+        self.prefs.change(quick_players=count)
+        self._go(url, protocol.Quick(protocol.PROTOCOL_VERSION, name, count))
 
     @on(Button.Pressed, "#join")
     @on(Input.Submitted, "#code")
@@ -277,9 +336,7 @@ class LobbyScreen(Screen[None]):
         self.prefs.change(**changes)
 
     @work(exclusive=True, group="lobby-go")
-    async def _go(
-        self, url: str, opening: protocol.Create | protocol.Join | protocol.Watch
-    ) -> None:
+    async def _go(self, url: str, opening: protocol.Opening) -> None:
         if self.busy:
             return
         self.busy = True
@@ -348,7 +405,10 @@ class LobbyScreen(Screen[None]):
             state = listed.state
             if state == "waiting" and listed.open_seats:
                 state = f"waiting for {listed.open_seats}"
-            cells = (listed.code, state, str(listed.moves), names)
+            if listed.quick:
+                state = f"quick · {state}"
+            clock = f"{listed.clock} s" if listed.clock is not None else "—"
+            cells = (listed.code, state, clock, str(listed.moves), names)
             view.add_row(*(plain.rich(cell) for cell in cells), key=listed.code)
         if tables:
             view.move_cursor(row=min(max(cursor, 0), len(tables) - 1))

@@ -4,23 +4,50 @@ The server runs the game; this screen shows the public stream it sends (at a
 person's pace, like a local table), marks each seat's connection, and sends
 this seat's moves as intents naming the turn they answer.  Its own seat
 reads as "You" on this screen, whatever the others call it.
+
+Besides the moves: the turn clock counts down on the banner (the server's
+time; this screen only shows it); what people say appears in the log, marked
+as talk, and ``t`` opens a line at the bottom to say something (in the row
+the move buttons use, so nothing else on the board moves), ``h`` hides or
+shows talk; ``l`` leaves the game for good (after a yes), ``b`` comes back
+when the seat went away because its time ran out too often.  Once the game
+is over, another game is offered and answered on the game-over screen.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Protocol
 
-from ...engine import Action
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.css.query import NoMatches
+from textual.message import Message as UIMessage
+from textual.widgets import Input, Label
+
+from ...engine import Action, GameOver
+from ...net import protocol
 from ...net.codes import shown_code
 from ...net.protocol import Act, SeatRequest
-from ...table import Message
+from ...table import Message, Talk
+from ...table.messages import MAX_TALK
 from ...table.names import YOU
+from ..narration import join_names, talk_line
 from ..preferences import Preferences
 from ..presence import presence_label
+from ..widgets.game_log import GameLog
+from ..widgets.turn_banner import TurnBanner
 from .board import BOARD_CSS
-from .game_over import ONLINE_CHOICES
+from .game_over import ONLINE_ANSWERS, ONLINE_CHOICES, GameOverScreen
 from .play import PlayScreen
+
+#: A person's own clock stands out from this many seconds left.
+URGENT = 10
+#: Seconds between two looks at the clock (and at an offer's countdown).
+TICK = 0.5
 
 
 class PlayLink(Protocol):
@@ -30,8 +57,13 @@ class PlayLink(Protocol):
     code: str | None
     seat: int | None
     presence: tuple[str, ...]
+    offer: protocol.Offer | None
 
     async def send(self, message: SeatRequest) -> None: ...
+
+    def clock_left(self) -> tuple[protocol.Clock, float] | None: ...
+
+    def offer_left(self) -> float: ...
 
 
 class SeatOnline:
@@ -53,12 +85,21 @@ class OnlinePlayScreen(PlayScreen):
     """A board for one server table, seen from this app's seat (or as a spectator)."""
 
     CSS_PATH = [BOARD_CSS, "play.tcss"]
+    BINDINGS = [
+        Binding("t", "talk", "Talk"),
+        Binding("h", "toggle_talk", "Hide talk", show=False),
+        Binding("l", "leave", "Leave", show=False),
+        Binding("b", "back", "Back", show=False),
+    ]
     result_choices = ONLINE_CHOICES
 
     class Chosen(PlayScreen.Chosen):
         """The online game is over and the person chose what comes next."""
 
         board: OnlinePlayScreen
+
+    class Leave(UIMessage):
+        """The person said yes to leaving this game for good."""
 
     def __init__(self, online: PlayLink, backlog: Sequence[Message], prefs: Preferences) -> None:
         self.online = online
@@ -68,6 +109,11 @@ class OnlinePlayScreen(PlayScreen):
         super().__init__(backlog, prefs, SeatOnline(online), controls=controls)
         self.connection = ""
         """Empty while connected; what is happening otherwise ("reconnecting…")."""
+        self.offer_news = ""
+        """What became of the last offer of another game ("Bea declined."), until the next."""
+        self._result_screen: GameOverScreen | None = None
+        self._unheard: list[protocol.Said] = []
+        """Lines said before the board was up, to log once it is."""
 
     def seat_names(self) -> list[str]:
         names = super().seat_names()
@@ -75,15 +121,62 @@ class OnlinePlayScreen(PlayScreen):
             names[self.online.seat] = YOU
         return names
 
-    # ------------------------------------------------------------------ the connection
+    @property
+    def seated(self) -> bool:
+        """This app plays a seat here (and has not left it)."""
+        seat = self.online.seat
+        return seat is not None and self._presence_of(seat) != "left"
+
+    def _presence_of(self, seat: int) -> str:
+        presence = self.online.presence
+        return presence[seat] if seat < len(presence) else ""
+
+    # ------------------------------------------------------------------ layout
+
+    def compose_bottom(self) -> ComposeResult:
+        yield from super().compose_bottom()
+        with Horizontal(id="talk-row") as row:
+            # The move buttons' row, in their place while open: nothing else moves.
+            row.display = False
+            yield Label("Say ›", id="talk-label")
+            line = Input(
+                placeholder="a line to the table · Enter sends · Esc cancels",
+                max_length=MAX_TALK,
+                id="talk-line",
+                compact=True,
+                disabled=True,  # (a hidden line must never take the keys)
+            )
+            line.cursor_blink = not self.prefs.still
+            yield line
 
     def start(self) -> None:
         self._mark_presence()
+        self._show_talk(self.prefs.settings.show_talk)
+        self._show_clock()
+        for said in self._unheard:
+            self._log_talk(said)
+        self._unheard.clear()
+        if self.online.offer is not None:
+            self.call_after_refresh(self.show_offer)
+        if not self.prefs.still:
+            self.set_interval(TICK, self._tick)
+
+    def _tick(self) -> None:
+        self.show_clock()
+        if self.state.over and self.online.offer is not None:
+            self.show_offer()
+
+    def follow_preferences(self, prefs: Preferences) -> None:
+        super().follow_preferences(prefs)
+        self._show_talk(prefs.settings.show_talk)
+
+    # ------------------------------------------------------------------ the connection
 
     def show_presence(self) -> None:
         """Mark each seat's connection, as the server last said."""
         if self.is_mounted:
             self._mark_presence()
+            self._update_controls()
 
     def _mark_presence(self) -> None:
         for panel, state in zip(self.panels, self.online.presence, strict=False):
@@ -106,3 +199,194 @@ class OnlinePlayScreen(PlayScreen):
     def result_note(self) -> str | None:
         moves = f"{self.result.turns} moves" if self.result is not None else ""
         return f"{moves} · table {shown_code(self.online.code or '?')} on {self.online.url}"
+
+    # ------------------------------------------------------------------ the turn clock
+
+    def show_clock(self) -> None:
+        """Count down the seconds the seat to move has, as the server last said them."""
+        if self.is_mounted:
+            self._show_clock()
+
+    def _show_clock(self) -> None:
+        running = self.online.clock_left()
+        banner = self.query_one(TurnBanner)
+        if running is None or self.state.over:
+            banner.show_clock(None)
+            return
+        clock, left = running
+        if clock.turn != self.state.turn or clock.seat != self.state.to_move:
+            banner.show_clock(None)  # (the board still shows an earlier move)
+            return
+        seconds = math.ceil(left)
+        banner.show_clock(seconds, urgent=clock.seat in self.controls and seconds <= URGENT)
+
+    def _present(self, message: Message) -> None:
+        super()._present(message)
+        self._show_clock()
+
+    # ------------------------------------------------------------------ talk
+
+    def hear(self, said: protocol.Said) -> None:
+        """A line someone said at the table: into the log, marked as talk."""
+        if self.is_mounted:
+            self._log_talk(said)
+        else:
+            self._unheard.append(said)
+
+    def _log_talk(self, said: protocol.Said) -> None:
+        talk = Talk(said.seat, said.name, said.text)
+        self.query_one(GameLog).add(talk_line(talk, self.names), talk=True)
+
+    def action_talk(self) -> None:
+        line = self.query_one("#talk-line", Input)
+        self.query_one("#actions").display = False
+        self.query_one("#talk-row").display = True
+        line.disabled = False
+        line.focus()
+
+    @on(Input.Submitted, "#talk-line")
+    def _on_talk(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if text:
+            self.run_worker(self.online.send(protocol.Say(text)), group="send")
+        self._close_talk()
+
+    def _close_talk(self) -> None:
+        line = self.query_one("#talk-line", Input)
+        line.value = ""
+        line.disabled = True
+        self.query_one("#talk-row").display = False
+        self.query_one("#actions").display = True
+        self.set_focus(None)
+
+    @property
+    def talking(self) -> bool:
+        """The line to talk is open."""
+        try:
+            return bool(self.query_one("#talk-row").display)
+        except NoMatches:
+            return False  # (not composed yet, or being taken down)
+
+    def action_cancel(self) -> None:
+        if self.talking:
+            self._close_talk()
+        else:
+            super().action_cancel()
+
+    def action_toggle_talk(self) -> None:
+        shown = not self.prefs.settings.show_talk
+        self.prefs.change(show_talk=shown)
+        self.notify("Talk shown." if shown else "Talk hidden: h shows it again.", timeout=3)
+
+    def _show_talk(self, shown: bool) -> None:
+        self.query_one(GameLog).show_talk(shown)
+
+    # ------------------------------------------------------------------ leaving, coming back
+
+    def action_leave(self) -> None:
+        from .confirm import ConfirmScreen
+
+        if not self.seated or self.state.over:
+            return
+        question = (
+            "Leave this game for good? The away bot plays your seat to the end, the game "
+            "counts as a loss for you, and you cannot take the seat back."
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.post_message(self.Leave())
+
+        self.app.push_screen(ConfirmScreen("Leave the game", question, "Leave", "Stay"), answered)
+
+    def action_back(self) -> None:
+        if self._away_here():
+            self.run_worker(self.online.send(protocol.ImBack()), group="send")
+
+    def _away_here(self) -> bool:
+        """This seat is played by the away bot while this app is connected."""
+        seat = self.online.seat
+        return seat is not None and not self.state.over and self._presence_of(seat) == "away"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel" and self.talking:
+            return True  # Esc closes the line to talk, whoever's turn it is
+        if action == "leave":
+            return self.seated and not self.state.over
+        if action == "back":
+            return True if self._away_here() else None
+        return super().check_action(action, parameters)
+
+    def _hint(self) -> str:
+        if self._away_here():
+            return "You are away: the bot plays for you · b: play your own turns again"
+        if self.state.over and self.seated:
+            return self.offer_line() or "Game over · r: the result, to offer another game"
+        return super()._hint()
+
+    # ------------------------------------------------------------------ another game
+
+    def result_screen(self, result: GameOver) -> GameOverScreen:
+        seated = self.seated
+        choices = (
+            ONLINE_CHOICES
+            if seated
+            else tuple(c for c in ONLINE_CHOICES if c not in ONLINE_ANSWERS)
+        )
+        screen = GameOverScreen(
+            result,
+            self.names,
+            self.seed,
+            choices=choices,
+            note=self.result_note(),
+            answers=ONLINE_ANSWERS if seated else frozenset(),
+            ratings=self.result_ratings(),
+        )
+        self._result_screen = screen
+        self._offer_to(screen)
+        return screen
+
+    def show_offer(self, closed: protocol.OfferClosed | None = None) -> None:
+        """Show how another game stands (``closed``: why the last offer is off)."""
+        if closed is not None:
+            self.offer_news = self._closed_line(closed)
+        elif self.online.offer is not None:
+            self.offer_news = ""
+        screen = self._result_screen
+        if screen is not None and screen.is_attached:
+            self._offer_to(screen)
+        elif self.online.offer is not None and self.result is not None and self.is_current:
+            self.show_result()  # someone offers: the result comes back up to answer it
+        if self.is_mounted:
+            self._update_controls()
+
+    def _offer_to(self, screen: GameOverScreen) -> None:
+        offer = self.online.offer
+        me = self.online.seat
+        waiting = offer is not None and me is not None and me not in offer.accepted
+        screen.show_offer(
+            self.offer_line(),
+            accept=offer is None or waiting,
+            decline=waiting,
+        )
+
+    def offer_line(self) -> str:
+        """How another game stands, in a line ("" when nobody offers one)."""
+        offer = self.online.offer
+        if offer is None:
+            return self.offer_news
+        left = f"{math.ceil(self.online.offer_left())} s"
+        me = self.online.seat
+        if me is not None and me not in offer.accepted:
+            return f"{self.names[offer.by]} offers another game: a accepts, d declines ({left})"
+        waiting = [self.names[s] for s in range(len(self.names)) if s not in offer.accepted]
+        who = "You" if offer.by == me else self.names[offer.by]
+        return f"{who} asked for another game · waiting for {join_names(waiting)} ({left})"
+
+    def _closed_line(self, closed: protocol.OfferClosed) -> str:
+        who = "" if closed.seat is None else self.names[closed.seat]
+        if closed.reason == "declined":
+            return f"{who} declined another game."
+        if closed.reason == "left":
+            return f"{who} left the table: no other game."
+        return "Nobody answered: the offer of another game lapsed."

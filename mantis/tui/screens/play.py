@@ -38,7 +38,7 @@ from ..widgets.move_button import MoveButton
 from ..widgets.odds_panel import OddsPanel
 from ..widgets.seat_panel import SeatPanel
 from .board import BoardScreen
-from .game_over import LOCAL_CHOICES, GameOverChoice
+from .game_over import LOCAL_CHOICES, GameOverChoice, GameOverScreen
 
 if TYPE_CHECKING:
     from ...store.ratings import RatingChange
@@ -276,20 +276,19 @@ class PlayScreen(BoardScreen):
 
     def show_result(self) -> None:
         """Open the game-over screen (again) once the game has ended."""
-        from .game_over import GameOverScreen
-
         if self.result is not None and not isinstance(self.app.screen, GameOverScreen):
-            self.app.push_screen(
-                GameOverScreen(
-                    self.result,
-                    self.names,
-                    self.seed,
-                    choices=self.result_choices,
-                    note=self.result_note(),
-                    ratings=self.result_ratings(),
-                ),
-                self._after_game,
-            )
+            self.app.push_screen(self.result_screen(self.result), self._after_game)
+
+    def result_screen(self, result: GameOver) -> GameOverScreen:
+        """The game-over screen for ``result`` (a subclass may offer more on it)."""
+        return GameOverScreen(
+            result,
+            self.names,
+            self.seed,
+            choices=self.result_choices,
+            note=self.result_note(),
+            ratings=self.result_ratings(),
+        )
 
     def _after_game(self, choice: GameOverChoice | None) -> None:
         if choice is not None and choice is not GameOverChoice.STAY:

@@ -1,4 +1,5 @@
-"""The settings form: bot speed, animations, theme, odds, coach and the bots' time budget."""
+"""The settings form: bot speed, animations, theme, odds, coach, table talk and the bots' time
+budget."""
 
 from __future__ import annotations
 
@@ -91,6 +92,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 yield from choice("Theme", [(t, t) for t in self.themes], s.theme, "theme")
                 yield from choice("Odds panel (o)", ON_OFF, s.show_odds, "show-odds")
                 yield from choice("Coach (c)", ON_OFF, s.coach, "coach")
+                yield from choice("Table talk online (h)", ON_OFF, s.show_talk, "show-talk")
                 yield Label("Bot time budget (s)")
                 yield Input(f"{s.bot_timeout:g}", id="bot-timeout", compact=True)
             yield Static(
@@ -125,6 +127,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 animations=self.query_one("#animations", Select).value is True,
                 show_odds=self.query_one("#show-odds", Select).value is True,
                 coach=self.query_one("#coach", Select).value is True,
+                show_talk=self.query_one("#show-talk", Select).value is True,
                 theme=theme if isinstance(theme, str) else self.settings.theme,
                 bot_timeout=timeout,
             )

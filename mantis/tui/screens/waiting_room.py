@@ -4,10 +4,16 @@ Everyone sees the table's code and how others join or watch it, every seat
 and whether its person is connected.  The host may add a bot of any level or
 an open seat, remove a bot or an open seat, and start with ctrl+s once every
 seat is taken.  What the server refuses is said on the screen, in one line.
+
+A quick-play table ("Play now") has no host: it says how many people it
+waits for and counts down to the bots that will take the open seats; it
+starts by itself.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from typing import Protocol
 
 from textual import on
@@ -100,10 +106,14 @@ class WaitingRoomScreen(Screen[None]):
     class Leave(Message):
         """Leave this table (the seat stays this app's: joining again takes it back)."""
 
-    def __init__(self, online: RoomLink) -> None:
+    def __init__(self, online: RoomLink, *, still: bool = False) -> None:
+        """The waiting room of the table ``online`` is at (``still``: no countdown ticks)."""
         super().__init__()
         self.online = online
+        self.still = still
         self.connection = ""
+        self._room_heard = time.monotonic()
+        """When the room's state (and its countdown to bots) arrived."""
 
     @property
     def room(self) -> protocol.RoomState | None:
@@ -111,8 +121,14 @@ class WaitingRoomScreen(Screen[None]):
 
     @property
     def is_host(self) -> bool:
+        """This app hosts the table (a quick-play table has nobody to set it up)."""
         room = self.room
-        return room is not None and self.online.seat is not None and room.host == self.online.seat
+        return (
+            room is not None
+            and not room.quick
+            and self.online.seat is not None
+            and room.host == self.online.seat
+        )
 
     def compose(self) -> ComposeResult:
         with Vertical(id="room"):
@@ -145,6 +161,8 @@ class WaitingRoomScreen(Screen[None]):
         table.add_columns("Seat", "Name", "Plays as", "Connection")
         self.update_room()
         table.focus()
+        if not self.still:
+            self.set_interval(1.0, self._show_note)
 
     # ------------------------------------------------------------------ what the server says
 
@@ -153,16 +171,23 @@ class WaitingRoomScreen(Screen[None]):
         room = self.room
         if room is None:
             return
+        self._room_heard = time.monotonic()
         code = shown_code(room.code)
         privacy = "private: only those you give the code can find it" if room.private else "public"
-        self.query_one("#room-title", Static).update(
-            plain.content(f"MANTIS · online table {code} · {privacy}")
-        )
+        if room.quick:
+            privacy = f"quick play · {len(room.seats)} players"
+        rules = [f"{room.clock} s a move" if room.clock else "", "" if room.talk else "no talk"]
+        title = " · ".join([f"MANTIS · online table {code}", privacy, *filter(None, rules)])
+        self.query_one("#room-title", Static).update(plain.content(title))
         url = self.online.url
+        join = (
+            f"mantis quick {url} --players {len(room.seats)}"
+            if room.quick
+            else (f"mantis join {url} {code}")
+        )
         self.query_one("#room-share", Static).update(
             plain.rich(
-                f"Others join with   mantis join {url} {code}\nand watch with     "
-                f"mantis watch {url} {code}",
+                f"Others join with   {join}\nand watch with     mantis watch {url} {code}",
                 lines=True,
             )
         )
@@ -172,7 +197,7 @@ class WaitingRoomScreen(Screen[None]):
         for s, seat in enumerate(room.seats):
             presence = self.online.presence[s] if s < len(self.online.presence) else ""
             name = plain.rich(seat.name or "—")
-            if s == room.host:
+            if s == room.host and not room.quick:
                 name.append(" (host)", style="dim")
             if s == self.online.seat:
                 name.append(" · you", style="bold")
@@ -184,8 +209,12 @@ class WaitingRoomScreen(Screen[None]):
         if room.seats:
             table.move_cursor(row=min(max(cursor, 0), len(room.seats) - 1))
         self.query_one("#host-controls").display = self.is_host
-        self.query_one("#room-note", Static).update(plain.content(self._note()))
+        self._show_note()
         self.refresh_bindings()
+
+    def _show_note(self) -> None:
+        if self.room is not None:
+            self.query_one("#room-note", Static).update(plain.content(self._note(), lines=True))
 
     def _note(self) -> str:
         room = self.room
@@ -195,6 +224,14 @@ class WaitingRoomScreen(Screen[None]):
         if room.state != "waiting":
             return "The game is starting…"
         waiting = sum(1 for seat in room.seats if not seat.taken)
+        if room.quick:
+            people = "player" if waiting == 1 else "players"
+            note = f"Waiting for {waiting} more {people}: the game starts by itself once the "
+            note += "table is full."
+            if room.bots_in is not None:
+                left = max(0, math.ceil(room.bots_in - (time.monotonic() - self._room_heard)))
+                note += f"\nIn {left} s, bots ({room.away_bot}) take the open seats."
+            return note
         if self.is_host:
             if waiting:
                 return (

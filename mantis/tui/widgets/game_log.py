@@ -1,4 +1,9 @@
-"""The scrolling game log: one narrated line per thing that happened."""
+"""The scrolling game log: one narrated line per thing that happened, and what people said.
+
+Talk is marked (a "›" in the number's column and its own style, so it stands
+apart with ``NO_COLOR`` too) and can be hidden (``show_talk``) without
+losing it: shown again, it is where it was.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,8 @@ from .. import plain
 MAX_LINES = 500
 #: Columns for the move number, so wrapped text hangs under the text, not the number.
 NUMBER_WIDTH = 4
+#: What a line of talk has where a move's number would be.
+TALK_MARK = "  › "
 
 
 class GameLog(VerticalScroll):
@@ -37,6 +44,13 @@ class GameLog(VerticalScroll):
         & > .-strong {
             text-style: bold;
         }
+        & > .-talk {
+            text-style: italic;
+            color: $text-accent;
+        }
+        &.-no-talk > .-talk {
+            display: none;
+        }
     }
     """
 
@@ -50,8 +64,10 @@ class GameLog(VerticalScroll):
     def on_mount(self) -> None:
         self.border_title = "Game log"
 
-    def add(self, line: str, *, turn: int | None = None, strong: bool = False) -> None:
-        """Append ``line``, prefixed with the move number when given.
+    def add(
+        self, line: str, *, turn: int | None = None, strong: bool = False, talk: bool = False
+    ) -> None:
+        """Append ``line``, prefixed with the move number when given (talk: marked as such).
 
         A line without a number belongs to the latest move so far (the deal
         is move 0), which is what ``rewind`` goes by.
@@ -62,12 +78,18 @@ class GameLog(VerticalScroll):
         grid = Table.grid(expand=True)
         grid.add_column(width=NUMBER_WIDTH, no_wrap=True, style="dim")
         grid.add_column(ratio=1)
-        grid.add_row(Text(f"{turn:>3} " if turn is not None else "", style="dim"), plain.rich(line))
-        self.mount(Static(grid, classes="-strong" if strong else ""))
+        number = TALK_MARK if talk else f"{turn:>3} " if turn is not None else ""
+        grid.add_row(Text(number, style="dim"), plain.rich(line))
+        self.mount(Static(grid, classes="-talk" if talk else "-strong" if strong else ""))
         surplus = len(self.children) - MAX_LINES
         if surplus > 0:
             for child in list(self.children)[:surplus]:
                 child.remove()
+        self.call_after_refresh(self.scroll_end, animate=False)
+
+    def show_talk(self, shown: bool) -> None:
+        """Show or hide the lines of talk (they stay in the log either way)."""
+        self.set_class(not shown, "-no-talk")
         self.call_after_refresh(self.scroll_end, animate=False)
 
     def rewind(self, turn: int) -> None:
