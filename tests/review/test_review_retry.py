@@ -85,12 +85,12 @@ def test_the_chart_draws_every_seats_chances_marked_at_the_labelled_decisions(re
     assert series[-1].marker == "1"  # the top seat is drawn last, over the others
     assert len({line.colour for line in series}) == len(series)
     labelled = [d.move + 1 for d in review.decisions if d.seat == 0 and d.label is not None]
-    assert figure.marks == tuple(float(x) for x in labelled) == tuple(
-        float(x) for x in marked_moves(review, {0})
+    assert (
+        figure.marks
+        == tuple(float(x) for x in labelled)
+        == tuple(float(x) for x in marked_moves(review, {0}))
     )
     assert figure.y_range == (0.0, 1.0)
-    every, _ = chances_chart(review, range(3))
-    assert len(chances_chart(review, range(3))[1].marks) == sum(
-        1 for d in review.decisions if d.label is not None
-    )
+    every, figure = chances_chart(review, range(3))
+    assert len(figure.marks) == sum(1 for d in review.decisions if d.label is not None)
     assert [line.marker for line in every] == ["1", "2", "3"]

@@ -129,7 +129,8 @@ KEYS: tuple[tuple[str, str], ...] = (
 CLOSING_NOTE = (
     "A steal always takes two steps — pick, then confirm — so one stray key or click "
     "never steals. At the start screen: [b]o [/b]play online, [b]g [/b]past games "
-    "(replay any of them, or [b]e [/b]review it), [b]t [/b]statistics. In a replay: [b]← → [/b]step back and "
+    "(replay any of them, or [b]e [/b]review it), [b]t [/b]statistics. In a replay: "
+    "[b]← → [/b]step back and "
     "forward, [b]Home End [/b]jump to either end, [b]space [/b]plays and pauses, "
     "[b]+ - [/b]change its speed."
 )

@@ -112,6 +112,7 @@ class ReplayScreen(BoardScreen):
         if self.review is not None:
             from ..widgets.option_chances import OptionChances
 
+            self.add_class("-reviewed")
             self.query_one("#side").mount(OptionChances(id="chances"))
         self._log_stream(self.messages)
         self.query_one(OddsPanel).display = self.prefs.settings.show_odds
@@ -162,7 +163,7 @@ class ReplayScreen(BoardScreen):
 
     def _extra_bottom_rows(self) -> int:
         # A reviewed game's chances panel (a row per option, the verdict, its border)
-        # sits under the pile: the seats give up the rows it takes.
+        # sits under the pile: the seats give up the rows it takes when they can.
         return self.state.players + 3 if self.review is not None else 0
 
     def _update_insights(self) -> None:

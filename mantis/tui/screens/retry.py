@@ -27,7 +27,6 @@ from ...review.retry import ACCEPTED_WITHIN, Answer, Drill
 from ...table import moves_of
 from ..preferences import Preferences
 from ..widgets.coach_bar import CoachBar
-from ..widgets.move_button import MoveButton
 from ..widgets.option_chances import OptionChances, option_name
 from .board import BOARD_CSS, BoardScreen
 from .play import PlayScreen
@@ -178,8 +177,9 @@ class RetryScreen(PlayScreen):
         """The position is done with: no more choices (the buttons go), on to the next."""
         self.waiting = self.target = None
         self._update_controls()
-        for button in self.query(MoveButton):
-            button.display = False
+        # The verdict says what comes next: the row of buttons and hint gives its room
+        # to the chances under the pile.
+        self.query_one("#actions").display = False
         self.refresh_bindings()
 
     def _reveal(self) -> None:
@@ -245,8 +245,3 @@ class RetryScreen(PlayScreen):
             f"solved {len(drill.solved)} of {drill.total}",
             f"move {self.decision.move + 1}",
         ]
-
-    def _hint(self) -> str:
-        if self.solved:
-            return "n: next position · esc: back to the review"
-        return super()._hint()

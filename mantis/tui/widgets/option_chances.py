@@ -35,14 +35,19 @@ def option_name(action: Action, names: Sequence[str]) -> str:
     return "Score"
 
 
-def loss_text(decision: Decision) -> tuple[str, str]:
-    """What the choice made cost, in words, and its style: "−15.0 points, a blunder"."""
+def loss_text(decision: Decision, *, short: bool = False) -> tuple[str, str]:
+    """What the choice made cost, in words, and its style: "a blunder (−25.0)".
+
+    ``short``: the fewest words ("−25.0 blunder", "no real choice").
+    """
     if not decision.real:
-        return "no real choice: every option within 1 point", "dim"
+        return ("no real choice" if short else "no real choice: every option within 1 point"), "dim"
     if decision.chosen == decision.best or decision.loss < 0.05:
         return "the best choice", "bold"
     if decision.label is None:
         return f"−{decision.loss:.1f} points", ""
+    if short:
+        return f"−{decision.loss:.1f} {decision.label}", LABEL_STYLES[decision.label]
     article = "an" if decision.label == "inaccuracy" else "a"
     return f"{article} {decision.label} (−{decision.loss:.1f})", LABEL_STYLES[decision.label]
 
@@ -105,12 +110,38 @@ class OptionChances(Widget):
         decision = self.decision
         if decision is None:
             return Text(self.note, style="dim")
+        words, style = loss_text(decision)
+        tail = [Text(f"played: {words}", style=style)] if self.played else []
+        if self.note:
+            tail.append(Text(self.note, style="dim"))
+        rows = self._rows(decision)
+        if self.size.height and len(rows) + len(tail) > self.size.height:
+            # Too many options for the room (a big table in a small terminal): they
+            # flow, several to a line, marked with the glyphs alone, then one line
+            # with the key to the glyphs and what the choice played cost.
+            rows = self._flowing(decision)
+            key = Text("★ best", style="dim")
+            if self.answer is not None:
+                key.append("  ● you", style="dim")
+            if self.played:
+                words, style = loss_text(decision, short=True)
+                key.append(f"  ◀ {words}", style=style or "dim")
+            tail = [key]
+        # One line per row: a name too long is cut, never wrapped onto the next row.
+        return Text("\n", no_wrap=True, overflow="ellipsis").join([*rows, *tail])
+
+    def _label(self, option: int) -> str:
+        assert self.decision is not None
+        return plain.visible(option_name(self.decision.options[option].action, self.names))
+
+    def _rows(self, decision: Decision) -> list[Text]:
+        """A row per option: its name, its chance, and what it was (best, yours, played)."""
         from ...players.coach import percent
 
         width = max(self.size.width, 20)
-        rows = []
-        labels = [plain.visible(option_name(o.action, self.names)) for o in decision.options]
+        labels = [self._label(i) for i in range(len(decision.options))]
         label_width = max(8, min(max(map(len, labels)), 16, width - 16))
+        rows = []
         for i, option in enumerate(decision.options):
             line = Text(no_wrap=True, overflow="ellipsis")
             label = labels[i]
@@ -119,18 +150,34 @@ class OptionChances(Widget):
             best = i == decision.best
             line.append(f"{label:<{label_width}}", style="bold" if best else "")
             line.append(f"{percent(option.win):>5}", style="bold" if best else "")
-            marks = self._marks(decision, i)
+            # "★ best, played": the first glyph says enough.
+            named = self._marks(decision, i)
+            marks = ", ".join([*named[:1], *(mark[2:] for mark in named[1:])])
             if marks:
                 line.append(f" {marks}", style="bold green" if best else "")
             rows.append(line)
-        if self.played:
-            words, style = loss_text(decision)
-            rows.append(Text(f"played: {words}", style=style))
-        if self.note:
-            rows.append(Text(self.note, style="dim"))
-        return Text("\n").join(rows)
+        return rows
 
-    def _marks(self, decision: Decision, option: int) -> str:
+    def _flowing(self, decision: Decision) -> list[Text]:
+        """The options side by side as "Steal Ann 21%◀", as many to a line as fit."""
+        from ...players.coach import percent
+
+        width = max(self.size.width, 20)
+        lines: list[Text] = [Text()]
+        for i, option in enumerate(decision.options):
+            glyphs = "".join(mark[0] for mark in self._marks(decision, i))
+            token = f"{self._label(i)} {percent(option.win)}{glyphs}"
+            line = lines[-1]
+            if line.cell_len and line.cell_len + 2 + len(token) > width:
+                line = Text()
+                lines.append(line)
+            if line.cell_len:
+                line.append("  ")
+            line.append(token, style="bold" if i == decision.best else "")
+        return lines
+
+    def _marks(self, decision: Decision, option: int) -> list[str]:
+        """ "★ best", "● you", "◀ played": what ``option`` was."""
         marks = []
         if option == decision.best:
             marks.append("★ best")
@@ -138,4 +185,4 @@ class OptionChances(Widget):
             marks.append("● you")
         if self.played and option == decision.chosen:
             marks.append("◀ played")
-        return " ".join(marks)
+        return marks
