@@ -196,8 +196,9 @@ async def test_a_decision_opens_on_the_board_at_its_position_with_each_options_c
         screen = await reviewed(pilot)
         review = screen.review
         first = mistakes_of(review, 0)[0]
-        row = screen.shown.index(first)
-        await pilot.press(*["down"] * row, "enter")
+        # The list opens on the first labelled decision: Enter opens it.
+        assert screen.query_one("#decisions").cursor_row == screen.shown.index(first)
+        await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
         replay = app.screen
         (jump,) = heard.of(ReviewScreen.Jump)
@@ -306,8 +307,8 @@ def test_review_no_color(snap_compare, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_review_decision_on_the_board(snap_compare) -> None:
     async def open_first_mistake(pilot) -> None:
         screen = await reviewed(pilot)
+        await pilot.press("enter")  # on the first mistake, where the list opens
         first = mistakes_of(screen.review, 0)[0]
-        await pilot.press(*["down"] * screen.shown.index(first), "enter")
         await wait_for(
             pilot,
             lambda: (

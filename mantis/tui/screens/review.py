@@ -279,6 +279,9 @@ class ReviewScreen(Screen[None]):
         self.shown = tuple(d for d in review.decisions if d.seat in seats)
         for decision in self.shown:
             table.add_row(*self._row(decision), key=str(decision.move))
+        # The cursor starts on the first labelled decision: Enter shows it at once.
+        first = next((i for i, d in enumerate(self.shown) if d.label is not None), 0)
+        table.move_cursor(row=first, animate=False)
         self._title_list()
 
     def _title_list(self) -> None:
