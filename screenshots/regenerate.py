@@ -20,13 +20,16 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "tui"), str(ROOT / "tests" / "web")]
 
+import history  # noqa: E402
 import onlinekit  # noqa: E402
 import positions  # noqa: E402
+import tuikit  # noqa: E402
 import webkit  # noqa: E402
 
 from mantis.engine import SeatInfo  # noqa: E402
 from mantis.store import Settings, save_settings  # noqa: E402
 from mantis.store.paths import settings_path  # noqa: E402
+from mantis.store.stats import default_stats_path  # noqa: E402
 from mantis.tui import first_screens  # noqa: E402
 from mantis.tui.app import MantisApp  # noqa: E402
 from mantis.tui.screens import lobby  # noqa: E402
@@ -65,6 +68,31 @@ async def _game_over(app: MantisApp, pilot: object) -> None:
             break
         await pilot.pause(0.02)  # type: ignore[attr-defined]
     await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def _win_rated(app: MantisApp, pilot: object) -> None:
+    """Make the last move, a winning score: the game is recorded and rated, then shown over."""
+    await tuikit.wait_for_human(pilot)  # type: ignore[arg-type]
+    await pilot.press("s")  # type: ignore[attr-defined]
+    await _game_over(app, pilot)
+
+
+def _with_history(make: Callable[[], MantisApp]) -> Callable[[], MantisApp]:
+    """``make``'s app, over a statistics database holding the tests' hand-made games."""
+
+    def made() -> MantisApp:
+        history.seed_stats()
+        return make()
+
+    return made
+
+
+async def _statistics(app: MantisApp, pilot: object) -> None:
+    await pilot.press("t")  # type: ignore[attr-defined]
+    for _ in range(200):
+        if getattr(app.screen, "loaded", False):
+            break
+        await pilot.pause(0.02)  # type: ignore[attr-defined]
 
 
 async def _help(app: MantisApp, pilot: object) -> None:
@@ -156,9 +184,15 @@ SHOTS: list[tuple[str, Callable[[], MantisApp], tuple[int, int], Prepare]] = [
     ("table-4-players", _table(positions.mid_game(4)), (100, 30), _settle),
     ("table-4-players-steal", _table(positions.mid_game(4)), (80, 24), _pick_target),
     ("table-6-players-large", _table(positions.mid_game(6)), (120, 40), _settle),
-    ("game-over", _table(positions.single_win()), (80, 24), _game_over),
+    (
+        "game-over",
+        _with_history(_table(positions.last_move(3, 4, you_win=True))),
+        (80, 24),
+        _win_rated,
+    ),
     ("game-over-shared-win", _table(positions.shared_win()), (80, 24), _game_over),
     ("help", _table(positions.mid_game(4)), (80, 24), _help),
+    ("statistics", _with_history(lambda: MantisApp(still=True)), (80, 30), _statistics),
     ("table-odds-and-coach", _with_insights(positions.mid_game(4)), (100, 30), _settle),
     ("table-odds-and-coach-large", _with_insights(positions.mid_game(6)), (120, 40), _settle),
     ("replay", _replay, (100, 30), _replay_steps),
@@ -208,8 +242,10 @@ async def main() -> None:
         os.environ["MANTIS_HOME"] = home
         os.environ.pop("NO_COLOR", None)
         for name, make, size, prepare in SHOTS:
-            # Each shot starts from default settings (some shots switch the odds on).
+            # Each shot starts from default settings (some shots switch the odds on)
+            # and no statistics (some shots record games).
             save_settings(Settings(), settings_path())
+            default_stats_path().unlink(missing_ok=True)
             path = await _shoot(name, make, size, prepare)
             print(path.relative_to(ROOT))
         save_settings(Settings(), settings_path())

@@ -18,21 +18,12 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
-from .scale import BETA, MU, SIGMA, Rating
+from .scale import BETA, MU, SIGMA, Fitted, Rating
 
 #: Newton steps at most, and the step size (in ``mu``) that counts as converged.
 MAX_STEPS = 100
 TOLERANCE = 1e-10
-
-
-@dataclass(frozen=True, slots=True)
-class Fitted:
-    """One player's fitted rating and the number of games it comes from."""
-
-    rating: Rating
-    games: int
 
 
 def fit(

@@ -16,11 +16,10 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
-from .fit import Fitted
-from .scale import Rating
+from .scale import Fitted, Rating
 
 LEVELS_FILE = "levels.json"
 
@@ -84,7 +83,9 @@ def parse_levels(text: str) -> LevelTable:
 @functools.cache
 def level_table() -> LevelTable:
     """The shipped anchors (read once)."""
-    return parse_levels(resources.files(__package__).joinpath(LEVELS_FILE).read_text("utf-8"))
+    # Read beside this module: importlib.resources would cost the setup screen's first
+    # frame more than the file itself (the package is always installed unzipped).
+    return parse_levels(Path(__file__).with_name(LEVELS_FILE).read_text("utf-8"))
 
 
 def level_rating(level: str, players: int | None = None) -> Rating | None:

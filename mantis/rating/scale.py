@@ -86,3 +86,11 @@ class Rating:
             "mu": round(self.mu, 6),
             "sigma": round(self.sigma, 6),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Fitted:
+    """A rating fitted to many games (a bot level's anchor) and the number of games behind it."""
+
+    rating: Rating
+    games: int

@@ -33,8 +33,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import game_seed
-from ..rating.fit import Fitted, fit
+from ..rating.fit import fit
 from ..rating.levels import level_rating
+from ..rating.scale import Fitted
 from .jobs import resolve_jobs
 from .progress import progress_bar
 from .runner import BotFailure, GameTask, RunResult, run_tasks

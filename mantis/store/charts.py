@@ -14,6 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+BAND_MARKER = "·"
+"""What a band is drawn with: lighter than any series' own marker."""
+
 
 @dataclass(frozen=True)
 class Series:
@@ -27,7 +30,7 @@ class Series:
     colour: str | tuple[int, int, int] | None = None
     """A plotext colour name or an RGB triple (None: the chart's foreground)."""
     band: tuple[tuple[float, ...], tuple[float, ...]] | None = None
-    """Lower and upper bounds at each x (an uncertainty band), drawn in dots."""
+    """Lower and upper bounds at each x (an uncertainty band), drawn in small dots."""
 
     @property
     def at(self) -> tuple[float, ...]:
@@ -64,8 +67,8 @@ def draw(plt: Any, series: Sequence[Series], figure: Figure = PLAIN) -> None:
         colour = line.colour if line.colour is not None else "default"
         if line.band is not None:
             lower, upper = line.band
-            plt.plot(line.at, lower, marker="dot", color=colour)
-            plt.plot(line.at, upper, marker="dot", color=colour)
+            plt.plot(line.at, lower, marker=BAND_MARKER, color=colour)
+            plt.plot(line.at, upper, marker=BAND_MARKER, color=colour)
         labelled = figure.legend and (len(series) > 1 or line.band is not None)
         plt.plot(
             line.at, line.ys, marker=line.marker, color=colour, label=line.label if labelled else ""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Sequence
 from datetime import datetime
@@ -26,7 +27,7 @@ ROLLING_WINDOW = 5
 """Games averaged for each point of the win-rate chart."""
 CHART_GAMES = 60
 """Rated games shown in a person's rating chart (the latest)."""
-CHART_MARKS = "┌─┤└•"
+CHART_MARKS = "┌─┤└•·"
 """What a text chart is drawn with: a terminal that cannot show these gets none."""
 PROVISIONAL_MARK = "?"
 NO_GAMES = "No games recorded yet: finish a game with `mantis play` and it will show up here."
@@ -176,7 +177,7 @@ def _rating_lines(stats: PlayerStats, *, unicode: bool) -> list[str]:
         latest = f"the last {len(points)}" if games > len(points) else "every one"
         lines.append(
             f"{stats.name}'s rating after each rated game ({latest}, oldest first; "
-            "the dots: where it lies with 95% belief):"
+            "the small dots: where it lies with 95% belief):"
         )
         lines.extend(_indented(chart_text(*rating_chart(points), width=64, height=10)))
     return lines
@@ -218,17 +219,34 @@ def results_chart(results: Sequence[bool], last: int = RECENT) -> tuple[list[Ser
 
 
 def rating_chart(points: Sequence[RatingPoint]) -> tuple[list[Series], Figure]:
-    """The chart of a rating's history: the rating after each rated game, and its band.
+    """The chart of a rating over time: the rating after each rated game, and its band.
 
-    The band is where the rating lies with 95% belief (the ``±``); the
-    horizontal axis counts the rated games shown (the first and last labelled).
+    The band is where the rating lies with 95% belief (the ``±``).  The
+    horizontal axis counts the rated games shown, oldest first, its ends
+    labelled with their dates; the vertical one is marked in round numbers.
     """
     shown = tuple(float(point.rating.shown) for point in points)
     lower = tuple(float(point.rating.shown - point.rating.plus_minus) for point in points)
     upper = tuple(float(point.rating.shown + point.rating.plus_minus) for point in points)
     xs = tuple(float(n) for n in range(1, len(points) + 1))
     series = Series("rating", shown, xs, band=(lower, upper))
-    return [series], Figure(x_ticks=_ends(xs, "game"))
+    ends = sorted({0, len(points) - 1}) if points else []
+    x_ticks = tuple((xs[i], f"{points[i].finished_at:%Y-%m-%d}") for i in ends) or None
+    y_range, y_ticks = _round_axis(min(lower, default=0.0), max(upper, default=0.0))
+    return [series], Figure(y_range=y_range, x_ticks=x_ticks, y_ticks=y_ticks)
+
+
+def _round_axis(
+    low: float, high: float, most: int = 5
+) -> tuple[tuple[float, float], tuple[tuple[float, str], ...]]:
+    """A range from ``low`` to ``high`` widened to round numbers, and at most ``most`` ticks."""
+    for step in (50, 100, 200, 250, 500, 1000, 2000, 5000):
+        bottom = math.floor(low / step) * step
+        top = max(math.ceil(high / step) * step, bottom + step)
+        if (top - bottom) // step + 1 <= most:
+            break
+    ticks = tuple((float(y), f"{y:,}") for y in range(bottom, top + 1, step))
+    return (float(bottom), float(top)), ticks
 
 
 def _ends(xs: tuple[float, ...], what: str) -> tuple[tuple[float, str], ...] | None:

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..engine import GameRecord
 from ..store.saves import autosave, clear_save
+
+if TYPE_CHECKING:
+    from ..store.finished import Finished
 from .messages import Notice
 
 
@@ -47,6 +50,8 @@ class LocalKeeper:
     def __init__(self, save_path: Path | None = None, stats_path: Path | None = None) -> None:
         self.save_path = save_path
         self.stats_path = stats_path
+        self.finished: Finished | None = None
+        """What the statistics made of the game once it is recorded (its rating changes)."""
 
     async def save(self, record: GameRecord) -> None:
         await asyncio.to_thread(autosave, record, self.save_path)
@@ -60,13 +65,13 @@ class LocalKeeper:
         from ..store.finished import record_finished
         from ..store.stats import StatsError
 
-        def store() -> None:
+        def store() -> Finished:
             try:
-                record_finished(record, path=self.stats_path)
+                return record_finished(record, path=self.stats_path)
             finally:
                 clear_save(self.save_path)
 
         try:
-            await asyncio.to_thread(store)
+            self.finished = await asyncio.to_thread(store)
         except StatsError as exc:
             raise KeepError(str(exc)) from None

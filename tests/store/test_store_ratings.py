@@ -158,7 +158,7 @@ def test_stats_text_shows_the_rating_and_its_chart(capsys):
     # The one chart home draws it: the rating's line in its band, over the rated games.
     drawn = chart_text(*rating_chart(ann.ratings), width=64, height=10).splitlines()
     assert [line.removeprefix("  ") for line in chart] == drawn
-    assert "game 1" in chart[-1] and "game 6" in chart[-1]
+    assert chart[-1].split() == ["2026-05-01", "2026-05-02"]  # over time: the first and last
 
 
 def test_the_rating_chart_is_the_rating_after_each_game_in_its_band():
@@ -172,4 +172,11 @@ def test_the_rating_chart_is_the_rating_after_each_game_in_its_band():
     lower, upper = series.band
     for low, shown, high, point in zip(lower, series.ys, upper, ann.ratings, strict=True):
         assert low == shown - point.rating.plus_minus and high == shown + point.rating.plus_minus
-    assert figure.x_ticks == ((1.0, "game 1"), (4.0, "game 4"))
+    assert figure.x_ticks == ((1.0, "2026-05-01"), (4.0, "2026-05-01"))
+    # The rating's axis: round numbers, covering the whole band.
+    assert figure.y_range is not None and figure.y_ticks is not None
+    bottom, top = figure.y_range
+    assert bottom <= min(lower) and max(upper) <= top
+    steps = {b - a for (a, _), (b, _) in zip(figure.y_ticks, figure.y_ticks[1:], strict=False)}
+    assert len(steps) == 1 and steps.pop() in (50, 100, 200, 250, 500, 1000)
+    assert [label for _, label in figure.y_ticks] == [f"{round(y):,}" for y, _ in figure.y_ticks]

@@ -12,7 +12,7 @@ from storekit import game_for
 
 from mantis.cli import main
 from mantis.store import data_dir
-from mantis.store.charts import Figure, Series, chart_text
+from mantis.store.charts import BAND_MARKER, Figure, Series, chart_text
 from mantis.store.stats import StatsDB, default_stats_path
 from mantis.store.stats_report import results_chart, results_letters, rolling_win_rate, run_stats
 
@@ -177,5 +177,5 @@ def test_a_chart_tells_its_series_apart_by_letter_and_marks_chosen_points():
     assert "AA Ann" in text and "BB Bea" in text  # the legend, one letter each
     plot = [line[5:] for line in lines[3:-2]]  # inside the frame, under the legend
     assert any("A" in line for line in plot) and any("B" in line for line in plot)
-    assert sum(line.count("•") for line in plot) > 0  # Bea's band
+    assert sum(line.count(BAND_MARKER) for line in plot) > 0  # Bea's band, in small dots
     assert "┬" in lines[0]  # the mark, where it meets the frame

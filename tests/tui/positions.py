@@ -101,3 +101,21 @@ def with_mistakes() -> GameRecord:
     where stealing from Ann is within 2 points of the best and stealing from Bea is not:
     the game the review's tests and pictures show."""
     return replace(played(3, 8, 0.45), seats=seats("hrr", "You,Ann,Bea"))
+
+
+def last_move(players: int, seed: int, *, you_win: bool) -> Position:
+    """A game one move from its end (a score that reaches the target), "You" at the table.
+
+    With ``you_win`` "You" are to make that score; otherwise a ``greedy`` bot
+    makes it.  The other seats are ``greedy`` bots named Bot1, Bot2…
+    """
+    record = played(players, seed, 0.5)
+    assert record.result is not None and record.result.reason == "target"
+    winner = record.result.winners[0]
+    assert record.actions[-1] == (winner, SCORE)
+    you = winner if you_win else (winner + 1) % players
+    table = tuple(
+        SeatInfo("You", "human") if seat == you else SeatInfo(f"Bot{seat}", "bot", "greedy")
+        for seat in range(players)
+    )
+    return replace(record, seats=table), len(record.actions) - 1

@@ -380,7 +380,7 @@ async def test_every_table_size_plays_to_the_end(players: int) -> None:
     specs = ["random", "score"] * 3
     app = MantisApp(first_screens.NewTable(seats(*specs[:players]), players), still=True)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=20)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=120)
         table = table_of(app)
         table.record.replay().check_accounting()
         assert sum(table.result.scores) + sum(table.result.tank_sizes) == (

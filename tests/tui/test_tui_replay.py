@@ -64,7 +64,7 @@ async def test_stepping_through_a_replay_reproduces_the_game() -> None:
     dealt = record_of(Game.new(3, 20), BOTS)  # a short game: 16 moves
     app = MantisApp(first_screens.Position(dealt), still=True)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=20)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=120)
         table = table_of(app)
         original_log = list(table.query_one(GameLog).texts)
         played = list(table.messages)

@@ -48,7 +48,7 @@ def table_of(app: MantisApp) -> LocalPlayScreen:
     raise AssertionError("no table on the screen stack")
 
 
-async def wait_for(pilot: Pilot, test: Callable[[], object], timeout: float = 30.0) -> None:
+async def wait_for(pilot: Pilot, test: Callable[[], object], timeout: float = 90.0) -> None:
     """Let the app run until ``test()`` holds; fail after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while not test():

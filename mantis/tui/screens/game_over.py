@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -17,6 +18,9 @@ from textual.widgets.button import ButtonVariant
 from ...engine import GameOver
 from .. import plain
 from ..narration import join_names, reason_text
+
+if TYPE_CHECKING:
+    from ...store.ratings import RatingChange
 
 
 class GameOverChoice(Enum):
@@ -127,7 +131,7 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
         width: 1fr;
         margin: 0;
     }
-    #box .note {
+    #box .note, #ratings {
         margin-top: 1;
     }
     """
@@ -148,14 +152,20 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
         *,
         choices: Sequence[GameOverChoice] = LOCAL_CHOICES,
         note: str | None = None,
+        ratings: Sequence[RatingChange] = (),
     ) -> None:
-        """The result; ``choices`` are the buttons offered."""
+        """The result; ``choices`` are the buttons offered.
+
+        ``ratings`` are the rating changes the game was recorded with (none
+        if it was not rated): one "Ann 1,612 → 1,634" per person.
+        """
         super().__init__()
         self.result = result
         self.names = list(names)
         self.seed = seed
         self.choices = tuple(c for c in GameOverChoice if c in choices and c in _BUTTONS)
         self.note = note
+        self.ratings = tuple(ratings)
 
     def compose(self) -> ComposeResult:
         result, names = self.result, self.names
@@ -169,6 +179,8 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
             yield Static(plain.content(headline), id="winners")
             yield Static(plain.content(reason_text(result, names)), id="reason")
             yield Static(self._score_table(), id="scores")
+            if self.ratings:
+                yield Static(plain.content(ratings_line(self.ratings)), id="ratings")
             seed = "-" if self.seed is None else str(self.seed)
             note = self.note
             if note is None:
@@ -215,3 +227,11 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
         chosen = GameOverChoice(choice)
         if chosen is GameOverChoice.STAY or chosen in self.choices:
             self.dismiss(chosen)
+
+
+def ratings_line(changes: Sequence[RatingChange]) -> str:
+    """ "Rating: Ann 1,612 → 1,634", a person after another ("Ratings: …, · …")."""
+    moves = " · ".join(
+        f"{change.name} {change.before.shown:,} → {change.after.shown:,}" for change in changes
+    )
+    return f"Rating{'s' if len(changes) > 1 else ''}: {moves}"

@@ -1,4 +1,4 @@
-"""How to play, in a few paragraphs, and the keys."""
+"""How to play, in a few paragraphs, the ratings (the bot levels' and yours), and the keys."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from ...engine import NUM_COLOURS
+from ...engine.seat_count import SEAT_COUNTS
+from ...players.registry import level_choices
 from .. import palette
+from ..level_ratings import rating_text
 
 
 def _colour(colour: int) -> str:
@@ -111,6 +114,33 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
     ),
 )
 
+RATINGS_TITLE = "Ratings: the bots' and yours"
+RATINGS_TEXT = (
+    "Every bot level has a rating, fixed by many games between the bots, at each table "
+    "size (a level's strength depends on it: random play is nearly hopeless at six). "
+    "The setup screen shows each level's rating for the size you pick.\n\nYou have a "
+    "rating too, from your finished games here, against the bots and against each other "
+    "at one keyboard. It starts at [b]1,500 [/b]with a ± of 500 that narrows as you play, "
+    "and is [i]provisional [/i]while the ± is wider than 240 (your first twenty games or "
+    "so). Each game's change shows when it ends (Ann 1,500 → 1,541); press [b]t [/b]at the "
+    "start screen for your rating and its history. At two seats, 400 points between two "
+    "players are about 10-to-1 odds."
+)
+
+
+def _levels_table() -> Table:
+    """Each level's rating at each table size and over all sizes."""
+    table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
+    table.add_column("Level", no_wrap=True)
+    for players in SEAT_COUNTS:
+        table.add_column(f"{players} seats", justify="right")
+    table.add_column("all", justify="right")
+    for label, bot in level_choices():
+        sizes = [*SEAT_COUNTS, None]
+        table.add_row(f"{label} ({bot})", *(rating_text(bot, n) for n in sizes))
+    return table
+
+
 KEYS: tuple[tuple[str, str], ...] = (
     ("s", "score (or click Score)"),
     ("1–6, ← →", "pick a seat to steal from (or click its tank)"),
@@ -175,6 +205,9 @@ class HelpScreen(ModalScreen[None]):
     #help-box Static {
         width: 1fr;
     }
+    #help-box #level-ratings {
+        margin-top: 1;
+    }
     """
 
     BINDINGS = [
@@ -189,6 +222,9 @@ class HelpScreen(ModalScreen[None]):
             for i, (title, text) in enumerate(HELP_SECTIONS):
                 yield Static(title, classes="title first" if i == 0 else "title")
                 yield Static(text)
+            yield Static(RATINGS_TITLE, classes="title")
+            yield Static(RATINGS_TEXT)
+            yield Static(_levels_table(), id="level-ratings")
             yield Static("Keys at the table", classes="title")
             yield Static(_keys_table())
             yield Static("")

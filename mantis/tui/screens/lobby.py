@@ -34,14 +34,18 @@ from ...players.seat_specs import HUMAN, OPEN, online_seats_problem
 from ...store.seat_tokens import SeatTokens
 from ...table.names import MAX_NAME_LENGTH, NameRefused, name_to_sit_with
 from .. import plain
+from ..level_ratings import rated, relabel
 from ..preferences import Preferences
 
 #: Seconds between two looks at the server's list of tables.
 REFRESH_EVERY = 3.0
 
 
-def _seat_choices() -> list[tuple[str, str]]:
-    return [("Open seat", OPEN)] + [(f"{label} bot ({bot})", bot) for label, bot in level_choices()]
+def _seat_choices(players: int) -> list[tuple[str, str]]:
+    """An open seat, or a bot per level with its rating at a table of ``players``."""
+    return [("Open seat", OPEN)] + [
+        (rated(f"{label} bot", bot, players), bot) for label, bot in level_choices()
+    ]
 
 
 class LobbyScreen(Screen[None]):
@@ -85,7 +89,7 @@ class LobbyScreen(Screen[None]):
         seats = list(settings.online_seats)[:others]
         players = len(seats) + 1
         seats += [OPEN] * (others - len(seats))
-        choices = _seat_choices()
+        choices = _seat_choices(players)
         known = {value for _, value in choices}
         with VerticalScroll(id="lobby-form", can_focus=False):
             yield Static("MANTIS · play online", id="lobby-title")
@@ -154,7 +158,11 @@ class LobbyScreen(Screen[None]):
     # ------------------------------------------------------------------ the form
 
     @on(Select.Changed, "#online-players")
-    def _on_players(self) -> None:
+    def _on_players(self, event: Select.Changed) -> None:
+        if isinstance(event.value, int):
+            choices = _seat_choices(event.value)
+            for i in range(2, MAX_SEATS + 1):
+                relabel(self.query_one(f"#online-seat-{i}", Select), choices)
         self._show_seats()
 
     def _show_seats(self) -> None:

@@ -10,12 +10,17 @@ person ever blocks the screen; a person's move goes to their seat's
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...engine import Action, GameRecord
 from ...players import HumanPlayer
-from ...table import Table
+from ...table import LocalKeeper, Table
 from ..preferences import Preferences
 from .board import BOARD_CSS
 from .play import PlayScreen
+
+if TYPE_CHECKING:
+    from ...store.ratings import RatingChange
 
 
 class SeatsHere:
@@ -66,6 +71,12 @@ class LocalPlayScreen(PlayScreen):
     def record(self) -> GameRecord:
         """The game so far as a record, with the seats' names and kinds."""
         return self.table.record
+
+    def result_ratings(self) -> tuple[RatingChange, ...]:
+        # The keeper recorded the game before the table published its end.
+        keeper = self.table.keeper
+        finished = keeper.finished if isinstance(keeper, LocalKeeper) else None
+        return finished.ratings if finished is not None else ()
 
     def start(self) -> None:
         # The game (its first save, the first bot's thinking) starts once the board

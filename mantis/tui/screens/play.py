@@ -15,7 +15,7 @@ the Score and Steal controls come alive and hand the move to the board's
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -39,6 +39,9 @@ from ..widgets.odds_panel import OddsPanel
 from ..widgets.seat_panel import SeatPanel
 from .board import BoardScreen
 from .game_over import LOCAL_CHOICES, GameOverChoice
+
+if TYPE_CHECKING:
+    from ...store.ratings import RatingChange
 
 # The coach (hidden unless asked for) is imported when first needed, not
 # before the board's first frame.
@@ -283,6 +286,7 @@ class PlayScreen(BoardScreen):
                     self.seed,
                     choices=self.result_choices,
                     note=self.result_note(),
+                    ratings=self.result_ratings(),
                 ),
                 self._after_game,
             )
@@ -294,6 +298,10 @@ class PlayScreen(BoardScreen):
     def result_note(self) -> str | None:
         """The game-over screen's small print (None: moves, seed and what Rematch does)."""
         return None
+
+    def result_ratings(self) -> tuple[RatingChange, ...]:
+        """Each person's rating before and after this game, as recorded (none: not rated)."""
+        return ()
 
     # ------------------------------------------------------------------ controls
 

@@ -20,17 +20,19 @@ from ...players.registry import level_choices
 from ...players.seat_specs import HUMAN
 from ...table.names import MAX_NAME_LENGTH
 from .. import plain
+from ..level_ratings import rated, relabel
 from ..seating import DEFAULT_NAMES, SeatingError, check_names, default_names
 
 DEFAULT_PLAYERS = 3
 
 
-def _choices(extra: Sequence[str]) -> list[tuple[str | Content, str]]:
-    """What a seat can be: a human, a bot per level, and any bot remembered."""
+def _choices(extra: Sequence[str], players: int) -> list[tuple[str | Content, str]]:
+    """What a seat can be: a human, a bot per level (with its rating at ``players`` seats),
+    and any bot remembered."""
     options: list[tuple[str | Content, str]] = [("Human", HUMAN)]
     known = set()
     for label, bot in level_choices():
-        options.append((f"Bot · {label} ({bot})", bot))
+        options.append((rated(f"Bot · {label} ({bot})", bot, players), bot))
         known.add(bot)
     for bot in extra:
         if bot not in known:
@@ -95,7 +97,8 @@ class SetupScreen(Screen[None]):
             taken.add(name)
         self.rows = rows
         self.seed = seed
-        self.options = _choices([s.bot for s in rows if s.bot is not None])
+        self.remembered_bots = [s.bot for s in rows if s.bot is not None]
+        self.options = _choices(self.remembered_bots, self.players)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="setup", can_focus=False):
@@ -113,7 +116,7 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="row header"):
                 yield Label("Seat", classes="label")
                 yield Label("Name", classes="name-head")
-                yield Label("Plays as")
+                yield Label(self._plays_as(), id="plays-as")
             with Vertical(id="seat-rows"):
                 # Only the rows shown: the others are made when more players are
                 # picked (a row's widgets are much of what the first frame costs).
@@ -137,6 +140,9 @@ class SetupScreen(Screen[None]):
                 yield Button("Statistics", id="stats", compact=True, action="app.statistics")
             yield Static(id="error")
         yield Footer()
+
+    def _plays_as(self) -> str:
+        return f"Plays as · a bot's rating at {self.players} players"
 
     def _seat_row(self, i: int) -> Horizontal:
         """Seat ``i``'s row: its number, its name and who plays it."""
@@ -165,8 +171,12 @@ class SetupScreen(Screen[None]):
 
     @on(Select.Changed, "#players")
     def _on_players(self, event: Select.Changed) -> None:
-        if isinstance(event.value, int):
+        if isinstance(event.value, int) and event.value != self.players:
             self.players = event.value
+            self.options = _choices(self.remembered_bots, self.players)
+            self.query_one("#plays-as", Label).update(self._plays_as())
+            for kind in self.query_one("#seat-rows").query(".seat Select").results(Select):
+                relabel(kind, self.options)
             self._show_rows()
 
     def _show_rows(self) -> None:

@@ -1,5 +1,5 @@
-"""Each human player's results: win rates overall, per bot level and table size,
-streaks, and a chart of results over time."""
+"""Each human player's results: their rating and its history, win rates overall, per bot
+level and table size, streaks, and a chart of results over time."""
 
 from __future__ import annotations
 
@@ -15,7 +15,14 @@ from textual.worker import Worker, WorkerState
 
 from ...players.registry import LEVELS
 from ...store.stats import PlayerStats, StatsError, Tally
-from ...store.stats_report import RECENT, ROLLING_WINDOW, load_player_stats, results_chart
+from ...store.stats_report import (
+    CHART_GAMES,
+    RECENT,
+    ROLLING_WINDOW,
+    load_player_stats,
+    rating_chart,
+    results_chart,
+)
 from .. import plain
 from ..stats_reading import BUSY_NOTE, StatsBusy, read_patiently
 from ..widgets.chart import Chart
@@ -156,6 +163,7 @@ class StatsScreen(Screen[None]):
         summary.append(f"{_percent(overall)} ", style="bold")
         summary.append(f"win rate · streak {stats.current_streak} now, best {stats.best_streak}")
         yield Static(summary)
+        yield from self._rating(stats)
         yield Static("Against each bot level (a game counts for every bot at it)", classes="head")
         if stats.vs_bots:
             by_level = sorted(stats.vs_bots, key=lambda item: level_order(item[0]))
@@ -176,6 +184,28 @@ class StatsScreen(Screen[None]):
         )
         yield Chart(*results_chart(results), classes="chart")
         yield Static(_results_line(stats))
+
+    def _rating(self, stats: PlayerStats) -> ComposeResult:
+        """The person's rating with its ±, then the rating after each rated game as a chart."""
+        rating = stats.rating
+        if rating is None:
+            yield Static(
+                "No rating yet: games here against bots or at one keyboard are rated.",
+                classes="note rating",
+            )
+            return
+        games = len(stats.ratings)
+        line = Text("Rating ")
+        line.append(f"{rating.shown:,} ± {rating.plus_minus:,}", style="bold")
+        if rating.provisional:
+            line.append(" provisional", style="italic")
+        line.append(f" · after {games} rated game{'' if games == 1 else 's'}")
+        yield Static(line, classes="rating")
+        points = stats.ratings[-CHART_GAMES:]
+        shown = len(points)
+        latest = "each rated game" if games == shown else f"each of the last {shown} rated games"
+        yield Static(f"Rating after {latest}, between its ± (small dots)", classes="head")
+        yield Chart(*rating_chart(points), classes="chart rating-chart")
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -21,6 +21,7 @@ from textual.widgets import Button, DataTable, Footer, Select, Static
 from ...net import protocol
 from ...players.registry import level_choices
 from .. import plain
+from ..level_ratings import rated
 from ..presence import OPEN_SEAT, presence_label
 
 
@@ -75,7 +76,7 @@ class WaitingRoomScreen(Screen[None]):
         padding: 0 1;
     }
     #host-controls Select {
-        width: 28;
+        width: 34;
         margin-right: 1;
     }
     #room-note {
@@ -120,7 +121,10 @@ class WaitingRoomScreen(Screen[None]):
             with Vertical(id="host-controls"):
                 with Horizontal(classes="controls-row"):
                     yield Select(
-                        [(f"Bot · {label} ({bot})", bot) for label, bot in level_choices()],
+                        [
+                            (rated(f"Bot · {label} ({bot})", bot), bot)
+                            for label, bot in level_choices()
+                        ],
                         value="greedy",
                         allow_blank=False,
                         id="bot-level",
