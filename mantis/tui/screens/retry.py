@@ -160,7 +160,7 @@ class RetryScreen(PlayScreen):
                 )
             if not first:
                 text.append("(Not counted as solved: the first answer counts.) ", style="dim")
-            text.append("n: next position.")
+            text.append(self._onwards())
             self._reveal()
             self._follow_turn_done()
         else:
@@ -197,11 +197,17 @@ class RetryScreen(PlayScreen):
         best = self.decision.best_option
         text = Text()
         text.append("The answer: ", style="bold")
-        text.append(f"{_doing(best.action, self.names)} ({percent(best.win)}). n: next position.")
+        text.append(f"{_doing(best.action, self.names)} ({percent(best.win)}). {self._onwards()}")
         self._say(text)
         self._reveal()
         self._follow_turn_done()
         self._update_status()
+
+    def _onwards(self) -> str:
+        """What ``n`` does from here: the next position, or back after the round's last."""
+        if self.number < len(self.drill.round):
+            return "n: next position."
+        return "n: back to the review (the last of this round)."
 
     def action_next(self) -> None:
         if self.solved:

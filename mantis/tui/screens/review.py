@@ -99,7 +99,7 @@ class SeatSummary(Widget):
                 str(seat.mistakes),
                 str(seat.blunders),
                 _points(seat.luck),
-                f"{seat.luck_adjusted:.0%}",
+                f"{seat.luck_adjusted:.0%}".replace("-", "−"),
             )
             for cell, width in zip(cells, widths, strict=True):
                 line.append(f"  {cell:>{width}}", style="bold" if focus else "")
