@@ -52,6 +52,14 @@ _port = _number(int, "a port number", lambda v: 0 <= v <= 65535, "ports are 0 to
 _pace = _number(float, "a number of seconds", lambda v: 0 <= v <= 60, "must be 0 to 60 seconds")
 
 
+def _host_name(text: str) -> str:
+    """``--allow-host``: a host name (letters, digits, dots, dashes) or an address."""
+    name = text.strip().lower().rstrip(".")
+    if not name or not all(c.isascii() and (c.isalnum() or c in ".-:[]") for c in name):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a host name")
+    return name
+
+
 def _postgres_url(text: str) -> str:
     """``--database`` of ``mantis migrate``: a PostgreSQL URL."""
     if not text.startswith(("postgresql://", "postgres://")):
@@ -59,12 +67,71 @@ def _postgres_url(text: str) -> str:
     return text
 
 
-def _host_name(text: str) -> str:
-    """``--allow-host``: a host name (letters, digits, dots, dashes) or an address."""
-    name = text.strip().lower().rstrip(".")
-    if not name or not all(c.isascii() and (c.isalnum() or c in ".-:[]") for c in name):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a host name")
-    return name
+def _network(text: str) -> str:
+    """``--trusted-proxy``: an address or a network (``10.0.0.0/8``)."""
+    import ipaddress
+
+    try:
+        ipaddress.ip_network(text.strip(), strict=False)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an address or a network") from None
+    return text.strip()
+
+
+def _add_limits(serve: argparse.ArgumentParser) -> None:
+    """``mantis serve``'s limits: what one party may cost the server (docs/protocol.md)."""
+    from .net.limits import ServerLimits
+
+    default = ServerLimits()
+    group = serve.add_argument_group("limits (what one party may cost the server)")
+    per_second = _number(float, "a number", lambda v: v > 0, "must be more than 0")
+    options: list[tuple[str, Callable[[str], Any], str, str]] = [
+        ("max_tables", _positive_int, "N", "tables waiting or playing on this server"),
+        (
+            "tables_per_address",
+            _positive_int,
+            "N",
+            "tables waiting or playing one address may have created",
+        ),
+        (
+            "idle_waiting",
+            _seconds,
+            "SECONDS",
+            "close a waiting table nobody is connected to after this long",
+        ),
+        (
+            "max_connections",
+            _positive_int,
+            "N",
+            "connections at once, fewer if the open-file limit allows fewer",
+        ),
+        ("connections_per_address", _positive_int, "N", "connections one address may hold"),
+        ("spectators_per_table", _positive_int, "N", "spectators one table takes"),
+        (
+            "bot_moves",
+            per_second,
+            "PER_SECOND",
+            "bot moves a second before they are shared out by address",
+        ),
+    ]
+    for field, kind, metavar, text in options:
+        value = getattr(default, field)
+        group.add_argument(
+            "--" + field.replace("_", "-"),
+            type=kind,
+            default=value,
+            metavar=metavar,
+            help=f"{text} (default {value:,g})",
+        )
+    group.add_argument(
+        "--trusted-proxy",
+        type=_network,
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy whose X-Forwarded-For names the client (an address or a "
+        "network; repeat for more)",
+    )
 
 
 def _jobs(text: str) -> int | str:
@@ -81,7 +148,9 @@ def _jobs(text: str) -> int | str:
 _JOBS_HELP = "worker processes, or auto for every core (default: whichever is faster for the run)"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(serving: bool = False) -> argparse.ArgumentParser:
+    """The command line's parser; ``serving=False`` leaves out ``mantis serve``'s limits
+    (their defaults live with the server: no other command loads the network code)."""
     parser = _Parser(
         prog="mantis",
         description="Mantis, the card game, in your terminal. Without a command: play.",
@@ -173,6 +242,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--bot-pace", type=_pace, default=1.0, help="least seconds a bot's move takes (default 1)"
     )
+    if serving:
+        _add_limits(serve)
     serve.add_argument("--seed", type=_seed, help=argparse.SUPPRESS)  # the server's own tests only
 
     migrate = sub.add_parser(
@@ -249,7 +320,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0].startswith("-") and args_list[0] not in _TOP_LEVEL_FLAGS:
         args_list.insert(0, "play")  # `mantis --seats ...` means `mantis play --seats ...`
-    parser = build_parser()
+    parser = build_parser(serving=args_list[:1] == ["serve"])
     try:
         args = parser.parse_args(args_list)
         command = args.command or "play"

@@ -7,6 +7,8 @@ on a dropped connection: it reconnects by itself (back-off capped at 5 s),
 joins again with the seat's token, and yields only the part of the stream it
 had not seen.  An intent sent while the connection is down is sent again
 once it is back; the server ignores a repeat, so it is never played twice.
+A refusal that says when to try again (``retry_after``: too many wrong codes
+from this address, say) is waited out, then tried again.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from . import protocol
 BACKOFF_START, BACKOFF_MAX = 0.25, 5.0
 #: Seconds to wait for the server to answer the opening message.
 OPEN_TIMEOUT = 10.0
-#: Errors after which reconnecting cannot help.
+#: Errors after which reconnecting cannot help (unless the server says when it may).
 FINAL_ERRORS = frozenset(
     {
         protocol.VERSION,
@@ -42,16 +44,29 @@ FINAL_ERRORS = frozenset(
         protocol.BAD_SEATS,
         protocol.TOO_MANY_GUESSES,
         protocol.BAD_MESSAGE,
+        protocol.TOO_MANY_TABLES,
     }
 )
+#: The longest wait a server's ``retry_after`` is taken for (a bigger one: this long).
+MAX_RETRY_AFTER = 300.0
 
 
 class OnlineError(Exception):
-    """Online play cannot go on: ``code`` says why for programs, the text for people."""
+    """Online play cannot go on: ``code`` says why for programs, the text for people.
 
-    def __init__(self, code: str, message: str) -> None:
+    ``retry_after``: the server said the same request may be answered otherwise
+    after that many seconds (None: it did not say).
+    """
+
+    def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.code = code
+        self.retry_after = retry_after
+
+    @property
+    def final(self) -> bool:
+        """Whether trying again cannot help (it can when the server said when to)."""
+        return self.code in FINAL_ERRORS and self.retry_after is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,20 +114,37 @@ class ListedTable(msgspec.Struct, frozen=True):
         return sum(1 for seat in self.seats if not seat.taken)
 
 
+@dataclass(frozen=True, slots=True)
+class TablePage:
+    """One page of a server's public tables (``GET /tables?page=N``)."""
+
+    tables: tuple[ListedTable, ...]
+    page: int
+    """This page's number, from 1."""
+    pages: int
+    """How many pages there are now (at least 1)."""
+    total: int
+    """Public tables on the server now."""
+
+
 _listing = msgspec.json.Decoder(list[ListedTable])
 
 
-async def list_tables(url: str, timeout: float = 5.0) -> list[ListedTable]:
-    """The server's public tables; ``OnlineError`` (one line) if it cannot say."""
+async def list_tables(url: str, page: int = 1, timeout: float = 5.0) -> TablePage:
+    """Page ``page`` of the server's public tables; ``OnlineError`` (one line) if it cannot say.
+
+    A server that does not say how many there are (an older one) has one page.
+    """
     address = check_url(url).replace("ws://", "http://", 1).replace("wss://", "https://", 1)
 
-    def fetch() -> bytes:
-        with urllib.request.urlopen(f"{address}/tables", timeout=timeout) as reply:  # noqa: S310
+    def fetch() -> tuple[bytes, str | None, str | None]:
+        where = f"{address}/tables?page={page}"
+        with urllib.request.urlopen(where, timeout=timeout) as reply:  # noqa: S310
             data: bytes = reply.read(1 << 20)
-            return data
+            return data, reply.headers.get("X-Total-Count"), reply.headers.get("X-Page-Size")
 
     try:
-        data = await asyncio.to_thread(fetch)
+        data, total_header, size_header = await asyncio.to_thread(fetch)
     except urllib.error.HTTPError as exc:
         raise OnlineError(
             "unreachable", f"{url} is not a Mantis server (HTTP {exc.code})"
@@ -121,9 +153,21 @@ async def list_tables(url: str, timeout: float = 5.0) -> list[ListedTable]:
         reason = getattr(exc, "reason", exc)
         raise OnlineError("unreachable", f"cannot reach {url}: {_why(reason)}") from None
     try:
-        return _listing.decode(data)
+        tables = tuple(_listing.decode(data))
     except (msgspec.ValidationError, msgspec.DecodeError):
         raise OnlineError("bad_reply", f"{url} did not answer like a Mantis server") from None
+    total = _count(total_header)
+    size = _count(size_header)
+    if total is None or not size:
+        return TablePage(tables, 1, 1, len(tables))
+    return TablePage(tables, page, max(1, -(-total // size)), total)
+
+
+def _count(header: str | None) -> int | None:
+    """A header's whole number (None if there is none, or it is not one)."""
+    if header is None or not header.strip().isdigit() or len(header.strip()) > 9:
+        return None
+    return int(header.strip())
 
 
 def check_url(url: str) -> str:
@@ -205,7 +249,10 @@ class TableConnection:
             raise OnlineError("unreachable", f"{self.url} did not answer: {_why(exc)}") from None
         if isinstance(message, protocol.Error):
             await connection.close()
-            raise OnlineError(message.code, message.message)
+            retry = message.retry_after
+            if retry is not None:
+                retry = min(max(retry, 0.0), MAX_RETRY_AFTER)
+            raise OnlineError(message.code, message.message, retry)
         if not isinstance(message, protocol.Welcome):
             await connection.close()
             raise OnlineError("bad_reply", f"{self.url} answered {type(message).__name__}")
@@ -238,6 +285,7 @@ class TableConnection:
     async def events(self) -> AsyncIterator[Event]:
         """What the server says, in order, reconnecting by itself until ``close``."""
         delay = BACKOFF_START
+        reason = "connection lost"
         while not self._closed:
             connection = self._connection
             if connection is not None:
@@ -253,15 +301,20 @@ class TableConnection:
                 self._connection = None
                 if self._closed:
                     return
-            yield Dropped(delay, "the connection dropped")
+            yield Dropped(delay, reason)
             await asyncio.sleep(delay)
             delay = min(BACKOFF_MAX, delay * 2)
             try:
                 welcome = await self._connect()
             except OnlineError as exc:
-                if exc.code in FINAL_ERRORS:
+                if exc.final:
                     raise
+                if exc.retry_after is not None:  # the server said when: not before
+                    delay, reason = max(exc.retry_after, BACKOFF_START), str(exc)
+                else:
+                    reason = "connection lost"
                 continue
+            reason = "connection lost"
             self.room = welcome.room
             self.seat = welcome.seat
             yield Reconnected()

@@ -66,13 +66,23 @@ class HttpConnection(ServerConnection):
             super().data_received(held)
 
 
-def respond(request: Request, status: HTTPStatus, body: bytes, content_type: str) -> Response:
-    """``body`` for ``GET``; the same headers, no body, for ``HEAD``; then the connection closes."""
+def respond(
+    request: Request,
+    status: HTTPStatus,
+    body: bytes,
+    content_type: str,
+    extra: list[tuple[str, str]] | None = None,
+) -> Response:
+    """``body`` for ``GET``; the same headers, no body, for ``HEAD``; then the connection closes.
+
+    ``extra``: more headers to send with it.
+    """
     headers = Headers(
         [
             ("Content-Type", content_type),
             ("Content-Length", str(len(body))),
             ("Connection", "close"),
+            *(extra or []),
         ]
     )
     if request.method not in METHODS:

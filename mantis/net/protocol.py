@@ -32,7 +32,8 @@ MAX_CLIENT_MESSAGE = 2048
 """Bytes a client's message may take: the largest honest one is well under 300."""
 
 Name = Annotated[str, msgspec.Meta(max_length=64)]
-Code = Annotated[str, msgspec.Meta(min_length=1, max_length=8)]
+Code = Annotated[str, msgspec.Meta(min_length=1, max_length=24)]
+"""A table code as typed: a private one is twelve letters, maybe with dashes or spaces."""
 Token = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 Level = Annotated[str, msgspec.Meta(max_length=16)]
 SeatSpec = Annotated[str, msgspec.Meta(max_length=16)]
@@ -169,11 +170,16 @@ class Stream(_Message, frozen=True, tag="stream"):
     messages: tuple[Message, ...]
 
 
-class Error(_Message, frozen=True, tag="error"):
-    """What went wrong, as a ``code`` for programs and one line for people."""
+class Error(_Message, frozen=True, tag="error", omit_defaults=True):
+    """What went wrong, as a ``code`` for programs and one line for people.
+
+    ``retry_after`` (written only when there is one): the seconds after which
+    the same request may be answered otherwise (a wait the server knows).
+    """
 
     code: str
     message: str
+    retry_after: float | None = None
 
 
 ServerMessage = Welcome | RoomState | Presence | Stream | Error
@@ -194,6 +200,9 @@ ILLEGAL = "illegal"
 SLOW_DOWN = "slow_down"
 BAD_SEATS = "bad_seats"
 SERVER_FULL = "server_full"
+TOO_MANY_TABLES = "too_many_tables"
+TOO_MANY_CONNECTIONS = "too_many_connections"
+TOO_MANY_SPECTATORS = "too_many_spectators"
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 _server_decoder = msgspec.json.Decoder(ServerMessage)

@@ -35,6 +35,7 @@ from ..store.table_store import RoomPhase, StoredSeat, TableStore
 from ..table import Away, Back, Message, Notice, Table, dealt, decode
 from ..table.names import look_alike, unique_name
 from . import protocol
+from .bot_share import BotShare
 from .keeper import ServerKeeper
 from .remote import RemoteSeat
 
@@ -113,7 +114,11 @@ class Room:
         host: Seat,
         away_bot: str,
         seats: list[Seat],
+        owner: str = "",
+        bots: BotShare | None = None,
     ) -> None:
+        """``owner``: the address group that created the table (its bots' share is that
+        group's); ``bots``: the server's share of bot moves (None: bots move at their pace)."""
         self.config = config
         self.store = store
         self.send = send
@@ -125,6 +130,8 @@ class Room:
         self.host = host
         self.away_bot = away_bot
         self.seats = seats
+        self.owner = owner
+        self.bots = bots
         self.state = RoomPhase.WAITING
         self.game_id: int | None = None
         """The store's id of the game being played (or last played)."""
@@ -142,6 +149,9 @@ class Room:
         self._next_mover: int | None = None
         self._last_move = clock.now()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._backlog: tuple[int, str] | None = None
+        """The stream so far as one frame, and how many messages it holds (sent to each
+        newcomer: encoded once however many come)."""
 
     # ------------------------------------------------------------------ what it says
 
@@ -181,10 +191,17 @@ class Room:
         self.send((connection,), protocol.encode(message).decode())
 
     def send_room(self, but: Connection | None = None) -> None:
-        """Everyone (``but`` one, told already) hears the seats and state, and their own seat."""
-        for connection in self.connections():
-            if connection is not but:
-                self.tell(connection, self.room_state(self.seat_of(connection)))
+        """Everyone (``but`` one, told already) hears the seats and state, and their own seat.
+
+        Each seated person's copy says which seat is theirs; the spectators' copy
+        is one frame for all of them, however many they are.
+        """
+        for s, seat in enumerate(self.seats):
+            if seat.connection is not None and seat.connection is not but:
+                self.tell(seat.connection, self.room_state(s))
+        watching = [c for c in self.spectators if c is not but]
+        if watching:
+            self.send(watching, protocol.encode(self.room_state(None)).decode())
 
     def presence(self) -> protocol.Presence:
         return protocol.Presence(tuple(seat.presence() for seat in self.seats))
@@ -198,7 +215,22 @@ class Room:
         if self._final is not None:
             self.send((connection,), self._final[0])
         elif self.table is not None:
-            self.tell(connection, protocol.Stream(0, tuple(self.table.messages)))
+            messages = self.table.messages
+            if self._backlog is None or self._backlog[0] != len(messages):
+                frame = protocol.encode(protocol.Stream(0, tuple(messages))).decode()
+                self._backlog = (len(messages), frame)
+            self.send((connection,), self._backlog[1])
+
+    def listing(self) -> dict[str, Any]:
+        """This table as ``GET /tables`` lists it."""
+        return {
+            "code": self.code,
+            "state": self.state.value,
+            "moves": self.moves,
+            "seats": [
+                {"name": seat.name, "kind": seat.kind, "taken": seat.taken} for seat in self.seats
+            ],
+        }
 
     # ------------------------------------------------------------------ connections
 
@@ -356,6 +388,7 @@ class Room:
             notices=notices,
         )
         self.table = table
+        self._backlog = None
         self.state = RoomPhase.OVER if table.over else RoomPhase.PLAYING
         self._outbox_start = len(table.messages)
         self._next_mover = _last_mover(table.messages)
@@ -402,6 +435,7 @@ class Room:
         assert table is not None and table.over
         frame = protocol.encode(protocol.Stream(0, tuple(table.messages))).decode()
         self._final = (frame, table.turn)
+        self._backlog = None
         self.table = None
         self.remotes = {}
         self.idle_since = self.clock.now()  # kept a while from the end, even with nobody here
@@ -447,6 +481,8 @@ class Room:
         rest = self._last_move + self.config.bot_pace - self.clock.now()
         if rest > 0:
             await self.clock.sleep(rest)
+        if self.bots is not None:
+            await self.bots.move(self.owner)  # a busy server shares its bot moves out
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)

@@ -8,9 +8,13 @@ import gc
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..store.paths import data_dir
 from ..store.table_store import StoreError
+
+if TYPE_CHECKING:
+    from .limits import ServerLimits
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
@@ -37,7 +41,9 @@ def run_serve(args: argparse.Namespace) -> int:
     """Serve until told to stop; 1 with one line if the server cannot start."""
     from ..players.clock import SystemClock
     from ..store.table_stores import check_postgres_driver, is_postgres, open_table_store
+    from .addresses import parse_networks
     from .directory import LocalDirectory
+    from .open_files import fit_open_files, quiet_accept_errors
     from .room import RoomConfig
     from .server import TableServer
 
@@ -59,8 +65,11 @@ def run_serve(args: argparse.Namespace) -> int:
     def ready(host: str, port: int) -> None:
         shown = f"[{host}]" if ":" in host else host
         print(f"mantis server on ws://{shown}:{port}", flush=True)
+        print(files.line(), file=sys.stderr, flush=True)
 
     tune_garbage_collector()
+    files = fit_open_files(args.max_connections)
+    limits = limits_of(args, files.connections)
 
     async def main() -> None:
         store = await open_table_store(database)
@@ -72,9 +81,12 @@ def run_serve(args: argparse.Namespace) -> int:
             config=RoomConfig(away_after=args.away_after, bot_pace=args.bot_pace),
             clock=clock,
             seed=args.seed,
+            limits=limits,
+            trusted_proxies=parse_networks(args.trusted_proxy),
         )
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
+        loop.set_exception_handler(quiet_accept_errors())
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         try:
@@ -96,6 +108,21 @@ def run_serve(args: argparse.Namespace) -> int:
         return 1
     print("mantis server stopped; every table is kept", flush=True)
     return 0
+
+
+def limits_of(args: argparse.Namespace, connections: int) -> ServerLimits:
+    """The limits ``mantis serve`` was given, with at most ``connections`` connections."""
+    from .limits import ServerLimits
+
+    return ServerLimits(
+        tables_per_address=args.tables_per_address,
+        max_tables=args.max_tables,
+        idle_waiting=args.idle_waiting,
+        connections_per_address=args.connections_per_address,
+        max_connections=connections,
+        spectators_per_table=args.spectators_per_table,
+        bot_moves=args.bot_moves,
+    )
 
 
 def _database(args: argparse.Namespace) -> str:

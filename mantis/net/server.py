@@ -11,9 +11,14 @@ Everything a table needs to go on is in the server's store before anyone
 hears of it, so ``load`` brings every table back after a restart.
 
 A server is handed what it uses: a ``TableStore`` (what lasts), a
-``Directory`` (what spans tables: codes, the public list, guess counts), the
-``RoomConfig`` its rooms run with and a ``Clock``.  ``mantis serve``
-(``serve_cli``) builds them.
+``Directory`` (what spans tables: codes, the public list, counts per
+address), the ``RoomConfig`` its rooms run with, the ``ServerLimits`` it
+enforces and a ``Clock``.  ``mantis serve`` (``serve_cli``) builds them.
+
+What one party may cost is bounded (``ServerLimits``; docs/protocol.md):
+its sockets and connections, its tables, its spectators at a table, its
+share of bot moves when the server is busy, its wrong guesses.  Counts per
+address group go through the directory, so they hold across a cluster.
 """
 
 from __future__ import annotations
@@ -22,12 +27,14 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import timedelta
 from http import HTTPStatus
 from typing import Any, cast
+from urllib.parse import parse_qs
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
@@ -42,11 +49,15 @@ from ..store.table_store import RoomPhase, StoredRoom, TableStore
 from ..table import dealt
 from ..table.names import clean_name
 from . import protocol
-from .codes import new_code, normal_code
+from .addresses import ClientAddresses, Network
+from .bot_share import BotShare
+from .codes import new_code, normal_code, shown_code
 from .directory import Directory, Listing
-from .limits import GuessLimiter, TokenBucket
-from .plain_http import HttpConnection, respond
+from .limits import GuessLimiter, ServerLimits, SharedCounts, TokenBucket
+from .open_files import OVERFLOW
+from .plain_http import respond
 from .room import Connection, Room, RoomConfig, Seat, hash_token, stored_notices
+from .sockets import SocketGate, gated
 
 log = logging.getLogger("mantis.server")
 
@@ -58,10 +69,15 @@ RATE, BURST = 10.0, 30.0
 MAX_DROPPED = 100
 #: Seconds a seat's old connection has to answer a ping before a reconnect replaces it.
 LIVENESS_TIMEOUT = 2.0
-#: A waiting room nobody is connected to is dropped after this long...
-IDLE_ROOM = timedelta(hours=1)
-#: ...and a finished one sooner: its record is kept, and every player has it already.
+#: A finished room nobody is connected to is dropped after this long (its record is
+#: kept, and every player has it already); a waiting one after ``ServerLimits.idle_waiting``.
 OVER_ROOM = timedelta(minutes=5)
+#: Seconds between two looks for rooms to drop (and counts to keep alive).
+SWEEP_EVERY = 30.0
+#: Public tables in one page of ``GET /tables``.
+PAGE_SIZE = 50
+#: Seconds the order of the public tables is reused for ``GET /tables`` pages.
+LISTING_AGE = 1.0
 
 
 class TableServer:
@@ -75,29 +91,54 @@ class TableServer:
         config: RoomConfig | None = None,
         clock: Clock | None = None,
         seed: int | None = None,
-        max_connections: int = 10_000,
+        limits: ServerLimits | None = None,
+        trusted_proxies: Sequence[Network] = (),
         hello_timeout: float = HELLO_TIMEOUT,
         node: str = "",
     ) -> None:
         """A server keeping its tables in ``store``, sharing codes and counts in ``directory``.
 
         ``seed``: deal table *i* from ``game_seed(seed, i)`` instead of a
-        secret seed (for the server's own tests only).  ``node``: this
-        server's name among several sharing one directory.
+        secret seed (for the server's own tests only).  ``trusted_proxies``:
+        the reverse proxies whose ``X-Forwarded-For`` is believed.  ``node``:
+        this server's name among several sharing one directory.
         """
         self.store = store
         self.directory = directory
         self.config = config or RoomConfig()
         self.clock: Clock = clock or SystemClock()
         self.seed = seed
-        self.max_connections = max_connections
+        self.limits = limits or ServerLimits()
+        self.addresses = ClientAddresses(trusted_proxies)
         self.hello_timeout = hello_timeout
         self.node = node
         self.rooms: dict[str, Room] = {}
         self.connections: set[ServerConnection] = set()
-        self.guesses = GuessLimiter(directory)
+        limits = self.limits
+        self.sockets = SocketGate(
+            limits.max_connections + OVERFLOW,
+            limits.connections_per_address + OVERFLOW,
+            self.addresses,
+            limits.send_buffer,
+        )
+        self.guesses = GuessLimiter(directory, limits.guesses, limits.guess_window)
+        self.tables_held = SharedCounts(directory, "tables:")
+        """Tables waiting or playing, by the address group that created them."""
+        self.connections_held = SharedCounts(directory, "connections:")
+        self.counted: dict[str, set[Room]] = {}
+        """The rooms this node counts in ``tables_held``, by group."""
+        self.bots = BotShare(self.clock, limits.bot_moves)
+        self.dropped_slow = 0
+        """Connections dropped for not reading what they were sent."""
         self.background: set[asyncio.Task[None]] = set()
         self._started = 0
+        self._order: list[Room | Listing] = []
+        self._order_at: float | None = None
+
+    @property
+    def max_connections(self) -> int:
+        """Connections this server takes at once."""
+        return self.limits.max_connections
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -129,7 +170,14 @@ class TableServer:
 
     def _room(self, table_id: int, code: str, **table: Any) -> Room:
         return Room(
-            self.config, self.store, _send, self.clock, table_id=table_id, code=code, **table
+            self.config,
+            self.store,
+            self._send,
+            self.clock,
+            table_id=table_id,
+            code=code,
+            bots=self.bots,
+            **table,
         )
 
     async def run(
@@ -153,7 +201,7 @@ class TableServer:
                 host,
                 port,
                 process_request=self.process_request,
-                create_connection=HttpConnection,
+                create_connection=gated(self.sockets),
                 max_size=protocol.MAX_CLIENT_MESSAGE,
                 compression=None,
                 open_timeout=10,
@@ -171,34 +219,91 @@ class TableServer:
         finally:
             if sweeper is not None:
                 sweeper.cancel()
+            self.bots.stop()
             for room in self.rooms.values():
                 room.stop()
             for task in list(self.background):
                 task.cancel()
 
     async def _sweep(self) -> None:
-        """Drop rooms nobody is at any more (their tables stay in the store)."""
+        """Every ``SWEEP_EVERY`` seconds: drop rooms nobody is at any more (their tables
+        stay in the store; a waiting one is closed), and keep this node's counts alive."""
         while True:
-            await self.clock.sleep(30)
-            now = self.clock.now()
-            for code, room in list(self.rooms.items()):
-                if room.state is RoomPhase.PLAYING or room.connections():
-                    continue
-                idle = IDLE_ROOM if room.state is RoomPhase.WAITING else OVER_ROOM
-                if room.idle_since < now - idle.total_seconds():
-                    del self.rooms[code]
-                    if room.state is RoomPhase.WAITING:
-                        await self.store.drop_waiting(room.table_id)
-                    await self.directory.release_code(code)
+            await self.clock.sleep(SWEEP_EVERY)
+            try:
+                await self._drop_idle_rooms()
+                await self._settle()
+                await self.tables_held.refresh()
+                await self.connections_held.refresh()
+            except Exception as exc:  # the store or the directory away: next time, then
+                log.error("could not tidy the rooms up: %s", exc)
+
+    async def _drop_idle_rooms(self) -> None:
+        now = self.clock.now()
+        for code, room in list(self.rooms.items()):
+            if room.state is RoomPhase.PLAYING or room.connections():
+                continue
+            if room.state is RoomPhase.WAITING:
+                idle = self.limits.idle_waiting
+            else:
+                idle = OVER_ROOM.total_seconds()
+            if room.idle_since <= now - idle:
+                del self.rooms[code]
+                if room.state is RoomPhase.WAITING:
+                    await self.store.drop_waiting(room.table_id)
+                await self.directory.release_code(code)
+
+    async def _settle(self, group: str | None = None) -> None:
+        """Give back the count of every table this node counted (``group``'s, or every
+        group's) that is no longer waiting or playing: its game ended, or its waiting
+        room was closed."""
+        groups = list(self.counted) if group is None else [group]
+        for name in groups:
+            rooms = self.counted.get(name, set())
+            for room in list(rooms):
+                if room.state is RoomPhase.OVER or self.rooms.get(room.code) is not room:
+                    rooms.discard(room)
+                    await self.tables_held.give_back(name)
+            if not rooms:
+                self.counted.pop(name, None)
+
+    def live_tables(self) -> int:
+        """Tables waiting or playing on this node."""
+        return sum(1 for room in self.rooms.values() if room.state is not RoomPhase.OVER)
 
     # ------------------------------------------------------------------ sending
 
     def send(self, connection: ServerConnection, message: protocol.ServerMessage) -> None:
         """Send without waiting (a slow client never holds up a table)."""
-        _send((connection,), protocol.encode(message).decode())
+        self._send((connection,), protocol.encode(message).decode())
 
-    def _error(self, connection: ServerConnection, code: str, message: str) -> None:
-        self.send(connection, protocol.Error(code, message))
+    def _send(self, connections: Iterable[Connection], data: str) -> None:
+        """Put ``data`` on each connection without waiting; drop any that stopped reading.
+
+        One frame for all of them (encoded once).  A connection with more than
+        ``max_buffered`` bytes still waiting to be written is not reading what
+        it is sent: it is dropped at once rather than left to hold memory.
+        """
+        limit = self.limits.max_buffered
+        reading = []
+        for connection in cast(Iterable[ServerConnection], connections):
+            transport = connection.transport
+            if transport.get_write_buffer_size() > limit:
+                if not transport.is_closing():
+                    self.dropped_slow += 1
+                    transport.abort()
+                continue
+            reading.append(connection)
+        broadcast(reading, data)
+
+    def _error(
+        self,
+        connection: ServerConnection,
+        code: str,
+        message: str,
+        retry_after: float | None = None,
+    ) -> None:
+        self.send(connection, protocol.Error(code, message, retry_after))
 
     # ------------------------------------------------------------------ plain HTTP
 
@@ -208,30 +313,87 @@ class TableServer:
         """``/status`` and ``/tables`` for browsers and scripts; WebSocket upgrades pass."""
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return None
-        path = request.path.split("?", 1)[0]
+        path, _, query = request.path.partition("?")
         if path not in ("/status", "/tables"):
             text = b"Not found: try /status or /tables\n"
             return respond(request, HTTPStatus.NOT_FOUND, text, "text/plain; charset=utf-8")
-        if path == "/status":
-            playing = sum(1 for room in self.rooms.values() if room.state is RoomPhase.PLAYING)
-            body: object = {
-                "version": __version__,
-                "protocol": protocol.PROTOCOL_VERSION,
-                "tables": len(self.rooms),
-                "playing": playing,
-                "connections": len(self.connections),
-            }
-        else:
-            body = self.listing() + await self.directory.listing(but=self.node)
+        if path == "/tables":
+            return await self._tables_page(request, query)
+        playing = sum(1 for room in self.rooms.values() if room.state is RoomPhase.PLAYING)
+        body: object = {
+            "version": __version__,
+            "protocol": protocol.PROTOCOL_VERSION,
+            "tables": len(self.rooms),
+            "playing": playing,
+            "connections": len(self.connections),
+        }
         return respond(request, HTTPStatus.OK, json.dumps(body).encode(), "application/json")
 
+    async def _tables_page(self, request: Request, query: str) -> Response:
+        """One page of the public tables (``?page=N``, from 1): ``PAGE_SIZE`` at most.
+
+        The order of the tables is taken at most once a ``LISTING_AGE``, and a
+        page is built from its own tables only: a request costs the same with
+        ten tables or ten thousand, and play never waits for a whole list.
+        """
+        pages = parse_qs(query).get("page", ["1"])
+        number = int(pages[-1]) if pages[-1].isdigit() and len(pages[-1]) < 9 else 0
+        if number < 1:
+            text = b"Bad request: page is a whole number from 1\n"
+            return respond(request, HTTPStatus.BAD_REQUEST, text, "text/plain; charset=utf-8")
+        order = await self._listing_order()
+        start = (number - 1) * PAGE_SIZE
+        page = [
+            entry.listing() if isinstance(entry, Room) else entry
+            for entry in order[start : start + PAGE_SIZE]
+        ]
+        count = max(1, -(-len(order) // PAGE_SIZE))
+        links = [f'</tables?page={number + 1}>; rel="next"'] if number < count else []
+        if number > 1:
+            links.append(f'</tables?page={min(number - 1, count)}>; rel="prev"')
+        headers = [("X-Total-Count", str(len(order))), ("X-Page-Size", str(PAGE_SIZE))]
+        if links:
+            headers.append(("Link", ", ".join(links)))
+        body = json.dumps(page).encode()
+        return respond(request, HTTPStatus.OK, body, "application/json", headers)
+
+    async def _listing_order(self) -> list[Room | Listing]:
+        """Every public table in the order pages show them (taken anew once it is stale)."""
+        now = self.clock.now()
+        if self._order_at is None or now - self._order_at >= LISTING_AGE:
+            here = sorted(
+                (room for room in self.rooms.values() if not room.private and room.table_id),
+                key=_listing_rank,
+            )
+            elsewhere = await self.directory.listing(but=self.node)
+            self._order, self._order_at = [*here, *elsewhere], now
+        return self._order
+
     # ------------------------------------------------------------------ connections
+
+    def group_of(self, connection: ServerConnection) -> str:
+        """The address group ``connection`` counts in (through a trusted proxy: its client's)."""
+        address = connection.remote_address
+        peer = str(address[0]) if address else ""
+        request = connection.request
+        forwarded = request.headers.get_all("X-Forwarded-For") if request is not None else []
+        return self.addresses.group(peer, forwarded)
 
     async def handler(self, connection: ServerConnection) -> None:
         """One connection, from its opening message to its close."""
         if len(self.connections) >= self.max_connections:
             self._error(connection, protocol.SERVER_FULL, "the server is full: try again later")
             await _hang_up(connection, 1013, "server full")
+            return
+        group = self.group_of(connection)
+        limit = self.limits.connections_per_address
+        if not await self.connections_held.take(group, limit):
+            self._error(
+                connection,
+                protocol.TOO_MANY_CONNECTIONS,
+                f"your address holds {limit} connections to this server already: close one first",
+            )
+            await _hang_up(connection, 1008, "refused")
             return
         self.connections.add(connection)
         room: Room | None = None
@@ -241,7 +403,7 @@ class TableServer:
             except TimeoutError:
                 await _hang_up(connection, 1008, "say create, join or watch")
                 return
-            room = await self._open(connection, first)
+            room = await self._open(connection, first, group)
             if room is None:
                 await _hang_up(connection, 1008, "refused")
                 return
@@ -265,12 +427,14 @@ class TableServer:
             self.connections.discard(connection)
             if room is not None:
                 room.detach(connection)
+            try:
+                await self.connections_held.give_back(group)
+            except Exception as exc:  # the directory away: its count expires by itself
+                log.error("could not count a connection out: %s", exc)
 
-    def _peer(self, connection: ServerConnection) -> str:
-        address = connection.remote_address
-        return str(address[0]) if address else "?"
-
-    async def _open(self, connection: ServerConnection, data: str | bytes) -> Room | None:
+    async def _open(
+        self, connection: ServerConnection, data: str | bytes, group: str
+    ) -> Room | None:
         """Act on a connection's first message; the room it is now in, or None (refused)."""
         try:
             message = protocol.decode_client(data)
@@ -290,17 +454,25 @@ class TableServer:
             self._version_error(connection, message.protocol)
             return None
         if isinstance(message, protocol.Create):
-            return await self._create(connection, message)
-        room = await self._find(connection, message.code)
+            return await self._create(connection, message, group)
+        token = message.token if isinstance(message, protocol.Join) else None
+        room = await self._find(connection, message.code, group, token)
         if room is None:
             return None
         if isinstance(message, protocol.Watch):
+            if len(room.spectators) >= self.limits.spectators_per_table:
+                self._error(
+                    connection,
+                    protocol.TOO_MANY_SPECTATORS,
+                    f"table {shown_code(room.code)} has as many spectators as it takes",
+                )
+                return None
             room.attach(None, connection)
             self.send(connection, _welcome(room, None, None))
             self.send(connection, room.presence())  # nothing changed for the others
             room.send_backlog(connection)
             return room
-        return await self._join(connection, room, message)
+        return await self._join(connection, room, message, group)
 
     def _version_error(self, connection: ServerConnection, claimed: int) -> None:
         self._error(
@@ -310,32 +482,93 @@ class TableServer:
             f"speaks {claimed}: use the same version of Mantis as the server",
         )
 
-    async def _find(self, connection: ServerConnection, code: str) -> Room | None:
-        peer = self._peer(connection)
-        wait = await self.guesses.wait(peer)
+    async def _find(
+        self, connection: ServerConnection, code: str, group: str, token: str | None = None
+    ) -> Room | None:
+        """The room ``code`` names, unless ``group`` has guessed too often (then None, told).
+
+        A reclaim with a token that is right for the table is never held back:
+        the wrong guesses may be anyone's behind the same address.
+        """
+        wait = await self.guesses.wait(group)
+        room = self.rooms.get(normal_code(code))
+        if room is not None and not room.table_id:  # (a table still being kept: not yet)
+            room = None
         if wait > 0:
+            if token is not None and room is not None and room.claim(token) is not None:
+                return room
+            wait = math.ceil(wait * 10) / 10  # (never early: a client waits this long)
             self._error(
                 connection,
                 protocol.TOO_MANY_GUESSES,
-                f"too many wrong codes: try again in {wait:.0f} s",
+                f"too many wrong codes from your address: try again in {wait:.0f} s",
+                retry_after=wait,
             )
             return None
-        room = self.rooms.get(normal_code(code))
-        if room is None or not room.table_id:  # (a table still being kept is not there yet)
-            await self.guesses.missed(peer)
+        if room is None:
+            await self.guesses.missed(group)
             self._error(
-                connection, protocol.UNKNOWN_CODE, f"there is no table {normal_code(code)!r} here"
+                connection,
+                protocol.UNKNOWN_CODE,
+                f"there is no table {shown_code(normal_code(code))!r} here",
             )
             return None
         return room
 
-    async def _create(self, connection: ServerConnection, message: protocol.Create) -> Room | None:
+    async def _create(
+        self, connection: ServerConnection, message: protocol.Create, group: str
+    ) -> Room | None:
         specs = [spec.strip().lower() for spec in message.seats]
         away_bot = message.away_bot.strip().lower()
         problem = online_seats_problem(specs, away_bot)
         if problem is not None:
             self._error(connection, protocol.BAD_SEATS, problem)
             return None
+        if not await self._count_table(connection, group):
+            return None
+        room = await self._open_table(connection, message, specs, away_bot, group)
+        if room is None:
+            await self.tables_held.give_back(group)
+        else:
+            self.counted.setdefault(group, set()).add(room)
+        return room
+
+    async def _count_table(self, connection: ServerConnection, group: str) -> bool:
+        """Count a new table for ``group``, or say why it may not have one (False).
+
+        Cheap while within the limits: the rooms are counted one by one only
+        when a limit seems reached (finished tables are given back lazily).
+        """
+        most = self.limits.max_tables
+        if len(self.rooms) >= most and self.live_tables() >= most:
+            self._error(
+                connection,
+                protocol.SERVER_FULL,
+                "this server has as many tables as it can hold: try again later",
+            )
+            return False
+        limit = self.limits.tables_per_address
+        if not await self.tables_held.take(group, limit):
+            await self._settle(group)  # its finished tables no longer count
+            if not await self.tables_held.take(group, limit):
+                self._error(
+                    connection,
+                    protocol.TOO_MANY_TABLES,
+                    f"your address has {limit} tables waiting or playing on this server: "
+                    "finish or leave one first",
+                )
+                return False
+        return True
+
+    async def _open_table(
+        self,
+        connection: ServerConnection,
+        message: protocol.Create,
+        specs: list[str],
+        away_bot: str,
+        group: str,
+    ) -> Room | None:
+        """Open the table ``create`` asked for, counted already for ``group``."""
         seats: list[Seat] = []
         for spec in specs:
             seats.append(Seat("", "bot", spec) if spec in BOTS else Seat("", "human"))
@@ -343,7 +576,7 @@ class TableServer:
         host = seats[host_index]
         token = secrets.token_urlsafe(24)
         host.token_hash = hash_token(token)
-        code = await new_code(self.directory.claim_code)
+        code = await new_code(self.directory.claim_code, private=message.private)
         room = self._room(
             0,
             code,
@@ -351,6 +584,7 @@ class TableServer:
             host=host,
             away_bot=away_bot,
             seats=seats,
+            owner=group,
         )
         host.name = room.unique_name(clean_name(message.name), host_index)
         for s, seat in enumerate(seats):
@@ -376,15 +610,17 @@ class TableServer:
         return room
 
     async def _join(
-        self, connection: ServerConnection, room: Room, message: protocol.Join
+        self, connection: ServerConnection, room: Room, message: protocol.Join, group: str
     ) -> Room | None:
         token = message.token
         if token is not None:
             seat = room.claim(token)
             if seat is None:
-                await self.guesses.missed(self._peer(connection))
+                await self.guesses.missed(group)
                 self._error(
-                    connection, protocol.BAD_TOKEN, f"that seat token is not for table {room.code}"
+                    connection,
+                    protocol.BAD_TOKEN,
+                    f"that seat token is not for table {shown_code(room.code)}",
                 )
                 return None
             old = cast(ServerConnection | None, room.seats[seat].connection)
@@ -396,19 +632,36 @@ class TableServer:
                         "this seat is connected from somewhere else",
                     )
                     return None
-                room.detach(old)
+                seat = room.claim(token)  # (seats before it may have moved meanwhile)
+                if seat is None:
+                    self._error(connection, protocol.BAD_TOKEN, "that seat was removed")
+                    return None
+                now = room.seats[seat].connection
+                if now is not None and now is not old:
+                    # Another reclaim with the same token took the seat while the old
+                    # connection was being pinged: the first to come back has it.
+                    self._error(
+                        connection,
+                        protocol.SEAT_IN_USE,
+                        "this seat was just taken back by another connection",
+                    )
+                    return None
+                if now is old:
+                    room.detach(old)
                 self._spawn(old.close(1000, "replaced by a new connection"))
         else:
             if room.state is not RoomPhase.WAITING:
                 self._error(
                     connection,
                     protocol.TABLE_FULL,
-                    f"table {room.code} has started: watch it instead",
+                    f"table {shown_code(room.code)} has started: watch it instead",
                 )
                 return None
             taken = room.sit(clean_name(message.name))
             if taken is None:
-                self._error(connection, protocol.TABLE_FULL, f"table {room.code} is full")
+                self._error(
+                    connection, protocol.TABLE_FULL, f"table {shown_code(room.code)} is full"
+                )
                 return None
             seat, token = taken
             await self._keep_seats(room)
@@ -492,25 +745,15 @@ class TableServer:
         return True
 
     def listing(self) -> list[Listing]:
-        """This server's public tables, as ``GET /tables`` shows them."""
-        return [
-            {
-                "code": room.code,
-                "state": room.state.value,
-                "moves": room.moves,
-                "seats": [
-                    {"name": seat.name, "kind": seat.kind, "taken": seat.taken}
-                    for seat in room.seats
-                ],
-            }
-            for room in self.rooms.values()
-            if not room.private
-        ]
+        """This server's public tables, as ``GET /tables`` shows them (every page at once)."""
+        return [room.listing() for room in self.rooms.values() if not room.private]
 
 
-def _send(connections: Iterable[Connection], data: str) -> None:
-    """Put ``data`` on each connection without waiting (a slow client holds up nobody)."""
-    broadcast(connections, data)  # type: ignore[arg-type]
+def _listing_rank(room: Room) -> int:
+    """Where a table comes in the list: seats to take first, then games on, then over."""
+    if room.state is RoomPhase.WAITING:
+        return 0 if any(not seat.taken for seat in room.seats) else 1
+    return 2 if room.state is RoomPhase.PLAYING else 3
 
 
 _ACT_PROBLEMS = {

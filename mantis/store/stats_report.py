@@ -18,6 +18,7 @@ from typing import Any, TextIO
 
 from ..rating.scale import Rating
 from .charts import Figure, Series, chart_text
+from .printable import printable
 from .ratings import RatingPoint
 from .stats import PlayerStats, StatsDB, StatsError, Tally, default_stats_path
 
@@ -40,15 +41,17 @@ def run_stats(args: argparse.Namespace, out: TextIO | None = None) -> int:
     try:
         stats = load_player_stats(player)
     except StatsError as exc:
-        print(f"mantis: error: {exc}", file=sys.stderr)
+        print(f"mantis: error: {printable(exc)}", file=sys.stderr)
         return 1
-    if args.json:
+    if args.json:  # (JSON escapes every control character itself)
         print(json.dumps({"players": [stats_json(s) for s in stats]}), file=out)
     elif not stats:
         message = f"No games recorded yet for {player!r}." if player is not None else NO_GAMES
-        print(message, file=out)
+        print(printable(message), file=out)
     else:
-        print(format_stats(stats, unicode=_can_encode(out, CHART_MARKS + "±")), file=out)
+        # Names come from records, some from online tables: nothing in them is obeyed.
+        report = format_stats(stats, unicode=_can_encode(out, CHART_MARKS + "±"))
+        print(printable(report, lines=True), file=out)
     return 0
 
 

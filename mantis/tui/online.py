@@ -213,7 +213,7 @@ class TableFollower:
             else:
                 plain.notify(self.app, event.message, severity="warning", timeout=6)
         elif isinstance(event, Dropped):
-            self._tell(f"connection lost: reconnecting in {event.retry_in:g} s…")
+            self._tell(f"{event.reason}: reconnecting in {event.retry_in:g} s…")
         elif isinstance(event, Reconnected):
             self._tell("")
             self.app.notify("Back online.", timeout=3)

@@ -15,8 +15,9 @@ import sys
 
 from ..net import protocol
 from ..net.client import OnlineError, check_url, take_seat
-from ..net.codes import normal_code
+from ..net.codes import read_code
 from ..players.seat_specs import online_seats_problem, split_specs
+from ..store.printable import printable
 from ..store.seat_tokens import SeatTokens
 from ..table.names import NameRefused, clean_name, looks_like_you, name_to_sit_with
 
@@ -61,9 +62,11 @@ def host_seats(text: str) -> tuple[str, ...]:
 
 
 def table_code(text: str) -> str:
-    code = normal_code(text)
-    if not 4 <= len(code) <= 8:
-        raise LaunchError(f"{text!r} is not a table code (four letters, like KXQD)")
+    code = read_code(text)
+    if code is None:
+        raise LaunchError(
+            f"{text!r} is not a table code (four letters like KXQD; twelve for a private table)"
+        )
     return code
 
 
@@ -101,9 +104,8 @@ async def _play(
     try:
         online = await take_seat(url, opening, tokens)
     except OnlineError as exc:
-        from .plain import visible  # the server's words: no escape sequence reaches the terminal
-
-        print(f"mantis: {visible(exc)}", file=sys.stderr)
+        # The server's words: no escape sequence reaches the terminal.
+        print(f"mantis: {printable(exc)}", file=sys.stderr)
         return FAILED
     # Textual loads only once the table is reached
     from . import first_screens

@@ -14,7 +14,8 @@ table cells and Rich renderables), ``fill`` (the app's own markup with
 outside values dropped in as text), ``notify`` (a notification) or
 ``visible`` (a ``str``, for a ``Text`` being built).  Each shows the
 characters as they are, square brackets included; control characters show
-as their visible pictures (ESC as ␛) and bidirectional overrides are dropped.
+as their visible pictures (ESC as ␛) and bidirectional overrides are dropped
+(``store.printable``: the same rule as the command line's own output).
 """
 
 from __future__ import annotations
@@ -26,27 +27,16 @@ from textual.app import App
 from textual.content import Content
 from textual.widget import Widget
 
-#: Characters that reorder the text around them in a terminal that does bidi.
-_BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-_SHOWN = {
-    **{c: chr(0x2400 + c) for c in range(0x20)},  # C0 controls: ␀ … ␛ … ␟
-    0x7F: "\u2421",  # ␡
-    **{c: "\ufffd" for c in range(0x80, 0xA0)},  # C1 controls
-    **{ord(c): None for c in _BIDI_CONTROLS},
-    0x2028: " ",  # line and paragraph separators
-    0x2029: " ",
-    0x09: " ",
-}
-_SHOWN_LINES = {**_SHOWN, 0x0A: "\n"}
+from ..store.printable import printable
 
 
 def visible(text: object, *, lines: bool = False) -> str:
-    """``text`` with nothing a terminal would obey: every control character shown as a picture.
+    """``text`` with nothing a terminal would obey (``store.printable``'s one rule).
 
     ``lines``: keep line breaks (elsewhere a newline shows as ␊, so outside
     text cannot add lines of its own to a one-line place).
     """
-    return str(text).translate(_SHOWN_LINES if lines else _SHOWN)
+    return printable(text, lines=lines)
 
 
 def content(text: object, style: str = "", *, lines: bool = False) -> Content:

@@ -11,6 +11,7 @@ import os
 import sys
 
 from ..engine import RecordError
+from ..store.printable import printable
 from ..store.record_file import GameNotInFile, game_in_file
 
 USAGE_ERROR = 2
@@ -25,7 +26,7 @@ def run_replay(args: argparse.Namespace) -> int:
     try:
         record = game_in_file(path, args.game)
     except RecordError as exc:
-        print(f"mantis: error: {path}: {exc}", file=sys.stderr)
+        print(f"mantis: error: {printable(path)}: {printable(exc)}", file=sys.stderr)
         return USAGE_ERROR
     except GameNotInFile as exc:
         if exc.count == 0:

@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from mantis.engine import SCORE, CardRevealed, GameOver, TurnStarted
 from mantis.net import protocol
 from mantis.net.directory import LocalDirectory
+from mantis.net.limits import ServerLimits
 from mantis.net.room import RoomConfig
 from mantis.net.server import TableServer
 from mantis.players.clock import SystemClock
@@ -32,6 +33,9 @@ from mantis.table import Message, PublicPosition, Recorded
 
 #: Generous bound on any wait: a slow machine only makes tests slower, never red.
 WAIT = 60.0
+#: The limits of a test's server unless it sets its own: every test client comes from
+#: 127.0.0.1, so what one address may hold is not what most tests are about.
+ROOMY = ServerLimits(tables_per_address=10_000, connections_per_address=10_000)
 
 
 @contextlib.asynccontextmanager
@@ -43,13 +47,15 @@ async def running_server(
     It keeps its tables in ``database`` (a PostgreSQL URL), or else in
     ``data``/server.sqlite3; ``away_after``, ``bot_pace`` (0 unless given) and
     ``bot_timeout`` make its ``RoomConfig``; the other options go to
-    ``TableServer`` (``clock`` among them: a ``ManualClock`` to drive).
+    ``TableServer`` (``clock`` among them: a ``ManualClock`` to drive;
+    ``limits``: ``ROOMY`` unless given).
     """
     config = RoomConfig(
         **{key: options.pop(key) for key in ("away_after", "bot_timeout") if key in options},
         bot_pace=options.pop("bot_pace", 0.0),
     )
     clock = options.setdefault("clock", SystemClock())
+    options.setdefault("limits", ROOMY)
     store = await open_table_store(database or data / DB_NAME)
     directory = LocalDirectory(clock)
     server = TableServer(store, directory, config=config, **options)
@@ -115,8 +121,10 @@ class Client:
         self.closed = False
 
     @classmethod
-    async def connect(cls, url: str) -> Client:
-        return cls(await connect(url, compression=None))
+    async def connect(cls, url: str, via: str | None = None) -> Client:
+        """A new connection; ``via``: the address a trusted proxy says it is for."""
+        headers = {"X-Forwarded-For": via} if via is not None else None
+        return cls(await connect(url, compression=None, additional_headers=headers))
 
     async def _read(self) -> None:
         try:
@@ -186,15 +194,19 @@ class Client:
             await self._reader
 
 
-async def create(url: str, seats=("human", "open", "greedy"), name="Ann", **extra) -> Client:
-    client = await Client.connect(url)
+async def create(
+    url: str, seats=("human", "open", "greedy"), name="Ann", via: str | None = None, **extra
+) -> Client:
+    client = await Client.connect(url, via)
     await client.send(protocol.Create(protocol.PROTOCOL_VERSION, name, tuple(seats), **extra))
     await client.next(protocol.Welcome)
     return client
 
 
-async def join(url: str, code: str, name: str = "Bea", token: str | None = None) -> Client:
-    client = await Client.connect(url)
+async def join(
+    url: str, code: str, name: str = "Bea", token: str | None = None, via: str | None = None
+) -> Client:
+    client = await Client.connect(url, via)
     await client.send(protocol.Join(protocol.PROTOCOL_VERSION, code, name, token))
     await client.until(lambda: client.heard, "an answer")
     return client

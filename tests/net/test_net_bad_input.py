@@ -133,7 +133,7 @@ MALFORMED = {
     "protocol-as-float": '{"type": "join", "protocol": 1.5, "code": "{code}"}',
     "code-as-number": '{"type": "join", "protocol": 1, "code": 42}',
     "empty-code": '{"type": "join", "protocol": 1, "code": ""}',
-    "long-code": '{"type": "join", "protocol": 1, "code": "{code}{code}{code}"}',
+    "long-code": '{"type": "join", "protocol": 1, "code": "' + "{code}" * 7 + '"}',
     "empty-token": '{"type": "join", "protocol": 1, "code": "{code}", "token": ""}',
     "seats-as-string": '{"type": "create", "protocol": 1, "name": "Ann", "seats": "human,greedy"}',
     "name-as-list": '{"type": "create", "protocol": 1, "name": ["A"], "seats": ["human", "open"]}',

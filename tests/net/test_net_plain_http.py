@@ -95,3 +95,39 @@ async def test_pipelined_requests_are_answered_or_closed_and_head_has_no_body(
 
 def _last_room(client) -> protocol.RoomState:
     return [m for m in client.heard if isinstance(m, protocol.RoomState)][-1]
+
+
+async def test_smuggled_bodies_and_oversized_heads_get_nothing_or_a_4xx_never_a_traceback(
+    tmp_path: Path,
+) -> None:
+    server = ServerProcess(tmp_path)
+    try:
+        smuggled = [  # a body the server would have to read (or frame) to find the next request
+            b"GET /status HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + GET_TABLES,
+            b"GET /status HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+            b"5\r\nhello\r\n0\r\n\r\n" + GET_TABLES,
+            b"GET /status HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nContent-Length: 5\r\n\r\n"
+            + GET_TABLES,
+        ]
+        for request in smuggled:
+            assert await asyncio.to_thread(exchange, server.port, request) == b""
+        oversized = {
+            b"GET /status HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20_000 + b"\r\n\r\n": b"431",
+            b"GET /status HTTP/1.1\r\nHost: x\r\n"
+            + b"".join(b"X-%d: y\r\n" % i for i in range(300))
+            + b"\r\n": b"431",
+            b"GET /" + b"a" * 20_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n": b"414",
+        }
+        for request, status in oversized.items():
+            data = await asyncio.to_thread(exchange, server.port, request)
+            assert data.startswith(b"HTTP/1.1 " + status), data[:60]
+        # The server answers as before.
+        [(status_line, _, body)] = responses(
+            await asyncio.to_thread(exchange, server.port, GET_STATUS)
+        )
+        assert status_line == "HTTP/1.1 200 OK" and json.loads(body)["tables"] == 0
+    finally:
+        assert server.stop() == 0
+    errors = server.process.stderr.read() if server.process.stderr else ""
+    assert "Traceback" not in errors and "Error" not in errors, errors

@@ -179,3 +179,16 @@ def test_a_chart_tells_its_series_apart_by_letter_and_marks_chosen_points():
     assert any("A" in line for line in plot) and any("B" in line for line in plot)
     assert sum(line.count(BAND_MARKER) for line in plot) > 0  # Bea's band, in small dots
     assert "┬" in lines[0]  # the mark, where it meets the frame
+
+
+def test_names_with_escape_sequences_are_shown_not_obeyed(capsys):
+    # An online table's record can name a seat anything; the terminal must obey none of it.
+    hostile = "\x1b]0;pwned\x07\x1b[2J\u202eAnn\x9b31m"
+    with StatsDB() as db:
+        db.record_game(game_for(hostile, True, seed=3), T0)
+    status, out, err = run(capsys)
+    assert status == 0 and err == ""
+    assert not any(c in out for c in "\x1b\x07\x9b\u202e")
+    assert "␛]0;pwned␇␛[2JAnn\ufffd31m" in out
+    status, out, _ = run(capsys, "--json")  # JSON escapes them itself, and keeps the name
+    assert "\x1b" not in out and json.loads(out)["players"][0]["name"] == hostile

@@ -15,7 +15,7 @@ import positions
 from msgspec.structs import replace as replace_struct
 
 from mantis.net import protocol
-from mantis.net.client import ListedSeat, ListedTable, StreamUpdate
+from mantis.net.client import ListedSeat, ListedTable, StreamUpdate, TablePage
 from mantis.table import Away, Message, stream_of
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
@@ -109,9 +109,9 @@ def online_table_app(away: bool) -> MantisApp:
     return MantisApp(first_screens.Online(StillSeat(state, presence, stream)), still=True)  # type: ignore[arg-type]
 
 
-async def listed_tables(url: str) -> list[ListedTable]:
+async def listed_tables(url: str, page: int = 1) -> TablePage:
     """What a server with two public tables lists (for pictures of the lobby)."""
-    return [
+    tables = [
         ListedTable(
             "KXQD",
             "waiting",
@@ -129,3 +129,4 @@ async def listed_tables(url: str) -> list[ListedTable]:
             tuple(ListedSeat(n, "human", True) for n in ("Cal", "Dee", "Alan", "Eve")),
         ),
     ]
+    return TablePage(tuple(tables), 1, 1, len(tables))

@@ -319,3 +319,50 @@ async def test_a_new_user_reaches_an_online_table_from_the_app_alone() -> None:
         board = app.screen
         assert [s.kind for s in board.seats] == ["human", "bot"] and board.names[0] == "You"
         assert app.settings.server == server.value and app.settings.online_name == "Ann"
+
+
+async def test_the_lobby_pages_through_the_tables_and_waits_when_told_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dataclasses import replace
+
+    from netkit import ROOMY, create
+
+    from mantis.net import server as server_module
+
+    monkeypatch.setattr(server_module, "PAGE_SIZE", 2)
+    limits = replace(ROOMY, guesses=1)
+    async with running_server(tmp_path / "server", limits=limits) as (_, url):
+        hosts = [await create(url, ("human", "open"), f"H{i}") for i in range(5)]
+        codes = [next(m for m in h.heard if isinstance(m, protocol.Welcome)).code for h in hosts]
+        app = MantisApp(still=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("o")
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            lobby = app.screen
+            lobby.query_one("#server").value = url
+            lobby.query_one("#online-name").value = "Bea"
+            lobby.action_refresh()
+            page = lobby.query_one("#tables-page")
+            await wait_for(pilot, lambda: "page 1 of 3 · 5 tables" in str(page.render()))
+            assert [t.code for t in lobby.tables] == codes[:2]
+            lobby.query_one("#tables").focus()
+            for key, shown in (("]", codes[2:4]), ("]", codes[4:]), ("]", codes[4:])):
+                await pilot.press(key)
+                await wait_for(pilot, lambda s=shown: [t.code for t in lobby.tables] == s)
+            await pilot.click("#previous-page")
+            await wait_for(pilot, lambda: [t.code for t in lobby.tables] == codes[2:4])
+            # One wrong code, and the server says when this address may try again...
+            error = lobby.query_one("#lobby-error")
+            lobby.query_one("#code").value = "AAAA"
+            lobby.action_join()
+            await wait_for(pilot, lambda: "no table" in str(error.render()))
+            lobby.query_one("#code").value = codes[0]
+            lobby.action_join()
+            await wait_for(pilot, lambda: "your address: try again in" in str(error.render()))
+            # ...and the lobby waits until then, asking nobody meanwhile.
+            lobby.action_join()
+            await wait_for(pilot, lambda: "this address: try again in" in str(error.render()))
+            assert isinstance(app.screen, LobbyScreen)
+        for host in hosts:
+            await host.close()

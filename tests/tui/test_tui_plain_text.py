@@ -123,7 +123,7 @@ async def test_a_hostile_server_neither_crashes_nor_steers_the_online_screens(
             # Its answer to a join is a refusal full of markup: shown as it is.
             real_find = server._find
 
-            def refuse(connection, code):
+            def refuse(connection, code, *_):
                 server._error(connection, protocol.UNKNOWN_CODE, SAYS)
 
             monkeypatch.setattr(server, "_find", refuse)

@@ -1,14 +1,19 @@
 """Play online: pick a server and a name, then create a table, join one by code, or pick one.
 
-The lobby lists the server's public tables (refreshed while it is open), and
-every way in ends on the table's waiting room.  Whatever the server says no
+The lobby lists the server's public tables a page at a time (refreshed
+while it is open; ``[`` and ``]`` or the arrows beside the list turn the
+page), and every way in ends on the table's waiting room.  Whatever the server says no
 to — it cannot be reached, there is no such code, the table is full, it
 speaks another protocol — is said on this screen in one line, and nothing
-typed is lost.  "Serve here" starts a table server inside this app, for
-friends who can reach this machine.
+typed is lost.  When the server says when to try again (too many wrong
+codes from this address), joining by code waits until then.  "Serve here"
+starts a table server inside this app, for friends who can reach this
+machine.
 """
 
 from __future__ import annotations
+
+import time
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -28,7 +33,7 @@ from ...net.client import (
     list_tables,
     take_seat,
 )
-from ...net.codes import normal_code
+from ...net.codes import read_code
 from ...players.registry import level_choices
 from ...players.seat_specs import HUMAN, OPEN, online_seats_problem
 from ...store.seat_tokens import SeatTokens
@@ -55,6 +60,8 @@ class LobbyScreen(Screen[None]):
     BINDINGS = [
         Binding("ctrl+r", "refresh", "Refresh"),
         Binding("escape", "back", "Back"),
+        Binding("left_square_bracket", "turn_page(-1)", "Previous page", show=False),
+        Binding("right_square_bracket", "turn_page(1)", "Next page", show=False),
     ]
 
     class Seated(Message):
@@ -81,7 +88,12 @@ class LobbyScreen(Screen[None]):
         self.prefs = prefs
         self.tokens = tokens
         self.tables: list[ListedTable] = []
+        self.page = 1
+        """The page of the server's public tables shown (from 1)."""
+        self.pages = 1
         self.busy = False
+        self.not_before = 0.0
+        """``time.monotonic()`` before which the server asked not to be asked by code again."""
 
     def compose(self) -> ComposeResult:
         settings = self.prefs.settings
@@ -136,10 +148,15 @@ class LobbyScreen(Screen[None]):
                     )
             with Horizontal(classes="row"):
                 yield Label("Join", classes="label")
-                yield Input(placeholder="code: KXQD", id="code", max_length=8, compact=True)
+                yield Input(placeholder="code: KXQD", id="code", max_length=24, compact=True)
                 yield Button("Join", id="join", variant="primary", compact=True)
                 yield Button("Watch", id="watch", compact=True)
-            yield Static("Public tables here · Enter joins one, or watches it", classes="section")
+            with Horizontal(id="tables-head"):
+                yield Static("Public tables · Enter joins or watches one", classes="section")
+                with Horizontal(id="tables-pager"):
+                    yield Static(id="tables-page")
+                    yield Button("◀", id="previous-page", compact=True)
+                    yield Button("▶", id="next-page", compact=True)
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
             yield Static(id="lobby-error")
         yield Footer()
@@ -225,9 +242,15 @@ class LobbyScreen(Screen[None]):
         url = self._server_url()
         if url is None:
             return
-        code = normal_code(code if code is not None else self.query_one("#code", Input).value)
-        if not 4 <= len(code) <= 8:
-            self.show_error("Type the table's code (four letters, like KXQD).")
+        code = read_code(code if code is not None else self.query_one("#code", Input).value)
+        if code is None:
+            self.show_error(
+                "Type the table's code (four letters like KXQD; twelve for a private table)."
+            )
+            return
+        wait = self.not_before - time.monotonic()
+        if wait > 0:
+            self.show_error(f"Too many wrong codes from this address: try again in {wait:.0f} s.")
             return
         if watch:
             self._go(url, protocol.Watch(protocol.PROTOCOL_VERSION, code))
@@ -264,6 +287,8 @@ class LobbyScreen(Screen[None]):
         try:
             connection = await take_seat(url, opening, self.tokens)
         except OnlineError as exc:
+            if exc.retry_after is not None:
+                self.not_before = time.monotonic() + exc.retry_after
             self.show_error(_with_a_hint(exc))
             return
         finally:
@@ -276,19 +301,42 @@ class LobbyScreen(Screen[None]):
     def action_refresh(self) -> None:
         self._refresh()
 
+    def action_turn_page(self, step: int) -> None:
+        """Show the next (``step`` 1) or previous (-1) page of the server's tables."""
+        page = min(max(1, self.page + step), self.pages)
+        if page != self.page:
+            self.page = page
+            self.action_refresh()
+
+    @on(Button.Pressed, "#previous-page")
+    def _on_previous_page(self) -> None:
+        self.action_turn_page(-1)
+
+    @on(Button.Pressed, "#next-page")
+    def _on_next_page(self) -> None:
+        self.action_turn_page(1)
+
     @work(exclusive=True, group="lobby-list")
     async def _refresh(self) -> None:
         url = self._server_url()
         if url is None:
             return
         try:
-            tables = await list_tables(url)
+            listed = await list_tables(url, self.page)
         except OnlineError as exc:
             if not self.busy:
                 self.show_error(_with_a_hint(exc))
             self._show_tables([])
             return
-        self._show_tables(tables)
+        if listed.page > listed.pages:  # tables went away: the last page there is now
+            self.page = listed.pages
+            self.action_refresh()
+            return
+        self.page, self.pages = listed.page, listed.pages
+        self._show_tables(list(listed.tables))
+        shown = f"page {self.page} of {self.pages} · {listed.total} tables"
+        self.query_one("#tables-page", Static).update(plain.content(shown))
+        self.query_one("#tables-pager").display = self.pages > 1
 
     def _show_tables(self, tables: list[ListedTable]) -> None:
         self.tables = tables

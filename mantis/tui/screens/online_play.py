@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ...engine import Action
+from ...net.codes import shown_code
 from ...net.protocol import Act, SeatRequest
 from ...table import Message
 from ...table.names import YOU
@@ -95,7 +96,7 @@ class OnlinePlayScreen(PlayScreen):
             self._update_status()
 
     def status_parts(self) -> list[str]:
-        code = self.online.code or "?"
+        code = shown_code(self.online.code) if self.online.code else "?"
         where = f"online {code}" if self.online.seat is not None else f"watching {code}"
         parts = ["MANTIS", where, f"move {self.state.turn}", f"target {self.state.target}"]
         if self.connection:
@@ -104,4 +105,4 @@ class OnlinePlayScreen(PlayScreen):
 
     def result_note(self) -> str | None:
         moves = f"{self.result.turns} moves" if self.result is not None else ""
-        return f"{moves} · table {self.online.code} on {self.online.url}"
+        return f"{moves} · table {shown_code(self.online.code or '?')} on {self.online.url}"

@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Select, Static
 
 from ...net import protocol
+from ...net.codes import shown_code
 from ...players.registry import level_choices
 from .. import plain
 from ..level_ratings import rated
@@ -152,7 +153,7 @@ class WaitingRoomScreen(Screen[None]):
         room = self.room
         if room is None:
             return
-        code = room.code
+        code = shown_code(room.code)
         privacy = "private: only those you give the code can find it" if room.private else "public"
         self.query_one("#room-title", Static).update(
             plain.content(f"MANTIS · online table {code} · {privacy}")
