@@ -28,6 +28,7 @@ from mantis.tui.screens import lobby as lobby_module  # noqa: E402
 from mantis.tui.screens.game_over import GameOverChoice, GameOverScreen  # noqa: E402
 from mantis.tui.screens.lobby import LobbyScreen  # noqa: E402
 from mantis.tui.screens.online_play import OnlinePlayScreen  # noqa: E402
+from mantis.tui.screens.review import ReviewScreen  # noqa: E402
 from mantis.tui.screens.setup import SetupScreen  # noqa: E402
 from mantis.tui.screens.waiting_room import WaitingRoomScreen  # noqa: E402
 from mantis.tui.widgets.seat_panel import SeatPanel  # noqa: E402
@@ -82,12 +83,24 @@ async def test_host_a_table_in_the_app_a_friend_joins_and_the_game_is_played_to_
             await wait_for(pilot, lambda: _past_games() == 1)
             with StatsDB() as db:
                 (past,) = db.past_games()
+                past_record = db.game_record(past.id)
             assert [s.name for s in past.seats][:2] == ["Ann", "Bea"]
             assert past.origin is not None and welcome.code in past.origin
+            # The game's review, for the seat played here.
+            await pilot.press("e")
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.review
+            )
+            assert app.screen.person == 0 and app.screen.record.actions == past_record.actions
+            await pilot.press("escape", "r")
+            await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
             # To the lobby: reached from the command line, it opens over the setup screen.
             await pilot.press("l")
             await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
-            assert [m.choice for m in heard.of(OnlinePlayScreen.Chosen)] == [GameOverChoice.LOBBY]
+            assert [m.choice for m in heard.of(OnlinePlayScreen.Chosen)] == [
+                GameOverChoice.REVIEW,
+                GameOverChoice.LOBBY,
+            ]
             await pilot.press("escape")
             await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
         await ann.close()

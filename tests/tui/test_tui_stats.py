@@ -8,7 +8,7 @@ import history
 import positions
 from tuikit import Heard, wait_for, wait_for_human
 
-from mantis.engine import SCORE, SeatInfo
+from mantis.engine import SeatInfo
 from mantis.store.saves import load_save
 from mantis.store.stats import StatsDB, default_stats_path
 from mantis.tui import first_screens
@@ -22,20 +22,6 @@ from mantis.tui.screens.stats import StatsScreen, level_label
 SIZE = (80, 24)
 
 
-def _one_move_from_a_win():
-    """A three-player game one score away from its end, with the winner played by "You"."""
-    record = positions.played(3, 4, 0.5)
-    winner = record.result.winners[0]
-    assert record.actions[-1] == (winner, SCORE)
-    names = ["Ann", "Bea", "Cal"]
-    names[winner] = "You"
-    seats = tuple(
-        SeatInfo(name, "human") if seat == winner else SeatInfo(name, "bot", "random")
-        for seat, name in enumerate(names)
-    )
-    return replace(record, seats=seats), len(record.actions) - 1
-
-
 async def _loaded(pilot, kind: type) -> None:
     """Wait until a ``kind`` screen is up and has shown what its worker read."""
     app = pilot.app
@@ -47,7 +33,7 @@ def _texts(screen) -> str:
 
 
 async def test_a_game_finished_in_the_app_is_recorded_and_shown() -> None:
-    record, upto = _one_move_from_a_win()
+    record, upto = positions.one_move_from_a_win()
     app = MantisApp(first_screens.Position(record, upto), still=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_human(pilot)
@@ -70,7 +56,7 @@ async def test_a_game_finished_in_the_app_is_recorded_and_shown() -> None:
 async def test_a_broken_stats_database_is_reported_and_the_game_goes_on() -> None:
     default_stats_path().parent.mkdir(parents=True, exist_ok=True)
     default_stats_path().write_bytes(b"this is not a database" * 100)
-    record, upto = _one_move_from_a_win()
+    record, upto = positions.one_move_from_a_win()
     app = MantisApp(first_screens.Position(record, upto), still=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_human(pilot)

@@ -36,6 +36,8 @@ class GameOverChoice(Enum):
     """The same deal again, from the start."""
     REPLAY = "replay"
     """Watch this game again, move by move."""
+    REVIEW = "review"
+    """What each decision was worth, and how much was the cards."""
     NEW = "new"
     """Set up a new table."""
     LOBBY = "lobby"
@@ -50,18 +52,27 @@ LOCAL_CHOICES = (
     GameOverChoice.AGAIN,
     GameOverChoice.REMATCH,
     GameOverChoice.REPLAY,
+    GameOverChoice.REVIEW,
     GameOverChoice.NEW,
     GameOverChoice.QUIT,
 )
 """What a game played here offers."""
-ONLINE_CHOICES = (GameOverChoice.REPLAY, GameOverChoice.LOBBY, GameOverChoice.QUIT)
+ONLINE_CHOICES = (
+    GameOverChoice.REPLAY,
+    GameOverChoice.REVIEW,
+    GameOverChoice.LOBBY,
+    GameOverChoice.QUIT,
+)
 """What a game played at a server's table offers."""
 
+#: Buttons that fit in one row of the box at 80 columns.
+ROW = 5
 #: Each choice's key, button label and button style (STAY has no button: Esc).
 _BUTTONS: dict[GameOverChoice, tuple[str, str, ButtonVariant]] = {
     GameOverChoice.AGAIN: ("a", "Play again (a)", "success"),
     GameOverChoice.REMATCH: ("r", "Rematch (r)", "default"),
     GameOverChoice.REPLAY: ("v", "Replay (v)", "default"),
+    GameOverChoice.REVIEW: ("e", "Review (e)", "primary"),
     GameOverChoice.NEW: ("n", "New game (n)", "default"),
     GameOverChoice.LOBBY: ("l", "Lobby (l)", "success"),
     GameOverChoice.QUIT: ("q", "Quit (q)", "error"),
@@ -109,6 +120,16 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
     #buttons Button {
         margin: 0 1 0 0;
         min-width: 0;
+    }
+    /* More buttons than one row holds at 80 columns: three to a row. */
+    #buttons.-rows {
+        layout: grid;
+        grid-size: 3;
+        grid-gutter: 0 1;
+    }
+    #buttons.-rows Button {
+        width: 1fr;
+        margin: 0;
     }
     #box .note, #ratings {
         margin-top: 1;
@@ -165,7 +186,7 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
             if note is None:
                 note = f"{self.result.turns} moves · seed {seed} · Rematch replays this same deal"
             yield Static(plain.content(note), classes="note")
-            with Horizontal(id="buttons"):
+            with Horizontal(id="buttons", classes="-rows" if len(self.choices) > ROW else ""):
                 for choice in self.choices:
                     _, label, variant = _BUTTONS[choice]
                     yield Button(label, id=choice.value, variant=variant, compact=True)
