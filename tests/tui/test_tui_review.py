@@ -9,7 +9,7 @@ from dataclasses import replace
 import history
 import positions
 import pytest
-from tuikit import Heard, wait_for, wait_for_human
+from tuikit import Heard, shown, wait_for, wait_for_human
 
 from mantis.engine import SCORE, GameRecord
 from mantis.review import Decision, GameReview, review_game
@@ -76,7 +76,7 @@ async def test_the_game_over_screen_opens_the_review_for_the_person_who_played()
     async with app.run_test(size=SIZE, message_hook=heard) as pilot:
         await wait_for_human(pilot)
         await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await wait_for(pilot, lambda: shown(app, GameOverScreen))
         assert "Review (e)" in [str(b.label) for b in app.screen.query("Button")]
         await pilot.press("e")
         screen = await reviewed(pilot)
@@ -199,7 +199,7 @@ async def test_a_decision_opens_on_the_board_at_its_position_with_each_options_c
         # The list opens on the first labelled decision: Enter opens it.
         assert screen.query_one("#decisions").cursor_row == screen.shown.index(first)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await wait_for(pilot, lambda: shown(app, ReplayScreen))
         replay = app.screen
         (jump,) = heard.of(ReviewScreen.Jump)
         assert jump.move == first.move and jump.review is review
@@ -229,7 +229,7 @@ async def test_retrying_accepts_a_near_best_choice_and_refuses_a_bad_one() -> No
         first, second = mistakes_of(screen.review, 0)
         near = near_best(first)
         await pilot.press("r")
-        await wait_for(pilot, lambda: isinstance(app.screen, RetryScreen))
+        await wait_for(pilot, lambda: shown(app, RetryScreen))
         retry = app.screen
         await wait_for(pilot, lambda: retry.waiting == 0)
         # The position is the one before that decision, and the coach is not there to help.
@@ -271,7 +271,7 @@ async def test_retrying_accepts_a_near_best_choice_and_refuses_a_bad_one() -> No
         assert "1 of 2 solved" in str(screen.query_one("#list-title").render())
         # Again: only the one missed.
         await pilot.press("r")
-        await wait_for(pilot, lambda: isinstance(app.screen, RetryScreen))
+        await wait_for(pilot, lambda: shown(app, RetryScreen))
         assert app.screen.decision == second
         assert "position 1 of 1" in app.screen.status_parts()
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import history
 import positions
-from tuikit import Heard, wait_for, wait_for_human
+from tuikit import Heard, shown, wait_for, wait_for_human
 
 from mantis.engine import SeatInfo
 from mantis.store.saves import load_save
@@ -38,7 +38,7 @@ async def test_a_game_finished_in_the_app_is_recorded_and_shown() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_human(pilot)
         await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await wait_for(pilot, lambda: shown(app, GameOverScreen))
         await wait_for(pilot, lambda: default_stats_path().exists())
         with StatsDB() as db:
             (past,) = db.past_games()
@@ -61,7 +61,7 @@ async def test_a_broken_stats_database_is_reported_and_the_game_goes_on() -> Non
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_human(pilot)
         await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await wait_for(pilot, lambda: shown(app, GameOverScreen))
         messages = [n.message for n in app._notifications]
         assert any(m.startswith("Statistics not updated: ") for m in messages)
         assert all("\n" not in m for m in messages)
@@ -87,7 +87,7 @@ async def test_statistics_and_past_games_from_setup() -> None:
         screen = app.screen
         assert len(screen.games) == len(history.GAMES)
         await pilot.press("down", "enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await wait_for(pilot, lambda: shown(app, ReplayScreen))
         replay = app.screen
         newest_first = [record for record, _ in reversed(history.finished_records())]
         (opened,) = heard.of(PastGamesScreen.Open)
