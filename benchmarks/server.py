@@ -47,6 +47,7 @@ import re
 import resource
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -125,9 +126,19 @@ class ServerFailed(Exception):
 class Server:
     """``mantis serve`` in its own process, watched through /proc."""
 
-    def __init__(self, data: Path, home: Path, plain: bool, source: Path = ROOT) -> None:
-        """``source``: the Mantis tree to run (another checkout, for a side-by-side run)."""
-        options = ["serve", "--port", "0", "--data", str(data), "--bot-pace", "0"]
+    def __init__(
+        self,
+        data: Path,
+        home: Path,
+        plain: bool,
+        source: Path = ROOT,
+        extra: tuple[str, ...] = (),
+        port: int = 0,
+    ) -> None:
+        """``source``: the Mantis tree to run (another checkout, for a side-by-side run);
+        ``extra``: more options for ``mantis serve`` (a database, a cluster)."""
+        self.data, self.home, self.extra = data, home, extra
+        options = ["serve", "--port", str(port), "--data", str(data), "--bot-pace", "0", *extra]
         if plain:
             command = [sys.executable, "-m", "mantis", *options]
         else:
@@ -163,6 +174,10 @@ class Server:
             raise ServerFailed(f"the server did not start: {said or 'no output'}")
         self.url = line.split()[-1]
         self.port = int(self.url.rsplit(":", 1)[1])
+        self.address = f"127.0.0.1:{self.port}"
+
+    def node_cpu(self) -> list[float]:
+        return [self.cpu_seconds()]
 
     def _drain_stdout(self) -> None:
         assert self.process.stdout is not None
@@ -178,7 +193,7 @@ class Server:
                 self._probes.put((int(found[1]), int(found[2])))
             else:
                 self.stderr.append(line)
-                del self.stderr[:-50]
+                del self.stderr[:-2000]
 
     def cpu_seconds(self) -> float:
         """User + system CPU time of the server so far (every thread)."""
@@ -221,6 +236,163 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(WAIT)
+
+
+class Nodes:
+    """Several ``mantis serve`` nodes (one PostgreSQL, one Redis) behind HAProxy, measured
+    as one server: their CPU and memory added up (and CPU node by node)."""
+
+    def __init__(self, root: Path, database: str, redis: str, count: int) -> None:
+        _with_test_kits()
+        from clusterkit import Proxy
+
+        self.nodes: list[Server] = []
+        self.stderr: list[str] = []
+        try:
+            for n in range(count):
+                extra = ("--database", database, "--redis", redis, "--node", f"node{n + 1}")
+                self.nodes.append(Server(root / f"data{n}", root / "home", False, ROOT, extra))
+            self.proxy = Proxy(root, self.nodes)  # type: ignore[arg-type]
+            self.proxy.start()
+        except BaseException:
+            self.stop()
+            raise
+        self.url = self.proxy.url
+        self.port = self.nodes[0].port
+
+    def alive(self) -> bool:
+        return all(node.alive() for node in self.nodes)
+
+    def cpu_seconds(self) -> float:
+        return sum(node.cpu_seconds() for node in self.nodes)
+
+    def node_cpu(self) -> list[float]:
+        return [node.cpu_seconds() for node in self.nodes]
+
+    def memory_mb(self) -> tuple[float, float]:
+        found = [node.memory_mb() for node in self.nodes]
+        return sum(rss for rss, _ in found), sum(peak for _, peak in found)
+
+    def writer_counts(self) -> tuple[int, int] | None:
+        return None
+
+    def stop(self) -> None:
+        if hasattr(self, "proxy"):
+            self.proxy.stop()
+        for node in self.nodes:
+            node.stop()
+            self.stderr += node.stderr
+
+
+class Services:
+    """PostgreSQL (every commit synced, as in production) and Redis for ``--cluster``."""
+
+    def __init__(self) -> None:
+        _with_test_kits()
+        from servicekit import PostgresCluster, RedisServer
+
+        self.pg = PostgresCluster(durable=True)
+        self.redis = RedisServer()
+        self.runs = 0
+
+    def start(self, root: Path, label: str) -> Server | Nodes:
+        """A fresh database (and an empty Redis): one node on it, or two behind HAProxy."""
+        self.runs += 1
+        database = self.pg.create_database(f"bench_{self.runs}")
+        subprocess.run(
+            ["redis-cli", "-p", str(self.redis.port), "FLUSHALL"], capture_output=True, check=False
+        )
+        root.mkdir(parents=True, exist_ok=True)
+        if label == "pg":
+            return Server(root / "data", root / "home", False, ROOT, ("--database", database))
+        return Nodes(root, database, self.redis.url, 2)
+
+    async def takeovers(self, root: Path, kills: int) -> list[float]:
+        """Seconds from kill -9 of a table's node to its next move published, ``kills`` times.
+
+        Two people sit at a table on the other node, each answering at once; the table's
+        node is killed, then started again for the next round.
+        """
+        found: list[float] = []
+        nodes = await asyncio.to_thread(self.start, root / "takeover", "2nodes")
+        assert isinstance(nodes, Nodes)
+        try:
+            for _ in range(kills):
+                found.append(await _one_takeover(nodes))
+        finally:
+            await asyncio.to_thread(nodes.stop)
+        return found
+
+    def close(self) -> None:
+        self.redis.close()
+        self.pg.close()
+
+
+async def _one_takeover(nodes: Nodes) -> float:
+    owner, other = nodes.nodes
+    host = await connect(owner.url, compression=None, proxy=None)
+    create = protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "open"))
+    await host.send(protocol.encode(create).decode())
+    welcome = protocol.decode_server(await host.recv())
+    assert isinstance(welcome, protocol.Welcome)
+    code, token = welcome.code, welcome.token
+    people = []
+    for opening in (
+        protocol.Join(protocol.PROTOCOL_VERSION, code, "Bea"),
+        protocol.Join(protocol.PROTOCOL_VERSION, code, "", token),
+    ):
+        ws = await connect(other.url, compression=None, proxy=None)
+        await ws.send(protocol.encode(opening).decode())
+        people.append(ws)
+    await host.close()
+    seats: dict[Any, int] = {}
+    moved = asyncio.Event()
+    killed_at = [0.0]
+    published: list[float] = []
+
+    async def play(ws: Any) -> None:
+        async for data in ws:
+            message = protocol.decode_server(data)
+            if isinstance(message, protocol.Welcome):
+                seats[ws] = message.seat
+            elif isinstance(message, protocol.Stream):
+                for m in message.messages:
+                    if isinstance(m, CardRevealed) and killed_at[0] and not published:
+                        published.append(time.monotonic())
+                        moved.set()
+                    if isinstance(m, TurnStarted) and m.seat == seats.get(ws):
+                        act = protocol.Act(m.turn, SCORE)
+                        await ws.send(protocol.encode(act).decode())
+
+    tasks = [asyncio.create_task(play(ws)) for ws in people]
+    await asyncio.sleep(0.5)  # both seated (the kill may land anywhere in a heartbeat)
+    await people[1].send(protocol.encode(protocol.Start()).decode())  # Ann, the host
+    await asyncio.sleep(1.0 + random.random())  # a game on, moves flowing
+    await asyncio.to_thread(_kill, owner)
+    killed_at[0] = time.monotonic()
+    await asyncio.wait_for(moved.wait(), 60)
+    took = published[0] - killed_at[0]
+    for task in tasks:
+        task.cancel()
+    for ws in people:
+        await ws.close()
+    restarted = Server(owner.data, owner.home, False, ROOT, owner.extra, port=owner.port)
+    nodes.nodes[0] = restarted
+    nodes.nodes.reverse()  # the other node owns the next table
+    await asyncio.sleep(1.5)  # the restarted node seen alive by the other
+    return took
+
+
+def _with_test_kits() -> None:
+    """The tests' kits start the throwaway services and HAProxy: the benchmark uses them."""
+    for folder in (ROOT / "tests", ROOT / "tests" / "net"):
+        if str(folder) not in sys.path:
+            sys.path.append(str(folder))
+
+
+def _kill(server: Server) -> None:
+    server.process.kill()
+    server.process.wait(WAIT)
 
 
 def server_status(port: int) -> dict[str, Any] | None:
@@ -453,6 +625,11 @@ async def run_table(bench: Bench, index: int) -> None:
         try:
             await asyncio.wait_for(asyncio.shield(game.over), longest)
             bench.games_over += 1
+            # Each person leaves once they have the record: on a cluster the host's
+            # connection may hear the last move before the others (a relay is a hop away).
+            readers = [conn.reader for conn in game.conns if not conn.closed]
+            if readers:
+                await asyncio.wait(readers, timeout=GRACE)
         except TimeoutError:
             bench.stuck_games += 1
         for conn in game.conns:
@@ -503,11 +680,13 @@ async def measure(server: Server, tables: int, args: argparse.Namespace) -> dict
         lag_task = asyncio.create_task(loop_lag(lags, lag_stop))
         counts0 = await asyncio.to_thread(server.writer_counts)
         rss0, _ = server.memory_mb()
+        nodes0 = server.node_cpu()
         cpu0, mine0, bench.t0 = server.cpu_seconds(), own_cpu(), perf_counter()
         games0 = bench.games_over
         await asyncio.sleep(args.seconds)
         bench.t1 = perf_counter()
         cpu1, mine1 = server.cpu_seconds(), own_cpu()
+        nodes1 = server.node_cpu()
         wall = bench.t1 - bench.t0
         rss1, peak = server.memory_mb()
         counts1 = await asyncio.to_thread(server.writer_counts)
@@ -551,6 +730,10 @@ async def measure(server: Server, tables: int, args: argparse.Namespace) -> dict
         },
         "server_cpu_pct": round(100 * server_cpu / wall, 1),
         "server_cpu_ms_per_move": round(1e3 * server_cpu / moves, 3) if moves else None,
+        "node_cpu_ms_per_move": [
+            round(1e3 * (after - before) / moves, 3) if moves else None
+            for before, after in zip(nodes0, nodes1, strict=True)
+        ],
         "server_rss_mb": round(rss1, 1),
         "server_rss_growth_mb": round(rss1 - rss0, 1),
         "server_peak_rss_mb": round(peak, 1),
@@ -589,6 +772,9 @@ def one_line(r: dict[str, Any]) -> str:
         trouble.append(f"{r['stuck_games']} games stuck")
     if r["setup_failures"]:
         trouble.append(f"{sum(r['setup_failures'].values())} failed table setups")
+    nodes = r.get("node_cpu_ms_per_move") or []
+    if len(nodes) > 1:
+        trouble.insert(0, "CPU per node " + " + ".join(f"{n:.2f}" for n in nodes) + " ms/move")
     return (
         f"{r['tables']:4d} tables {r['connections']:5d} conns | {r['moves']:6d} moves "
         f"{r['moves_per_s']:6.1f}/s | latency p50 {lat['p50']:.1f} p99 {lat['p99']:.1f} "
@@ -622,7 +808,7 @@ def summary(results: list[dict[str, Any]]) -> None:
             f"{r['server_rss_mb']:>7.0f} {wpc if wpc else float('nan'):>9.2f} "
             f"{r['client_cpu_pct']:>8.0f} {r['lost_moves']:>5}"
         )
-    big = next((r for r in results if r["tables"] == 500 and r["tree"] == "this"), None)
+    big = next((r for r in results if r["tables"] == 500 and r["tree"] in ("this", "sqlite")), None)
     if big is None:
         log("  target (500 tables, p99 <= 50 ms on 2 cores): not run at 500 tables")
     else:
@@ -849,6 +1035,7 @@ async def run(args: argparse.Namespace) -> int:
         "results": results,
     }
     status = 0
+    services: Services | None = None
     try:
         log(
             f"server benchmark: {PLAYERS}-player tables, people answer {args.think:g} s "
@@ -863,6 +1050,18 @@ async def run(args: argparse.Namespace) -> int:
         # of its own, so this process collects as the server does (mantis serve).
         tune_garbage_collector()
         trees = [("this", ROOT)] + ([("vs", Path(args.vs).resolve())] if args.vs else [])
+        services = Services() if args.cluster else None
+        if services is not None:
+            trees = [("sqlite", ROOT), ("pg", ROOT), ("2nodes", ROOT)]
+            if args.only:
+                trees = [tree for tree in trees if tree[0] in args.only.split(",")]
+            report["takeover_s"] = takeovers = await services.takeovers(tmp_root, args.kills)
+            if takeovers:
+                log(
+                    f"takeover (kill -9 of a table's node -> its next move published), "
+                    f"{len(takeovers)} kills: median {statistics.median(takeovers):.2f} s, "
+                    f"min {min(takeovers):.2f}, max {max(takeovers):.2f}"
+                )
         for tables, (label, source) in [(t, tree) for t in sizes for tree in trees]:
             soft, needed = raise_file_limit(tables)
             if soft < needed:
@@ -878,9 +1077,12 @@ async def run(args: argparse.Namespace) -> int:
                 + (f" ({label}: {source})" if args.vs else "")
             )
             try:
-                server = await asyncio.to_thread(
-                    Server, run_dir / "data", run_dir / "home", args.plain_server, source
-                )
+                if services is not None and label != "sqlite":
+                    server = await asyncio.to_thread(services.start, run_dir, label)
+                else:
+                    server = await asyncio.to_thread(
+                        Server, run_dir / "data", run_dir / "home", args.plain_server, source
+                    )
             except ServerFailed as exc:
                 log(f"mantis benchmark: error: {exc}")
                 return 1
@@ -893,7 +1095,7 @@ async def run(args: argparse.Namespace) -> int:
             finally:
                 await asyncio.to_thread(server.stop)
                 if server.stderr and args.verbose:
-                    log("  server stderr: " + "".join(server.stderr[-10:]).strip())
+                    log("  server stderr: " + "".join(server.stderr[-400:]).strip())
             result["tree"] = label
             results.append(result)
             log(one_line(result))
@@ -902,6 +1104,8 @@ async def run(args: argparse.Namespace) -> int:
             if any(r["writes_per_commit"] is None for r in results) and args.plain_server:
                 log("  (writes per commit: n/a with --plain-server: the writer is not visible)")
     finally:
+        if services is not None:
+            services.close()
         if not args.keep:
             shutil.rmtree(tmp_root, ignore_errors=True)
     if args.json:
@@ -939,6 +1143,14 @@ def main() -> None:
         metavar="DIR",
         help="another Mantis checkout: each size runs on its server too, side by side",
     )
+    parser.add_argument(
+        "--cluster",
+        action="store_true",
+        help="each size on one SQLite process, one node on PostgreSQL and two nodes behind "
+        "HAProxy (Redis), and the takeover time after kill -9",
+    )
+    parser.add_argument("--kills", type=int, default=10, help="takeovers timed with --cluster")
+    parser.add_argument("--only", help="with --cluster: these setups only (sqlite,pg,2nodes)")
     parser.add_argument("--tmp", help="where the server's database goes (default: system temp)")
     parser.add_argument("--keep", action="store_true", help="keep the databases afterwards")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")

@@ -236,6 +236,15 @@ def build_parser(serving: bool = False) -> argparse.ArgumentParser:
         "(default: server.sqlite3 in --data)",
     )
     serve.add_argument(
+        "--redis",
+        metavar="URL",
+        help="join a cluster of nodes sharing this Redis (redis://host:6379/0) and "
+        "--database postgresql://...",
+    )
+    serve.add_argument(
+        "--node", metavar="NAME", help="this node's name in logs and metrics (default host:port)"
+    )
+    serve.add_argument(
         "--away-after",
         type=_seconds,
         default=60.0,

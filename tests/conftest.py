@@ -37,3 +37,14 @@ _databases = itertools.count(1)
 def pg_url(postgres) -> str:
     """The URL of a new, empty database in the session's cluster."""
     return postgres.create_database(f"test_{next(_databases)}")
+
+
+@pytest.fixture(scope="session")
+def redis_server():
+    """A Redis server of this session's own (skipped when redis-server is missing)."""
+    from servicekit import RedisServer, need
+
+    need(binaries=("redis-server",), modules=("redis",))
+    server = RedisServer()
+    yield server
+    server.close()

@@ -2,8 +2,10 @@
 
 Table codes in use (so no two tables ever share one), every node's public
 tables (``GET /tables`` and the lobby), the quick-play tables waiting for
-people (so two people asking at once, on any node, sit at one table), and
-counts kept per key with an expiry — wrong-code guesses per address, and
+people (so two people asking at once, on any node, sit at one table),
+notes a table leaves for whichever node runs it next (an offer of another
+game, when bots fill a quick-play table), and counts kept per key with an
+expiry — wrong-code guesses per address, and
 whatever else a limit needs counted across the whole server (tables or
 connections per address).
 Nothing here must last: a directory lost is rebuilt by the nodes as they
@@ -71,6 +73,18 @@ class Directory(Protocol):
         """Quick-play table ``code`` (of ``seats``) has ``free`` seats now (0: not offered)."""
         ...
 
+    async def put_note(self, key: str, text: str, ttl: float) -> None:
+        """Keep ``text`` under ``key`` for ``ttl`` seconds (replacing what was there)."""
+        ...
+
+    async def note(self, key: str) -> str | None:
+        """The text kept under ``key`` (None if none, or expired)."""
+        ...
+
+    async def drop_note(self, key: str) -> None:
+        """Forget the text under ``key``."""
+        ...
+
     async def hit(self, key: str, window: float) -> None:
         """One event under ``key`` now, remembered for ``window`` seconds."""
         ...
@@ -109,6 +123,9 @@ class LocalDirectory:
         """key -> (count, when it is forgotten)."""
         self._quick: dict[str, tuple[int, int]] = {}
         """Quick-play tables offered, oldest first: code -> (seats, free seats)."""
+        self._notes: dict[str, tuple[str, float]] = {}
+        """key -> (text, when it is forgotten)."""
+        """Quick-play tables offered, oldest first: code -> (seats, free seats)."""
 
     async def claim_code(self, code: str) -> bool:
         if code in self._codes:
@@ -140,6 +157,22 @@ class LocalDirectory:
             self._quick.pop(code, None)
         else:
             self._quick[code] = (seats, free)  # (one offered again comes last: the newest)
+
+    async def put_note(self, key: str, text: str, ttl: float) -> None:
+        if len(self._notes) > MAX_KEYS:
+            now = self.clock.now()
+            self._notes = {k: v for k, v in self._notes.items() if v[1] > now}
+        self._notes[key] = (text, self.clock.now() + ttl)
+
+    async def note(self, key: str) -> str | None:
+        entry = self._notes.get(key)
+        if entry is None or entry[1] <= self.clock.now():
+            self._notes.pop(key, None)
+            return None
+        return entry[0]
+
+    async def drop_note(self, key: str) -> None:
+        self._notes.pop(key, None)
 
     async def hit(self, key: str, window: float) -> None:
         if len(self._hits) > MAX_KEYS:

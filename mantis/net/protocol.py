@@ -365,6 +365,7 @@ TOO_MANY_CONNECTIONS = "too_many_connections"
 TOO_MANY_SPECTATORS = "too_many_spectators"
 NAME_TAKEN = "name_taken"
 SAME_PLAYER = "same_player"
+BUSY = "busy"
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 _server_decoder = msgspec.json.Decoder(ServerMessage)

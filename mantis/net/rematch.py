@@ -6,12 +6,16 @@ person left (the away bot plays it).  Once every seat has accepted, the
 table plays again with the same seats, the first seat moved on by one and a
 fresh seed.  An offer lapses after ``LAPSES_AFTER`` seconds, or as soon as
 anyone declines or leaves; a person may offer at most ``OFFERS_PER_MINUTE``
-times a minute (one offer and two renewals).  An offer lives in the
-owner's memory only: a restart forgets it, and anyone may offer again.
+times a minute (one offer and two renewals).  The room keeps an open
+offer in the directory too (``Offer.note``): on a cluster, a node that
+takes the table over goes on with it (the seats that accepted, the time it
+lapses); a server that is one process forgets it when it restarts, and
+anyone may offer again.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 
 from ..engine.deal import deal
@@ -33,14 +37,41 @@ class Offer:
         accepted: Iterable[int],
         clock: Clock,
         lapse: Callable[[], None],
+        lapses_in: float = LAPSES_AFTER,
     ) -> None:
         """``by``'s offer; ``accepted`` are the seats that accept without being asked (bots,
-        seats played for); ``lapse`` is called if it is still open after ``LAPSES_AFTER``."""
+        seats played for); ``lapse`` is called if it is still open after ``lapses_in``
+        seconds (``LAPSES_AFTER`` for a new offer)."""
         self.by = by
         self.accepted = {by, *accepted}
         self.clock = clock
-        self.lapses_at = clock.now() + LAPSES_AFTER
-        self._timer: Timer = clock.call_later(LAPSES_AFTER, lapse)
+        self.lapses_at = clock.now() + lapses_in
+        self._timer: Timer = clock.call_later(lapses_in, lapse)
+
+    def note(self, game: int) -> str:
+        """The offer, for game ``game``'s table, as the directory keeps it (``from_note``)."""
+        lapses_at = self.clock.time() + self.lapses_at - self.clock.now()
+        data = {"game": game, "by": self.by, "accepted": sorted(self.accepted)}
+        return json.dumps({**data, "lapses_at": lapses_at})
+
+    @classmethod
+    def from_note(
+        cls, text: str, game: int, clock: Clock, lapse: Callable[[], None]
+    ) -> Offer | None:
+        """The offer a note keeps, going on where it was (None: not game ``game``'s, lapsed
+        already, or unreadable)."""
+        try:
+            data = json.loads(text)
+            lapses_in = float(data["lapses_at"]) - clock.time()
+            if data["game"] != game or lapses_in <= 0:
+                return None
+            return cls(int(data["by"]), [int(s) for s in data["accepted"]], clock, lapse, lapses_in)
+        except (ValueError, KeyError, TypeError):
+            return None
+
+    def lapses_in(self) -> float:
+        """Seconds until it lapses."""
+        return max(0.0, self.lapses_at - self.clock.now())
 
     def accept(self, seat: int) -> None:
         self.accepted.add(seat)

@@ -26,14 +26,15 @@ server.  A connection is anything hashable the ``Send`` knows how to reach
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Callable, Coroutine, Hashable, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -68,11 +69,25 @@ from .rematch import Offer, seed_with_first
 from .remote import RemoteSeat
 from .turn_clock import Timeouts, TurnTimer
 
+T = TypeVar("T")
+
 Connection = Hashable
 """A client's connection, as a room knows it: something its ``Send`` can reach."""
 
 Send = Callable[[Iterable[Connection], str], None]
 """Puts one encoded frame on each of some connections, at once, never waiting for them."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoomHooks:
+    """What a room tells whoever runs it (metrics, and losing its table to another node)."""
+
+    moved: Callable[[float | None], None] = lambda latency: None
+    """A move was published: seconds since its intent arrived (None: a bot's move)."""
+    committed: Callable[[float], None] = lambda seconds: None
+    """A write to the store took this long."""
+    lost: Callable[[Room], None] = lambda room: None
+    """Another node turned out to hold this room's table: stop running it here."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +124,8 @@ log = logging.getLogger("mantis.server")
 
 BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald")
 """Names for the server's bots, first unused first."""
+NOTE_MARGIN = 30.0
+"""Seconds a note outlives what it notes (a node taking over reads it, then sees it lapsed)."""
 WATCHER = "Watcher"
 """What a spectator who gave no name is called when they talk."""
 
@@ -233,6 +250,7 @@ class Room:
         *,
         directory: Directory,
         seeds: Callable[[], int],
+        hooks: RoomHooks | None = None,
         table_id: int,
         code: str,
         private: bool,
@@ -249,6 +267,7 @@ class Room:
         self.store = store
         self.send = send
         self.clock = clock
+        self.hooks = hooks or RoomHooks()
         self.directory = directory
         self.seeds = seeds
         """Fresh seeds, one per game (the server's)."""
@@ -280,6 +299,8 @@ class Room:
         """Messages of the game's version-1 stream sent so far."""
         self._next_mover: int | None = None
         self._last_move = clock.now()
+        self._intent_at: float | None = None
+        self._stopped = False
         self._tasks: set[asyncio.Task[None]] = set()
         self.starting = False
         """A game is being started (its seed kept): no second start, no newcomer."""
@@ -556,6 +577,8 @@ class Room:
 
     def detach(self, connection: Connection) -> None:
         """``connection`` closed: its seat waits for its person, then the away bot plays."""
+        if self._stopped:
+            return
         self.spectators.discard(connection)
         self.watchers.pop(connection, None)
         self.versions.pop(connection, None)
@@ -695,8 +718,12 @@ class Room:
 
     # ------------------------------------------------------------------ quick play
 
-    async def seated(self) -> None:
-        """Someone sat down (quick play): start once full, else have bots fill it in time."""
+    async def seated(self, resumed: bool = False) -> None:
+        """Someone sat down (quick play): start once full, else have bots fill it in time.
+
+        ``resumed``: the table was taken over (or the server restarted): the
+        bots come when they were to come, as the directory noted it.
+        """
         phase = self.phase
         if not self.rules.quick or not isinstance(phase, Waiting):
             return
@@ -704,12 +731,27 @@ class Room:
         await self.directory.quick_free(self.code, len(self.seats), free)
         if not free:
             await self.start_next()
-        elif phase.fill is None:
-            phase.fill_at = self.clock.now() + self.config.quick_fill
-            phase.fill = self.clock.call_later(
-                self.config.quick_fill, lambda: self._spawn(self._fill())
+        elif phase.fill is None and any(seat.person for seat in self.seats):
+            wait = self.config.quick_fill
+            noted = await self._noted(self.directory.note(self._fill_key)) if resumed else None
+            with contextlib.suppress(ValueError):
+                if noted is not None:
+                    wait = min(wait, max(0.0, float(noted) - self.clock.time()))
+            phase.fill_at = self.clock.now() + wait
+            phase.fill = self.clock.call_later(wait, lambda: self._spawn(self._fill()))
+            fill_time = str(self.clock.time() + wait)
+            await self._noted(
+                self.directory.put_note(self._fill_key, fill_time, wait + NOTE_MARGIN)
             )
             self.send_room()  # everyone sees when the bots will come
+
+    @property
+    def _fill_key(self) -> str:
+        return f"fill:{self.code}"
+
+    @property
+    def _offer_key(self) -> str:
+        return f"offer:{self.code}"
 
     async def _fill(self) -> None:
         """A quick-play table waited long enough: bots take its open seats and it starts."""
@@ -717,6 +759,7 @@ class Room:
         if not isinstance(phase, Waiting):
             return
         phase.fill, phase.fill_at = None, None
+        await self._noted(self.directory.drop_note(self._fill_key))
         if not any(seat.person for seat in self.seats):
             return
         for s, seat in enumerate(self.seats):
@@ -740,6 +783,7 @@ class Room:
         ):
             if phase.fill is not None:
                 phase.fill.cancel()
+                self._spawn(self._noted(self.directory.drop_note(self._fill_key)))
             phase.fill, phase.fill_at = None, None
         free = sum(1 for s in self.seats if not s.taken)
         self._spawn(self._keep_freed(free))
@@ -777,6 +821,16 @@ class Room:
                 remote.away = seat.away
                 remotes[s] = remote
                 players.append(remote)
+        keeper = ServerKeeper(
+            self.store,
+            game_id,
+            len(record.actions),
+            self._game_rating,
+            clock=self.clock,
+            busy=self._busy,
+            lost=lambda: self.hooks.lost(self),
+            timed=self.hooks.committed,
+        )
         timer = None
         if self.rules.clock is not None:
             timer = TurnTimer(
@@ -791,7 +845,7 @@ class Room:
         table = Table(
             record,
             players,
-            keeper=ServerKeeper(self.store, game_id, len(record.actions), self._game_rating),
+            keeper=keeper,
             bot_timeout=self.config.bot_timeout,
             notices=notices,
             turn_clock=timer,
@@ -910,7 +964,20 @@ class Room:
             return protocol.ILLEGAL
         if phase.timer is not None and phase.timer.ran_out(seat, turn):
             return protocol.OUT_OF_TIME
-        return remote.answer(turn, action)
+        problem = remote.answer(turn, action)
+        if problem is None:
+            self._intent_at = self.clock.now()
+        return problem
+
+    def _busy(self, busy: bool) -> None:
+        """The store cannot be reached (or is back): the table waits, and says why."""
+        if busy:
+            error = protocol.Error(
+                protocol.BUSY,
+                "the server is busy (its database is unreachable): play resumes"
+                " by itself once it is back",
+            )
+            self.broadcast(error)
 
     def back(self, seat: int) -> str | None:
         """``seat``'s person says they are here: they play their own turns again."""
@@ -974,10 +1041,45 @@ class Room:
             offer.accept(seat)
         if offer.agreed(len(self.seats)):
             offer.close()
+            await self._noted(self.directory.drop_note(self._offer_key))
             await self._play_again()
         else:
             self.broadcast(offer.state())
+            await self._note_offer(phase.number, offer)
         return None
+
+    async def _note_offer(self, game: int, offer: Offer) -> None:
+        """Keep the open offer where a node taking the table over finds it."""
+        ttl = offer.lapses_in() + NOTE_MARGIN
+        await self._noted(self.directory.put_note(self._offer_key, offer.note(game), ttl))
+
+    async def resume(self) -> None:
+        """The table was taken over (or the server restarted): what ran in its last owner's
+        memory goes on — an open offer of another game, a quick-play table's wait for
+        bots — as the directory kept it (a directory that lost it: the offer is gone,
+        and the bots' wait starts anew)."""
+        phase = self.phase
+        if isinstance(phase, Waiting):
+            await self.seated(resumed=True)
+        elif isinstance(phase, Over) and phase.offer is None:
+            noted = await self._noted(self.directory.note(self._offer_key))
+            if noted is not None:
+                phase.offer = Offer.from_note(noted, phase.number, self.clock, self._lapse)
+
+    async def share_again(self) -> None:
+        """The directory lost what it had (Redis restarted): put this table's part back."""
+        phase = self.phase
+        if isinstance(phase, Waiting) and self.rules.quick:
+            free = sum(1 for seat in self.seats if not seat.taken)
+            await self.directory.quick_free(self.code, len(self.seats), free)
+            if phase.fill_at is not None:
+                wait = max(0.0, phase.fill_at - self.clock.now())
+                fill_time = str(self.clock.time() + wait)
+                await self._noted(
+                    self.directory.put_note(self._fill_key, fill_time, wait + NOTE_MARGIN)
+                )
+        elif isinstance(phase, Over) and phase.offer is not None:
+            await self._note_offer(phase.number, phase.offer)
 
     def decline(self, seat: int) -> str | None:
         phase = self.phase
@@ -996,6 +1098,7 @@ class Room:
         phase.offer.close()
         phase.offer = None
         self.broadcast(protocol.OfferClosed(reason, seat))  # type: ignore[arg-type]
+        self._spawn(self._noted(self.directory.drop_note(self._offer_key)))
 
     async def _play_again(self) -> None:
         """Everyone agreed: the same seats play again (a seat whose person left, as a bot)."""
@@ -1061,6 +1164,9 @@ class Room:
             if old:
                 frame = protocol.Stream(v1_start, tuple(shown))
                 self.send(old, protocol.encode(frame).decode())
+        if any(isinstance(m, CardRevealed) for m in messages):
+            intent, self._intent_at = self._intent_at, None
+            self.hooks.moved(None if intent is None else self.clock.now() - intent)
 
     async def _paced(self) -> None:
         """Bots (and away seats) move no faster than a person can follow."""
@@ -1073,6 +1179,14 @@ class Room:
         if self.bots is not None:
             await self.bots.move(self.owner)  # a busy server shares its bot moves out
 
+    async def _noted(self, work: Awaitable[T]) -> T | None:
+        """A note written or read; the directory away loses the note only (said in the log)."""
+        try:
+            return await work
+        except Exception as exc:
+            log.warning("table %s: a note was lost (the directory is away: %s)", self.code, exc)
+            return None
+
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
         self._tasks.add(task)
@@ -1080,6 +1194,7 @@ class Room:
 
     def stop(self) -> None:
         """The server is stopping: end the game's task (every move is already kept)."""
+        self._stopped = True
         for seat in self.seats:
             if seat.away_timer is not None:
                 seat.away_timer.cancel()

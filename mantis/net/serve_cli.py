@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import logging
 import signal
 import sys
 from pathlib import Path
@@ -42,8 +43,10 @@ def run_serve(args: argparse.Namespace) -> int:
     from ..players.clock import SystemClock
     from ..store.table_stores import check_postgres_driver, is_postgres, open_table_store
     from .addresses import parse_networks
-    from .directory import LocalDirectory
+    from .cluster import Cluster, ClusterError
+    from .directory import Directory, LocalDirectory
     from .open_files import fit_open_files, quiet_accept_errors
+    from .redis_directory import RedisDirectory
     from .room import RoomConfig
     from .server import TableServer
 
@@ -51,9 +54,17 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         if is_postgres(database):
             check_postgres_driver()
+        if args.redis is not None:
+            _check_cluster(database)
     except StoreError as exc:
         print(f"mantis: error: {exc}", file=sys.stderr)
         return 1
+    node = args.node or f"{args.host}:{args.port}"
+    logging.basicConfig(
+        level=logging.WARNING,
+        format=f"%(asctime)s {node} %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
     if args.host not in LOCAL_HOSTS:
         print(
             f"mantis: warning: listening on {args.host}: anyone who can reach this machine "
@@ -74,7 +85,18 @@ def run_serve(args: argparse.Namespace) -> int:
     async def main() -> None:
         store = await open_table_store(database)
         clock = SystemClock()
-        directory = LocalDirectory(clock)
+        cluster: Cluster | None = None
+        directory: Directory
+        try:
+            if args.redis is not None:
+                cluster = Cluster(args.redis, node)
+                await cluster.start()
+                directory = RedisDirectory(cluster.redis)
+            else:
+                directory = LocalDirectory(clock)
+        except BaseException:
+            await store.close()
+            raise
         server = TableServer(
             store,
             directory,
@@ -88,6 +110,8 @@ def run_serve(args: argparse.Namespace) -> int:
             seed=args.seed,
             limits=limits,
             trusted_proxies=parse_networks(args.trusted_proxy),
+            node=node,
+            cluster=cluster,
         )
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -98,11 +122,13 @@ def run_serve(args: argparse.Namespace) -> int:
             await server.run(args.host, args.port, stop, ready)
         finally:
             await directory.close()
+            if cluster is not None:
+                await cluster.close()
             await store.close()  # every write finished before the database is closed
 
     try:
         asyncio.run(main())
-    except StoreError as exc:
+    except (StoreError, ClusterError) as exc:
         print(f"mantis: error: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:  # the port is taken, the host is not this machine's...
@@ -128,6 +154,20 @@ def limits_of(args: argparse.Namespace, connections: int) -> ServerLimits:
         spectators_per_table=args.spectators_per_table,
         bot_moves=args.bot_moves,
     )
+
+
+def _check_cluster(database: str) -> None:
+    """``StoreError`` in one line unless a cluster node can run (PostgreSQL, redis-py)."""
+    import importlib.util
+
+    from ..store.table_stores import is_postgres
+
+    if not is_postgres(database):
+        raise StoreError(
+            "nodes of a cluster share one PostgreSQL database: add --database postgresql://..."
+        )
+    if importlib.util.find_spec("redis") is None:
+        raise StoreError("a cluster needs the cluster extra: pip install 'mantis-tui[cluster]'")
 
 
 def _database(args: argparse.Namespace) -> str:

@@ -31,10 +31,12 @@ import hmac
 import json
 import logging
 import math
+import random
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import replace
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from http import HTTPStatus
 from typing import Any, cast
 from urllib.parse import parse_qs
@@ -54,13 +56,26 @@ from ..table.names import clean_line, clean_name, name_key
 from . import protocol, version1
 from .addresses import ClientAddresses, Network
 from .bot_share import BotShare
+from .cluster import HEARTBEAT, Cluster, Message, redis_errors
 from .codes import new_code, normal_code, shown_code
 from .directory import Directory, Listing
 from .limits import GuessLimiter, ServerLimits, SharedCounts, TokenBucket
+from .links import Relay, RemoteClient, is_act
+from .metrics import Metrics
 from .open_files import OVERFLOW
 from .plain_http import respond
 from .rematch import OFFERS_PER_MINUTE
-from .room import Connection, Over, Room, RoomConfig, Rules, Seat, hash_token, stored_notices
+from .room import (
+    Connection,
+    Over,
+    Room,
+    RoomConfig,
+    RoomHooks,
+    Rules,
+    Seat,
+    hash_token,
+    stored_notices,
+)
 from .sockets import SocketGate, gated
 
 log = logging.getLogger("mantis.server")
@@ -96,6 +111,22 @@ LEADERBOARD_PAGES_KEPT = 100
 Holder = tuple[str | None, str | None]
 """Who sits down: the name they hold with a player key (``name_key``) and the key's digest."""
 
+#: Seconds a relayed connection waits for its table's owner to answer before looking again.
+OWNER_ANSWER = 3.0
+#: Seconds between two looks in the store for tables no node holds (after Redis lost them).
+STORE_SCAN = 10.0
+#: Seconds after a node starts before its first look in the store.
+HEARTBEAT_SCAN_DELAY = 2.0
+
+
+class QuickElsewhere(Exception):
+    """Quick play found a seat at a table another node runs: relay the connection there."""
+
+    def __init__(self, owner: str, code: str) -> None:
+        super().__init__(code)
+        self.owner = owner
+        self.code = code
+
 
 class TableServer:
     """Every room on this server, and the connections to them."""
@@ -112,13 +143,15 @@ class TableServer:
         trusted_proxies: Sequence[Network] = (),
         hello_timeout: float = HELLO_TIMEOUT,
         node: str = "",
+        cluster: Cluster | None = None,
     ) -> None:
         """A server keeping its tables in ``store``, sharing codes and counts in ``directory``.
 
         ``seed``: deal table *i* from ``game_seed(seed, i)`` instead of a
         secret seed (for the server's own tests only).  ``trusted_proxies``:
         the reverse proxies whose ``X-Forwarded-For`` is believed.  ``node``:
-        this server's name among several sharing one directory.
+        this server's name in logs and metrics.  ``cluster``: this node's
+        place among others sharing the store (None: the server is one process).
         """
         self.store = store
         self.directory = directory
@@ -128,7 +161,8 @@ class TableServer:
         self.limits = limits or ServerLimits()
         self.addresses = ClientAddresses(trusted_proxies)
         self.hello_timeout = hello_timeout
-        self.node = node
+        self.node = cluster.node if cluster is not None else node
+        self.cluster = cluster
         self.rooms: dict[str, Room] = {}
         self.connections: set[ServerConnection] = set()
         limits = self.limits
@@ -148,13 +182,32 @@ class TableServer:
         self.dropped_slow = 0
         """Connections dropped for not reading what they were sent."""
         self.background: set[asyncio.Task[None]] = set()
+        self.metrics = Metrics(self.node or "mantis", self._counts)
+        self.hooks = RoomHooks(
+            moved=self._moved, committed=self.metrics.commit_seconds.observe, lost=self._lost
+        )
+        self.relays: dict[int, Relay] = {}
+        """Connections here to tables another node runs, by id."""
+        self.remote_clients: dict[tuple[str, int], RemoteClient] = {}
+        """Connections on other nodes to tables here, by (node, id)."""
+        self._adopting: dict[str, asyncio.Future[bool]] = {}
+        self._asked_alive: dict[int, asyncio.Future[bool]] = {}
+        self._ids = 0
         self._started = 0
-        self._talk: dict[ServerConnection, TokenBucket] = {}
+        self._talk: dict[Connection, TokenBucket] = {}
         """Each connection's allowance of talk."""
         self._order: list[Room | Listing] = []
         self._order_at: float | None = None
         self._leaders: dict[int, tuple[float, bytes, int]] = {}
         """Leaderboard pages read lately: (when, body, players in all) by page number."""
+        self._draining = False
+        self._sharing = False
+        if cluster is not None:
+            cluster.on_message = self._on_message
+            cluster.on_owner = self._on_owner
+            cluster.on_heartbeat = self._on_heartbeat
+            cluster.on_reconnect = self._on_reconnect
+            cluster.on_lag = self.metrics.pubsub_lag.observe
 
     @property
     def max_connections(self) -> int:
@@ -164,12 +217,17 @@ class TableServer:
     # ------------------------------------------------------------------ lifecycle
 
     async def load(self) -> None:
-        """Bring back every table kept in the store (call on the running loop)."""
+        """Bring back every table kept in the store (call on the running loop).
+
+        A node of a cluster brings back none: tables whose node is gone are
+        taken over as they are found (``_watch_nodes``).
+        """
+        if self.cluster is not None:
+            return
         for stored in await self.store.load_live(OVER_ROOM):
             await self.directory.claim_code(stored.code)
             room = self.rooms[stored.code] = self._restore(stored)
-            if room.rules.quick and room.state is RoomPhase.WAITING:
-                await room.seated()  # offered again; bots fill it in time
+            await room.resume()  # a quick-play table offered again; bots fill it in time
 
     def _restore(self, stored: StoredRoom) -> Room:
         """A room for a kept table, its game (if any) going on from where it was kept."""
@@ -198,6 +256,7 @@ class TableServer:
             self.store,
             self._send,
             self.clock,
+            hooks=self.hooks,
             directory=self.directory,
             seeds=self._next_seed,
             table_id=table_id,
@@ -221,6 +280,7 @@ class TableServer:
         """
         await self.load()
         sweeper: asyncio.Task[None] | None = None
+        watcher: asyncio.Task[None] | None = None
         try:
             async with serve(
                 self.handler,
@@ -238,13 +298,20 @@ class TableServer:
                 if ready is not None:
                     ready(host, bound[1])
                 sweeper = asyncio.get_running_loop().create_task(self._sweep())
+                if self.cluster is not None:
+                    watcher = asyncio.get_running_loop().create_task(self._watch_nodes())
                 await stop.wait()
+                if self.cluster is not None:
+                    if watcher is not None:
+                        watcher.cancel()
+                    await self._drain(server)
                 server.close()
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(server.wait_closed(), 5)
         finally:
-            if sweeper is not None:
-                sweeper.cancel()
+            for task in (sweeper, watcher):
+                if task is not None:
+                    task.cancel()
             self.bots.stop()
             for room in self.rooms.values():
                 room.stop()
@@ -276,11 +343,14 @@ class TableServer:
             if room.idle_since <= now - idle:
                 del self.rooms[code]
                 room.stop()
-                if room.state is RoomPhase.WAITING:
-                    if room.rules.quick:
-                        await self.directory.quick_free(code, len(room.seats), 0)
-                    await self.store.drop_waiting(room.table_id)
-                await self.directory.release_code(code)
+                with contextlib.suppress(StoreError, *_CLUSTER_ERRORS):  # (said by the sweep)
+                    if room.state is RoomPhase.WAITING:
+                        if room.rules.quick:
+                            await self.directory.quick_free(code, len(room.seats), 0)
+                        await self.store.drop_waiting(room.table_id)
+                    await self.directory.release_code(code)
+                    if self.cluster is not None:
+                        await self.cluster.release(code)
 
     async def _settle(self, group: str | None = None) -> None:
         """Give back the count of every table this node counted (``group``'s, or every
@@ -302,36 +372,58 @@ class TableServer:
 
     # ------------------------------------------------------------------ sending
 
-    def send(self, connection: ServerConnection, message: protocol.ServerMessage) -> None:
+    def send(self, connection: Connection, message: protocol.ServerMessage) -> None:
         """Send without waiting (a slow client never holds up a table)."""
         self._send((connection,), protocol.encode(message).decode())
 
     def _send(self, connections: Iterable[Connection], data: str) -> None:
         """Put ``data`` on each connection without waiting; drop any that stopped reading.
 
-        One frame for all of them (encoded once).  A connection with more than
-        ``max_buffered`` bytes still waiting to be written is not reading what
-        it is sent: it is dropped at once rather than left to hold memory.
+        One frame for all of them (encoded once).  Connections held by other
+        nodes get it through the cluster (their node puts it on them).
+        """
+        if self.cluster is None:
+            self._put(cast(Iterable[ServerConnection], connections), data)
+            return
+        here: list[ServerConnection] = []
+        away: dict[str, list[int]] = {}
+        for connection in connections:
+            if isinstance(connection, RemoteClient):
+                away.setdefault(connection.node, []).append(connection.id)
+            else:
+                here.append(cast(ServerConnection, connection))
+        if here:
+            self._put(here, data)
+        for node, ids in away.items():
+            self.cluster.send(node, {"t": "out", "ids": ids, "data": data})
+
+    def _put(self, websockets: Iterable[ServerConnection], data: str) -> None:
+        """Put ``data`` on WebSockets of this node, dropping those that stopped reading.
+
+        A connection with more than ``max_buffered`` bytes still waiting to be
+        written is not reading what it is sent: it is dropped at once rather
+        than left to hold memory.
         """
         limit = self.limits.max_buffered
         reading = []
-        for connection in cast(Iterable[ServerConnection], connections):
-            transport = connection.transport
+        for websocket in websockets:
+            transport = websocket.transport
             if transport.get_write_buffer_size() > limit:
                 if not transport.is_closing():
                     self.dropped_slow += 1
                     transport.abort()
                 continue
-            reading.append(connection)
+            reading.append(websocket)
         broadcast(reading, data)
 
     def _error(
         self,
-        connection: ServerConnection,
+        connection: Connection,
         code: str,
         message: str,
         retry_after: float | None = None,
     ) -> None:
+        self.metrics.refused.labels(code).inc()
         self.send(connection, protocol.Error(code, message, retry_after))
 
     # ------------------------------------------------------------------ plain HTTP
@@ -343,21 +435,22 @@ class TableServer:
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return None
         path, _, query = request.path.partition("?")
-        if path not in ("/status", "/tables", "/leaderboard"):
-            text = b"Not found: try /status, /tables or /leaderboard\n"
+        if path not in ("/status", "/tables", "/metrics", "/leaderboard"):
+            text = b"Not found: try /status, /tables, /leaderboard or /metrics\n"
             return respond(request, HTTPStatus.NOT_FOUND, text, "text/plain; charset=utf-8")
         if path == "/tables":
             return await self._tables_page(request, query)
         if path == "/leaderboard":
             return await self._leaderboard_page(request, query)
-        playing = sum(1 for room in self.rooms.values() if room.state is RoomPhase.PLAYING)
-        body: object = {
-            "version": __version__,
-            "protocol": protocol.PROTOCOL_VERSION,
-            "tables": len(self.rooms),
-            "playing": playing,
-            "connections": len(self.connections),
-        }
+        if path == "/metrics":
+            metrics, kind = self.metrics.text()
+            if not kind:
+                text = b"Metrics need prometheus-client: pip install 'mantis-tui[cluster]'\n"
+                return respond(
+                    request, HTTPStatus.NOT_IMPLEMENTED, text, "text/plain; charset=utf-8"
+                )
+            return respond(request, HTTPStatus.OK, metrics, kind)
+        body = await self._status()
         return respond(request, HTTPStatus.OK, json.dumps(body).encode(), "application/json")
 
     async def _tables_page(self, request: Request, query: str) -> Response:
@@ -435,18 +528,25 @@ class TableServer:
         """Every public table in the order pages show them (taken anew once it is stale)."""
         now = self.clock.now()
         if self._order_at is None or now - self._order_at >= LISTING_AGE:
-            here = sorted(
-                (room for room in self.rooms.values() if not room.private and room.table_id),
-                key=_listing_rank,
-            )
-            elsewhere = await self.directory.listing(but=self.node)
-            self._order, self._order_at = [*here, *elsewhere], now
+            here: list[Room | Listing] = [
+                room for room in self.rooms.values() if not room.private and room.table_id
+            ]
+            try:
+                elsewhere = await self.directory.listing(but=self.node)
+            except _CLUSTER_ERRORS:
+                elsewhere = []  # Redis is away: this node's own tables at least
+            # (sorted is stable: within a rank, this node's oldest first, then the others')
+            self._order, self._order_at = sorted([*here, *elsewhere], key=_listing_rank), now
         return self._order
 
     # ------------------------------------------------------------------ connections
 
-    def group_of(self, connection: ServerConnection) -> str:
-        """The address group ``connection`` counts in (through a trusted proxy: its client's)."""
+    def group_of(self, connection: Connection) -> str:
+        """The address group ``connection`` counts in (through a trusted proxy: its client's;
+        a connection held by another node: the group that node found for it)."""
+        if isinstance(connection, RemoteClient):
+            return connection.address
+        connection = cast(ServerConnection, connection)
         address = connection.remote_address
         peer = str(address[0]) if address else ""
         request = connection.request
@@ -461,7 +561,14 @@ class TableServer:
             return
         group = self.group_of(connection)
         limit = self.limits.connections_per_address
-        if not await self.connections_held.take(group, limit):
+        try:
+            counted = await self.connections_held.take(group, limit)
+        except _CLUSTER_ERRORS as exc:  # (the directory is Redis, and Redis is away)
+            log.warning("node %s: a connection told busy: %s", self.node, exc)
+            self._busy(connection)
+            await _hang_up(connection, 1013, "busy")
+            return
+        if not counted:
             self._error(
                 connection,
                 protocol.TOO_MANY_CONNECTIONS,
@@ -477,25 +584,34 @@ class TableServer:
             except TimeoutError:
                 await _hang_up(connection, 1008, "say create, join or watch")
                 return
-            room = await self._open(connection, first, group)
+            if self.cluster is not None:
+                try:
+                    elsewhere = await self._owner_for(first, group)
+                except _BUSY_ERRORS as exc:
+                    log.warning("node %s: a connection told busy: %s", self.node, exc)
+                    self._busy(connection)
+                    await _hang_up(connection, 1013, "busy")
+                    return
+                if elsewhere is not None:
+                    await self._relay(connection, *elsewhere, first, group)
+                    return
+            try:
+                room = await self._open(connection, first, group)
+            except _BUSY_ERRORS as exc:
+                log.warning("node %s: a connection told busy: %s", self.node, exc)
+                self._busy(connection)
+            except QuickElsewhere as there:  # a quick-play seat at another node's table
+                await self._relay(connection, there.owner, there.code, first, group, there.code)
+                return
             if room is None:
                 await _hang_up(connection, 1008, "refused")
                 return
-            bucket = TokenBucket(RATE, BURST, self.clock.now())
             self._talk[connection] = TokenBucket(TALK_RATE, TALK_BURST, self.clock.now())
-            dropped = 0
-            async for data in connection:
-                if bucket.allow(self.clock.now()):
-                    dropped = 0  # only a flood that goes on is cut off
-                else:
-                    dropped += 1
-                    if dropped == 1 or dropped % 20 == 0:
-                        self._error(connection, protocol.SLOW_DOWN, "too many messages: slow down")
-                    if dropped > MAX_DROPPED:
-                        await _hang_up(connection, 1008, "flooding")
-                        return
-                    continue
-                await self._handle(connection, room, data)
+            async for data in self._messages(connection):
+                try:
+                    await self._handle(connection, room, data)
+                except _BUSY_ERRORS:
+                    self._busy(connection)
         except ConnectionClosed:
             pass
         finally:
@@ -508,9 +624,26 @@ class TableServer:
             except Exception as exc:  # the directory away: its count expires by itself
                 log.error("could not count a connection out: %s", exc)
 
-    async def _open(
-        self, connection: ServerConnection, data: str | bytes, group: str
-    ) -> Room | None:
+    async def _messages(self, connection: ServerConnection) -> AsyncIterator[str | bytes]:
+        """What a connection sends, within its rate: a flood is dropped, then cut off."""
+        bucket = TokenBucket(RATE, BURST, self.clock.now())
+        dropped = 0
+        async for data in connection:
+            if bucket.allow(self.clock.now()):
+                dropped = 0  # only a flood that goes on is cut off
+                yield data
+                continue
+            dropped += 1
+            if dropped == 1 or dropped % 20 == 0:
+                self._error(connection, protocol.SLOW_DOWN, "too many messages: slow down")
+            if dropped > MAX_DROPPED:
+                await _hang_up(connection, 1008, "flooding")
+                return
+
+    def _busy(self, connection: Connection) -> None:
+        self._error(connection, protocol.BUSY, "the server is busy: try again in a moment")
+
+    async def _open(self, connection: Connection, data: str | bytes, group: str) -> Room | None:
         """Act on a connection's first message; the room it is now in, or None (refused)."""
         try:
             message = protocol.decode_client(data)
@@ -556,7 +689,7 @@ class TableServer:
             return room
         return await self._join(connection, room, message, group)
 
-    def _version_error(self, connection: ServerConnection, claimed: int) -> None:
+    def _version_error(self, connection: Connection, claimed: int) -> None:
         older = ", ".join(str(v) for v in protocol.SPOKEN if v != protocol.PROTOCOL_VERSION)
         self._error(
             connection,
@@ -566,7 +699,7 @@ class TableServer:
         )
 
     async def _find(
-        self, connection: ServerConnection, code: str, group: str, token: str | None = None
+        self, connection: Connection, code: str, group: str, token: str | None = None
     ) -> Room | None:
         """The room ``code`` names, unless ``group`` has guessed too often (then None, told).
 
@@ -598,9 +731,7 @@ class TableServer:
             return None
         return room
 
-    async def _holder(
-        self, connection: ServerConnection, name: str, key: str | None
-    ) -> Holder | None:
+    async def _holder(self, connection: Connection, name: str, key: str | None) -> Holder | None:
         """Who sits down under ``name`` with player key ``key`` (None: refused, and told).
 
         With a key, a name nobody holds becomes this key's on this server (for
@@ -619,7 +750,7 @@ class TableServer:
                 holder = await self.store.bind_name(player, cleaned, key_hash)
         except StoreError as exc:
             log.error("could not look a name up: %s", exc)
-            self._error(connection, protocol.SERVER_FULL, "the server could not look your name up")
+            self._error(connection, protocol.BUSY, "the server could not look your name up")
             return None
         if holder is None:
             return None, None
@@ -632,7 +763,7 @@ class TableServer:
             return None
         return player, key_hash
 
-    def _refuse_second_seat(self, connection: ServerConnection, room: Room) -> None:
+    def _refuse_second_seat(self, connection: Connection, room: Room) -> None:
         self._error(
             connection,
             protocol.SAME_PLAYER,
@@ -641,7 +772,7 @@ class TableServer:
         )
 
     async def _create(
-        self, connection: ServerConnection, message: protocol.Create, group: str
+        self, connection: Connection, message: protocol.Create, group: str
     ) -> Room | None:
         specs = [spec.strip().lower() for spec in message.seats]
         away_bot = message.away_bot.strip().lower()
@@ -662,7 +793,7 @@ class TableServer:
         return room
 
     async def _count_table(
-        self, connection: ServerConnection, group: str, *, quietly: bool = False
+        self, connection: Connection, group: str, *, quietly: bool = False
     ) -> bool:
         """Count a new table for ``group``, or say why it may not have one (False;
         ``quietly``: say nothing, the caller decides).
@@ -688,7 +819,7 @@ class TableServer:
                 return False
         return True
 
-    def _refuse_table(self, connection: ServerConnection) -> None:
+    def _refuse_table(self, connection: Connection) -> None:
         limit = self.limits.tables_per_address
         self._error(
             connection,
@@ -699,7 +830,7 @@ class TableServer:
 
     async def _open_table(
         self,
-        connection: ServerConnection,
+        connection: Connection,
         message: protocol.Create,
         specs: list[str],
         away_bot: str,
@@ -739,9 +870,11 @@ class TableServer:
         room.send_ratings()
         return room
 
-    async def _keep_new(self, connection: ServerConnection, room: Room, host: int) -> bool:
+    async def _keep_new(self, connection: Connection, room: Room, host: int) -> bool:
         """Keep a new room's table (whether it could be kept: if not, the caller is told)."""
         code, rules = room.code, room.rules
+        if self.cluster is not None:
+            await self.cluster.claim(code)  # (a new code: nobody else holds it)
         # The code is taken before the table is kept: another table created while this
         # one is being written must not draw the same code.
         self.rooms[code] = room
@@ -759,34 +892,42 @@ class TableServer:
             )
         except Exception as exc:  # the store's trouble: this table only, said in one line
             del self.rooms[code]
-            await self.directory.release_code(code)
+            with contextlib.suppress(*_CLUSTER_ERRORS):
+                await self.directory.release_code(code)
+                if self.cluster is not None:
+                    await self.cluster.release(code)
             log.error("could not keep a new table: %s", exc)
-            self._error(connection, protocol.SERVER_FULL, "the server could not keep the table")
+            if isinstance(exc, StoreError):
+                self._busy(connection)
+            else:
+                self._error(connection, protocol.SERVER_FULL, "the server could not keep the table")
             return False
         room.kept.set()
+        self._share_soon()
         return True
 
     async def _quick(
-        self, connection: ServerConnection, message: protocol.Quick, group: str
+        self, connection: Connection, message: protocol.Quick, group: str
     ) -> Room | None:
         """Seat a person at the oldest quick-play table of that size with room, or a new one.
 
         A new one counts as a table opened by ``group`` (its address): an
         address at its limit of tables is seated only where there is room.
+        On a cluster the table found may run on another node: the connection
+        is then relayed there (``QuickElsewhere``), and that node seats it at
+        the table found (``RemoteClient.quick_at``) without asking again.
         """
+        name = clean_name(message.name)
         name = clean_name(message.name)
         holder = await self._holder(connection, name, message.key)
         if holder is None:
             return None
-        for _ in range(QUICK_TRIES):
-            may_open = await self._count_table(connection, group, quietly=True)
-            fresh = await new_code(self.directory.claim_code) if may_open else None
-            seat_at = await self.directory.quick_seat(message.players, fresh)
-            if seat_at is None or not seat_at[1]:
-                if may_open:
-                    await self.tables_held.give_back(group)
-                if fresh is not None:
-                    await self.directory.release_code(fresh)
+        at = connection.quick_at if isinstance(connection, RemoteClient) else None
+        for attempt in range(QUICK_TRIES):
+            if attempt == 0 and at is not None:
+                seat_at: tuple[str, bool] | None = (at, False)  # found by the person's node
+            else:
+                seat_at = await self._quick_seat(connection, message.players, group)
             if seat_at is None:
                 self._refuse_table(connection)
                 return None
@@ -801,7 +942,12 @@ class TableServer:
             else:
                 found = self.rooms.get(code)
                 if found is None:
-                    continue  # (offered by a node that is gone)
+                    owner = await self._running_elsewhere(code)
+                    if owner is not None and not isinstance(connection, RemoteClient):
+                        raise QuickElsewhere(owner, code)
+                    found = self.rooms.get(code)  # (taken over just now, if its node was gone)
+                if found is None:
+                    continue  # (offered by a node that is gone, or by another at a relay)
                 room = found
                 await room.kept.wait()
             if holder[1] is not None and room.holds_key(holder[1]):
@@ -820,6 +966,32 @@ class TableServer:
         )
         return None
 
+    async def _quick_seat(
+        self, connection: Connection, players: int, group: str
+    ) -> tuple[str, bool] | None:
+        """A seat from the directory (``Directory.quick_seat``), with a fresh code to open a
+        table with if ``group`` may open one (counted; given back if not opened)."""
+        may_open = await self._count_table(connection, group, quietly=True)
+        fresh = await new_code(self.directory.claim_code) if may_open else None
+        seat_at = await self.directory.quick_seat(players, fresh)
+        if seat_at is None or not seat_at[1]:
+            if may_open:
+                await self.tables_held.give_back(group)
+            if fresh is not None:
+                await self.directory.release_code(fresh)
+        return seat_at
+
+    async def _running_elsewhere(self, code: str) -> str | None:
+        """The live node (not this one) that runs table ``code``; None if none does — then
+        it is taken over here if it is still to be played."""
+        if self.cluster is None:
+            return None
+        owner = await self.cluster.owner(code)
+        if owner is not None and owner != self.node and await self.cluster.alive(owner):
+            return owner
+        await self._adopt(code)
+        return None
+
     def _quick_room(self, code: str, players: int, group: str) -> Room:
         """A new quick-play table of ``players`` open seats (the first to sit is its host)."""
         seats = [Seat("", "human") for _ in range(players)]
@@ -835,7 +1007,7 @@ class TableServer:
         )
 
     async def _join(
-        self, connection: ServerConnection, room: Room, message: protocol.Join, group: str
+        self, connection: Connection, room: Room, message: protocol.Join, group: str
     ) -> Room | None:
         token = message.token
         if token is not None:
@@ -865,7 +1037,7 @@ class TableServer:
                     f"you left table {room.code}: its seat is played for, and not yours again",
                 )
                 return None
-            old = cast(ServerConnection | None, room.seats[seat].connection)
+            old = room.seats[seat].connection
             if old is not None and old is not connection:
                 if await self._alive(old):
                     self._error(
@@ -890,7 +1062,7 @@ class TableServer:
                     return None
                 if now is old:
                     room.detach(old)
-                self._spawn(old.close(1000, "replaced by a new connection"))
+                self._close(old, 1000, "replaced by a new connection")
         else:
             if room.state is not RoomPhase.WAITING:
                 self._error(
@@ -912,14 +1084,18 @@ class TableServer:
                 )
                 return None
             seat, token = taken
-            await self._keep_seats(room)
+            try:
+                await self._keep_seats(room)
+            except StoreError:
+                room.seats[seat].name, room.seats[seat].token_hash = "", None  # not taken
+                raise
         return await self._seated(
             connection, room, seat, token, message.protocol, message.token is None
         )
 
     async def _seated(
         self,
-        connection: ServerConnection,
+        connection: Connection,
         room: Room,
         seat: int,
         token: str,
@@ -938,7 +1114,7 @@ class TableServer:
         return room
 
     async def _seat_request(
-        self, connection: ServerConnection, room: Room, seat: int, message: protocol.SeatRequest
+        self, connection: Connection, room: Room, seat: int, message: protocol.SeatRequest
     ) -> None:
         """A seated person's move, or their word on the game: played, offered, left…"""
         problem: str | None
@@ -967,7 +1143,7 @@ class TableServer:
         if problem is not None:
             self._error(connection, problem, _PROBLEMS[type(message)].get(problem, problem))
 
-    async def _say(self, connection: ServerConnection, room: Room, text: str) -> None:
+    async def _say(self, connection: Connection, room: Room, text: str) -> None:
         if not room.rules.talk:
             self._error(connection, protocol.TALK_OFF, "the host turned talk off at this table")
             return
@@ -984,7 +1160,7 @@ class TableServer:
     async def _keep_seats(self, room: Room) -> None:
         await self.store.set_seats(room.table_id, [seat.stored() for seat in room.seats])
 
-    async def _handle(self, connection: ServerConnection, room: Room, data: str | bytes) -> None:
+    async def _handle(self, connection: Connection, room: Room, data: str | bytes) -> None:
         """One message from a connection already at a table."""
         try:
             message = protocol.decode_client(data)
@@ -1029,6 +1205,7 @@ class TableServer:
             # This connection's messages are handled one at a time, and only the host
             # may start, so nothing else changes the room while the seed is kept.
             await room.start_next()
+            self._share_soon()
             return
         if isinstance(message, protocol.AddBot):
             problem = room.add_bot(message.level)
@@ -1042,6 +1219,7 @@ class TableServer:
         await self._keep_seats(room)
         room.send_room()
         room.send_presence()
+        self._share_soon()
 
     def _next_seed(self) -> int:
         index, self._started = self._started, self._started + 1
@@ -1054,14 +1232,432 @@ class TableServer:
         self.background.add(task)
         task.add_done_callback(self.background.discard)
 
-    async def _alive(self, connection: ServerConnection) -> bool:
+    async def _alive(self, connection: Connection) -> bool:
         """Whether a connection still answers (a ping, within a short time)."""
+        if isinstance(connection, RemoteClient):
+            return await self._ask_alive(connection)
         try:
-            pong = await connection.ping()
+            pong = await cast(ServerConnection, connection).ping()
             await within(self.clock, LIVENESS_TIMEOUT, pong)
         except (TimeoutError, ConnectionClosed):
             return False
         return True
+
+    def _close(self, connection: Connection, code: int, reason: str) -> None:
+        """Close a connection (here, or through the node that holds it)."""
+        if isinstance(connection, RemoteClient):
+            assert self.cluster is not None
+            self.cluster.send(
+                connection.node, {"t": "close", "id": connection.id, "code": code, "reason": reason}
+            )
+        else:
+            self._spawn(cast(ServerConnection, connection).close(code, reason))
+
+    # ------------------------------------------------------------------ figures
+
+    def _counts(self) -> dict[str, Any]:
+        tables = {"waiting": 0, "playing": 0, "over": 0}
+        for room in self.rooms.values():
+            tables[room.state.value] += 1
+        return {"tables": tables, "connections": len(self.connections)}
+
+    def _local_status(self) -> dict[str, Any]:
+        counts = self._counts()
+        return {
+            "version": __version__,
+            "protocol": protocol.PROTOCOL_VERSION,
+            "tables": len(self.rooms),
+            "playing": counts["tables"]["playing"],
+            "connections": counts["connections"],
+        }
+
+    async def _status(self) -> dict[str, Any]:
+        """``GET /status``: this server's figures, or on a cluster every live node's added up."""
+        status = self._local_status()
+        if self.cluster is None:
+            return status
+        try:
+            others = [s for s in await self.cluster.statuses() if s.get("node") != self.node]
+        except _CLUSTER_ERRORS:
+            others = []
+        for other in others:
+            for key in ("tables", "playing", "connections"):
+                status[key] += other.get(key, 0)
+        status["nodes"] = 1 + len(others)
+        return status
+
+    def _moved(self, latency: float | None) -> None:
+        self.metrics.moves.inc()
+        if latency is not None:
+            self.metrics.move_latency.observe(latency)
+
+    # ------------------------------------------------------------------ the cluster
+    # A table runs on one node, its owner.  A connection that reaches another node is
+    # relayed to the owner (``_relay``); at the owner it is a ``RemoteClient``.
+
+    async def _owner_for(self, data: str | bytes, group: str) -> tuple[str, str] | None:
+        """(the node, the code) to relay a new connection to; None: it is handled here.
+
+        A table whose owner is gone is taken over on the way (``_adopt``).  An
+        address group that guessed too often is refused here (``_find``), but
+        for a reclaim with a token, which its table's owner judges.
+        """
+        assert self.cluster is not None
+        try:
+            message = protocol.decode_client(data)
+        except protocol.ProtocolError:
+            return None
+        if not isinstance(message, protocol.Join | protocol.Watch):
+            return None
+        code = normal_code(message.code)
+        if code in self.rooms:
+            return None
+        if await self.guesses.wait(group) > 0:
+            if not isinstance(message, protocol.Join) or message.token is None:
+                return None
+            owner = await self.cluster.owner(code)  # (no takeover for a guesser)
+            if owner is not None and owner != self.node and await self.cluster.alive(owner):
+                return owner, code
+            return None
+        for _ in range(2):
+            owner = await self.cluster.owner(code)
+            if owner is not None and owner != self.node and await self.cluster.alive(owner):
+                return owner, code
+            if await self._adopt(code):
+                return None
+        return None
+
+    async def _adopt(self, code: str) -> bool:
+        """Take table ``code`` over if no live node runs it; whether it runs here now."""
+        pending = self._adopting.get(code)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._adopting[code] = future
+        try:
+            adopted = await self._take_over(code)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # (read: nobody else may be waiting)
+            raise
+        finally:
+            del self._adopting[code]
+        future.set_result(adopted)
+        return adopted
+
+    async def _take_over(self, code: str) -> bool:
+        assert self.cluster is not None
+        if code in self.rooms:
+            return True
+        if self._draining:
+            return False
+        stored = await self.store.load(code)
+        if stored is None or not _live(stored):
+            return False
+        if not await self.cluster.claim(code):
+            return False
+        stored = await self.store.load(code)  # as its last owner left it, now that it is ours
+        if stored is None:
+            await self.cluster.release(code)
+            return False
+        room = self.rooms[code] = self._restore(stored)
+        await self.directory.claim_code(code)
+        await room.resume()  # (before the relays open here: they hear an offer going on)
+        self.cluster.announce_owner(code)
+        self.metrics.takeovers.inc()
+        log.warning("node %s: took over table %s", self.node, code)
+        return True
+
+    async def _watch_nodes(self) -> None:
+        """Take over the tables of nodes that are gone; now and then, those nobody holds."""
+        assert self.cluster is not None
+        cluster = self.cluster
+        next_scan = self.clock.now() + HEARTBEAT_SCAN_DELAY
+        while True:
+            await self.clock.sleep(HEARTBEAT)
+            with contextlib.suppress(StoreError, *_CLUSTER_ERRORS):
+                orphans = await cluster.orphans()
+                random.shuffle(orphans)  # several nodes share a dead node's tables out
+                for code in orphans:
+                    await self._adopt(code)
+                # Not just after Redis came back: its nodes take their own tables first.
+                settled = time.monotonic() - cluster.back_at > STORE_SCAN
+                if self.clock.now() >= next_scan and cluster.reachable and settled:
+                    next_scan = self.clock.now() + STORE_SCAN
+                    codes = [
+                        c for c in await self.store.live_codes(OVER_ROOM) if c not in self.rooms
+                    ]
+                    for code, owner in (await cluster.owners(codes)).items():
+                        if owner is None:
+                            await self._adopt(code)
+
+    def _share_soon(self) -> None:
+        """The public list changed here: tell the other nodes now, not at the next beat."""
+        if self.cluster is None or self._sharing:
+            return
+        self._sharing = True
+
+        async def share() -> None:
+            try:
+                with contextlib.suppress(*_CLUSTER_ERRORS):
+                    await self._on_heartbeat()
+            finally:
+                self._sharing = False
+
+        self._spawn(share())
+
+    async def _on_heartbeat(self) -> None:
+        """Every heartbeat: what this node shares (its figures, its public tables)."""
+        assert self.cluster is not None
+        status = self._local_status()
+        status["node"] = self.node
+        await self.cluster.put_status(status)
+        await self.directory.put_listing(self.node, self.listing())
+
+    async def _on_reconnect(self) -> None:
+        """Redis is back (and forgot everything): take this node's tables again."""
+        assert self.cluster is not None
+        for code, room in list(self.rooms.items()):
+            if await self.cluster.claim(code):
+                await self.directory.claim_code(code)
+                await room.share_again()
+            else:
+                self._lost(room)
+
+    def _on_owner(self, code: str, node: str) -> None:
+        """Table ``code`` runs on ``node`` now ("": this node may have missed messages)."""
+        if not code:
+            for relay in list(self.relays.values()):
+                self._open_at(relay, resume=True)
+            return
+        if node != self.node and code in self.rooms:
+            self._spawn(self._check_owner(code))
+        for relay in list(self.relays.values()):
+            if relay.code == code and relay.owner != node:
+                relay.owner = node
+                self._open_at(relay, resume=True)
+
+    async def _check_owner(self, code: str) -> None:
+        assert self.cluster is not None
+        room = self.rooms.get(code)
+        if room is not None and await self.cluster.owner(code) not in (None, self.node):
+            self._lost(room)
+
+    def _lost(self, room: Room) -> None:
+        """Another node holds this room's table now: stop running it here; the connections
+        here are closed, and their clients reconnect (to the table where it runs now)."""
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+            here = [c for c in room.connections() if not isinstance(c, RemoteClient)]
+            room.stop()
+            for connection in here:
+                self._close(connection, 1012, "the table moved: connect again")
+            log.warning("node %s: table %s is run by another node now", self.node, room.code)
+
+    def _on_message(self, message: Message) -> None:
+        """A message from another node (or from this one, to itself)."""
+        kind = message["t"]
+        if kind == "out":
+            for relay_id in message["ids"]:
+                relay = self.relays.get(relay_id)
+                if relay is not None:
+                    self._pass_on(relay, message["data"])
+        elif kind in ("open", "msg", "gone"):
+            key = (message["from"], message["id"])
+            client = self.remote_clients.get(key)
+            if client is None:
+                if kind != "open":
+                    return
+                client = RemoteClient(
+                    message["from"], message["id"], message["addr"], message.get("at")
+                )
+                self.remote_clients[key] = client
+                client.task = asyncio.get_running_loop().create_task(self._serve_remote(client))
+            client.inbox.put_nowait((kind, message.get("data", "")))
+        elif kind == "close":
+            relay = self.relays.get(message["id"])
+            if relay is not None:
+                self._spawn(_hang_up(relay.websocket, message["code"], message["reason"]))
+        elif kind == "alive?":
+            self._spawn(self._say_alive(message))
+        elif kind == "alive!":
+            answer = self._asked_alive.pop(message["q"], None)
+            if answer is not None and not answer.done():
+                answer.set_result(bool(message["ok"]))
+        elif kind == "adopt":
+            self._spawn(self._adopt_handed(message["code"]))
+
+    async def _adopt_handed(self, code: str) -> None:
+        with contextlib.suppress(StoreError, *_CLUSTER_ERRORS):
+            await self._adopt(code)
+
+    async def _serve_remote(self, client: RemoteClient) -> None:
+        """A connection held by another node, at a table here: its messages, in order."""
+        assert self.cluster is not None
+        room: Room | None = None
+        try:
+            while True:
+                kind, data = await client.inbox.get()
+                if kind == "gone":
+                    return
+                try:
+                    if kind == "open":  # (again, after a table moved: the seat is taken back)
+                        if room is not None:
+                            room.detach(client)
+                        talk = TokenBucket(TALK_RATE, TALK_BURST, self.clock.now())
+                        self._talk.setdefault(client, talk)
+                        room = await self._open(client, data, client.address)
+                        if room is None:
+                            self._close(client, 1008, "refused")
+                            return
+                    elif room is not None:
+                        await self._handle(client, room, data)
+                except _BUSY_ERRORS as exc:
+                    log.warning("node %s: a connection told busy: %s", self.node, exc)
+                    self._busy(client)
+        finally:
+            self._talk.pop(client, None)
+            if room is not None:
+                room.detach(client)
+            if self.remote_clients.get(client.key) is client:
+                del self.remote_clients[client.key]
+
+    async def _ask_alive(self, client: RemoteClient) -> bool:
+        assert self.cluster is not None
+        self._ids += 1
+        question = self._ids
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._asked_alive[question] = answer
+        self.cluster.send(
+            client.node, {"t": "alive?", "from": self.node, "id": client.id, "q": question}
+        )
+        try:
+            return await within(self.clock, 2 * LIVENESS_TIMEOUT, answer)
+        except TimeoutError:
+            return False
+        finally:
+            self._asked_alive.pop(question, None)
+
+    async def _say_alive(self, message: Message) -> None:
+        assert self.cluster is not None
+        relay = self.relays.get(message["id"])
+        alive = relay is not None and await self._alive(relay.websocket)
+        self.cluster.send(message["from"], {"t": "alive!", "q": message["q"], "ok": alive})
+
+    async def _relay(
+        self,
+        connection: ServerConnection,
+        owner: str,
+        code: str,
+        first: str | bytes,
+        group: str,
+        quick_at: str | None = None,
+    ) -> None:
+        """A connection here to a table ``owner`` runs: pass everything on, both ways
+        (``quick_at``: the quick-play table a seat was found at for it)."""
+        assert self.cluster is not None
+        self._ids += 1
+        opening = first if isinstance(first, str) else first.decode(errors="replace")
+        relay = Relay(self._ids, connection, code, owner, opening, group, quick_at=quick_at)
+        self.relays[relay.id] = relay
+        self._open_at(relay)
+        try:
+            async for data in self._messages(connection):
+                text = data if isinstance(data, str) else data.decode(errors="replace")
+                if is_act(text):
+                    relay.last_act = text
+                self.cluster.send(
+                    relay.owner, {"t": "msg", "from": self.node, "id": relay.id, "data": text}
+                )
+        except ConnectionClosed:
+            pass
+        finally:
+            del self.relays[relay.id]
+            if relay.follower is not None:
+                relay.follower.cancel()
+            self.cluster.send(relay.owner, {"t": "gone", "from": self.node, "id": relay.id})
+
+    def _open_at(self, relay: Relay, resume: bool = False) -> None:
+        """(Re)open a relayed connection at its table's owner; its last move goes again."""
+        assert self.cluster is not None
+        relay.answered.clear()
+        relay.resuming = resume
+        self.cluster.send(
+            relay.owner,
+            {
+                "t": "open",
+                "from": self.node,
+                "id": relay.id,
+                "addr": relay.address,
+                "data": relay.opened(),
+                "at": relay.quick_at,
+            },
+        )
+        if resume and relay.last_act is not None:
+            self.cluster.send(
+                relay.owner,
+                {"t": "msg", "from": self.node, "id": relay.id, "data": relay.last_act},
+            )
+        if relay.follower is not None:
+            relay.follower.cancel()
+        relay.follower = asyncio.get_running_loop().create_task(self._follow(relay))
+
+    async def _follow(self, relay: Relay) -> None:
+        """If the owner does not answer, look for the table again: if it moved (its node
+        died), open at its new owner; a live owner that is only slow is waited for."""
+        assert self.cluster is not None
+        for _ in range(10):
+            try:
+                await within(self.clock, OWNER_ANSWER, relay.answered.wait())
+                return
+            except TimeoutError:
+                pass
+            try:
+                if await self.cluster.alive(relay.owner) and relay.code not in self.rooms:
+                    continue  # busy, not gone: an open sent twice would take a second seat
+                found = await self._owner_for(relay.opened(), relay.address)
+            except _BUSY_ERRORS:
+                continue
+            relay.owner = self.node if found is None else found[0]
+            relay.follower = None
+            self._open_at(relay, resume=relay.reopening is not None)
+            return
+        await _hang_up(relay.websocket, 1013, "the table cannot be reached: try again")
+
+    def _pass_on(self, relay: Relay, data: str) -> None:
+        """A frame from the owner to a relayed connection."""
+        relay.answered.set()
+        out, gap = relay.filter(data)
+        if gap:
+            self._open_at(relay, resume=True)  # the whole stream again, then on from there
+        elif out is not None:
+            self._put([relay.websocket], out)
+
+    async def _drain(self, server: Any) -> None:
+        """SIGTERM on a node: hand every table to the other nodes at once, then go."""
+        assert self.cluster is not None
+        self._draining = True
+        rooms = list(self.rooms.items())
+        for _, room in rooms:
+            room.stop()
+        with contextlib.suppress(StoreError):
+            await self.store.flush()  # every move made here is kept before anyone takes over
+        try:
+            others = [n for n in await self.cluster.live_nodes() if n != self.node]
+            for n, (code, _) in enumerate(rooms):
+                del self.rooms[code]
+                await self.cluster.release(code)
+                if others:
+                    self.cluster.send(others[n % len(others)], {"t": "adopt", "code": code})
+            await self.cluster.leave()
+        except _CLUSTER_ERRORS:
+            log.warning("node %s: Redis is unreachable: its tables wait for their lease", self.node)
+        log.warning(
+            "node %s: stopping: %d tables handed to %d other nodes",
+            self.node,
+            len(rooms),
+            len(others) if "others" in locals() else 0,
+        )
 
     def listing(self) -> list[Listing]:
         """This server's public tables, as ``GET /tables`` shows them (every page at once)."""
@@ -1074,11 +1670,29 @@ def _page_number(query: str) -> int:
     return int(pages[-1]) if pages[-1].isdigit() and len(pages[-1]) < 9 else 0
 
 
-def _listing_rank(room: Room) -> int:
-    """Where a table comes in the list: seats to take first, then games on, then over."""
-    if room.state is RoomPhase.WAITING:
-        return 0 if any(not seat.taken for seat in room.seats) else 1
-    return 2 if room.state is RoomPhase.PLAYING else 3
+def _listing_rank(entry: Room | Listing) -> int:
+    """Where a table (here, or another node's listing) comes in the list: seats to take
+    first, then games on, then over."""
+    if isinstance(entry, Room):
+        state, open_seat = entry.state.value, any(not seat.taken for seat in entry.seats)
+    else:
+        state, open_seat = entry["state"], any(not seat["taken"] for seat in entry["seats"])
+    if state == RoomPhase.WAITING.value:
+        return 0 if open_seat else 1
+    return 2 if state == RoomPhase.PLAYING.value else 3
+
+
+def _cluster_errors() -> tuple[type[BaseException], ...]:
+    try:
+        return redis_errors()
+    except ImportError:  # no cluster extra: no cluster either
+        return ()
+
+
+_CLUSTER_ERRORS = _cluster_errors()
+"""What Redis raises when it cannot be reached."""
+_BUSY_ERRORS: tuple[type[BaseException], ...] = (StoreError, *_CLUSTER_ERRORS)
+"""The store or Redis cannot be reached: a client is told the server is busy."""
 
 
 _PROBLEMS: dict[type, dict[str, str]] = {
@@ -1096,6 +1710,14 @@ _PROBLEMS: dict[type, dict[str, str]] = {
     },
     protocol.ImBack: {protocol.NOT_NOW: "your seat is not away"},
 }
+
+
+def _live(stored: StoredRoom) -> bool:
+    """Whether a kept table is one a server holds (not over, or over only lately)."""
+    if stored.state is not RoomPhase.OVER:
+        return True
+    finished = stored.game.finished_at if stored.game is not None else None
+    return finished is not None and finished >= datetime.now(UTC) - OVER_ROOM
 
 
 def _welcome(room: Room, seat: int | None, token: str | None) -> protocol.Welcome:

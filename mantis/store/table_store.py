@@ -40,6 +40,11 @@ class StoreUnavailable(StoreError):
     """The store cannot be reached just now (nothing was written); it may come back."""
 
 
+class StoreConflict(StoreError):
+    """A write clashes with what is kept already (a move of that number is kept): whoever
+    wrote it no longer holds the table."""
+
+
 class RoomPhase(StrEnum):
     """Where a table is in its life."""
 
@@ -218,8 +223,16 @@ class TableStore(Protocol):
         """Tables waiting or playing, and those over for less than ``over_since``; by id."""
         ...
 
+    async def live_codes(self, over_since: timedelta) -> list[str]:
+        """The codes of the tables ``load_live`` would give (cheaper: codes only)."""
+        ...
+
     async def records(self) -> list[str]:
         """Every finished game's record, oldest first."""
+        ...
+
+    async def flush(self) -> None:
+        """Return once every write asked for before is durable (or has failed)."""
         ...
 
     async def close(self) -> None:

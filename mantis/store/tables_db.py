@@ -36,6 +36,7 @@ from ..rating.scale import Rating
 from .player_ratings import RATING_COLUMNS, GameRating, StoredPlayer, rating_moves
 from .table_store import (
     RoomPhase,
+    StoreConflict,
     StoredGame,
     StoredRoom,
     StoredSeat,
@@ -348,15 +349,21 @@ class TablesDB:
 
     def load_live(self, over_since: timedelta = timedelta(hours=1)) -> list[StoredRoom]:
         """Tables waiting or playing, and those over for less than ``over_since``."""
+        return [self._table(row) for row in self._live(_TABLE_COLUMNS, over_since)]
+
+    def live_codes(self, over_since: timedelta) -> list[str]:
+        """The codes of the tables ``load_live`` gives."""
+        return [row[0] for row in self._live("code", over_since)]
+
+    def _live(self, columns: str, over_since: timedelta) -> list[tuple[Any, ...]]:
         since = _iso(datetime.now(UTC) - over_since)
-        rows = self._db.execute(
-            f"SELECT {_TABLE_COLUMNS} FROM tables t WHERE state != 'over' OR EXISTS ("
+        return self._db.execute(
+            f"SELECT {columns} FROM tables t WHERE state != 'over' OR EXISTS ("
             "SELECT 1 FROM games g WHERE g.table_id = t.id AND g.finished_at >= ? "
             "AND g.number = (SELECT max(number) FROM games WHERE table_id = t.id)"
             ") ORDER BY id",
             (since,),
         ).fetchall()
-        return [self._table(row) for row in rows]
 
     def _table(self, row: tuple[Any, ...]) -> StoredRoom:
         table_id, code, state, private, host, away_bot, clock, talk, quick, rated = row
@@ -459,6 +466,10 @@ class SqliteTableStore:
         """``job`` in the writer's thread, committed; a database error as ``StoreError``."""
         try:
             return await self.writer.write(job)
+        except sqlite3.IntegrityError as exc:
+            if "moves" in str(exc):
+                raise StoreConflict(f"a move of that number is kept already: {exc}") from None
+            raise StoreError(f"the server's database: {exc}") from None
         except sqlite3.Error as exc:
             raise StoreError(f"the server's database: {exc}") from None
 
@@ -544,8 +555,14 @@ class SqliteTableStore:
     async def load_live(self, over_since: timedelta) -> list[StoredRoom]:
         return await self._run(lambda db: db.load_live(over_since))
 
+    async def live_codes(self, over_since: timedelta) -> list[str]:
+        return await self._run(lambda db: db.live_codes(over_since))
+
     async def records(self) -> list[str]:
         return await self._run(lambda db: db.records())
+
+    async def flush(self) -> None:
+        await self._run(lambda db: None)  # behind every write queued before it
 
     async def close(self) -> None:
         if self._closed:

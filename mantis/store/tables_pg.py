@@ -32,6 +32,7 @@ from ..rating.scale import Rating
 from .player_ratings import RATING_COLUMNS, GameRating, StoredPlayer, rating_moves
 from .table_store import (
     RoomPhase,
+    StoreConflict,
     StoredGame,
     StoredRoom,
     StoredSeat,
@@ -50,6 +51,8 @@ MAX_BATCH = 500
 RETRY = 1.0
 #: Seconds a connection attempt may take.
 CONNECT_TIMEOUT = 5.0
+#: Seconds a read waits for a broken connection to be replaced before it gives up.
+RECONNECT_WAIT = 2.0
 
 _SCHEMA = "CREATE TABLE IF NOT EXISTS mantis_schema (version INTEGER NOT NULL);" + schema(
     "postgresql"
@@ -153,8 +156,7 @@ class PgTableStore:
         """Run ``job`` in the next batch; its result once committed."""
         if self._closed:
             raise StoreError("the store is closed")
-        if not self._up.is_set():
-            raise StoreUnavailable("the database is unreachable")
+        await self._reachable()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._jobs.put_nowait((job, future))
         return await future
@@ -176,13 +178,34 @@ class PgTableStore:
             if stop:
                 return
 
-    async def _commit(self, batch: list[tuple[Write, asyncio.Future[Any]]]) -> None:
+    async def _commit(
+        self, batch: list[tuple[Write, asyncio.Future[Any]]], again: bool = True
+    ) -> None:
+        committing = False
         try:
-            async with self._writer.transaction():
+            if not self._up.is_set():
+                raise StoreUnavailable("the database is unreachable")
+            transaction = self._writer.transaction()
+            await transaction.start()
+            try:
                 results = await _run(self._writer, [job for job, _ in batch])
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await transaction.rollback()
+                raise
+            committing = True
+            await transaction.commit()
         except Exception as exc:
-            if _unreachable(exc):
-                self._went_away(exc)
+            if _unreachable(exc) or isinstance(exc, StoreUnavailable):
+                if not isinstance(exc, StoreUnavailable):
+                    self._went_away(exc)
+                if again and not committing:
+                    # Nothing of it was kept (the commit was never sent): the connection broke
+                    # while the database restarted, say.  Once more, on a new connection.
+                    with contextlib.suppress(StoreUnavailable):
+                        await self._reachable()
+                    await self._commit(batch, again=False)
+                    return
                 gone = StoreUnavailable(f"the database went away: {_one_line(exc)}")
                 for _, future in batch:
                     _settle(future, gone)
@@ -218,19 +241,31 @@ class PgTableStore:
             log.warning("the database is back")
             return
 
+    async def _reachable(self) -> None:
+        """Return once connected: at once, or after a new connection is made (a connection
+        broke while the database restarted, say); ``StoreUnavailable`` if none comes soon."""
+        if self._up.is_set():
+            return
+        try:
+            await asyncio.wait_for(self._up.wait(), RECONNECT_WAIT)
+        except TimeoutError:
+            raise StoreUnavailable("the database is unreachable") from None
+
     async def _read(self, query: Callable[[Any], Awaitable[T]]) -> T:
         if self._closed:
             raise StoreError("the store is closed")
-        if not self._up.is_set():
-            raise StoreUnavailable("the database is unreachable")
-        try:
-            async with self._reading:  # one query at a time on a connection
-                return await query(self._reader)
-        except Exception as exc:
-            if _unreachable(exc):
+        for attempt in (1, 2):
+            await self._reachable()
+            try:
+                async with self._reading:  # one query at a time on a connection
+                    return await query(self._reader)
+            except Exception as exc:
+                if not _unreachable(exc):
+                    raise _store_error(exc) from None
                 self._went_away(exc)
-                raise StoreUnavailable(f"the database went away: {_one_line(exc)}") from None
-            raise _store_error(exc) from None
+                if attempt == 2:
+                    raise StoreUnavailable(f"the database went away: {_one_line(exc)}") from None
+        raise AssertionError("unreachable")
 
     # ------------------------------------------------------------------ writing
 
@@ -445,6 +480,26 @@ class PgTableStore:
             return [await _table(db, row) for row in rows]
 
         return await self._read(query)
+
+    async def live_codes(self, over_since: timedelta) -> list[str]:
+        async def query(db: Any) -> list[str]:
+            rows = await db.fetch(
+                "SELECT code FROM tables t WHERE state <> 'over' OR EXISTS ("
+                "SELECT 1 FROM games g WHERE g.table_id = t.id AND g.finished_at >= $1 "
+                "AND g.number = (SELECT max(number) FROM games WHERE table_id = t.id)"
+                ") ORDER BY id",
+                datetime.now(UTC) - over_since,
+            )
+            return [row[0] for row in rows]
+
+        return await self._read(query)
+
+    async def flush(self) -> None:
+        async def nothing(db: Any) -> None:
+            pass
+
+        with contextlib.suppress(StoreUnavailable):  # nothing can be under way then
+            await self._write(nothing)
 
     async def records(self) -> list[str]:
         async def query(db: Any) -> list[str]:
@@ -661,8 +716,12 @@ def _unreachable(exc: BaseException) -> bool:
 
 
 def _store_error(exc: BaseException) -> StoreError:
+    import asyncpg
+
     if isinstance(exc, StoreError):
         return exc
+    if isinstance(exc, asyncpg.UniqueViolationError) and "moves" in str(exc):
+        return StoreConflict(f"a move of that number is kept already: {_one_line(exc)}")
     return StoreError(f"the database: {_one_line(exc)}")
 
 

@@ -22,8 +22,10 @@ from websockets.exceptions import ConnectionClosed
 
 from mantis.engine import SCORE, CardRevealed, GameOver, TurnStarted
 from mantis.net import protocol
-from mantis.net.directory import LocalDirectory
+from mantis.net.cluster import Cluster
+from mantis.net.directory import Directory, LocalDirectory
 from mantis.net.limits import ServerLimits
+from mantis.net.redis_directory import RedisDirectory
 from mantis.net.room import RoomConfig
 from mantis.net.server import TableServer
 from mantis.players.clock import SystemClock
@@ -40,12 +42,13 @@ ROOMY = ServerLimits(tables_per_address=10_000, connections_per_address=10_000)
 
 @contextlib.asynccontextmanager
 async def running_server(
-    data: Path, database: str | None = None, **options: Any
+    data: Path, database: str | None = None, redis: str | None = None, **options: Any
 ) -> AsyncIterator[tuple[TableServer, str]]:
     """A server on 127.0.0.1 (a free port) for the duration of the block: (server, url).
 
     It keeps its tables in ``database`` (a PostgreSQL URL), or else in
-    ``data``/server.sqlite3; ``away_after``, ``bot_pace`` (0 unless given) and
+    ``data``/server.sqlite3; with ``redis`` it is a node of a cluster (named
+    by the ``node`` option).  ``away_after``, ``bot_pace`` (0 unless given) and
     ``bot_timeout`` make its ``RoomConfig``; the other options go to
     ``TableServer`` (``clock`` among them: a ``ManualClock`` to drive;
     ``limits``: ``ROOMY`` unless given).
@@ -61,7 +64,11 @@ async def running_server(
     clock = options.setdefault("clock", SystemClock())
     options.setdefault("limits", ROOMY)
     store = await open_table_store(database or data / DB_NAME)
-    directory = LocalDirectory(clock)
+    directory: Directory = LocalDirectory(clock)
+    if redis is not None:
+        options["cluster"] = Cluster(redis, options.pop("node"))
+        await options["cluster"].start()
+        directory = RedisDirectory(options["cluster"].redis)
     server = TableServer(store, directory, config=config, **options)
     stop = asyncio.Event()
     bound: asyncio.Future[int] = asyncio.get_running_loop().create_future()
@@ -74,6 +81,8 @@ async def running_server(
         try:
             await asyncio.wait_for(task, WAIT)
         finally:
+            if server.cluster is not None:
+                await server.cluster.close()
             await store.close()
 
 
@@ -125,10 +134,12 @@ class Client:
         self.closed = False
 
     @classmethod
-    async def connect(cls, url: str, via: str | None = None) -> Client:
-        """A new connection; ``via``: the address a trusted proxy says it is for."""
-        headers = {"X-Forwarded-For": via} if via is not None else None
-        return cls(await connect(url, compression=None, additional_headers=headers))
+    async def connect(cls, url: str, via: str | None = None, **options: Any) -> Client:
+        """A new connection; ``via``: the address a trusted proxy says it is for;
+        ``options`` go to ``websockets``' ``connect``."""
+        if via is not None:
+            options["additional_headers"] = {"X-Forwarded-For": via}
+        return cls(await connect(url, compression=None, **options))
 
     async def _read(self) -> None:
         try:

@@ -1,53 +1,134 @@
-"""The directory's quick-play matching: one set of tests for every ``Directory``.
+"""The directory: one set of tests every ``Directory`` passes (in this process, and Redis).
 
-``directory`` opens a fresh one of each kind (the in-process one here; a
-shared one joins the parameters where it exists).
+``directories`` gives two handles on one fresh directory of each kind: for
+Redis, two nodes' own clients, so what one does the other sees at once.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
-from mantis.net.directory import Directory, LocalDirectory
+from mantis.net.directory import LocalDirectory
 from mantis.players.clock import ManualClock
 
 
-@pytest.fixture(params=["local"])
-async def directory(request) -> AsyncIterator[Directory]:
-    opened = LocalDirectory(ManualClock())
-    try:
-        yield opened
-    finally:
-        await opened.close()
+@pytest.fixture(params=["local", "redis"])
+async def directories(request):
+    """Two handles on one directory (two nodes' views of it, for Redis)."""
+    if request.param == "local":
+        one = LocalDirectory(ManualClock())
+        yield one, one
+        return
+    import redis.asyncio as aioredis
+
+    from mantis.net.redis_directory import RedisDirectory
+
+    url = request.getfixturevalue("redis_server").url.replace("/0", "/3")
+    clients = [aioredis.Redis.from_url(url) for _ in range(2)]
+    await clients[0].flushdb()
+    yield RedisDirectory(clients[0]), RedisDirectory(clients[1])
+    for client in clients:
+        await client.aclose()
+
+
+async def test_a_code_is_taken_once_however_many_ask_at_once(directories) -> None:
+    one, two = directories
+    asks = [one.claim_code("BDFH") if n % 2 else two.claim_code("BDFH") for n in range(10)]
+    assert sorted(await asyncio.gather(*asks)) == [False] * 9 + [True]
+    await one.release_code("BDFH")
+    assert await two.claim_code("BDFH")
+
+
+async def test_each_nodes_public_tables_are_listed_by_any_node(directories) -> None:
+    one, two = directories
+    await one.put_listing("alpha", [{"code": "BBBB"}])
+    await two.put_listing("beta", [{"code": "DDDD"}, {"code": "FFFF"}])
+    assert sorted(t["code"] for t in await two.listing()) == ["BBBB", "DDDD", "FFFF"]
+    assert [t["code"] for t in await two.listing(but="beta")] == ["BBBB"]
+    await one.put_listing("alpha", [])  # a node's list is replaced, not added to
+    assert [t["code"] for t in await one.listing(but="beta")] == []
+
+
+async def test_hits_are_counted_within_their_window_by_every_node(directories) -> None:
+    one, two = directories
+    for n in range(3):
+        await (one if n % 2 else two).hit("guess:10.0.0.1", 60)
+    hits = await one.hits("guess:10.0.0.1", 60)
+    assert hits.count == 3 and 0 < hits.clears_in <= 60
+    assert (await two.hits("guess:10.0.0.2", 60)).count == 0
+
+
+async def test_counts_add_up_across_nodes_and_are_forgotten_after_their_ttl(directories) -> None:
+    one, two = directories
+    assert await one.add("tables:10.0.0.1", 1, 60) == 1
+    assert await two.add("tables:10.0.0.1", 2, 60) == 3
+    assert await one.add("tables:10.0.0.1", -1, 60) == 2
+    assert await two.count("tables:10.0.0.1") == 2
+    assert await one.count("tables:10.0.0.9") == 0
+
+
+async def test_a_local_count_and_hit_expire_on_the_clock() -> None:
+    clock = ManualClock()
+    directory = LocalDirectory(clock)
+    await directory.add("connections:a", 5, ttl=30)
+    await directory.hit("guess:a", 60)
+    clock.advance(31)
+    assert await directory.count("connections:a") == 0
+    assert (await directory.hits("guess:a", 60)).count == 1
+    clock.advance(30)
+    assert (await directory.hits("guess:a", 60)).count == 0
 
 
 async def test_quick_play_seats_people_at_the_oldest_table_with_room_then_opens_another(
-    directory,
+    directories,
 ) -> None:
-    assert await directory.quick_seat(3, "AAAA") == ("AAAA", True)  # none yet: a new one
-    assert await directory.quick_seat(2, "BBBB") == ("BBBB", True)  # another size
-    assert await directory.quick_seat(3, "CCCC") == ("AAAA", False)
-    assert await directory.quick_seat(3, "DDDD") == ("AAAA", False)  # its third seat
-    assert await directory.quick_seat(3, "EEEE") == ("EEEE", True)  # AAAA is full
-    assert await directory.quick_seat(3, "FFFF") == ("EEEE", False)
-    await directory.quick_free("AAAA", 3, 1)  # someone left AAAA's waiting room
-    assert await directory.quick_seat(3, "GGGG") == ("AAAA", False)  # the oldest first
-    assert await directory.quick_seat(3, "HHHH") == ("EEEE", False)
-    await directory.quick_free("BBBB", 2, 0)  # BBBB started with a bot: no longer offered
+    one, two = directories  # asked on two nodes in turn: one list of tables
+    assert await one.quick_seat(3, "AAAA") == ("AAAA", True)  # none yet: a new one
+    assert await two.quick_seat(2, "BBBB") == ("BBBB", True)  # another size
+    assert await one.quick_seat(3, "CCCC") == ("AAAA", False)
+    assert await two.quick_seat(3, "DDDD") == ("AAAA", False)  # its third seat
+    assert await one.quick_seat(3, "EEEE") == ("EEEE", True)  # AAAA is full
+    assert await two.quick_seat(3, "FFFF") == ("EEEE", False)
+    await one.quick_free("AAAA", 3, 1)  # someone left AAAA's waiting room
+    assert await two.quick_seat(3, "GGGG") == ("AAAA", False)  # the oldest first
+    assert await one.quick_seat(3, "HHHH") == ("EEEE", False)
+    await two.quick_free("BBBB", 2, 0)  # BBBB started with a bot: no longer offered
     # Someone who may not open a table (their address has its fill) is seated where
     # there is room, or nowhere.
-    assert await directory.quick_seat(2, None) is None
-    assert await directory.quick_seat(2, "JJJJ") == ("JJJJ", True)
-    assert await directory.quick_seat(2, None) == ("JJJJ", False)
+    assert await one.quick_seat(2, None) is None
+    assert await two.quick_seat(2, "JJJJ") == ("JJJJ", True)
+    assert await one.quick_seat(2, None) == ("JJJJ", False)
 
 
-async def test_people_asking_at_once_fill_one_table_before_another_opens(directory) -> None:
-    seats = await asyncio.gather(*(directory.quick_seat(4, f"T{n:03d}") for n in range(10)))
+async def test_people_asking_at_once_fill_one_table_before_another_opens(directories) -> None:
+    one, two = directories  # half of them on each node
+    asks = [(one if n % 2 else two).quick_seat(4, f"T{n:03d}") for n in range(10)]
+    seats = await asyncio.gather(*asks)
     tables: dict[str, int] = {}
     for code, _ in seats:
         tables[code] = tables.get(code, 0) + 1
     assert sorted(tables.values()) == [2, 4, 4]  # never two tables with room at once
     assert sum(opened for _, opened in seats) == 3
+
+
+async def test_a_note_is_read_by_any_node_until_dropped_or_expired(directories) -> None:
+    one, two = directories
+    await one.put_note("offer:BDFH", '{"game": 1}', 60)
+    assert await two.note("offer:BDFH") == '{"game": 1}'
+    await two.put_note("offer:BDFH", '{"game": 2}', 60)  # replaced
+    assert await one.note("offer:BDFH") == '{"game": 2}'
+    await one.drop_note("offer:BDFH")
+    assert await two.note("offer:BDFH") is None
+    assert await one.note("fill:KLMP") is None
+
+
+async def test_a_local_note_expires_on_the_clock() -> None:
+    clock = ManualClock()
+    directory = LocalDirectory(clock)
+    await directory.put_note("fill:BDFH", "12.5", ttl=30)
+    clock.advance(29)
+    assert await directory.note("fill:BDFH") == "12.5"
+    clock.advance(1)
+    assert await directory.note("fill:BDFH") is None

@@ -31,6 +31,7 @@ from mantis.engine import (
 )
 from mantis.engine.record import parse_record
 from mantis.net import protocol
+from mantis.net.server import BURST, RATE
 from mantis.players.clock import ManualClock
 from mantis.store.player_keys import new_key
 from mantis.table import (
@@ -179,8 +180,8 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
     Every fourth has a turn clock, every fourth but one its people talking
     (and its spectator), in every seventh but four a person leaves for good,
     and every tenth with two people is played again at the same table (a
-    second later on ``clock``: people answering at once would otherwise
-    flood the server).
+    few seconds later, on ``clock`` if the server runs on one: people
+    answering at once would otherwise flood the server).
 
     Returns, per game played at the table, its record, every frame each
     client heard until its record (by client) and how many cards it turned
@@ -252,10 +253,15 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
         # Each game's frames: from the end of the one before to the end of this one.
         frames = {name: _since_last_record(c.raw, len(games)) for name, c in clients.items()}
         games.append((record, frames, len(shown)))
-        if n % 10 or people < 2 or len(games) == 2 or clock is None:
+        if n % 10 or people < 2 or len(games) == 2:
             break
         assert n % 7 != 4  # (nobody left the tables played twice)
-        clock.advance(10)  # (each person's allowance of messages back to its full burst)
+        # Each person's allowance of messages back to its full burst, as a person's
+        # pause between games gives it: a game answered at machine speed spends it.
+        if clock is not None:
+            clock.advance(10)
+        else:  # (a server on the real clock, in another process: its refill is timed)
+            await asyncio.sleep(BURST / RATE)
         for client in seated:
             await client.send(protocol.Again())
         for client in clients.values():

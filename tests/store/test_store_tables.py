@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from mantis.engine import SCORE, steal
-from mantis.store.table_store import RoomPhase, StoredSeat, StoreError
+from mantis.store.table_store import RoomPhase, StoreConflict, StoredSeat, StoreError
 
 SEATS = (
     StoredSeat("Ann", "human", None, "ann-hash"),
@@ -171,6 +171,32 @@ async def test_closing_twice_is_fine(table_store) -> None:
     await new_table(table_store.store)
     await table_store.store.close()
     await table_store.store.close()
+
+
+async def test_live_codes_are_those_of_the_live_tables(table_store) -> None:
+    store = table_store.store
+    await new_table(store, "BBBB")
+    playing = await new_table(store, "DDDD")
+    await store.start_game(playing, 1)
+    over = await new_table(store, "FFFF")
+    await store.finish_game(await store.start_game(over, 2), 0, [], "record")
+    assert await store.live_codes(HOUR) == ["BBBB", "DDDD", "FFFF"]
+    assert await store.live_codes(-timedelta(days=1)) == ["BBBB", "DDDD"]
+
+
+async def test_a_move_kept_twice_is_a_conflict_and_flush_waits_for_every_write(
+    table_store,
+) -> None:
+    store = table_store.store
+    game = await store.start_game(await new_table(store), 1)
+    writes = [asyncio.create_task(store.add_moves(game, t, [(0, SCORE)])) for t in range(20)]
+    await asyncio.sleep(0)  # (each write is asked for)
+    await store.flush()
+    assert all(write.done() for write in writes)  # every write asked for before is done
+    await asyncio.gather(*writes)
+    with pytest.raises(StoreConflict):  # another node kept move 3 already
+        await store.add_moves(game, 3, [(1, SCORE)])
+    assert len((await store.load("BDFH")).game.moves) == 20
 
 
 async def test_a_tables_rules_and_a_seat_whose_person_left_are_kept(table_store) -> None:

@@ -1,0 +1,324 @@
+"""A node among others: who is alive, who owns which table, and messages between nodes.
+
+Every node of a cluster shares one Redis.  A node says it is alive with a
+key that expires ``LEASE`` seconds after its last heartbeat (one a
+``HEARTBEAT``), and owns a table while the table's owner key names it and
+it is alive: ownership is a lease that ends with its node.  A node that
+finds a table's owner dead takes the table over (a compare-and-set in one
+Redis script, so two nodes never both win), loading it from the store.
+
+Nodes talk over Redis pub/sub, one channel per node: intents from
+connections on one node to the table's owner, and the owner's frames back
+to the nodes holding those connections.  One task publishes everything a
+node sends, in order; what it could not publish while Redis was away is
+published once Redis is back.  ``mantis:owners`` tells every node that a
+table changed hands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import msgspec
+
+log = logging.getLogger("mantis.cluster")
+
+PREFIX = "mantis:"
+#: Seconds between two heartbeats of a node.
+HEARTBEAT = 1.0
+#: Seconds a node counts as alive after its last heartbeat: its tables' lease.
+LEASE = 3.0
+#: Connections to Redis a node's commands share (the publisher and subscriber have their own).
+MAX_CONNECTIONS = 32
+#: Messages held for publishing at most while Redis is away (then the oldest are dropped).
+MAX_HELD = 200_000
+
+# Take a table (KEYS[1]: its owner key) for ARGV[1] unless a live node holds it.
+_CLAIM = """
+local current = redis.call('GET', KEYS[1])
+if current == ARGV[1] then return 1 end
+if current and redis.call('EXISTS', ARGV[2] .. 'alive:' .. current) == 1 then return 0 end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SADD', ARGV[2] .. 'owned:' .. ARGV[1], ARGV[3])
+if current then redis.call('SREM', ARGV[2] .. 'owned:' .. current, ARGV[3]) end
+return 1
+"""
+# Let go of a table if ARGV[1] holds it.
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+redis.call('SREM', ARGV[2] .. 'owned:' .. ARGV[1], ARGV[3])
+return 1
+"""
+
+Message = dict[str, Any]
+_encode = msgspec.json.Encoder().encode
+_decode = msgspec.json.Decoder().decode
+
+
+def redis_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions that mean Redis cannot be reached (not that it said no)."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    return (RedisConnectionError, RedisTimeoutError, OSError, TimeoutError)
+
+
+class ClusterError(Exception):
+    """The cluster cannot be joined (Redis unreachable at start); one line."""
+
+
+class Cluster:
+    """This node's membership of a cluster, on the Redis at ``url``."""
+
+    def __init__(self, url: str, node: str) -> None:
+        self.url = url
+        self.node = node
+        self.redis: Any = None
+        self._publisher: Any = None
+        self._subscriber: Any = None
+        self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._claim: Any = None
+        self._release: Any = None
+        self.reachable = True
+        self.back_at = 0.0
+        """When Redis was last back after being away (``time.monotonic``)."""
+        self.on_message: Callable[[Message], None] = lambda message: None
+        """Called with every message sent to this node (set by the server)."""
+        self.on_owner: Callable[[str, str], None] = lambda code, node: None
+        """Called when a table changes hands: (code, its new owner)."""
+        self.on_heartbeat: Callable[[], Any] = lambda: None
+        """Awaited after every heartbeat (the server refreshes what it shares)."""
+        self.on_reconnect: Callable[[], Any] = lambda: None
+        """Awaited once Redis is back after it was away (the server re-takes its tables)."""
+        self.on_lag: Callable[[float], None] = lambda seconds: None
+        """Told how long each message took from its sender to here (a metric)."""
+
+    # ------------------------------------------------------------------ life
+
+    async def start(self) -> None:
+        """Reach Redis and join; ``ClusterError`` in one line if Redis cannot be reached."""
+        import redis.asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import ExponentialBackoff
+
+        options: dict[str, Any] = {
+            "socket_connect_timeout": 2,
+            "socket_timeout": 5,
+            "health_check_interval": 5,
+            # A connection that broke (Redis restarted) is replaced and the command sent
+            # again at once; only a Redis that stays away is an error.
+            "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 3),
+            "retry_on_error": [*redis_errors()],
+        }
+        # Commands wait for a free connection rather than fail when many run at once.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            self.url, max_connections=MAX_CONNECTIONS, timeout=5, **options
+        )
+        self.redis = aioredis.Redis(connection_pool=pool)
+        self._publisher = aioredis.Redis.from_url(
+            self.url, single_connection_client=True, **options
+        )
+        self._subscriber = aioredis.Redis.from_url(self.url, socket_connect_timeout=2)
+        try:
+            await self.redis.ping()
+        except redis_errors() as exc:
+            await self.close()
+            raise ClusterError(f"cannot reach Redis at {self.url}: {_one_line(exc)}") from None
+        self._claim = self.redis.register_script(_CLAIM)
+        self._release = self.redis.register_script(_RELEASE)
+        await self._beat()
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._heartbeats()),
+            loop.create_task(self._listen()),
+            loop.create_task(self._publish()),
+        ]
+
+    async def leave(self) -> None:
+        """Stop beating and say so at once (the node is stopping)."""
+        for task in self._tasks:
+            if task is not self._tasks[-1]:  # the publisher finishes what is queued
+                task.cancel()
+        with contextlib.suppress(*redis_errors()):
+            await self._flush(timeout=5)
+        with contextlib.suppress(*redis_errors()):
+            await self.redis.delete(f"{PREFIX}alive:{self.node}", f"{PREFIX}status:{self.node}")
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for client in (self.redis, self._publisher, self._subscriber):
+            if client is not None:
+                with contextlib.suppress(Exception):
+                    await client.aclose()
+
+    # ------------------------------------------------------------------ liveness
+
+    async def _beat(self) -> None:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(f"{PREFIX}alive:{self.node}", "1", px=int(LEASE * 1000))
+            pipe.sadd(f"{PREFIX}nodes", self.node)
+            await pipe.execute()
+
+    async def _heartbeats(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            try:
+                await self._beat()
+                await self.on_heartbeat()
+            except redis_errors() as exc:
+                if self.reachable:
+                    self.reachable = False
+                    log.warning("Redis is unreachable (%s): waiting for it", _one_line(exc))
+                continue
+            if not self.reachable:
+                self.reachable = True
+                self.back_at = time.monotonic()
+                log.warning("Redis is back: taking this node's tables again")
+                with contextlib.suppress(*redis_errors()):
+                    await self.on_reconnect()
+
+    async def alive(self, node: str) -> bool:
+        return bool(await self.redis.exists(f"{PREFIX}alive:{node}"))
+
+    async def live_nodes(self) -> list[str]:
+        nodes = [_text(n) for n in await self.redis.smembers(f"{PREFIX}nodes")]
+        if not nodes:
+            return []
+        alive = await self.redis.mget([f"{PREFIX}alive:{n}" for n in nodes])
+        return sorted(n for n, a in zip(nodes, alive, strict=True) if a is not None)
+
+    async def orphans(self) -> list[str]:
+        """Codes of tables whose owner is dead (its heartbeat ran out)."""
+        found: list[str] = []
+        for node in [_text(n) for n in await self.redis.smembers(f"{PREFIX}nodes")]:
+            if node == self.node or await self.alive(node):
+                continue
+            codes = [_text(c) for c in await self.redis.smembers(f"{PREFIX}owned:{node}")]
+            if not codes:
+                await self.redis.srem(f"{PREFIX}nodes", node)
+            found += codes
+        return found
+
+    async def put_status(self, status: dict[str, Any]) -> None:
+        await self.redis.set(
+            f"{PREFIX}status:{self.node}", _encode(status), px=int(LEASE * 1000) + 2000
+        )
+
+    async def statuses(self) -> list[dict[str, Any]]:
+        nodes = await self.live_nodes()
+        if not nodes:
+            return []
+        values = await self.redis.mget([f"{PREFIX}status:{n}" for n in nodes])
+        return [_decode(v) for v in values if v is not None]
+
+    # ------------------------------------------------------------------ ownership
+
+    async def owner(self, code: str) -> str | None:
+        """The node that owns table ``code`` (alive or not), if any."""
+        value = await self.redis.get(f"{PREFIX}owner:{code}")
+        return _text(value) if value is not None else None
+
+    async def owners(self, codes: Iterable[str]) -> dict[str, str | None]:
+        codes = list(codes)
+        if not codes:
+            return {}
+        values = await self.redis.mget([f"{PREFIX}owner:{c}" for c in codes])
+        return {
+            c: (_text(v) if v is not None else None) for c, v in zip(codes, values, strict=True)
+        }
+
+    async def claim(self, code: str) -> bool:
+        """Take table ``code`` unless a live node owns it; whether this node owns it now."""
+        return bool(
+            await self._claim(keys=[f"{PREFIX}owner:{code}"], args=[self.node, PREFIX, code])
+        )
+
+    async def release(self, code: str) -> None:
+        """This node no longer owns ``code``."""
+        await self._release(keys=[f"{PREFIX}owner:{code}"], args=[self.node, PREFIX, code])
+
+    # ------------------------------------------------------------------ messages
+
+    def send(self, node: str, message: Message) -> None:
+        """Send ``message`` to ``node`` (in order with everything else sent to it)."""
+        message["ts"] = time.time()
+        if node == self.node:
+            asyncio.get_running_loop().call_soon(self.on_message, message)
+            return
+        self._queue(f"{PREFIX}to:{node}", _encode(message))
+
+    def announce_owner(self, code: str) -> None:
+        """Tell every node that this node owns ``code`` now."""
+        self._queue(f"{PREFIX}owners", _encode({"code": code, "node": self.node}))
+
+    def _queue(self, channel: str, data: bytes) -> None:
+        if self._outbox.qsize() >= MAX_HELD:
+            self._outbox.get_nowait()  # Redis has been away long: the oldest go
+        self._outbox.put_nowait((channel, data))
+
+    async def _publish(self) -> None:
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < 1000:
+                batch.append(self._outbox.get_nowait())
+            while True:
+                try:
+                    async with self._publisher.pipeline(transaction=False) as pipe:
+                        for channel, data in batch:
+                            pipe.publish(channel, data)
+                        await pipe.execute()
+                    break
+                except redis_errors():
+                    await asyncio.sleep(0.2)  # held (in order) until Redis is back
+
+    async def _flush(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while not self._outbox.empty() and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+
+    async def _listen(self) -> None:
+        mine, owners = f"{PREFIX}to:{self.node}", f"{PREFIX}owners"
+        first = True
+        while True:
+            pubsub = self._subscriber.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(mine, owners)
+                if not first:
+                    self.on_owner("", "")  # (re)subscribed: anything may have been missed
+                first = False
+                async for item in pubsub.listen():
+                    if item.get("type") != "message":
+                        continue
+                    message = _decode(item["data"])
+                    if _text(item["channel"]) == owners:
+                        self.on_owner(message["code"], message["node"])
+                        continue
+                    sent = message.get("ts")
+                    if sent is not None:
+                        self.on_lag(max(0.0, time.time() - sent))
+                    self.on_message(message)
+            except asyncio.CancelledError:
+                raise
+            except redis_errors():
+                await asyncio.sleep(0.2)
+            except Exception:  # a message that is not ours: said, and listening goes on
+                log.exception("unreadable message between nodes")
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__

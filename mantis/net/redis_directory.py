@@ -1,0 +1,153 @@
+"""The directory in Redis: what spans tables, shared by every node of a cluster.
+
+Codes are keys set only if absent (two nodes creating at once never get one
+code), each node's public tables a key of its own with a short expiry
+(refreshed while the node lives), hits a sorted set per key (their times),
+counts a number per key with an expiry.  Quick-play tables on offer are,
+for each size, a hash of their free seats and a sorted set of their order
+(oldest first), changed only by Lua scripts: Redis runs a script whole, so
+two people asking on two nodes at once never open two tables.  Nothing here must last: after a
+Redis restart the nodes put back what they hold.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from .directory import Hits, Listing
+
+PREFIX = "mantis:"
+#: Seconds a node's listing stays without being refreshed (it refreshes every second).
+LISTING_TTL = 5.0
+
+#: KEYS: free seats (hash), order (sorted set), the order's counter; ARGV: players, fresh
+#: code ("": none).  The oldest table with a free seat gives one up; else ``fresh`` is
+#: offered with every seat but the asker's free.
+QUICK_SEAT = """
+for _, code in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+  local free = tonumber(redis.call('HGET', KEYS[1], code) or '0')
+  if free > 0 then
+    redis.call('HSET', KEYS[1], code, free - 1)
+    return {code, 0}
+  end
+end
+if ARGV[2] == '' then
+  return false
+end
+redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[3]), ARGV[2])
+redis.call('HSET', KEYS[1], ARGV[2], tonumber(ARGV[1]) - 1)
+return {ARGV[2], 1}
+"""
+
+#: KEYS as ``QUICK_SEAT``'s; ARGV: the code, its free seats now (0: no longer offered).
+#: A table offered again after it was withdrawn comes last (the newest).
+QUICK_FREE = """
+if tonumber(ARGV[2]) <= 0 then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  return 0
+end
+if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
+  redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[3]), ARGV[1])
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
+
+
+class RedisDirectory:
+    """The ``Directory`` of a cluster, on a ``redis.asyncio.Redis`` client."""
+
+    def __init__(self, redis: Any) -> None:
+        self.redis = redis
+        self._quick_seat = redis.register_script(QUICK_SEAT)
+        self._quick_free = redis.register_script(QUICK_FREE)
+
+    async def claim_code(self, code: str) -> bool:
+        return bool(await self.redis.set(f"{PREFIX}code:{code}", "1", nx=True))
+
+    async def release_code(self, code: str) -> None:
+        await self.redis.delete(f"{PREFIX}code:{code}")
+
+    async def put_listing(self, node: str, tables: Sequence[Listing]) -> None:
+        await self.redis.set(
+            f"{PREFIX}listing:{node}", json.dumps(list(tables)), px=int(LISTING_TTL * 1000)
+        )
+
+    async def listing(self, but: str | None = None) -> list[Listing]:
+        keys = [key async for key in self.redis.scan_iter(match=f"{PREFIX}listing:*")]
+        keys = [k for k in keys if _text(k) != f"{PREFIX}listing:{but}"]
+        if not keys:
+            return []
+        found: list[Listing] = []
+        for value in await self.redis.mget(keys):
+            if value is not None:
+                found.extend(json.loads(value))
+        return found
+
+    async def quick_seat(self, players: int, fresh: str | None) -> tuple[str, bool] | None:
+        found = await self._quick_seat(keys=_quick_keys(players), args=[players, fresh or ""])
+        if not found:
+            return None
+        return _text(found[0]), bool(int(found[1]))
+
+    async def quick_free(self, code: str, seats: int, free: int) -> None:
+        await self._quick_free(keys=_quick_keys(seats), args=[code, free])
+
+    async def put_note(self, key: str, text: str, ttl: float) -> None:
+        await self.redis.set(f"{PREFIX}note:{key}", text, px=max(1, int(ttl * 1000)))
+
+    async def note(self, key: str) -> str | None:
+        value = await self.redis.get(f"{PREFIX}note:{key}")
+        return None if value is None else _text(value)
+
+    async def drop_note(self, key: str) -> None:
+        await self.redis.delete(f"{PREFIX}note:{key}")
+
+    async def hit(self, key: str, window: float) -> None:
+        now = time.time()
+        name = f"{PREFIX}hits:{key}"
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(name, {f"{now}:{secrets.token_hex(4)}": now})
+            pipe.zremrangebyscore(name, "-inf", now - window)
+            pipe.pexpire(name, int(window * 1000) + 1000)
+            await pipe.execute()
+
+    async def hits(self, key: str, window: float) -> Hits:
+        now = time.time()
+        name = f"{PREFIX}hits:{key}"
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zremrangebyscore(name, "-inf", now - window)
+            pipe.zcard(name)
+            pipe.zrange(name, 0, 0, withscores=True)
+            _, count, oldest = await pipe.execute()
+        if not count:
+            return Hits(0, 0.0)
+        return Hits(int(count), max(0.0, oldest[0][1] + window - now))
+
+    async def add(self, key: str, delta: int, ttl: float) -> int:
+        name = f"{PREFIX}count:{key}"
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.incrby(name, delta)
+            pipe.pexpire(name, int(ttl * 1000))
+            value, _ = await pipe.execute()
+        return int(value)
+
+    async def count(self, key: str) -> int:
+        value = await self.redis.get(f"{PREFIX}count:{key}")
+        return int(value) if value is not None else 0
+
+    async def close(self) -> None:
+        pass
+
+
+def _quick_keys(players: int) -> list[str]:
+    return [f"{PREFIX}quick:{players}", f"{PREFIX}quick-order:{players}", f"{PREFIX}quick-next"]
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
