@@ -64,20 +64,21 @@ class SettingsScreen(ModalScreen[Settings | None]):
     #settings-box .note {
         margin-top: 1;
     }
+    #keys-row {
+        height: 1;
+    }
     #settings-grid #keys-file {
         width: 1fr;
     }
-    #keys-buttons {
-        width: 1fr;
-        height: 1;
-    }
-    #keys-buttons Button {
-        margin: 0 1 0 0;
+    #keys-row Button {
+        width: auto;
+        min-width: 0;
+        padding: 0 1;
+        margin-left: 1;
     }
     #settings-error {
         color: $error;
         height: auto;
-        margin-top: 1;
     }
     #settings-buttons {
         height: auto;
@@ -114,22 +115,18 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 yield Label("Bot time budget (s)")
                 yield Input(f"{s.bot_timeout:g}", id="bot-timeout", compact=True)
                 yield Label("Player keys file")
-                yield Input(
-                    placeholder="your names on servers: keep a copy",
-                    id="keys-file",
-                    compact=True,
-                )
+                with Horizontal(id="keys-row"):
+                    yield Input(placeholder="keep a copy", id="keys-file", compact=True)
+                    yield Button("Export", id="export-keys", compact=True)
+                    yield Button("Import", id="import-keys", compact=True)
             yield Static(
-                "Animations off, or speed instant, plays without any delay.",
+                "Animations off, or speed instant: no delay at all.",
                 id="settings-note",
                 classes="note",
             )
 
             yield Static(id="settings-error")
             with Horizontal(id="settings-buttons"):
-                with Horizontal(id="keys-buttons"):
-                    yield Button("Export keys", id="export-keys", compact=True)
-                    yield Button("Import keys", id="import-keys", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
                 yield Button("Save", id="save", variant="primary", compact=True)
 
