@@ -34,6 +34,8 @@ from mantis.tui import first_screens  # noqa: E402
 from mantis.tui.app import MantisApp  # noqa: E402
 from mantis.tui.screens import lobby  # noqa: E402
 from mantis.tui.screens.game_over import GameOverScreen  # noqa: E402
+from mantis.tui.screens.retry import RetryScreen  # noqa: E402
+from mantis.tui.screens.review import ReviewScreen  # noqa: E402
 
 Prepare = Callable[[MantisApp, object], Awaitable[None]]
 
@@ -108,6 +110,35 @@ async def _pick_target(app: MantisApp, pilot: object) -> None:
     await pilot.pause()  # type: ignore[attr-defined]
 
 
+def _review() -> MantisApp:
+    """The review of a game with two mistakes of "You", as the game-over screen opens it."""
+    record = positions.with_mistakes()
+    return MantisApp(lambda app: app.reviews.open(record, title="this game", person=0), still=True)
+
+
+async def _until(app: MantisApp, pilot: object, ready: Callable[[], object]) -> None:
+    for _ in range(1000):
+        if ready():
+            return
+        await pilot.pause(0.02)  # type: ignore[attr-defined]
+    raise RuntimeError("the screen never got ready")
+
+
+async def _reviewed(app: MantisApp, pilot: object) -> None:
+    await _until(app, pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.review)
+
+
+async def _review_retry(app: MantisApp, pilot: object) -> None:
+    """The first mistake retried, answered by a choice within 2 points of the best."""
+    await _reviewed(app, pilot)
+    await pilot.press("r")  # type: ignore[attr-defined]
+    await _until(
+        app, pilot, lambda: isinstance(app.screen, RetryScreen) and app.screen.waiting == 0
+    )
+    await pilot.press("2", "enter")  # type: ignore[attr-defined]  # steal from Ann
+    await _until(app, pilot, lambda: getattr(app.screen, "solved", False))
+
+
 def _table(position: positions.Position) -> Callable[[], MantisApp]:
     record, upto = position
     return lambda: MantisApp(first_screens.Position(record, upto), still=True)
@@ -165,6 +196,8 @@ SHOTS: list[tuple[str, Callable[[], MantisApp], tuple[int, int], Prepare]] = [
     ("table-odds-and-coach", _with_insights(positions.mid_game(4)), (100, 30), _settle),
     ("table-odds-and-coach-large", _with_insights(positions.mid_game(6)), (120, 40), _settle),
     ("replay", _replay, (100, 30), _replay_steps),
+    ("review", _review, (100, 30), _reviewed),
+    ("review-retry", _review, (100, 30), _review_retry),
     ("online-lobby", _setup, (80, 24), _open_lobby),
     ("online-waiting-room", onlinekit.waiting_room_app, (80, 24), _settle),
     ("online-table-away", lambda: onlinekit.online_table_app(away=True), (100, 30), _settle),

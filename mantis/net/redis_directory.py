@@ -3,7 +3,9 @@
 Codes are keys set only if absent (two nodes creating at once never get one
 code), each node's public tables a key of its own with a short expiry
 (refreshed while the node lives), hits a sorted set per key (their times),
-counts a number per key with an expiry.  Quick-play tables on offer are,
+counts a hash per key with each node's part (a count is the parts of the
+nodes alive: a node killed with its part never gave it back, and its part
+stops counting when its lease ends).  Quick-play tables on offer are,
 for each size, a hash of their free seats and a sorted set of their order
 (oldest first), changed only by Lua scripts: Redis runs a script whole, so
 two people asking on two nodes at once never open two tables.  Nothing here must last: after a
@@ -23,6 +25,28 @@ from .directory import Hits, Listing
 PREFIX = "mantis:"
 #: Seconds a node's listing stays without being refreshed (it refreshes every second).
 LISTING_TTL = 5.0
+
+#: KEYS: the count's hash; ARGV: this node, the change, the expiry (ms), the prefix.  The
+#: total of the parts of this node and of the nodes alive (the others' are dropped).
+COUNT_ADD = """
+if ARGV[2] ~= '0' then
+  redis.call('HINCRBY', KEYS[1], ARGV[1], ARGV[2])
+end
+if tonumber(ARGV[3]) > 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+end
+local total = 0
+local parts = redis.call('HGETALL', KEYS[1])
+for i = 1, #parts, 2 do
+  local node = parts[i]
+  if node == ARGV[1] or redis.call('EXISTS', ARGV[4] .. 'alive:' .. node) == 1 then
+    total = total + tonumber(parts[i + 1])
+  else
+    redis.call('HDEL', KEYS[1], node)
+  end
+end
+return total
+"""
 
 #: KEYS: free seats (hash), order (sorted set), the order's counter; ARGV: players, fresh
 #: code ("": none).  The oldest table with a free seat gives one up; else ``fresh`` is
@@ -62,8 +86,11 @@ return 1
 class RedisDirectory:
     """The ``Directory`` of a cluster, on a ``redis.asyncio.Redis`` client."""
 
-    def __init__(self, redis: Any) -> None:
+    def __init__(self, redis: Any, node: str = "") -> None:
+        """A directory on ``redis`` for node ``node`` (its part of each count is its own)."""
         self.redis = redis
+        self.node = node
+        self._count_add = redis.register_script(COUNT_ADD)
         self._quick_seat = redis.register_script(QUICK_SEAT)
         self._quick_free = redis.register_script(QUICK_FREE)
 
@@ -130,16 +157,14 @@ class RedisDirectory:
         return Hits(int(count), max(0.0, oldest[0][1] + window - now))
 
     async def add(self, key: str, delta: int, ttl: float) -> int:
-        name = f"{PREFIX}count:{key}"
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.incrby(name, delta)
-            pipe.pexpire(name, int(ttl * 1000))
-            value, _ = await pipe.execute()
-        return int(value)
+        keys = [f"{PREFIX}count:{key}"]
+        return int(
+            await self._count_add(keys=keys, args=[self.node, delta, int(ttl * 1000), PREFIX])
+        )
 
     async def count(self, key: str) -> int:
-        value = await self.redis.get(f"{PREFIX}count:{key}")
-        return int(value) if value is not None else 0
+        keys = [f"{PREFIX}count:{key}"]
+        return int(await self._count_add(keys=keys, args=[self.node, 0, 0, PREFIX]))
 
     async def close(self) -> None:
         pass

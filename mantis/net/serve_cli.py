@@ -91,7 +91,7 @@ def run_serve(args: argparse.Namespace) -> int:
             if args.redis is not None:
                 cluster = Cluster(args.redis, node)
                 await cluster.start()
-                directory = RedisDirectory(cluster.redis)
+                directory = RedisDirectory(cluster.redis, cluster.node)
             else:
                 directory = LocalDirectory(clock)
         except BaseException:

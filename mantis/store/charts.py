@@ -51,6 +51,8 @@ class Figure:
     title: str = ""
     x_label: str = ""
     y_label: str = ""
+    legend: bool = True
+    """Name the series in a corner (when there are several): off where a table beside says it."""
 
 
 PLAIN = Figure()
@@ -67,7 +69,7 @@ def draw(plt: Any, series: Sequence[Series], figure: Figure = PLAIN) -> None:
             lower, upper = line.band
             plt.plot(line.at, lower, marker=BAND_MARKER, color=colour)
             plt.plot(line.at, upper, marker=BAND_MARKER, color=colour)
-        labelled = len(series) > 1 or line.band is not None
+        labelled = figure.legend and (len(series) > 1 or line.band is not None)
         plt.plot(
             line.at, line.ys, marker=line.marker, color=colour, label=line.label if labelled else ""
         )

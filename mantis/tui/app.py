@@ -24,6 +24,7 @@ from . import plain
 from .local_games import LocalGames
 from .online import OnlinePlay
 from .preferences import Preferences
+from .reviews import Reviews, person_of
 from .screens.too_small import TooSmallScreen, too_small
 
 # Every launch pays for what this module imports before its first frame, so the
@@ -34,12 +35,15 @@ if TYPE_CHECKING:
     from textual.theme import Theme
 
     from ..engine import GameRecord
+    from ..review import GameReview
     from ..store import Settings
     from .screens.game_over import GameOverScreen
     from .screens.lobby import LobbyScreen
     from .screens.local_play import LocalPlayScreen
     from .screens.online_play import OnlinePlayScreen
     from .screens.past_games import PastGamesScreen
+    from .screens.retry import RetryScreen
+    from .screens.review import ReviewScreen
     from .screens.setup import SetupScreen
     from .screens.waiting_room import WaitingRoomScreen
 
@@ -93,6 +97,7 @@ class MantisApp(App[int]):
         self.clock = clock
         self.local = LocalGames(self, self.prefs, clock)
         self.online = OnlinePlay(self, self.prefs)
+        self.reviews = Reviews(self, self.prefs, clock)
 
     @property
     def settings(self) -> Settings:
@@ -151,6 +156,20 @@ class MantisApp(App[int]):
     def on_past_games_screen_open(self, message: PastGamesScreen.Open) -> None:
         self.open_replay(message.record, title=message.title)
 
+    def on_past_games_screen_review(self, message: PastGamesScreen.Review) -> None:
+        name = self.prefs.settings.online_name if message.online else None
+        person = person_of(message.record, name)
+        self.reviews.open(message.record, title=message.title, person=person)
+
+    def on_review_screen_jump(self, message: ReviewScreen.Jump) -> None:
+        self.reviews.jump(message)
+
+    def on_review_screen_retry(self, message: ReviewScreen.Retry) -> None:
+        self.reviews.retry(message)
+
+    def on_retry_screen_next(self, message: RetryScreen.Next) -> None:
+        self.reviews.next(message)
+
     def on_local_play_screen_chosen(self, message: LocalPlayScreen.Chosen) -> None:
         self.local.after_game(message.choice, message.board)
 
@@ -173,12 +192,26 @@ class MantisApp(App[int]):
         self.online.leave()
 
     def open_replay(
-        self, record: GameRecord, *, title: str = "", then: Callable[[None], None] | None = None
+        self,
+        record: GameRecord,
+        *,
+        title: str = "",
+        then: Callable[[None], None] | None = None,
+        review: GameReview | None = None,
+        at: int = 0,
+        focus: tuple[int, ...] = (),
     ) -> None:
-        """Show ``record`` in the replay screen over whatever is up (``then``: once closed)."""
+        """Show ``record`` in the replay screen over whatever is up (``then``: once closed).
+
+        With its ``review``, each option's chance is shown at every decision, from
+        move ``at`` on, and the labelled decisions of the ``focus`` seats are a key away.
+        """
         from .screens.replay import ReplayScreen
 
-        self.push_screen(ReplayScreen(record, self.prefs, title=title, clock=self.clock), then)
+        screen = ReplayScreen(
+            record, self.prefs, title=title, clock=self.clock, review=review, at=at, focus=focus
+        )
+        self.push_screen(screen, then)
 
     # ------------------------------------------------------------ actions
 
@@ -238,7 +271,7 @@ class MantisApp(App[int]):
             "Play online", "Host or join a table on a server, or watch one", self.action_play_online
         )
         yield SystemCommand(
-            "Past games", "Finished games: replay any of them", self.action_past_games
+            "Past games", "Finished games: replay or review any of them", self.action_past_games
         )
         yield SystemCommand(
             "Statistics", "Each player's results and win rates", self.action_statistics

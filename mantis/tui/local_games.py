@@ -198,7 +198,7 @@ class LocalGames:
     # ------------------------------------------------------------ after the game
 
     def after_game(self, choice: GameOverChoice, board: LocalPlayScreen) -> None:
-        """Act on the game-over choice: again, rematch, replay, new, quit."""
+        """Act on the game-over choice: again, rematch, replay, review, new, quit."""
         from .screens.game_over import GameOverChoice
 
         if choice is GameOverChoice.AGAIN:
@@ -207,6 +207,10 @@ class LocalGames:
             self.show(self.board(self.make_table(board.record.from_start())))
         elif choice is GameOverChoice.REPLAY:
             self.app.open_replay(board.record, title="this game")
+        elif choice is GameOverChoice.REVIEW:
+            # The person at this keyboard (the first, when several take turns at it).
+            person = min(board.controls, default=None)
+            self.app.reviews.open(board.record, title="this game", person=person)
         elif choice is GameOverChoice.NEW:
             self.app.action_new_game()
         elif choice is GameOverChoice.QUIT:

@@ -165,6 +165,14 @@ class OnlinePlay:
                 from ..engine.record import parse_record
 
                 self.app.open_replay(parse_record(record), title=f"table {board.code}")
+        elif choice is GameOverChoice.REVIEW:
+            record = board.state.record
+            if record is not None:
+                from ..engine.record import parse_record
+
+                self.app.reviews.open(
+                    parse_record(record), title=f"table {board.code}", person=board.online.seat
+                )
         elif choice in (GameOverChoice.LOBBY, GameOverChoice.QUIT):
             self.leave()
 

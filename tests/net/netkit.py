@@ -68,7 +68,7 @@ async def running_server(
     if redis is not None:
         options["cluster"] = Cluster(redis, options.pop("node"))
         await options["cluster"].start()
-        directory = RedisDirectory(options["cluster"].redis)
+        directory = RedisDirectory(options["cluster"].redis, options["cluster"].node)
     server = TableServer(store, directory, config=config, **options)
     stop = asyncio.Event()
     bound: asyncio.Future[int] = asyncio.get_running_loop().create_future()

@@ -69,6 +69,28 @@ async def test_counts_add_up_across_nodes_and_are_forgotten_after_their_ttl(dire
     assert await one.count("tables:10.0.0.9") == 0
 
 
+async def test_a_dead_nodes_part_of_a_count_stops_counting_when_its_lease_ends(
+    redis_server,
+) -> None:
+    import redis.asyncio as aioredis
+
+    from mantis.net.redis_directory import PREFIX, RedisDirectory
+
+    client = aioredis.Redis.from_url(redis_server.url.replace("/0", "/5"))
+    try:
+        await client.flushdb()
+        alpha, beta = RedisDirectory(client, "alpha"), RedisDirectory(client, "beta")
+        await client.set(f"{PREFIX}alive:alpha", "1")
+        await client.set(f"{PREFIX}alive:beta", "1")
+        await alpha.add("connections:10.0.0.1", 3, 60)
+        assert await beta.add("connections:10.0.0.1", 2, 60) == 5
+        await client.delete(f"{PREFIX}alive:beta")  # beta killed: its lease ran out
+        assert await alpha.count("connections:10.0.0.1") == 3
+        assert await alpha.add("connections:10.0.0.1", 1, 60) == 4  # (its part, not 6)
+    finally:
+        await client.aclose()
+
+
 async def test_a_local_count_and_hit_expire_on_the_clock() -> None:
     clock = ManualClock()
     directory = LocalDirectory(clock)

@@ -31,7 +31,6 @@ from mantis.engine import (
 )
 from mantis.engine.record import parse_record
 from mantis.net import protocol
-from mantis.net.server import BURST, RATE
 from mantis.players.clock import ManualClock
 from mantis.store.player_keys import new_key
 from mantis.table import (
@@ -260,10 +259,11 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
         # pause between games gives it: a game answered at machine speed spends it.
         if clock is not None:
             clock.advance(10)
-        else:  # (a server on the real clock, in another process: its refill is timed)
-            await asyncio.sleep(BURST / RATE)
-        for client in seated:
-            await client.send(protocol.Again())
+            for client in seated:
+                await client.send(protocol.Again())
+        else:  # (a server on the real clock, in another process: asked until it is heard)
+            for client in seated:
+                await _ask_again(client, welcome(client).seat)
         for client in clients.values():
             await client.until(lambda c=client: not c.over, "the next game")
     for c in clients.values():
@@ -365,3 +365,24 @@ async def test_the_checker_catches_every_kind_of_leak(tmp_path: Path) -> None:
         assert any(kind in p for p in found), (kind, found)
     # A game that never reached its record is not passed either.
     assert leaks(raw[:first], record) == ["the frames never reach the game's Recorded"]
+
+
+async def _ask_again(client: Client, seat: int) -> None:
+    """Send ``again`` until the server takes it: one dropped for the flood limit (the
+    game's moves, answered at machine speed, spent the allowance) is sent once more."""
+    for _ in range(600):  # a bound: the allowance refills by one message in 0.1 s
+        mark = len(client.heard)
+        await client.send(protocol.Again())
+
+        def answered(mark: int = mark) -> str | None:
+            for message in client.heard[mark:]:
+                if isinstance(message, protocol.Error) and message.code == protocol.SLOW_DOWN:
+                    return "dropped"
+                if isinstance(message, protocol.Offer) and seat in message.accepted:
+                    return "taken"
+            return "taken" if not client.over else None  # (the last to accept starts it)
+
+        if await client.until(answered, "the answer to again") == "taken":
+            return
+        await asyncio.sleep(0.1)  # polled, with a bound: the allowance refills with time
+    raise AssertionError("again was never taken")

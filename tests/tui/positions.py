@@ -84,6 +84,25 @@ def single_win() -> Position:
     return replace(record, seats=seats("hrr", "You,Ann,Bea")), None
 
 
+def one_move_from_a_win() -> Position:
+    """Three players, one score away from the end, the winner played by "You" (a human)."""
+    record = played(3, 4, 0.5)
+    assert record.result is not None
+    winner = record.result.winners[0]
+    assert record.actions[-1] == (winner, SCORE)
+    names = ["Ann", "Bea", "Cal"]
+    names[winner] = "You"
+    kinds = "".join("h" if seat == winner else "r" for seat in range(3))
+    return replace(record, seats=seats(kinds, ",".join(names))), len(record.actions) - 1
+
+
+def with_mistakes() -> GameRecord:
+    """Three players, "You" (seat 1) with two labelled decisions, the first at move 4
+    where stealing from Ann is within 2 points of the best and stealing from Bea is not:
+    the game the review's tests and pictures show."""
+    return replace(played(3, 8, 0.45), seats=seats("hrr", "You,Ann,Bea"))
+
+
 def last_move(players: int, seed: int, *, you_win: bool) -> Position:
     """A game one move from its end (a score that reaches the target), "You" at the table.
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import onlinekit
 import pytest
-from tuikit import Heard, wait_for
+from tuikit import Heard, shown, wait_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 from netkit import join, play_my_turns, running_server  # noqa: E402
@@ -28,6 +28,7 @@ from mantis.tui.screens import lobby as lobby_module  # noqa: E402
 from mantis.tui.screens.game_over import GameOverChoice, GameOverScreen  # noqa: E402
 from mantis.tui.screens.lobby import LobbyScreen  # noqa: E402
 from mantis.tui.screens.online_play import OnlinePlayScreen  # noqa: E402
+from mantis.tui.screens.review import ReviewScreen  # noqa: E402
 from mantis.tui.screens.setup import SetupScreen  # noqa: E402
 from mantis.tui.screens.waiting_room import WaitingRoomScreen  # noqa: E402
 from mantis.tui.widgets.seat_panel import SeatPanel  # noqa: E402
@@ -46,7 +47,7 @@ async def test_host_a_table_in_the_app_a_friend_joins_and_the_game_is_played_to_
         app = MantisApp(first_screens.Online(ann), still=True)
         heard = Heard()
         async with app.run_test(size=SIZE, message_hook=heard) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
+            await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
             room = app.screen
             assert welcome.code in str(room.query_one("#room-title").render())
             assert room.check_action("start", ()) is True  # the host's controls
@@ -56,7 +57,7 @@ async def test_host_a_table_in_the_app_a_friend_joins_and_the_game_is_played_to_
             await pilot.pause()
             assert "Bea" in str(room.query_one("#room-seats").get_row_at(1))
             await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: isinstance(app.screen, OnlinePlayScreen))
+            await wait_for(pilot, lambda: shown(app, OnlinePlayScreen))
             board = app.screen
             assert board.names[0] == "You" and board.names[1] == "Bea"
             friend = asyncio.create_task(play_my_turns(bea, 1))
@@ -82,14 +83,26 @@ async def test_host_a_table_in_the_app_a_friend_joins_and_the_game_is_played_to_
             await wait_for(pilot, lambda: _past_games() == 1)
             with StatsDB() as db:
                 (past,) = db.past_games()
+                past_record = db.game_record(past.id)
             assert [s.name for s in past.seats][:2] == ["Ann", "Bea"]
             assert past.origin is not None and welcome.code in past.origin
+            # The game's review, for the seat played here.
+            await pilot.press("e")
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.review
+            )
+            assert app.screen.person == 0 and app.screen.record.actions == past_record.actions
+            await pilot.press("escape", "r")
+            await wait_for(pilot, lambda: shown(app, GameOverScreen))
             # To the lobby: reached from the command line, it opens over the setup screen.
             await pilot.press("l")
-            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
-            assert [m.choice for m in heard.of(OnlinePlayScreen.Chosen)] == [GameOverChoice.LOBBY]
+            await wait_for(pilot, lambda: shown(app, LobbyScreen))
+            assert [m.choice for m in heard.of(OnlinePlayScreen.Chosen)] == [
+                GameOverChoice.REVIEW,
+                GameOverChoice.LOBBY,
+            ]
             await pilot.press("escape")
-            await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+            await wait_for(pilot, lambda: shown(app, SetupScreen))
         await ann.close()
         await bea.close()
 
@@ -110,9 +123,9 @@ async def test_the_board_shows_who_is_away_and_who_is_back(tmp_path: Path) -> No
         token = next(m for m in bea.heard if isinstance(m, protocol.Welcome)).token
         app = MantisApp(first_screens.Online(ann), still=True)
         async with app.run_test(size=SIZE) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
+            await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
             await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: isinstance(app.screen, OnlinePlayScreen))
+            await wait_for(pilot, lambda: shown(app, OnlinePlayScreen))
             board = app.screen
             await bea.close()
             panel = board.query_one("#seat-1", SeatPanel)
@@ -211,7 +224,7 @@ async def test_from_the_setup_screen_to_a_table_through_the_lobby(tmp_path: Path
         heard = Heard()
         async with app.run_test(size=SIZE, message_hook=heard) as pilot:
             await pilot.press("o")  # "Play online" from the setup screen
-            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await wait_for(pilot, lambda: shown(app, LobbyScreen))
             lobby = app.screen
             lobby.query_one("#server").value = url
             lobby.query_one("#online-name").value = "Bea"
@@ -222,7 +235,7 @@ async def test_from_the_setup_screen_to_a_table_through_the_lobby(tmp_path: Path
             table = lobby.query_one("#tables")
             table.focus()
             await pilot.press("enter")  # the listed table, joined
-            await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
+            await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
             (seated,) = heard.of(LobbyScreen.Seated)
             assert seated.lobby is lobby and app.screen.online is seated.connection
             assert app.screen.online.seat == 1
@@ -244,7 +257,7 @@ async def test_the_lobby_says_what_went_wrong_and_keeps_what_was_typed(tmp_path:
         app = MantisApp(still=True)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("o")
-            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await wait_for(pilot, lambda: shown(app, LobbyScreen))
             lobby = app.screen
             error = lobby.query_one("#lobby-error")
             lobby.query_one("#server").value = "ws://127.0.0.1:9"
@@ -321,7 +334,7 @@ async def test_a_new_user_reaches_an_online_table_from_the_app_alone() -> None:
     heard = Heard()
     async with app.run_test(size=SIZE, message_hook=heard) as pilot:
         await pilot.press("o")
-        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await wait_for(pilot, lambda: shown(app, LobbyScreen))
         lobby = app.screen
         await pilot.click("#serve")
         server = lobby.query_one("#server")
@@ -332,9 +345,9 @@ async def test_a_new_user_reaches_an_online_table_from_the_app_alone() -> None:
         lobby.query_one("#online-players").value = 2
         lobby.query_one("#online-seat-2").value = "casual"
         await pilot.click("#create")
-        await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
+        await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, OnlinePlayScreen))
+        await wait_for(pilot, lambda: shown(app, OnlinePlayScreen))
         board = app.screen
         assert [s.kind for s in board.seats] == ["human", "bot"] and board.names[0] == "You"
         assert app.settings.server == server.value and app.settings.online_name == "Ann"
@@ -357,7 +370,7 @@ async def test_the_lobby_pages_through_the_tables_and_waits_when_told_to(
         app = MantisApp(still=True)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("o")
-            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await wait_for(pilot, lambda: shown(app, LobbyScreen))
             lobby = app.screen
             lobby.query_one("#server").value = url
             lobby.query_one("#online-name").value = "Bea"
@@ -366,9 +379,9 @@ async def test_the_lobby_pages_through_the_tables_and_waits_when_told_to(
             await wait_for(pilot, lambda: "page 1 of 3 · 5 tables" in str(page.render()))
             assert [t.code for t in lobby.tables] == codes[:2]
             lobby.query_one("#tables").focus()
-            for key, shown in (("]", codes[2:4]), ("]", codes[4:]), ("]", codes[4:])):
+            for key, expected in (("]", codes[2:4]), ("]", codes[4:]), ("]", codes[4:])):
                 await pilot.press(key)
-                await wait_for(pilot, lambda s=shown: [t.code for t in lobby.tables] == s)
+                await wait_for(pilot, lambda s=expected: [t.code for t in lobby.tables] == s)
             await pilot.click("#previous-page")
             await wait_for(pilot, lambda: [t.code for t in lobby.tables] == codes[2:4])
             # One wrong code, and the server says when this address may try again...

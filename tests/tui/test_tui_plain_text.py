@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable
-from tuikit import wait_for
+from tuikit import shown, wait_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 from netkit import WAIT, create, play_my_turns, running_server, welcome  # noqa: E402
@@ -115,7 +115,7 @@ async def test_a_hostile_server_neither_crashes_nor_steers_the_online_screens(
         app = MantisApp(still=True)
         async with app.run_test(size=SIZE, notifications=True) as pilot:
             await pilot.press("o")
-            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await wait_for(pilot, lambda: shown(app, LobbyScreen))
             lobby = app.screen
             lobby.action_refresh()
             # The lobby's list: the code and every name as sent.
@@ -137,7 +137,7 @@ async def test_a_hostile_server_neither_crashes_nor_steers_the_online_screens(
             monkeypatch.setattr(server, "_find", real_find)
             await pilot.press("enter")
             # The waiting room: its title, how to share it, each seat.
-            await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
+            await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
             await shows(pilot, f"online table {CODE}", f"mantis join {url} {CODE}", HOST, BOT)
             await pilot.click("#room-seats", offset=(10, 1))  # the host's row
             assert still_running(app)
@@ -146,7 +146,7 @@ async def test_a_hostile_server_neither_crashes_nor_steers_the_online_screens(
             # The game: the board names seats as every name is cleaned (no brackets
             # survive), and says the code, the notices and the errors as they are sent.
             await host.send(protocol.Start())
-            await wait_for(pilot, lambda: isinstance(app.screen, OnlinePlayScreen))
+            await wait_for(pilot, lambda: shown(app, OnlinePlayScreen))
             board = app.screen
             await shows(pilot, f"online {CODE}", f"1 {clean_name(HOST)} · human", "3 x · greedy")
             assert board.names == [clean_name(HOST), "You", clean_name(BOT)]
@@ -180,7 +180,7 @@ async def test_a_hostile_table_watched_to_its_end_shows_as_sent_in_past_games_an
         await watching.open()
         app = MantisApp(first_screens.Online(watching), still=True)
         async with app.run_test(size=SIZE, notifications=True) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, OnlinePlayScreen))
+            await wait_for(pilot, lambda: shown(app, OnlinePlayScreen))
             await shows(pilot, f"watching {CODE}")
             playing = asyncio.create_task(play_my_turns(host, 0))
             await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=120)
@@ -189,13 +189,13 @@ async def test_a_hostile_table_watched_to_its_end_shows_as_sent_in_past_games_an
             # Its record (the server's names, as sent) is in past games, to replay.
             await wait_for(pilot, lambda: _past_games() == 1)
             await pilot.press("v")
-            await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+            await wait_for(pilot, lambda: shown(app, ReplayScreen))
             await shows(pilot, f"REPLAY · table {CODE}")
             app.push_screen(PastGamesScreen())
             await wait_for(pilot, lambda: getattr(app.screen, "loaded", False))
             await shows(pilot, HOST, f"{BOT} (greedy)")
             await pilot.press("enter")  # replays it: the board's names are cleaned ones
-            await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+            await wait_for(pilot, lambda: shown(app, ReplayScreen))
             await shows(pilot, clean_name(HOST))
             app.push_screen(StatsScreen())
             await wait_for(pilot, lambda: getattr(app.screen, "loaded", False))

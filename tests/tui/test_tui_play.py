@@ -8,7 +8,7 @@ import positions
 import pytest
 from sample_bots import CountingBot, GatedBot
 from textual.widgets import Button
-from tuikit import Heard, table_of, wait_for, wait_for_human
+from tuikit import Heard, shown, table_of, wait_for, wait_for_human
 
 from mantis.engine import SCORE, Game, GameRecord, SeatInfo, record_of, steal
 from mantis.players.clock import ManualClock
@@ -178,7 +178,7 @@ async def test_help_opens_while_a_slow_bot_thinks(monkeypatch: pytest.MonkeyPatc
         assert table.check_action("steal", ()) is None
         await pilot.press("s")  # not this seat's turn: nothing is played, nothing queued
         await pilot.press("f1")
-        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await wait_for(pilot, lambda: shown(app, HelpScreen))
         assert table.table.turn == 0  # the bot is still thinking
         await pilot.press("escape")
         GatedBot.GATE.set()
@@ -278,7 +278,7 @@ async def test_rematch_deals_the_same_game_and_play_again_a_new_one() -> None:
     app = MantisApp(first_screens.Position(record), still=True)
     heard = Heard()
     async with app.run_test(size=SIZE, message_hook=heard) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await wait_for(pilot, lambda: shown(app, GameOverScreen))
         first = table_of(app)
         await pilot.press("r")
         await wait_for(pilot, lambda: table_of(app) is not first)
@@ -313,9 +313,9 @@ async def test_too_small_terminal_then_recovers() -> None:
     record, upto = positions.mid_game(4)
     app = MantisApp(first_screens.Position(record, upto), still=True)
     async with app.run_test(size=(70, 20)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, TooSmallScreen))
+        await wait_for(pilot, lambda: shown(app, TooSmallScreen))
         await pilot.resize_terminal(100, 30)
-        await wait_for(pilot, lambda: isinstance(app.screen, LocalPlayScreen))
+        await wait_for(pilot, lambda: shown(app, LocalPlayScreen))
 
 
 async def test_setup_screen_starts_a_table_and_remembers_it() -> None:
@@ -325,7 +325,7 @@ async def test_setup_screen_starts_a_table_and_remembers_it() -> None:
         assert isinstance(app.screen, SetupScreen)
         app.screen.query_one("#name-1").value = "Zoe"
         await pilot.click("#start")
-        await wait_for(pilot, lambda: isinstance(app.screen, LocalPlayScreen))
+        await wait_for(pilot, lambda: shown(app, LocalPlayScreen))
         (start,) = heard.of(SetupScreen.Start)
         assert [seat.name for seat in start.seats] == ["You", "Zoe", "Bea"]
         assert start.seed is None  # blank: a fresh deal

@@ -11,7 +11,7 @@ import positions
 import pytest
 from rich.console import Console
 from textual.widgets import OptionList, Select, Static
-from tuikit import wait_for, wait_for_human
+from tuikit import shown, wait_for, wait_for_human
 
 from mantis.engine import SeatInfo
 from mantis.players.registry import level_choices
@@ -55,7 +55,7 @@ async def test_setup_offers_each_level_with_its_rating_at_the_size_chosen() -> N
     save_settings(Settings(last_seats=seats), settings_path())
     app = MantisApp(still=True)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+        await wait_for(pilot, lambda: shown(app, SetupScreen))
         setup = app.screen
         for players in (3, 5, 2):
             setup.query_one("#players", Select).value = players
@@ -80,7 +80,7 @@ async def test_the_lobby_offers_each_level_with_its_rating_at_the_size_chosen(
     app = MantisApp(still=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("o")
-        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await wait_for(pilot, lambda: shown(app, LobbyScreen))
         screen = app.screen
         screen.query_one("#online-seat-2", Select).value = "greedy"
         for players in (4, 6):
@@ -102,7 +102,7 @@ async def test_the_help_shows_every_levels_rating_at_every_size() -> None:
     app = MantisApp(still=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f1")
-        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await wait_for(pilot, lambda: shown(app, HelpScreen))
         console = Console(width=76, no_color=True)
         with console.capture() as capture:
             console.print(app.screen.query_one("#level-ratings", Static).content)
@@ -144,7 +144,7 @@ async def _finish(position, *, press: bool) -> tuple[str, GameOverScreen]:
         if press:
             await wait_for_human(pilot)
             await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await wait_for(pilot, lambda: shown(app, GameOverScreen))
         screen = app.screen
         assert isinstance(screen, GameOverScreen)
         line = str(screen.query_one("#ratings", Static).render()) if screen.ratings else ""

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_tui_play import table_of, wait_for
 from textual.widgets import Select, Static
+from tuikit import shown, table_of, wait_for
 
 from mantis.store.paths import settings_path
 from mantis.store.settings import Settings, load_settings
@@ -56,7 +56,7 @@ async def test_a_remembered_bot_that_no_longer_loads_is_named_and_another_can_be
         await pilot.press("up", "enter")  # the bot just above the broken one: Expert
         await wait_for(pilot, lambda: kind.value == "expert")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, LocalPlayScreen))
+        await wait_for(pilot, lambda: shown(app, LocalPlayScreen))
         assert [seat.bot for seat in table_of(app).seats] == [None, "expert", "random"]
         assert app.settings.last_seats[1].bot == "expert"
 
@@ -163,7 +163,7 @@ async def test_no_hand_edited_settings_file_crashes_the_app(data: Any) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: _on_setup(app))
         await pilot.press("f2")
-        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        await wait_for(pilot, lambda: shown(app, SettingsScreen))
         await pilot.press("escape")
         await wait_for(pilot, lambda: _on_setup(app))
         await _start(pilot)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import positions
 import pytest
-from tuikit import wait_for, wait_for_human
+from tuikit import shown, wait_for, wait_for_human
 
 from mantis.cli import main
 from mantis.engine import SeatInfo, record_of
@@ -87,7 +87,7 @@ async def test_launch_offers_the_unfinished_game() -> None:
     autosave(record_of(left, SEATS))
     app = MantisApp(OFFER_RESUME, still=True)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, ResumeScreen))
+        await wait_for(pilot, lambda: shown(app, ResumeScreen))
         await pilot.press("r")
         table = await wait_for_human(pilot)
         assert table.state.view() == left.view()
@@ -163,7 +163,7 @@ async def test_every_unfinished_game_is_offered_and_the_one_picked_saves_on_in_i
     second = _save_in_slot(2, 12, 5)
     app = MantisApp(OFFER_RESUME, still=True)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, ResumeScreen))
+        await wait_for(pilot, lambda: shown(app, ResumeScreen))
         assert len(app.screen.saves) == 2
         await pilot.press("2")
         table = await wait_for_human(pilot)

@@ -37,8 +37,10 @@ print(" ".join(sorted(sys.modules)))
 """
 
 #: Loaded by none of the app's first screens (ratings are worked out when a game is
-#: recorded, charts drawn when one is shown).
+#: recorded, charts drawn when one is shown, a game reviewed when its review opens).
 NEVER_AT_START = (
+    "mantis.review",
+    "mantis.tui.screens.review",
     "mantis.net",
     "mantis.sim",
     "websockets",

@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import history
 import positions
-from tuikit import Heard, wait_for, wait_for_human
+from tuikit import Heard, shown, wait_for, wait_for_human
 
-from mantis.engine import SCORE, SeatInfo
+from mantis.engine import SeatInfo
 from mantis.store.saves import load_save
 from mantis.store.stats import StatsDB, default_stats_path
 from mantis.tui import first_screens
@@ -22,20 +22,6 @@ from mantis.tui.screens.stats import StatsScreen, level_label
 SIZE = (80, 24)
 
 
-def _one_move_from_a_win():
-    """A three-player game one score away from its end, with the winner played by "You"."""
-    record = positions.played(3, 4, 0.5)
-    winner = record.result.winners[0]
-    assert record.actions[-1] == (winner, SCORE)
-    names = ["Ann", "Bea", "Cal"]
-    names[winner] = "You"
-    seats = tuple(
-        SeatInfo(name, "human") if seat == winner else SeatInfo(name, "bot", "random")
-        for seat, name in enumerate(names)
-    )
-    return replace(record, seats=seats), len(record.actions) - 1
-
-
 async def _loaded(pilot, kind: type) -> None:
     """Wait until a ``kind`` screen is up and has shown what its worker read."""
     app = pilot.app
@@ -47,12 +33,12 @@ def _texts(screen) -> str:
 
 
 async def test_a_game_finished_in_the_app_is_recorded_and_shown() -> None:
-    record, upto = _one_move_from_a_win()
+    record, upto = positions.one_move_from_a_win()
     app = MantisApp(first_screens.Position(record, upto), still=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_human(pilot)
         await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await wait_for(pilot, lambda: shown(app, GameOverScreen))
         await wait_for(pilot, lambda: default_stats_path().exists())
         with StatsDB() as db:
             (past,) = db.past_games()
@@ -70,12 +56,12 @@ async def test_a_game_finished_in_the_app_is_recorded_and_shown() -> None:
 async def test_a_broken_stats_database_is_reported_and_the_game_goes_on() -> None:
     default_stats_path().parent.mkdir(parents=True, exist_ok=True)
     default_stats_path().write_bytes(b"this is not a database" * 100)
-    record, upto = _one_move_from_a_win()
+    record, upto = positions.one_move_from_a_win()
     app = MantisApp(first_screens.Position(record, upto), still=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_human(pilot)
         await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await wait_for(pilot, lambda: shown(app, GameOverScreen))
         messages = [n.message for n in app._notifications]
         assert any(m.startswith("Statistics not updated: ") for m in messages)
         assert all("\n" not in m for m in messages)
@@ -101,7 +87,7 @@ async def test_statistics_and_past_games_from_setup() -> None:
         screen = app.screen
         assert len(screen.games) == len(history.GAMES)
         await pilot.press("down", "enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await wait_for(pilot, lambda: shown(app, ReplayScreen))
         replay = app.screen
         newest_first = [record for record, _ in reversed(history.finished_records())]
         (opened,) = heard.of(PastGamesScreen.Open)

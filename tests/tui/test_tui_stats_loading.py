@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import history
 import pytest
-from test_tui_play import wait_for
+from tuikit import shown, wait_for
 
 from mantis.store.stats import default_stats_path
 from mantis.tui.app import MantisApp
@@ -42,7 +42,7 @@ async def _open_while_locked(pilot, key: str, kind: type, reading: str):
     lock, and F1 still opens help over it (the UI thread is free).  The screen."""
     app = pilot.app
     await pilot.press(key)
-    await wait_for(pilot, lambda: isinstance(app.screen, kind))
+    await wait_for(pilot, lambda: shown(app, kind))
     screen = app.screen
     # It says it is reading; on a busy machine SQLite's lock timeout may run out before the
     # first look, and the screen has already moved on to saying why it waits.
@@ -53,7 +53,7 @@ async def _open_while_locked(pilot, key: str, kind: type, reading: str):
     await wait_for(pilot, lambda: "in use by another program" in _texts(screen))
     assert not screen.loaded
     await pilot.press("f1")
-    await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+    await wait_for(pilot, lambda: shown(app, HelpScreen))
     await pilot.press("escape")
     await wait_for(pilot, lambda: app.screen is screen)
     assert not screen.loaded
@@ -82,7 +82,7 @@ async def test_past_games_wait_for_a_locked_database_without_freezing(locked) ->
         assert len(screen.games) == len(history.GAMES)
         assert "Reading" not in _texts(screen) and "in use" not in _texts(screen)
         await pilot.press("enter")  # the newest game, read in a worker too
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await wait_for(pilot, lambda: shown(app, ReplayScreen))
         newest = history.finished_records()[-1][0]
         assert app.screen.record == newest
 

@@ -8,8 +8,10 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from textual.app import App
 from textual.message import Message
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from mantis.tui.app import MantisApp
 from mantis.tui.screens.game_over import GameOverScreen
@@ -55,6 +57,16 @@ async def wait_for(pilot: Pilot, test: Callable[[], object], timeout: float = 90
         if time.monotonic() > deadline:
             raise AssertionError("timed out waiting for the UI")
         await pilot.pause(0.01)
+
+
+def shown(app: App[object], kind: type[Screen[object]]) -> bool:
+    """Whether a screen of ``kind`` is on top with its widgets mounted.
+
+    A screen is on top as soon as it is pushed, a moment before its compose
+    has mounted what it shows: a test that queries it waits for both.
+    """
+    screen = app.screen
+    return isinstance(screen, kind) and screen.is_mounted
 
 
 async def wait_for_human(pilot: Pilot) -> LocalPlayScreen:

@@ -45,6 +45,8 @@ class GameOverChoice(Enum):
     """The same deal again, from the start."""
     REPLAY = "replay"
     """Watch this game again, move by move."""
+    REVIEW = "review"
+    """What each decision was worth, and how much was the cards."""
     NEW = "new"
     """Set up a new table."""
     LOBBY = "lobby"
@@ -59,6 +61,7 @@ LOCAL_CHOICES = (
     GameOverChoice.AGAIN,
     GameOverChoice.REMATCH,
     GameOverChoice.REPLAY,
+    GameOverChoice.REVIEW,
     GameOverChoice.NEW,
     GameOverChoice.QUIT,
 )
@@ -67,6 +70,7 @@ ONLINE_CHOICES = (
     GameOverChoice.AGAIN,
     GameOverChoice.DECLINE,
     GameOverChoice.REPLAY,
+    GameOverChoice.REVIEW,
     GameOverChoice.LOBBY,
     GameOverChoice.QUIT,
 )
@@ -74,12 +78,15 @@ ONLINE_CHOICES = (
 ONLINE_ANSWERS = frozenset({GameOverChoice.AGAIN, GameOverChoice.DECLINE})
 """The choices an online game-over screen says to the table, staying up meanwhile."""
 
+#: Buttons that fit in one row of the box at 80 columns.
+ROW = 5
 #: Each choice's key, button label and button style (STAY has no button: Esc).
 _BUTTONS: dict[GameOverChoice, tuple[str, str, ButtonVariant]] = {
     GameOverChoice.AGAIN: ("a", "Play again (a)", "success"),
     GameOverChoice.DECLINE: ("d", "Decline (d)", "warning"),
     GameOverChoice.REMATCH: ("r", "Rematch (r)", "default"),
     GameOverChoice.REPLAY: ("v", "Replay (v)", "default"),
+    GameOverChoice.REVIEW: ("e", "Review (e)", "primary"),
     GameOverChoice.NEW: ("n", "New game (n)", "default"),
     GameOverChoice.LOBBY: ("l", "Lobby (l)", "success"),
     GameOverChoice.QUIT: ("q", "Quit (q)", "error"),
@@ -134,6 +141,16 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
     #buttons Button {
         margin: 0 1 0 0;
         min-width: 0;
+    }
+    /* More buttons than one row holds at 80 columns: three to a row. */
+    #buttons.-rows {
+        layout: grid;
+        grid-size: 3;
+        grid-gutter: 0 1;
+    }
+    #buttons.-rows Button {
+        width: 1fr;
+        margin: 0;
     }
     #box .note, #ratings {
         margin-top: 1;
@@ -207,7 +224,7 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
             offer = Static(plain.content(self.offer), id="offer")
             offer.display = bool(self.offer)
             yield offer
-            with Horizontal(id="buttons"):
+            with Horizontal(id="buttons", classes="-rows" if len(self.choices) > ROW else ""):
                 for choice in self.choices:
                     _, label, variant = _BUTTONS[choice]
                     yield Button(label, id=choice.value, variant=variant, compact=True)

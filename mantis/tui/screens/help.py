@@ -71,6 +71,24 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
         "the coach: what the strongest bot would do now, and why.",
     ),
     (
+        "Reviewing a game",
+        "Press [b]e [/b]when a game ends, or on any game in the past games, to see what "
+        "each choice was worth. Every option of every decision is given its chance of "
+        "winning, worked out as the strongest bot would, from what the player could see "
+        "then — never from the card that came up next. A choice that gave up 3 points of "
+        "winning chance or more is an [i]inaccuracy[/i], 8 a [i]mistake[/i], 20 a "
+        "[i]blunder[/i]; where every option was within a point, there was no real choice. "
+        "[i]Luck [/i]is what the faces turned did to each chance, and the "
+        "[i]adjusted [/i]result is the result with that luck taken out.\n\n"
+        "The chart follows every seat's chance from the deal to the end, each seat's line "
+        "drawn with its number, with a mark at each labelled choice. [b]Enter [/b]opens a "
+        "decision on the board with each option's chance; [b][ ] [/b]there step to the "
+        "previous or next labelled one. [b]a [/b]lists every seat's decisions, [b]s [/b]"
+        "moves to the next seat. [b]r [/b]retries your mistakes: each position again, where "
+        "a choice within 2 points of the best counts as solved on the first try; "
+        "[b]a [/b]shows the answer, [b]n [/b]goes on to the next.",
+    ),
+    (
         "Playing online",
         "Press [b]o [/b]at the start screen to play with people elsewhere. Give the "
         "address of a table server — someone runs [b]mantis serve[/b], or press [b]Serve "
@@ -156,7 +174,8 @@ KEYS: tuple[tuple[str, str], ...] = (
 CLOSING_NOTE = (
     "A steal always takes two steps — pick, then confirm — so one stray key or click "
     "never steals. At the start screen: [b]o [/b]play online, [b]g [/b]past games "
-    "(replay any of them), [b]t [/b]statistics. In a replay: [b]← → [/b]step back and "
+    "(replay any of them, or [b]e [/b]review it), [b]t [/b]statistics. In a replay: "
+    "[b]← → [/b]step back and "
     "forward, [b]Home End [/b]jump to either end, [b]space [/b]plays and pauses, "
     "[b]+ - [/b]change its speed."
 )

@@ -1,4 +1,4 @@
-"""The list of finished games, newest first; any of them opens in the replay screen."""
+"""The list of finished games, newest first; any of them opens in the replay or the review."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def _plain(text: str) -> Text:
 
 class PastGamesScreen(Screen[None]):
     """Date, seats, winner and length of every recorded game (read in a worker); Enter
-    replays one."""
+    replays one, ``e`` reviews it."""
 
     DEFAULT_CSS = """
     PastGamesScreen {
@@ -67,6 +67,7 @@ class PastGamesScreen(Screen[None]):
 
     BINDINGS = [
         Binding("enter", "open", "Replay"),
+        Binding("e", "review", "Review"),
         Binding("escape,q", "close", "Close"),
     ]
 
@@ -78,6 +79,16 @@ class PastGamesScreen(Screen[None]):
             self.record = record
             self.title = title
 
+    class Review(Message):
+        """Review this past game (read from the statistics database)."""
+
+        def __init__(self, record: GameRecord, title: str, *, online: bool) -> None:
+            super().__init__()
+            self.record = record
+            self.title = title
+            self.online = online
+            """Played at a server's table (its person is the one this app plays online as)."""
+
     def __init__(self) -> None:
         super().__init__()
         self.games: list[PastGame] = []
@@ -86,7 +97,7 @@ class PastGamesScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="past"):
-            yield Static("MANTIS · past games (Enter replays one)", classes="title")
+            yield Static("MANTIS · past games (Enter replays one, e reviews it)", classes="title")
             yield Static("Reading the past games…", id="loading", classes="note")
             yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
         yield Footer()
@@ -154,22 +165,34 @@ class PastGamesScreen(Screen[None]):
         if self.games and 0 <= table.cursor_row < len(self.games):
             self.open_game(self.games[table.cursor_row].id)
 
+    def action_review(self) -> None:
+        table = self.query_one(DataTable)
+        if self.games and 0 <= table.cursor_row < len(self.games):
+            self.open_game(self.games[table.cursor_row].id, review=True)
+
     @work(thread=True, exclusive=True, group="past-open")
-    def open_game(self, game_id: int) -> tuple[int, GameRecord | StatsError]:
-        """Read game ``game_id`` (off the UI thread), then open it in the replay screen."""
+    def open_game(
+        self, game_id: int, *, review: bool = False
+    ) -> tuple[int, GameRecord | StatsError, bool]:
+        """Read game ``game_id`` (off the UI thread), then open it in the replay screen
+        (``review``: in the review)."""
         try:
             with StatsDB() as db:
-                return game_id, db.game_record(game_id)
+                return game_id, db.game_record(game_id), review
         except StatsError as exc:
-            return game_id, exc
+            return game_id, exc, review
 
-    def _opened(self, game_id: int, record: GameRecord | StatsError) -> None:
+    def _opened(self, game_id: int, record: GameRecord | StatsError, review: bool) -> None:
         if isinstance(record, StatsError):
             plain.notify(self, str(record), severity="error", timeout=10)
             return
         game = next((g for g in self.games if g.id == game_id), None)
         title = f"{game.finished_at:%Y-%m-%d %H:%M}" if game is not None else f"game {game_id}"
-        self.post_message(self.Open(record, title))
+        if review:
+            online = game is not None and game.origin is not None
+            self.post_message(self.Review(record, title, online=online))
+        else:
+            self.post_message(self.Open(record, title))
 
     def action_close(self) -> None:
         self.dismiss(None)
