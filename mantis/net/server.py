@@ -248,6 +248,7 @@ class TableServer:
         record = replace(dealt(infos, game.seed), actions=game.moves)
         # Everyone was cut off by the restart: begin() has each seat wait for its person.
         room.begin(game.id, game.number, record, stored_notices(game.notices), game.deadline)
+        room.send_ratings()  # (read now: a rated game's end shows what it moved from)
         return room
 
     def _room(self, table_id: int, code: str, **table: Any) -> Room:
