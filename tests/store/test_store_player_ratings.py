@@ -6,8 +6,6 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-from conftest import OpenStore
-
 from mantis.engine import SCORE
 from mantis.rating.levels import level_rating
 from mantis.rating.scale import Rating
@@ -24,7 +22,7 @@ async def a_game(store: TableStore, code: str) -> int:
     return await store.start_game(table, 7)
 
 
-async def test_names_are_held_by_the_first_key(table_store: OpenStore) -> None:
+async def test_names_are_held_by_the_first_key(table_store) -> None:
     store = table_store.store
     assert await store.name_holder("ann") is None
     assert await store.bind_name("ann", "Ann", "key-1") == "key-1"
@@ -36,7 +34,7 @@ async def test_names_are_held_by_the_first_key(table_store: OpenStore) -> None:
 
 
 async def test_a_rated_games_end_moves_its_players_as_the_update_does(
-    table_store: OpenStore,
+    table_store,
 ) -> None:
     store = table_store.store
     for name in ("Ann", "Bea"):
@@ -64,7 +62,7 @@ async def test_a_rated_games_end_moves_its_players_as_the_update_does(
     assert (await store.players(["ann"]))["ann"].games == 3
 
 
-async def test_the_first_game_matches_the_update_exactly(table_store: OpenStore) -> None:
+async def test_the_first_game_matches_the_update_exactly(table_store) -> None:
     store = table_store.store
     for name in ("Ann", "Bea"):
         await store.bind_name(name.lower(), name, "key-" + name)
