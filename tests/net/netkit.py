@@ -219,10 +219,15 @@ async def create(
 
 
 async def join(
-    url: str, code: str, name: str = "Bea", token: str | None = None, via: str | None = None
+    url: str,
+    code: str,
+    name: str = "Bea",
+    token: str | None = None,
+    via: str | None = None,
+    key: str | None = None,
 ) -> Client:
     client = await Client.connect(url, via)
-    await client.send(protocol.Join(protocol.PROTOCOL_VERSION, code, name, token))
+    await client.send(protocol.Join(protocol.PROTOCOL_VERSION, code, name, token, key))
     await client.until(lambda: client.heard, "an answer")
     return client
 
@@ -234,9 +239,9 @@ async def watch(url: str, code: str, name: str = "") -> Client:
     return client
 
 
-async def quick(url: str, name: str, players: int = 3) -> Client:
+async def quick(url: str, name: str, players: int = 3, key: str | None = None) -> Client:
     client = await Client.connect(url)
-    await client.send(protocol.Quick(protocol.PROTOCOL_VERSION, name, players))
+    await client.send(protocol.Quick(protocol.PROTOCOL_VERSION, name, players, key))
     await client.until(lambda: client.heard, "an answer")
     return client
 
