@@ -57,12 +57,14 @@ def parse_seats(seats: str, names: str | None = None) -> tuple[SeatInfo, ...]:
         raise SeatingError(f"--seats: {problem}")
     kinds: list[SeatKind] = [HUMAN if spec == HUMAN else "bot" for spec in specs]
     if names is None:
+        # Distinct and plain by construction: checking them would read the look-alike
+        # data before the table's first frame, for nothing.
         chosen = default_names(kinds)
     else:
         chosen = [name.strip() for name in names.split(",")]
         if len(chosen) != len(specs):
             raise SeatingError(f"--names gives {len(chosen)} names for {len(specs)} seats")
-    check_names(chosen)
+        check_names(chosen)
     return tuple(
         SeatInfo(name, kind, None if kind == HUMAN else spec)
         for name, kind, spec in zip(chosen, kinds, specs, strict=True)

@@ -85,3 +85,15 @@ def test_a_table_opens_without_the_setup_screen_online_play_or_a_hidden_coach() 
     assert screen == "LocalPlayScreen"
     assert weights == "no weights"
     assert among(modules, ("mantis.tui.screens.setup", *NEVER_AT_START)) == []
+
+
+def test_the_default_names_keep_the_name_rules() -> None:
+    # `mantis play --seats` does not check the names it makes up (that would read the
+    # look-alike data before the first frame): every mix of people and bots passes.
+    from mantis.engine.seat_count import SEAT_COUNTS
+    from mantis.tui.seating import check_names, default_names
+
+    for seats in SEAT_COUNTS:
+        for people in range(seats + 1):
+            kinds = ["human"] * people + ["bot"] * (seats - people)
+            check_names(default_names(kinds))
