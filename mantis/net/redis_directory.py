@@ -166,6 +166,20 @@ class RedisDirectory:
         keys = [f"{PREFIX}count:{key}"]
         return int(await self._count_add(keys=keys, args=[self.node, 0, 0, PREFIX]))
 
+    async def start_afresh(self) -> None:
+        """Drop this node's part of every count: a node starting holds nothing yet.
+
+        A node killed and started again under the same name within its lease
+        is alive to the others all along, so the part it held when it died
+        would otherwise count for ever (its connections, its tables).
+        """
+        keys = [key async for key in self.redis.scan_iter(match=f"{PREFIX}count:*")]
+        if keys:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for key in keys:
+                    pipe.hdel(key, self.node)
+                await pipe.execute()
+
     async def close(self) -> None:
         pass
 

@@ -92,6 +92,7 @@ def run_serve(args: argparse.Namespace) -> int:
                 cluster = Cluster(args.redis, node)
                 await cluster.start()
                 directory = RedisDirectory(cluster.redis, cluster.node)
+                await directory.start_afresh()
             else:
                 directory = LocalDirectory(clock)
         except BaseException:

@@ -91,6 +91,31 @@ async def test_a_dead_nodes_part_of_a_count_stops_counting_when_its_lease_ends(
         await client.aclose()
 
 
+async def test_a_node_started_again_under_its_name_holds_no_part_of_a_count(
+    redis_server,
+) -> None:
+    import redis.asyncio as aioredis
+
+    from mantis.net.redis_directory import PREFIX, RedisDirectory
+
+    client = aioredis.Redis.from_url(redis_server.url.replace("/0", "/5"))
+    try:
+        await client.flushdb()
+        await client.set(f"{PREFIX}alive:alpha", "1")
+        await client.set(f"{PREFIX}alive:beta", "1")
+        await RedisDirectory(client, "alpha").add("connections:10.0.0.1", 3, 60)
+        beta = RedisDirectory(client, "beta")
+        assert await beta.add("connections:10.0.0.1", 2, 60) == 5
+        # alpha killed with -9 and started again at once: its lease never ran out, so
+        # only its start can say that what it held is gone.
+        alpha = RedisDirectory(client, "alpha")
+        await alpha.start_afresh()
+        assert await beta.count("connections:10.0.0.1") == 2
+        assert await alpha.add("connections:10.0.0.1", 1, 60) == 3
+    finally:
+        await client.aclose()
+
+
 async def test_a_local_count_and_hit_expire_on_the_clock() -> None:
     clock = ManualClock()
     directory = LocalDirectory(clock)
