@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from clusterkit import Nodes, until
-from netkit import WAIT, turn_to_answer
+from netkit import WAIT, Client, create, join, running_server, turn_to_answer, welcome
 
 from mantis.engine import SCORE, CardRevealed
 from mantis.engine.record import parse_record
@@ -194,3 +194,33 @@ async def test_every_node_restarted_in_turn_mid_game_loses_nothing_and_keeps_eve
     for client in (*people, *watchers):
         await client.close()
     directory.close()
+
+
+async def test_a_table_between_nodes_is_busy_for_a_moment_not_unknown(
+    tmp_path: Path, pg_url: str, redis_server
+) -> None:
+    import redis.asyncio as aioredis
+
+    redis = redis_server.url.replace("/0", "/7")  # a cluster of its own
+    async with (
+        running_server(tmp_path / "a", pg_url, redis, node="alpha") as (_, one),
+        running_server(tmp_path / "b", pg_url, redis, node="beta") as (_, two),
+        running_server(tmp_path / "c", pg_url, redis, node="gamma") as (_, three),
+    ):
+        ann = await create(one, ("human", "open"), "Ann")
+        code = welcome(ann).code
+        directory = aioredis.Redis.from_url(redis)
+        # The instant of a drain when the table's owner key still names a live node that
+        # has already let it go: a join relayed there finds no table in that node's hands.
+        await directory.set(f"{PREFIX}owner:{code}", "beta")
+        early = await Client.connect(three)
+        await early.send(protocol.Join(V, code, "Bea"))
+        said = await early.error()
+        assert said.code == protocol.BUSY  # not unknown_code, which a client gives up on
+        await early.closes()
+        await directory.set(f"{PREFIX}owner:{code}", "alpha")  # the next owner has it
+        bea = await join(three, code, "Bea")  # the same join, a moment later: seated
+        assert welcome(bea).seat == 1
+        await directory.aclose()
+        for client in (ann, bea):
+            await client.close()
