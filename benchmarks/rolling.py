@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mantis.engine import SCORE, CardRevealed, TurnStarted
+from mantis.engine import SCORE, CardRevealed
 from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.net.client import Reconnected, StreamUpdate, TableConnection
@@ -95,6 +95,8 @@ class Table:
 
 async def person(table: Table, client: TableConnection, think: float) -> None:
     """Answer this seat's turns ``think`` seconds after each starts, until the record."""
+    from netkit import turn_to_answer
+
     answered: set[int] = set()
     pending: set[asyncio.Task[None]] = set()
 
@@ -110,7 +112,7 @@ async def person(table: Table, client: TableConnection, think: float) -> None:
         table.heard(client)
         if isinstance(client.stream[-1], Recorded):
             break
-        turn = waiting_turn(client.stream)
+        turn = turn_to_answer(client.stream)
         if turn is not None and turn.seat == client.seat and turn.turn not in answered:
             answered.add(turn.turn)
             task = asyncio.create_task(answer(turn.turn))
@@ -118,16 +120,6 @@ async def person(table: Table, client: TableConnection, think: float) -> None:
             task.add_done_callback(pending.discard)
     for task in pending:
         task.cancel()
-
-
-def waiting_turn(stream: list[Any]) -> TurnStarted | None:
-    """The turn waiting for a move (notices may follow it), if any."""
-    for message in reversed(stream):
-        if isinstance(message, TurnStarted):
-            return message
-        if isinstance(message, CardRevealed | Recorded):
-            return None
-    return None
 
 
 async def open_table(url: str, index: int, folder: Path, opening: asyncio.Semaphore) -> Table:
