@@ -40,7 +40,7 @@ from typing import Any
 from mantis.engine import SCORE, CardRevealed
 from mantis.engine.record import parse_record
 from mantis.net import protocol
-from mantis.net.client import Reconnected, StreamUpdate, TableConnection
+from mantis.net.client import Dropped, Reconnected, StreamUpdate, TableConnection
 from mantis.net.cluster import PREFIX
 from mantis.store.seat_tokens import SeatTokens
 from mantis.table import Recorded
@@ -59,6 +59,9 @@ WAIT = 120.0
 OPENING = 20
 
 
+OPTIONS: dict[str, Any] = {}
+
+
 class Table:
     """One table's people, and when each of its moves was first published."""
 
@@ -68,6 +71,9 @@ class Table:
         self.published: list[float] = []
         """``time.monotonic()`` when move k first reached one of the table's clients."""
         self.reconnections = 0
+        self.waits: list[float] = []
+        """Each wait of a client before trying again, and why (a connection lost, busy)."""
+        self.why: dict[str, int] = {}
 
     def heard(self, client: TableConnection) -> None:
         moves = sum(1 for m in client.stream if isinstance(m, CardRevealed))
@@ -107,6 +113,9 @@ async def person(table: Table, client: TableConnection, think: float) -> None:
     async for event in client.events():
         if isinstance(event, Reconnected):
             table.reconnections += 1
+        if isinstance(event, Dropped):
+            table.waits.append(event.retry_in)
+            table.why[event.reason] = table.why.get(event.reason, 0) + 1
         if not isinstance(event, StreamUpdate):
             continue
         table.heard(client)
@@ -199,7 +208,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         def owned_by_live_node(gone: str) -> bool:
             for table in tables:
                 owner = directory.get(f"{PREFIX}owner:{table.people[0].code}")
-                name = owner.decode() if owner is not None else None
+                name = owner.decode() if isinstance(owner, bytes) else owner
                 if name is None or name == gone or not directory.exists(f"{PREFIX}alive:{name}"):
                     return False
             return True
@@ -251,8 +260,41 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "moves_doubled": sum(c[1] for c in counts),
         "records_agree": all(c[2] for c in counts),
         "reconnections": sum(t.reconnections for t in tables),
+        "longest_wait_before_trying_again_s": max((w for t in tables for w in t.waits), default=0),
+        "why_dropped": {
+            why: sum(t.why.get(why, 0) for t in tables)
+            for why in {w for t in tables for w in t.why}
+        },
+        "slowest_table": slowest(tables, windows, nodes),
         "load_average_before": load_before,
         "load_average_after": load_after,
+    }
+
+
+def slowest(tables: list[Table], windows: list[tuple[float, float]], nodes: Any) -> dict[str, Any]:
+    """The table with the longest gap across the restarts: its code, the gap's moves and
+    times (seconds from the first SIGTERM), and what the nodes logged about it."""
+    t0 = windows[0][0]
+    worst: tuple[float, Table, int] | None = None
+    for table in tables:
+        times = table.published
+        for k in range(1, len(times)):
+            gap = times[k] - times[k - 1]
+            if worst is None or gap > worst[0]:
+                worst = (gap, table, k)
+    if worst is None:
+        return {}
+    gap, table, k = worst
+    code = table.people[0].code or ""
+    said = [f"{node.name}: {line}" for node in nodes.nodes for line in node.log if code in line]
+    return {
+        "code": code,
+        "gap_s": gap,
+        "after_move": k,
+        "from_s": table.published[k - 1] - t0,
+        "to_s": table.published[k] - t0,
+        "restarts_s": [(a - t0, b - t0) for a, b in windows],
+        "logged": said,
     }
 
 
@@ -280,6 +322,13 @@ def show(result: dict[str, Any]) -> None:
         f"{result['moves_doubled']}, records agree: {result['records_agree']}, "
         f"reconnections {result['reconnections']}"
     )
+    print(
+        f"longest wait of a client before trying again: "
+        f"{result['longest_wait_before_trying_again_s']:.2f} s; why dropped: "
+        + ", ".join(f"{why} {n}" for why, n in sorted(result["why_dropped"].items()))
+    )
+    if OPTIONS["verbose"]:
+        print("slowest table:", json.dumps(result["slowest_table"], indent=1))
     before, after = result["load_average_before"], result["load_average_after"]
     print(
         "load average (1, 5, 15 min) before "
@@ -294,7 +343,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=30, help="tables in play")
     parser.add_argument("--think", type=float, default=1.0, help="a person's time to answer")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--verbose", action="store_true", help="show the slowest table's story")
     args = parser.parse_args()
+    OPTIONS["verbose"] = args.verbose
     result = asyncio.run(run(args))
     if args.json:
         print(json.dumps(result, indent=2))
