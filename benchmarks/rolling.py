@@ -21,7 +21,9 @@ it (one that overlaps the restart), as the median and the max over the
 tables, beside the same figure outside any restart (a person's ``--think``
 plus the bot's move is the normal gap).  At the end: moves lost and moves
 doubled (each client's stream against its game's record; both must be 0),
-and the load average while it ran.
+how long clients waited before trying again, and the load average while it
+ran; ``--verbose`` adds the slowest table's story (its gap, the restarts,
+what the nodes logged about it).
 """
 
 from __future__ import annotations
