@@ -307,6 +307,11 @@ def build_parser(serving: bool = False) -> argparse.ArgumentParser:
     host.add_argument(
         "--no-talk", action="store_true", help="nobody talks at this table (talk is on by default)"
     )
+    host.add_argument(
+        "--rated",
+        action="store_true",
+        help="its games move the ratings of the people in them on this server",
+    )
     quick = sub.add_parser(
         "quick", help="play now: a seat at any quick-play table on a server (or a new one)"
     )
@@ -346,6 +351,27 @@ def build_parser(serving: bool = False) -> argparse.ArgumentParser:
         default=MAX_TABS,
         help=f"most tabs (one app process each) served at once (default {MAX_TABS})",
     )
+
+    key = sub.add_parser(
+        "key",
+        help="your player keys: what holds your name on each server",
+        description="A player key holds your name (and rating) on a server: the app makes "
+        "one the first time it plays there. Losing it loses the name. Export your keys to "
+        "a file to keep them safe or to play from another computer, and import them there.",
+    )
+    key_sub = key.add_subparsers(dest="key_command", required=True, parser_class=_Parser)
+    export = key_sub.add_parser("export", help="write your keys (or one server's) to a file")
+    export.add_argument(
+        "paths", nargs="+", metavar="[SERVER] FILE", help="the server (default: all), the file"
+    )
+    imported = key_sub.add_parser("import", help="take the keys in a file in")
+    imported.add_argument("file", metavar="FILE")
+    imported.add_argument(
+        "--replace",
+        action="store_true",
+        help="a server you hold another key for takes the file's (yours is lost)",
+    )
+    key_sub.add_parser("list", help="the servers you hold a key for")
 
     stats = sub.add_parser("stats", help="each human player's results in finished games")
     stats.add_argument("--player", metavar="NAME", help="only this player (any case)")
@@ -389,6 +415,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .web.launch import run_web
 
             return run_web(args)
+        if command == "key":
+            from .store.key_command import run_key
+
+            return run_key(args)
         if command == "stats":
             from .store.stats_report import run_stats
 

@@ -28,6 +28,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from ..engine import CardRevealed, GameOver, TurnStarted
+from ..store.player_keys import KeyFileError, PlayerKeys
 from ..store.seat_tokens import SeatTokens
 from ..table import Message, Recorded
 from . import protocol
@@ -49,6 +50,9 @@ FINAL_ERRORS = frozenset(
         protocol.BAD_MESSAGE,
         protocol.SEAT_LEFT,
         protocol.TOO_MANY_TABLES,
+        protocol.NAME_TAKEN,
+        protocol.SAME_PLAYER,
+        "key_file",
     }
 )
 #: The longest wait a server's ``retry_after`` is taken for (a bigger one: this long).
@@ -102,6 +106,7 @@ Event = (
     | protocol.Offer
     | protocol.OfferClosed
     | protocol.Said
+    | protocol.Ratings
     | StreamUpdate
     | Dropped
     | Reconnected
@@ -143,18 +148,41 @@ class TablePage:
     """Public tables on the server now."""
 
 
+class Leader(msgspec.Struct, frozen=True):
+    """A player on a server's leaderboard (``GET /leaderboard``)."""
+
+    rank: int
+    name: str
+    rating: int
+    plus_minus: int
+    provisional: bool
+    games: int
+    wins: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderPage:
+    """One page of a server's leaderboard."""
+
+    leaders: tuple[Leader, ...]
+    page: int
+    pages: int
+    total: int
+    """Players on the leaderboard now."""
+
+
 _listing = msgspec.json.Decoder(list[ListedTable])
+_leaders = msgspec.json.Decoder(list[Leader])
 
 
-async def list_tables(url: str, page: int = 1, timeout: float = 5.0) -> TablePage:
-    """Page ``page`` of the server's public tables; ``OnlineError`` (one line) if it cannot say.
-
-    A server that does not say how many there are (an older one) has one page.
-    """
+async def _page(
+    url: str, path: str, page: int, timeout: float
+) -> tuple[bytes, int | None, int | None]:
+    """A page of a server's plain-HTTP list: its body, and the total and page size it says."""
     address = check_url(url).replace("ws://", "http://", 1).replace("wss://", "https://", 1)
 
     def fetch() -> tuple[bytes, str | None, str | None]:
-        where = f"{address}/tables?page={page}"
+        where = f"{address}{path}?page={page}"
         with urllib.request.urlopen(where, timeout=timeout) as reply:  # noqa: S310
             data: bytes = reply.read(1 << 20)
             return data, reply.headers.get("X-Total-Count"), reply.headers.get("X-Page-Size")
@@ -168,15 +196,35 @@ async def list_tables(url: str, page: int = 1, timeout: float = 5.0) -> TablePag
     except (OSError, ValueError) as exc:
         reason = getattr(exc, "reason", exc)
         raise OnlineError("unreachable", f"cannot reach {url}: {_why(reason)}") from None
+    return data, _count(total_header), _count(size_header)
+
+
+async def list_tables(url: str, page: int = 1, timeout: float = 5.0) -> TablePage:
+    """Page ``page`` of the server's public tables; ``OnlineError`` (one line) if it cannot say.
+
+    A server that does not say how many there are (an older one) has one page.
+    """
+    data, total, size = await _page(url, "/tables", page, timeout)
     try:
         tables = tuple(_listing.decode(data))
     except (msgspec.ValidationError, msgspec.DecodeError):
         raise OnlineError("bad_reply", f"{url} did not answer like a Mantis server") from None
-    total = _count(total_header)
-    size = _count(size_header)
     if total is None or not size:
         return TablePage(tables, 1, 1, len(tables))
     return TablePage(tables, page, max(1, -(-total // size)), total)
+
+
+async def leaderboard(url: str, page: int = 1, timeout: float = 5.0) -> LeaderPage:
+    """Page ``page`` of the server's leaderboard; ``OnlineError`` (one line) if it cannot say
+    (a server from before ratings has none)."""
+    data, total, size = await _page(url, "/leaderboard", page, timeout)
+    try:
+        leaders = tuple(_leaders.decode(data))
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        raise OnlineError("bad_reply", f"{url} did not answer like a Mantis server") from None
+    if total is None or not size:
+        return LeaderPage(leaders, 1, 1, len(leaders))
+    return LeaderPage(leaders, page, max(1, -(-total // size)), total)
 
 
 def _count(header: str | None) -> int | None:
@@ -202,10 +250,18 @@ class TableConnection:
         opening: protocol.Opening,
         *,
         tokens: SeatTokens | None = None,
+        keys: PlayerKeys | None = None,
     ) -> None:
+        """``keys``: this app's player keys (the one for this server is sent when sitting
+        down, made the first time)."""
         self.url = check_url(url)
         self.opening = opening
         self.tokens = tokens if tokens is not None else SeatTokens()
+        self.keys = keys if keys is not None else PlayerKeys()
+        self.key: str | None = None
+        """This app's key for the server, once sent."""
+        self.ratings: protocol.Ratings | None = None
+        """Whether the table is rated, and each seat's rating, as the server last said."""
         self.code: str | None = None
         self.seat: int | None = None
         self.room: protocol.RoomState | None = None
@@ -239,6 +295,7 @@ class TableConnection:
 
     async def open(self) -> protocol.Welcome:
         """Connect and take the place asked for; ``OnlineError`` if that cannot be."""
+        self.opening = self._keyed(self.opening)
         welcome = await self._connect()
         self.code = welcome.code
         self.seat = welcome.seat
@@ -247,13 +304,26 @@ class TableConnection:
             name = welcome.room.seats[welcome.seat].name if welcome.seat is not None else ""
             self.tokens.remember(self.url, welcome.code, welcome.token, name)
             self.opening = protocol.Join(
-                protocol.PROTOCOL_VERSION, welcome.code, name, welcome.token
+                protocol.PROTOCOL_VERSION, welcome.code, name, welcome.token, self.key
             )
         elif isinstance(self.opening, protocol.Watch):
             self.opening = protocol.Watch(
                 protocol.PROTOCOL_VERSION, welcome.code, self.opening.name
             )
         return welcome
+
+    def _keyed(self, opening: protocol.Opening) -> protocol.Opening:
+        """``opening`` with this app's player key for the server (sitting down only)."""
+        if not isinstance(opening, protocol.Create | protocol.Join | protocol.Quick):
+            return opening
+        if opening.key is not None:
+            self.key = opening.key
+            return opening
+        try:
+            self.key = self.keys.key_for(self.url)
+        except (KeyFileError, ValueError) as exc:
+            raise OnlineError("key_file", str(exc)) from None
+        return msgspec.structs.replace(opening, key=self.key)
 
     async def _connect(self) -> protocol.Welcome:
         try:
@@ -394,6 +464,8 @@ class TableConnection:
             self.offer, self._offer_heard = message, time.monotonic()
         elif isinstance(message, protocol.OfferClosed):
             self.offer = None
+        elif isinstance(message, protocol.Ratings):
+            self.ratings = message
         if isinstance(message, protocol.Welcome):
             return None
         return message
@@ -445,6 +517,7 @@ async def take_seat(
     url: str,
     opening: protocol.Opening,
     tokens: SeatTokens | None = None,
+    keys: PlayerKeys | None = None,
 ) -> TableConnection:
     """Reach the server and take the place asked for; ``OnlineError`` if it says no.
 
@@ -453,7 +526,7 @@ async def take_seat(
     tried again as a newcomer.
     """
     tokens = tokens if tokens is not None else SeatTokens()
-    seat = TableConnection(url, opening, tokens=tokens)
+    seat = TableConnection(url, opening, tokens=tokens, keys=keys)
     try:
         await seat.open()
     except OnlineError as exc:
@@ -461,7 +534,10 @@ async def take_seat(
             raise
         tokens.forget(seat.url, opening.code)
         seat = TableConnection(
-            url, protocol.Join(opening.protocol, opening.code, opening.name), tokens=tokens
+            url,
+            protocol.Join(opening.protocol, opening.code, opening.name, key=opening.key),
+            tokens=tokens,
+            keys=keys,
         )
         await seat.open()
     return seat

@@ -17,6 +17,7 @@ from typing import TypeVar
 
 from ..engine import GameRecord
 from ..players.clock import Clock, SystemClock
+from ..store.player_ratings import GameRating
 from ..store.table_store import StoreConflict, StoreUnavailable, TableStore
 from ..table import Notice, Talk, encode
 
@@ -34,18 +35,21 @@ class ServerKeeper:
         store: TableStore,
         game_id: int,
         kept_moves: int = 0,
+        rating: Callable[[GameRecord], GameRating | None] | None = None,
         *,
         clock: Clock | None = None,
         busy: Callable[[bool], None] = lambda busy: None,
         lost: Callable[[], None] = lambda: None,
         timed: Callable[[float], None] = lambda seconds: None,
     ) -> None:
-        """``busy(True)`` once the store cannot be reached, ``busy(False)`` once it is back;
-        ``lost()`` once another node turns out to hold the game; ``timed(seconds)`` after
-        every write."""
+        """``rating``: how the finished game moves ratings (kept in the same write as its
+        end); ``busy(True)`` once the store cannot be reached, ``busy(False)`` once it is
+        back; ``lost()`` once another node turns out to hold the game; ``timed(seconds)``
+        after every write."""
         self.store = store
         self.game_id = game_id
         self.kept = kept_moves
+        self.rating = rating
         self.clock = clock or SystemClock()
         self.busy = busy
         self.lost = lost
@@ -65,7 +69,8 @@ class ServerKeeper:
     async def finish(self, record: GameRecord) -> None:
         new = record.actions[self.kept :]
         text = record.to_json()
-        await self._keep(lambda: self.store.finish_game(self.game_id, self.kept, new, text))
+        rating = self.rating(record) if self.rating is not None else None
+        await self._keep(lambda: self.store.finish_game(self.game_id, self.kept, new, text, rating))
         self.kept += len(new)
 
     async def _keep(self, write: Callable[[], Awaitable[T]]) -> T:

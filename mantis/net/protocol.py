@@ -7,13 +7,17 @@ hears ``room`` (the waiting room and who sits where), ``presence`` (whose
 connection is up) and ``stream`` (the table's public stream, in order) —
 and, in version 2, ``clock`` (the seconds the seat to move has left),
 ``offer`` and ``offer_closed`` (another game at the same table) and
-``talk``.  It sends intents only: add a bot or an open seat, remove a seat
-and start (the host, while waiting), ``act`` (its own seat's move, naming
-the turn it answers), and in version 2 ``again``, ``decline``, ``talk``,
-``leave`` and ``back``.
+``talk``, and in version 3 ``ratings`` (whether the table's games are rated,
+and each seat's rating on this server).  It sends intents only: add a bot or
+an open seat, remove a seat and start (the host, while waiting), ``act``
+(its own seat's move, naming the turn it answers), and in version 2
+``again``, ``decline``, ``talk``, ``leave`` and ``back``.
 
-The server speaks version 2 and version 1 (``net.version1`` gives a
-version-1 connection what it knows, and nothing else).
+Version 3 adds a player key to ``create``, ``join`` and ``quick`` (the name
+it holds on this server is nobody else's) and ``rated`` to ``create``.  The
+server speaks version 3, 2 and 1 (``net.version1`` gives a version-1
+connection what it knows, and nothing else; a version-2 connection hears all
+but ``ratings``).
 
 Every message is a ``msgspec`` struct: the server decodes what a client
 sends against ``ClientMessage`` with every field's type, range and length
@@ -31,9 +35,9 @@ from ..engine import Action
 from ..engine.actions import SeatNumber
 from ..table.messages import MAX_TALK, Message
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """Bumped whenever a message changes shape; a client names the one it speaks."""
-SPOKEN = (1, 2)
+SPOKEN = (1, 2, 3)
 """The versions a server speaks (a version-1 client hears only what version 1 has)."""
 
 MAX_CLIENT_MESSAGE = 2048
@@ -51,6 +55,10 @@ Seconds = Annotated[int, msgspec.Meta(ge=5, le=3600)]
 """A turn clock: seconds a person has for each move."""
 Players = Annotated[int, msgspec.Meta(ge=2, le=6)]
 TalkText = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TALK)]
+KEY_LENGTH = 43
+"""Characters of a player key: 32 random bytes in URL-safe base64, unpadded."""
+PlayerKey = Annotated[str, msgspec.Meta(pattern=f"^[A-Za-z0-9_-]{{{KEY_LENGTH}}}$")]
+"""Version 3: the secret that holds its person's name on a server (only its digest is kept)."""
 QUICK_CLOCK = 30
 """Seconds per move at every quick-play table."""
 
@@ -78,6 +86,10 @@ class Create(_Message, frozen=True, tag="create"):
     """Version 2: seconds a person has for each move (None: no turn clock)."""
     talk: bool = True
     """Version 2: whether the people at the table (and its spectators) may talk."""
+    key: PlayerKey | None = None
+    """Version 3: the host's player key."""
+    rated: bool = False
+    """Version 3: the table's games move its players' ratings."""
 
 
 class Join(_Message, frozen=True, tag="join"):
@@ -87,6 +99,8 @@ class Join(_Message, frozen=True, tag="join"):
     code: Code
     name: Name = ""
     token: Token | None = None
+    key: PlayerKey | None = None
+    """Version 3: the player key (with ``token``: it must be the seat's own, if it has one)."""
 
 
 class Watch(_Message, frozen=True, tag="watch"):
@@ -104,6 +118,8 @@ class Quick(_Message, frozen=True, tag="quick"):
     protocol: int
     name: Name
     players: Players = 3
+    key: PlayerKey | None = None
+    """Version 3: the player key."""
 
 
 class AddBot(_Message, frozen=True, tag="add_bot"):
@@ -292,7 +308,37 @@ class Said(_Message, frozen=True, tag="talk"):
     text: str
 
 
-ServerMessage = Welcome | RoomState | Presence | Stream | Error | Clock | Offer | OfferClosed | Said
+class SeatRating(msgspec.Struct, frozen=True):
+    """A seated person's rating on this server, as people read it (docs/ratings.md)."""
+
+    rating: int
+    plus_minus: int
+    provisional: bool
+    games: int
+    """Rated games played on this server."""
+
+
+class Ratings(_Message, frozen=True, tag="ratings"):
+    """Version 3: whether the table is rated, and each seat's rating (None: a bot, an open
+    seat, a person without a key).  Sent after ``welcome``, whenever the seats change and
+    once a game's ratings have moved."""
+
+    rated: bool
+    """The host made the table rated (a quick-play table always is)."""
+    counts: bool
+    """The game being played (or the next one) moves ratings."""
+    why: str | None
+    """Why a rated table's game does not count, in one line (None when it does)."""
+    seats: tuple[SeatRating | None, ...]
+    before: tuple[int | None, ...] = ()
+    """After a rated game: each seat's rating before it (None: it did not move)."""
+
+
+ServerMessage = (
+    Welcome | RoomState | Presence | Stream | Error | Clock | Offer | OfferClosed | Said | Ratings
+)
+VERSION_3_MESSAGES = (Ratings,)
+"""What the server says that a version-2 client has no word for."""
 
 # Error codes (docs/protocol.md lists them with their meaning).
 BAD_MESSAGE = "bad_message"
@@ -317,6 +363,8 @@ OFFER_LIMIT = "offer_limit"
 TOO_MANY_TABLES = "too_many_tables"
 TOO_MANY_CONNECTIONS = "too_many_connections"
 TOO_MANY_SPECTATORS = "too_many_spectators"
+NAME_TAKEN = "name_taken"
+SAME_PLAYER = "same_player"
 BUSY = "busy"
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)

@@ -36,12 +36,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
+import msgspec
+
 from ..engine import Action, CardRevealed, GameRecord, SeatInfo, TurnStarted
 from ..engine.seat_count import MAX_SEATS, MIN_SEATS, SEAT_RANGE, valid_seat_count
 from ..players import BOTS, InputPlayer, Player, make_bot
 from ..players.clock import Clock, Timer
+from ..rating.levels import level_rating
+from ..rating.scale import Rating
+from ..store.player_ratings import GameRating, StoredPlayer
 from ..store.settings import DEFAULT_BOT_TIMEOUT
-from ..store.table_store import RoomPhase, StoredSeat, TableStore
+from ..store.table_store import RoomPhase, StoredSeat, StoreError, TableStore
 from ..table import (
     Away,
     Back,
@@ -111,6 +116,8 @@ class Rules:
     """Whether its people (and its spectators) may talk."""
     quick: bool = False
     """A quick-play table: seated by the server, started when full, filled with bots."""
+    rated: bool = False
+    """Its games move its players' ratings (when at least two people with keys play)."""
 
 
 log = logging.getLogger("mantis.server")
@@ -141,6 +148,23 @@ class Seat:
     away_timer: Timer | None = field(default=None, repr=False)
     left: bool = False
     """Its person left a game for good: the away bot plays it, nobody takes it back."""
+    player: str | None = None
+    """The name its person holds with a player key (its ``name_key``), if any."""
+    key_hash: str | None = None
+    """The digest of its person's player key, if any."""
+
+    @classmethod
+    def restored(cls, kept: StoredSeat) -> Seat:
+        """A seat as the store kept it (nobody connected yet)."""
+        return cls(
+            kept.name,
+            kept.kind,
+            kept.bot,
+            kept.token_hash,
+            left=kept.left,
+            player=kept.player,
+            key_hash=kept.key_hash,
+        )
 
     @property
     def taken(self) -> bool:
@@ -163,7 +187,9 @@ class Seat:
         return "here" if self.connection is not None else "gone"
 
     def stored(self) -> StoredSeat:
-        return StoredSeat(self.name, self.kind, self.bot, self.token_hash, self.left)
+        return StoredSeat(
+            self.name, self.kind, self.bot, self.token_hash, self.left, self.player, self.key_hash
+        )
 
 
 # ---------------------------------------------------------------------- the phases
@@ -189,6 +215,9 @@ class Playing:
     timer: TurnTimer | None
     timeouts: Timeouts
     task: asyncio.Task[GameRecord] | None = None
+    forfeits: set[int] = field(default_factory=set)
+    """Seats whose person left, or went away for running out of time too often: in a rated
+    game they take the loss."""
 
 
 @dataclass
@@ -278,6 +307,10 @@ class Room:
         self._backlog: tuple[int, str] | None = None
         """The stream so far as one frame for version 2, and how many messages it holds
         (sent to each newcomer: encoded once however many come)."""
+        self.known: dict[str, StoredPlayer] = {}
+        """The ratings of the players seated here, as last read from the store."""
+        self._rated_before: tuple[int | None, ...] = ()
+        """Each seat's rating before the game just rated (None: it did not move)."""
 
     # ------------------------------------------------------------------ what it says
 
@@ -342,7 +375,13 @@ class Room:
 
     def tell(self, connection: Connection, message: protocol.ServerMessage) -> None:
         """Send one connection one message, in its own protocol version's words."""
-        if self.version(connection) == version1.VERSION:
+        version = self.version(connection)
+        if version < protocol.PROTOCOL_VERSION:
+            if isinstance(message, protocol.VERSION_3_MESSAGES):
+                return
+            if isinstance(message, protocol.Welcome) and version == 2:
+                message = msgspec.structs.replace(message, protocol=version)
+        if version == version1.VERSION:
             if isinstance(message, protocol.Clock | protocol.Offer | protocol.OfferClosed):
                 return
             if isinstance(message, protocol.Said):
@@ -359,6 +398,9 @@ class Room:
         older: list[Connection] = []
         for connection in self.connections() if to is None else to:
             (older if self.version(connection) == version1.VERSION else recent).append(connection)
+        if isinstance(message, protocol.VERSION_3_MESSAGES):
+            recent = [c for c in recent if self.version(c) >= protocol.PROTOCOL_VERSION]
+            older = []
         if recent:
             self.send(recent, protocol.encode(message).decode())
         if older and not isinstance(
@@ -378,6 +420,95 @@ class Room:
         watching = [c for c in self.spectators if c is not but]
         if watching:
             self.broadcast(self.room_state(None), watching)  # once per protocol version
+        self.send_ratings()
+
+    # ------------------------------------------------------------------ ratings
+
+    def send_ratings(self) -> None:
+        """Everyone (of version 3) hears whether the table is rated and each seat's rating
+        (read from the store first for a player not seen here yet)."""
+        missing = [s.player for s in self.seats if s.player and s.player not in self.known]
+        if missing:
+            self._spawn(self._load_ratings(missing))
+        else:
+            self.broadcast(self.ratings_state())
+
+    async def _load_ratings(self, players: list[str], before: tuple[int | None, ...] = ()) -> None:
+        try:
+            self.known.update(await self.store.players(players))
+        except StoreError as exc:  # shown without them, then: the game goes on
+            log.error("could not read ratings: %s", exc)
+        self.broadcast(self.ratings_state(before))
+
+    def ratings_state(self, before: tuple[int | None, ...] = ()) -> protocol.Ratings:
+        """The table's ``ratings`` message now."""
+        seats: list[protocol.SeatRating | None] = []
+        for seat in self.seats:
+            known = self.known.get(seat.player) if seat.player else None
+            if known is None:
+                seats.append(None)
+                continue
+            rating = known.rating
+            seats.append(
+                protocol.SeatRating(
+                    rating.shown, rating.plus_minus, rating.provisional, known.games
+                )
+            )
+        why = self.unrated_because() if self.rules.rated else None
+        return protocol.Ratings(
+            self.rules.rated, self.rules.rated and why is None, why, tuple(seats), before
+        )
+
+    def unrated_because(self) -> str | None:
+        """Why the table's game would not move ratings (its seats as they are), or None."""
+        people = [s for s in self.seats if s.kind == "human" and s.token_hash is not None]
+        keyless = [s.name for s in people if s.player is None]
+        if keyless:
+            return f"{keyless[0]} plays without a player key: this game is not rated"
+        if len(people) < 2:
+            return "a rated game needs two people with player keys: this one is not rated"
+        players = len(self.seats)
+        for seat in self.seats:
+            if seat.kind == "bot" and (seat.bot is None or level_rating(seat.bot, players) is None):
+                return f"the bot {seat.name} has no rating: this game is not rated"
+        return None
+
+    def _game_rating(self, record: GameRecord) -> GameRating | None:
+        """How the game that just ended moves ratings (None: it does not)."""
+        phase = self.phase
+        if not self.rules.rated or record.result is None or self.unrated_because() is not None:
+            return None
+        forfeits = set(phase.forfeits) if isinstance(phase, Playing) else set()
+        forfeits.update(record.left)
+        seats = len(self.seats)
+        winners = [w for w in record.result.winners if w not in forfeits]
+        if not winners:  # the seats that forfeited come last: the others share the win
+            winners = [s for s in range(seats) if s not in forfeits]
+        if not winners:
+            return None
+        placed: list[str | Rating] = []
+        for seat in self.seats:
+            if seat.kind == "bot":
+                anchor = level_rating(seat.bot or "", seats)
+                assert anchor is not None  # (unrated_because said so otherwise)
+                placed.append(anchor)
+            else:
+                assert seat.player is not None
+                placed.append(seat.player)
+        before = []
+        for seat in self.seats:
+            known = self.known.get(seat.player) if seat.player else None
+            before.append(
+                (known.rating.shown if known else Rating().shown) if seat.player else None
+            )
+        self._rated_before = tuple(before)
+        return GameRating(tuple(placed), tuple(winners))
+
+    def holds_key(self, key_hash: str) -> bool:
+        """Whether a seat here is held by the player key with this digest already."""
+        return any(
+            s.key_hash is not None and hmac.compare_digest(s.key_hash, key_hash) for s in self.seats
+        )
 
     def presence(self) -> protocol.Presence:
         return protocol.Presence(tuple(seat.presence() for seat in self.seats))
@@ -516,8 +647,13 @@ class Room:
                 return s
         return None
 
-    def sit(self, name: str) -> tuple[int, str] | None:
-        """Seat a newcomer in the first open seat: (seat, their new token), or None if full."""
+    def sit(
+        self, name: str, player: str | None = None, key_hash: str | None = None
+    ) -> tuple[int, str] | None:
+        """Seat a newcomer in the first open seat: (seat, their new token), or None if full.
+
+        ``player``, ``key_hash``: the name they hold with a player key, and its digest.
+        """
         if self.starting or not isinstance(self.phase, Waiting):
             return None
         for s, seat in enumerate(self.seats):
@@ -525,6 +661,7 @@ class Room:
                 token = secrets.token_urlsafe(24)
                 seat.name = self.unique_name(name, s)
                 seat.token_hash = hash_token(token)
+                seat.player, seat.key_hash = player, key_hash
                 return s, token
         return None
 
@@ -637,6 +774,7 @@ class Room:
         """A seat in the waiting room is open again (its person left it)."""
         place = self.seats[seat]
         place.token_hash, place.connection, place.name = None, None, ""
+        place.player, place.key_hash = None, None
         phase = self.phase
         if (
             self.rules.quick
@@ -687,6 +825,7 @@ class Room:
             self.store,
             game_id,
             len(record.actions),
+            self._game_rating,
             clock=self.clock,
             busy=self._busy,
             lost=lambda: self.hooks.lost(self),
@@ -713,9 +852,14 @@ class Room:
             clock=self.clock,
         )
         timeouts = Timeouts()
+        forfeits = {s for s, seat in enumerate(self.seats) if seat.left}
         for message in table.messages:
-            timeouts.see(message)
-        phase = Playing(game_id, number, table, remotes, timer, timeouts)
+            tired = timeouts.see(message)
+            if tired is not None:
+                forfeits.add(tired)
+            elif isinstance(message, Left):
+                forfeits.add(message.seat)
+        phase = Playing(game_id, number, table, remotes, timer, timeouts, forfeits=forfeits)
         self.phase = phase
         self._backlog = None
         self._outbox_start = len(table.messages)
@@ -773,6 +917,10 @@ class Room:
             raise
         self._flush()  # the last move before the room says it is over
         self._finish()
+        before, self._rated_before = self._rated_before, ()
+        if before:  # rated: everyone hears the ratings it moved
+            players = [s.player for s in self.seats if s.player]
+            self._spawn(self._load_ratings(players, before))
         self.send_room()
         return record
 
@@ -991,7 +1139,10 @@ class Room:
         if isinstance(phase, Playing):
             tired = phase.timeouts.see(message)
             if tired is not None:
+                phase.forfeits.add(tired)
                 self._spawn(self._away(tired))
+            elif isinstance(message, Left):
+                phase.forfeits.add(message.seat)
             if isinstance(message, CardRevealed | Recorded) and phase.timer is not None:
                 phase.timer.running = None
         if not self._outbox:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import logging
 import math
@@ -51,7 +52,7 @@ from ..players.clock import Clock, SystemClock, within
 from ..players.seat_specs import online_seats_problem
 from ..store.table_store import RoomPhase, StoredRoom, StoreError, TableStore
 from ..table import dealt
-from ..table.names import clean_line, clean_name
+from ..table.names import clean_line, clean_name, name_key
 from . import protocol, version1
 from .addresses import ClientAddresses, Network
 from .bot_share import BotShare
@@ -100,6 +101,16 @@ SWEEP_EVERY = 30.0
 PAGE_SIZE = 50
 #: Seconds the order of the public tables is reused for ``GET /tables`` pages.
 LISTING_AGE = 1.0
+#: Players in one page of ``GET /leaderboard``.
+LEADERBOARD_PAGE = 50
+#: Seconds a page of ``GET /leaderboard`` is reused (a request costs a read at most this often).
+LEADERBOARD_AGE = 5.0
+#: Leaderboard pages kept for reuse at most.
+LEADERBOARD_PAGES_KEPT = 100
+
+Holder = tuple[str | None, str | None]
+"""Who sits down: the name they hold with a player key (``name_key``) and the key's digest."""
+
 #: Seconds a relayed connection waits for its table's owner to answer before looking again.
 OWNER_ANSWER = 3.0
 #: Seconds between two looks in the store for tables no node holds (after Redis lost them).
@@ -187,6 +198,8 @@ class TableServer:
         """Each connection's allowance of talk."""
         self._order: list[Room | Listing] = []
         self._order_at: float | None = None
+        self._leaders: dict[int, tuple[float, bytes, int]] = {}
+        """Leaderboard pages read lately: (when, body, players in all) by page number."""
         self._draining = False
         self._sharing = False
         if cluster is not None:
@@ -218,7 +231,7 @@ class TableServer:
 
     def _restore(self, stored: StoredRoom) -> Room:
         """A room for a kept table, its game (if any) going on from where it was kept."""
-        seats = [Seat(s.name, s.kind, s.bot, s.token_hash, left=s.left) for s in stored.seats]
+        seats = [Seat.restored(s) for s in stored.seats]
         room = self._room(
             stored.id,
             stored.code,
@@ -226,7 +239,7 @@ class TableServer:
             host=seats[stored.host],
             away_bot=stored.away_bot,
             seats=seats,
-            rules=Rules(stored.clock, stored.talk, stored.quick),
+            rules=Rules(stored.clock, stored.talk, stored.quick, stored.rated),
         )
         game = stored.game
         if stored.state is RoomPhase.WAITING or game is None:
@@ -235,6 +248,7 @@ class TableServer:
         record = replace(dealt(infos, game.seed), actions=game.moves)
         # Everyone was cut off by the restart: begin() has each seat wait for its person.
         room.begin(game.id, game.number, record, stored_notices(game.notices), game.deadline)
+        room.send_ratings()  # (read now: a rated game's end shows what it moved from)
         return room
 
     def _room(self, table_id: int, code: str, **table: Any) -> Room:
@@ -422,11 +436,13 @@ class TableServer:
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return None
         path, _, query = request.path.partition("?")
-        if path not in ("/status", "/tables", "/metrics"):
-            text = b"Not found: try /status, /tables or /metrics\n"
+        if path not in ("/status", "/tables", "/metrics", "/leaderboard"):
+            text = b"Not found: try /status, /tables, /leaderboard or /metrics\n"
             return respond(request, HTTPStatus.NOT_FOUND, text, "text/plain; charset=utf-8")
         if path == "/tables":
             return await self._tables_page(request, query)
+        if path == "/leaderboard":
+            return await self._leaderboard_page(request, query)
         if path == "/metrics":
             metrics, kind = self.metrics.text()
             if not kind:
@@ -445,8 +461,7 @@ class TableServer:
         page is built from its own tables only: a request costs the same with
         ten tables or ten thousand, and play never waits for a whole list.
         """
-        pages = parse_qs(query).get("page", ["1"])
-        number = int(pages[-1]) if pages[-1].isdigit() and len(pages[-1]) < 9 else 0
+        number = _page_number(query)
         if number < 1:
             text = b"Bad request: page is a whole number from 1\n"
             return respond(request, HTTPStatus.BAD_REQUEST, text, "text/plain; charset=utf-8")
@@ -464,6 +479,50 @@ class TableServer:
         if links:
             headers.append(("Link", ", ".join(links)))
         body = json.dumps(page).encode()
+        return respond(request, HTTPStatus.OK, body, "application/json", headers)
+
+    async def _leaderboard_page(self, request: Request, query: str) -> Response:
+        """One page of the players rated here (``?page=N``, from 1): ``LEADERBOARD_PAGE`` at
+        most, best first (the highest low end of the rating, ``rating - plus_minus``; then
+        more games; then the name in lower case).  A page is read from the store at most
+        once a ``LEADERBOARD_AGE``."""
+        number = _page_number(query)
+        if number < 1:
+            text = b"Bad request: page is a whole number from 1\n"
+            return respond(request, HTTPStatus.BAD_REQUEST, text, "text/plain; charset=utf-8")
+        now = self.clock.now()
+        kept = self._leaders.get(number)
+        if kept is None or now - kept[0] >= LEADERBOARD_AGE:
+            start = (number - 1) * LEADERBOARD_PAGE
+            try:
+                players, total = await self.store.leaderboard(start, LEADERBOARD_PAGE)
+            except StoreError as exc:
+                text = f"The server's store cannot answer now: {exc}\n".encode()
+                return respond(
+                    request, HTTPStatus.SERVICE_UNAVAILABLE, text, "text/plain; charset=utf-8"
+                )
+            rows = [
+                {
+                    "rank": start + i + 1,
+                    "name": player.name,
+                    "games": player.games,
+                    "wins": player.wins,
+                    "low": player.rating.low,
+                    **player.rating.to_json(),
+                }
+                for i, player in enumerate(players)
+            ]
+            if len(self._leaders) >= LEADERBOARD_PAGES_KEPT:
+                self._leaders.clear()
+            kept = self._leaders[number] = (now, json.dumps(rows).encode(), total)
+        _, body, total = kept
+        count = max(1, -(-total // LEADERBOARD_PAGE))
+        links = [f'</leaderboard?page={number + 1}>; rel="next"'] if number < count else []
+        if number > 1:
+            links.append(f'</leaderboard?page={min(number - 1, count)}>; rel="prev"')
+        headers = [("X-Total-Count", str(total)), ("X-Page-Size", str(LEADERBOARD_PAGE))]
+        if links:
+            headers.append(("Link", ", ".join(links)))
         return respond(request, HTTPStatus.OK, body, "application/json", headers)
 
     async def _listing_order(self) -> list[Room | Listing]:
@@ -626,6 +685,7 @@ class TableServer:
             room.attach(None, connection, message.protocol, clean_name(message.name))
             room.tell(connection, _welcome(room, None, None))
             room.tell(connection, room.presence())  # nothing changed for the others
+            room.tell(connection, room.ratings_state())
             room.send_backlog(connection)
             return room
         return await self._join(connection, room, message, group)
@@ -677,6 +737,46 @@ class TableServer:
             return None
         return room
 
+    async def _holder(self, connection: Connection, name: str, key: str | None) -> Holder | None:
+        """Who sits down under ``name`` with player key ``key`` (None: refused, and told).
+
+        With a key, a name nobody holds becomes this key's on this server (for
+        good); a name another key holds is refused, and so is one held by any
+        key to someone without one.  An empty name (a "Player N") holds nothing.
+        """
+        cleaned = clean_name(name)
+        key_hash = hash_token(key) if key is not None else None
+        if not cleaned:
+            return None, key_hash
+        player = name_key(cleaned)
+        try:
+            if key_hash is None:
+                holder = await self.store.name_holder(player)
+            else:
+                holder = await self.store.bind_name(player, cleaned, key_hash)
+        except StoreError as exc:
+            log.error("could not look a name up: %s", exc)
+            self._error(connection, protocol.BUSY, "the server could not look your name up")
+            return None
+        if holder is None:
+            return None, None
+        if key_hash is None or not hmac.compare_digest(holder, key_hash):
+            self._error(
+                connection,
+                protocol.NAME_TAKEN,
+                f"the name {cleaned!r} belongs to another player on this server: pick another",
+            )
+            return None
+        return player, key_hash
+
+    def _refuse_second_seat(self, connection: Connection, room: Room) -> None:
+        self._error(
+            connection,
+            protocol.SAME_PLAYER,
+            f"your player key holds a seat at table {shown_code(room.code)} already: "
+            "one seat a player",
+        )
+
     async def _create(
         self, connection: Connection, message: protocol.Create, group: str
     ) -> Room | None:
@@ -686,9 +786,12 @@ class TableServer:
         if problem is not None:
             self._error(connection, protocol.BAD_SEATS, problem)
             return None
+        holder = await self._holder(connection, message.name, message.key)
+        if holder is None:
+            return None
         if not await self._count_table(connection, group):
             return None
-        room = await self._open_table(connection, message, specs, away_bot, group)
+        room = await self._open_table(connection, message, specs, away_bot, group, holder)
         if room is None:
             await self.tables_held.give_back(group)
         else:
@@ -738,6 +841,7 @@ class TableServer:
         specs: list[str],
         away_bot: str,
         group: str,
+        holder: Holder,
     ) -> Room | None:
         """Open the table ``create`` asked for, counted already for ``group``."""
         seats: list[Seat] = []
@@ -747,8 +851,9 @@ class TableServer:
         host = seats[host_index]
         token = secrets.token_urlsafe(24)
         host.token_hash = hash_token(token)
+        host.player, host.key_hash = holder
         code = await new_code(self.directory.claim_code, private=message.private)
-        rules = Rules(message.clock, message.talk)
+        rules = Rules(message.clock, message.talk, rated=message.rated)
         room = self._room(
             0,
             code,
@@ -768,6 +873,7 @@ class TableServer:
         room.attach(host_index, connection, message.protocol)
         room.tell(connection, _welcome(room, host_index, token))
         room.send_presence()
+        room.send_ratings()
         return room
 
     async def _keep_new(self, connection: Connection, room: Room, host: int) -> bool:
@@ -788,6 +894,7 @@ class TableServer:
                 clock=rules.clock,
                 talk=rules.talk,
                 quick=rules.quick,
+                rated=rules.rated,
             )
         except Exception as exc:  # the store's trouble: this table only, said in one line
             del self.rooms[code]
@@ -817,6 +924,10 @@ class TableServer:
         the table found (``RemoteClient.quick_at``) without asking again.
         """
         name = clean_name(message.name)
+        name = clean_name(message.name)
+        holder = await self._holder(connection, name, message.key)
+        if holder is None:
+            return None
         at = connection.quick_at if isinstance(connection, RemoteClient) else None
         for attempt in range(QUICK_TRIES):
             if attempt == 0 and at is not None:
@@ -845,7 +956,12 @@ class TableServer:
                     continue  # (offered by a node that is gone, or by another at a relay)
                 room = found
                 await room.kept.wait()
-            taken = room.sit(name)
+            if holder[1] is not None and room.holds_key(holder[1]):
+                free = sum(1 for seat in room.seats if not seat.taken)
+                await self.directory.quick_free(code, len(room.seats), free)  # (not taken)
+                self._refuse_second_seat(connection, room)
+                return None
+            taken = room.sit(name, *holder)
             if taken is None:
                 continue  # it started, or filled, meanwhile: look again
             seat, token = taken
@@ -892,7 +1008,7 @@ class TableServer:
             host=seats[0],
             away_bot=self.config.quick_bot,
             seats=seats,
-            rules=Rules(protocol.QUICK_CLOCK, True, True),
+            rules=Rules(protocol.QUICK_CLOCK, True, True, rated=True),
             owner=group,
         )
 
@@ -908,6 +1024,16 @@ class TableServer:
                     connection,
                     protocol.BAD_TOKEN,
                     f"that seat token is not for table {shown_code(room.code)}",
+                )
+                return None
+            held_by = room.seats[seat].key_hash
+            if (
+                held_by is not None
+                and message.key is not None
+                and not hmac.compare_digest(held_by, hash_token(message.key))
+            ):
+                self._error(
+                    connection, protocol.NAME_TAKEN, "that seat is another player's: not yours"
                 )
                 return None
             if room.seats[seat].left:
@@ -951,7 +1077,13 @@ class TableServer:
                     f"table {shown_code(room.code)} has started: watch it instead",
                 )
                 return None
-            taken = room.sit(clean_name(message.name))
+            holder = await self._holder(connection, message.name, message.key)
+            if holder is None:
+                return None
+            if holder[1] is not None and room.holds_key(holder[1]):
+                self._refuse_second_seat(connection, room)
+                return None
+            taken = room.sit(clean_name(message.name), *holder)
             if taken is None:
                 self._error(
                     connection, protocol.TABLE_FULL, f"table {shown_code(room.code)} is full"
@@ -1541,6 +1673,12 @@ class TableServer:
     def listing(self) -> list[Listing]:
         """This server's public tables, as ``GET /tables`` shows them (every page at once)."""
         return [room.listing() for room in self.rooms.values() if not room.private]
+
+
+def _page_number(query: str) -> int:
+    """The ``page`` a query asks for (1 if none; 0 if it is not a whole number from 1)."""
+    pages = parse_qs(query).get("page", ["1"])
+    return int(pages[-1]) if pages[-1].isdigit() and len(pages[-1]) < 9 else 0
 
 
 def _listing_rank(entry: Room | Listing) -> int:

@@ -30,8 +30,19 @@ COLUMNS = {
         "clock",
         "talk",
         "quick",
+        "rated",
     ),
-    "seats": ("table_id", "seat", "name", "kind", "bot", "token_hash", "left_game"),
+    "seats": (
+        "table_id",
+        "seat",
+        "name",
+        "kind",
+        "bot",
+        "token_hash",
+        "left_game",
+        "player",
+        "key_hash",
+    ),
     "games": (
         "id",
         "table_id",
@@ -45,9 +56,21 @@ COLUMNS = {
     ),
     "moves": ("game_id", "turn", "seat", "target"),
     "notices": ("id", "game_id", "turn", "body"),
+    "players": (
+        "name_key",
+        "name",
+        "key_hash",
+        "mu",
+        "sigma",
+        "games",
+        "wins",
+        "created_at",
+        "rated_at",
+    ),
+    "game_ratings": ("game_id", "player", "mu_before", "sigma_before", "mu", "sigma", "won"),
 }
-_TIMES = {"created_at", "started_at", "finished_at", "deadline"}
-_BOOLEANS = {"private", "talk", "quick", "left_game"}
+_TIMES = {"created_at", "started_at", "finished_at", "deadline", "rated_at"}
+_BOOLEANS = {"private", "talk", "quick", "left_game", "rated", "won"}
 
 
 async def copy_to_postgres(sqlite_path: Path, url: str) -> dict[str, int]:

@@ -29,6 +29,7 @@ from enum import StrEnum
 from typing import Protocol
 
 from ..engine import Action
+from .player_ratings import GameRating, StoredPlayer
 
 
 class StoreError(Exception):
@@ -78,6 +79,10 @@ class StoredSeat:
     token_hash: str | None = None
     left: bool = False
     """Its person left a game for good: the seat is played for and cannot be taken back."""
+    player: str | None = None
+    """The ``name_key`` of the name its person holds with a player key (None: no key)."""
+    key_hash: str | None = None
+    """The digest of its person's player key (one key, one seat per table)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +122,8 @@ class StoredRoom:
     """Whether the people at the table (and its spectators) may talk."""
     quick: bool = False
     """A quick-play table: seated by the server, started when full, filled with bots."""
+    rated: bool = False
+    """Its games move its players' ratings (when at least two of them hold keys)."""
 
 
 class TableStore(Protocol):
@@ -137,6 +144,7 @@ class TableStore(Protocol):
         clock: int | None = None,
         talk: bool = True,
         quick: bool = False,
+        rated: bool = False,
     ) -> int:
         """Keep a new table, waiting for its seats, with its rules; its id.
 
@@ -175,8 +183,32 @@ class TableStore(Protocol):
         first_turn: int,
         moves: Sequence[tuple[int, Action]],
         record: str,
+        rating: GameRating | None = None,
     ) -> None:
-        """The game's last moves and its record, at once; its table is now over."""
+        """The game's last moves and its record, at once; its table is now over.
+
+        ``rating``: the game is rated — its players' ratings move in the same
+        write (read and written at once, so two games ending together both count).
+        """
+        ...
+
+    async def bind_name(self, name_key: str, name: str, key_hash: str) -> str:
+        """Hold ``name_key`` for the key with digest ``key_hash`` unless it is held already;
+        the digest of the key that holds it now (``key_hash`` if it is this one's)."""
+        ...
+
+    async def name_holder(self, name_key: str) -> str | None:
+        """The digest of the key that holds ``name_key``, if any."""
+        ...
+
+    async def players(self, name_keys: Sequence[str]) -> dict[str, StoredPlayer]:
+        """The held names among ``name_keys``, with their ratings."""
+        ...
+
+    async def leaderboard(self, offset: int, limit: int) -> tuple[list[StoredPlayer], int]:
+        """Players with a rated game, best first, from ``offset``, ``limit`` at most; and how
+        many there are.  Best: the highest low end (``mu - 2 sigma``), then more games,
+        then the name key."""
         ...
 
     async def drop_waiting(self, table_id: int) -> None:

@@ -16,7 +16,9 @@ Schema v2 gives each game its own row (a table may play several); a v1
 file (one seed and record on the table's row) is upgraded in place when
 opened.  Schema v3 adds a table's rules (its turn clock, talk, quick play),
 a seat whose person left, and a game's turn-clock deadline; a v2 file gains
-them (as "no clock, talk on, not quick") when opened.
+them (as "no clock, talk on, not quick") when opened.  Schema v4 adds names
+held by player keys, their ratings and each rated game's changes; a v3 file
+gains them (every table unrated) when opened.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..engine import SCORE, Action, Steal, steal
+from ..rating.scale import Rating
+from .player_ratings import RATING_COLUMNS, GameRating, StoredPlayer, rating_moves
 from .table_store import (
     RoomPhase,
     StoreConflict,
@@ -38,7 +42,7 @@ from .table_store import (
     StoredSeat,
     StoreError,
 )
-from .tables_schema import SCHEMA_VERSION, TABLES, schema, upgrade_from_v2
+from .tables_schema import SCHEMA_VERSION, TABLES, schema, upgrade_from_v2, upgrade_from_v3
 from .writer import Writer
 
 T = TypeVar("T")
@@ -105,6 +109,8 @@ class TablesDB:
                 self._upgrade(_FROM_V1.format(schema=_SCHEMA))
             elif version == 2:
                 self._upgrade(upgrade_from_v2("sqlite"))
+            elif version == 3:
+                self._upgrade(upgrade_from_v3("sqlite"))
             else:
                 self._db.executescript(_SCHEMA)
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -160,15 +166,16 @@ class TablesDB:
         clock: int | None = None,
         talk: bool = True,
         quick: bool = False,
+        rated: bool = False,
         created_at: datetime | None = None,
     ) -> int:
         """Keep a new (waiting) table with its rules; its id."""
         when = _iso(created_at or datetime.now(UTC))
         cursor = self._db.execute(
             "INSERT INTO tables "
-            "(code, state, private, host, away_bot, created_at, clock, talk, quick) "
-            "VALUES (?, 'waiting', ?, ?, ?, ?, ?, ?, ?)",
-            (code, int(private), host, away_bot, when, clock, int(talk), int(quick)),
+            "(code, state, private, host, away_bot, created_at, clock, talk, quick, rated) "
+            "VALUES (?, 'waiting', ?, ?, ?, ?, ?, ?, ?, ?)",
+            (code, int(private), host, away_bot, when, clock, int(talk), int(quick), int(rated)),
         )
         table_id = cursor.lastrowid
         assert table_id is not None
@@ -179,10 +186,21 @@ class TablesDB:
         """Replace the table's seats (the waiting room changed)."""
         self._db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
         self._db.executemany(
-            "INSERT INTO seats (table_id, seat, name, kind, bot, token_hash, left_game) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO seats "
+            "(table_id, seat, name, kind, bot, token_hash, left_game, player, key_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (table_id, s, seat.name, seat.kind, seat.bot, seat.token_hash, int(seat.left))
+                (
+                    table_id,
+                    s,
+                    seat.name,
+                    seat.kind,
+                    seat.bot,
+                    seat.token_hash,
+                    int(seat.left),
+                    seat.player,
+                    seat.key_hash,
+                )
                 for s, seat in enumerate(seats)
             ],
         )
@@ -244,18 +262,72 @@ class TablesDB:
         moves: Sequence[tuple[int, Action]],
         record: str,
         finished_at: datetime | None = None,
+        rating: GameRating | None = None,
     ) -> None:
-        """The game's last moves and its record; its table is over."""
+        """The game's last moves and its record (and, rated, its ratings); its table is over."""
         row = self._db.execute("SELECT table_id FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise StoreError(f"there is no game {game_id}")
+        when = _iso(finished_at or datetime.now(UTC))
         self.add_moves(game_id, first_turn, moves)
         self._db.execute(
             "UPDATE games SET record = ?, finished_at = ?, deadline_turn = NULL, deadline = NULL "
             "WHERE id = ?",
-            (record, _iso(finished_at or datetime.now(UTC)), game_id),
+            (record, when, game_id),
         )
         self._move_to(row[0], RoomPhase.OVER)
+        if rating is not None:
+            self._rate(game_id, rating, when)
+
+    def _rate(self, game_id: int, rating: GameRating, when: str) -> None:
+        people = [s for s in rating.seats if isinstance(s, str)]
+        current = {p.name_key: p.rating for p in self.players(people).values()}
+        for move in rating_moves(current, rating):
+            self._db.execute(
+                "UPDATE players SET mu = ?, sigma = ?, games = games + 1, wins = wins + ?, "
+                "rated_at = ? WHERE name_key = ?",
+                (move.after.mu, move.after.sigma, int(move.won), when, move.player),
+            )
+            self._db.execute(
+                f"INSERT INTO game_ratings ({RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                move.row(game_id),
+            )
+
+    def bind_name(self, name_key: str, name: str, key_hash: str) -> str:
+        """Hold ``name_key`` for ``key_hash`` unless held; the holder's digest."""
+        self._db.execute(
+            "INSERT INTO players (name_key, name, key_hash, created_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (name_key) DO NOTHING",
+            (name_key, name, key_hash, _iso(datetime.now(UTC))),
+        )
+        holder = self.name_holder(name_key)
+        assert holder is not None
+        return holder
+
+    def name_holder(self, name_key: str) -> str | None:
+        row = self._db.execute(
+            "SELECT key_hash FROM players WHERE name_key = ?", (name_key,)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def players(self, name_keys: Sequence[str]) -> dict[str, StoredPlayer]:
+        keys = list(dict.fromkeys(name_keys))
+        if not keys:
+            return {}
+        marks = ", ".join("?" * len(keys))
+        rows = self._db.execute(
+            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE name_key IN ({marks})", keys
+        ).fetchall()
+        return {row[0]: _player(row) for row in rows}
+
+    def leaderboard(self, offset: int, limit: int) -> tuple[list[StoredPlayer], int]:
+        rows = self._db.execute(
+            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE games > 0 "
+            "ORDER BY mu - 2 * sigma DESC, games DESC, name_key LIMIT ? OFFSET ?",
+            (limit, offset),
+        ).fetchall()
+        (total,) = self._db.execute("SELECT count(*) FROM players WHERE games > 0").fetchone()
+        return [_player(row) for row in rows], int(total)
 
     def drop_waiting(self, table_id: int) -> None:
         """Forget a table that never started (abandoned in its waiting room)."""
@@ -294,12 +366,12 @@ class TablesDB:
         ).fetchall()
 
     def _table(self, row: tuple[Any, ...]) -> StoredRoom:
-        table_id, code, state, private, host, away_bot, clock, talk, quick = row
+        table_id, code, state, private, host, away_bot, clock, talk, quick, rated = row
         seats = tuple(
-            StoredSeat(name, kind, bot, token_hash, bool(left))
-            for name, kind, bot, token_hash, left in self._db.execute(
-                "SELECT name, kind, bot, token_hash, left_game FROM seats WHERE table_id = ? "
-                "ORDER BY seat",
+            StoredSeat(name, kind, bot, token_hash, bool(left), player, key_hash)
+            for name, kind, bot, token_hash, left, player, key_hash in self._db.execute(
+                "SELECT name, kind, bot, token_hash, left_game, player, key_hash FROM seats "
+                "WHERE table_id = ? ORDER BY seat",
                 (table_id,),
             )
         )
@@ -316,6 +388,7 @@ class TablesDB:
             clock=clock,
             talk=bool(talk),
             quick=bool(quick),
+            rated=bool(rated),
         )
 
     def _latest_game(self, table_id: int) -> StoredGame | None:
@@ -367,7 +440,13 @@ class TablesDB:
         ]
 
 
-_TABLE_COLUMNS = "id, code, state, private, host, away_bot, clock, talk, quick"
+_TABLE_COLUMNS = "id, code, state, private, host, away_bot, clock, talk, quick, rated"
+_PLAYER_COLUMNS = "name_key, name, mu, sigma, games, wins"
+
+
+def _player(row: tuple[Any, ...]) -> StoredPlayer:
+    name_key, name, mu, sigma, games, wins = row
+    return StoredPlayer(name_key, name, Rating(float(mu), float(sigma)), int(games), int(wins))
 
 
 class SqliteTableStore:
@@ -405,6 +484,7 @@ class SqliteTableStore:
         clock: int | None = None,
         talk: bool = True,
         quick: bool = False,
+        rated: bool = False,
     ) -> int:
         seats = tuple(seats)
         return await self._run(
@@ -417,6 +497,7 @@ class SqliteTableStore:
                 clock=clock,
                 talk=talk,
                 quick=quick,
+                rated=rated,
             )
         )
 
@@ -445,9 +526,25 @@ class SqliteTableStore:
         first_turn: int,
         moves: Sequence[tuple[int, Action]],
         record: str,
+        rating: GameRating | None = None,
     ) -> None:
         moves = tuple(moves)
-        await self._run(lambda db: db.finish_game(game_id, first_turn, moves, record))
+        await self._run(
+            lambda db: db.finish_game(game_id, first_turn, moves, record, rating=rating)
+        )
+
+    async def bind_name(self, name_key: str, name: str, key_hash: str) -> str:
+        return await self._run(lambda db: db.bind_name(name_key, name, key_hash))
+
+    async def name_holder(self, name_key: str) -> str | None:
+        return await self._run(lambda db: db.name_holder(name_key))
+
+    async def players(self, name_keys: Sequence[str]) -> dict[str, StoredPlayer]:
+        keys = tuple(name_keys)
+        return await self._run(lambda db: db.players(keys))
+
+    async def leaderboard(self, offset: int, limit: int) -> tuple[list[StoredPlayer], int]:
+        return await self._run(lambda db: db.leaderboard(offset, limit))
 
     async def drop_waiting(self, table_id: int) -> None:
         await self._run(lambda db: db.drop_waiting(table_id))

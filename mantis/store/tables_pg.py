@@ -28,6 +28,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from ..engine import SCORE, Action, Steal, steal
+from ..rating.scale import Rating
+from .player_ratings import RATING_COLUMNS, GameRating, StoredPlayer, rating_moves
 from .table_store import (
     RoomPhase,
     StoreConflict,
@@ -37,7 +39,7 @@ from .table_store import (
     StoreError,
     StoreUnavailable,
 )
-from .tables_schema import SCHEMA_VERSION, schema, upgrade_from_v2
+from .tables_schema import SCHEMA_VERSION, schema, upgrade_from_v2, upgrade_from_v3
 
 log = logging.getLogger("mantis.store")
 
@@ -112,9 +114,16 @@ class PgTableStore:
                     await store._writer.execute(
                         "INSERT INTO mantis_schema VALUES ($1)", SCHEMA_VERSION
                     )
-                elif version == 2:  # a table's rules, a seat left, a turn's deadline
+                elif version == 2:  # a table's rules, a seat left, a turn's deadline; v4's
                     await store._writer.execute(upgrade_from_v2("postgresql"))
-                    await store._writer.execute("UPDATE mantis_schema SET version = $1", 3)
+                    await store._writer.execute(
+                        "UPDATE mantis_schema SET version = $1", SCHEMA_VERSION
+                    )
+                elif version == 3:  # names held by keys, ratings, rated tables
+                    await store._writer.execute(upgrade_from_v3("postgresql"))
+                    await store._writer.execute(
+                        "UPDATE mantis_schema SET version = $1", SCHEMA_VERSION
+                    )
                 elif version > SCHEMA_VERSION:
                     raise StoreError(
                         f"the database {_shown(url)} is from a newer Mantis server "
@@ -271,14 +280,15 @@ class PgTableStore:
         clock: int | None = None,
         talk: bool = True,
         quick: bool = False,
+        rated: bool = False,
     ) -> int:
         seats = tuple(seats)
 
         async def job(db: Any) -> int:
             table_id: int = await db.fetchval(
                 "INSERT INTO tables "
-                "(code, state, private, host, away_bot, created_at, clock, talk, quick) "
-                "VALUES ($1, 'waiting', $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+                "(code, state, private, host, away_bot, created_at, clock, talk, quick, rated) "
+                "VALUES ($1, 'waiting', $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
                 code,
                 private,
                 host,
@@ -287,6 +297,7 @@ class PgTableStore:
                 clock,
                 talk,
                 quick,
+                rated,
             )
             await _set_seats(db, table_id, seats)
             return table_id
@@ -341,6 +352,7 @@ class PgTableStore:
         first_turn: int,
         moves: Sequence[tuple[int, Action]],
         record: str,
+        rating: GameRating | None = None,
     ) -> None:
         rows = _move_rows(game_id, first_turn, moves)
 
@@ -348,17 +360,67 @@ class PgTableStore:
             table_id = await db.fetchval("SELECT table_id FROM games WHERE id = $1", game_id)
             if table_id is None:
                 raise StoreError(f"there is no game {game_id}")
+            when = datetime.now(UTC)
             await _add_moves(db, rows)
             await db.execute(
                 "UPDATE games SET record = $1, finished_at = $2, deadline_turn = NULL, "
                 "deadline = NULL WHERE id = $3",
                 record,
-                datetime.now(UTC),
+                when,
                 game_id,
             )
             await _move_to(db, table_id, RoomPhase.OVER)
+            if rating is not None:
+                await _rate(db, game_id, rating, when)
 
         await self._write(job)
+
+    async def bind_name(self, name_key: str, name: str, key_hash: str) -> str:
+        async def job(db: Any) -> str:
+            await db.execute(
+                "INSERT INTO players (name_key, name, key_hash, created_at) "
+                "VALUES ($1, $2, $3, $4) ON CONFLICT (name_key) DO NOTHING",
+                name_key,
+                name,
+                key_hash,
+                datetime.now(UTC),
+            )
+            holder: str = await db.fetchval(
+                "SELECT key_hash FROM players WHERE name_key = $1", name_key
+            )
+            return holder
+
+        return str(await self._write(job))
+
+    async def name_holder(self, name_key: str) -> str | None:
+        async def query(db: Any) -> str | None:
+            holder: str | None = await db.fetchval(
+                "SELECT key_hash FROM players WHERE name_key = $1", name_key
+            )
+            return holder
+
+        return await self._read(query)
+
+    async def players(self, name_keys: Sequence[str]) -> dict[str, StoredPlayer]:
+        keys = list(dict.fromkeys(name_keys))
+
+        async def query(db: Any) -> dict[str, StoredPlayer]:
+            return await _players(db, keys)
+
+        return await self._read(query) if keys else {}
+
+    async def leaderboard(self, offset: int, limit: int) -> tuple[list[StoredPlayer], int]:
+        async def query(db: Any) -> tuple[list[StoredPlayer], int]:
+            rows = await db.fetch(
+                f"SELECT {_PLAYER_COLUMNS} FROM players WHERE games > 0 "
+                "ORDER BY mu - 2 * sigma DESC, games DESC, name_key LIMIT $1 OFFSET $2",
+                limit,
+                offset,
+            )
+            total = await db.fetchval("SELECT count(*) FROM players WHERE games > 0")
+            return [_player(row) for row in rows], int(total)
+
+        return await self._read(query)
 
     async def drop_waiting(self, table_id: int) -> None:
         async def job(db: Any) -> None:
@@ -464,16 +526,68 @@ class PgTableStore:
                     await asyncio.wait_for(connection.close(), CONNECT_TIMEOUT)
 
 
-_TABLE_COLUMNS = "id, code, state, private, host, away_bot, clock, talk, quick"
+_TABLE_COLUMNS = "id, code, state, private, host, away_bot, clock, talk, quick, rated"
+_PLAYER_COLUMNS = "name_key, name, mu, sigma, games, wins"
+
+
+def _player(row: Any) -> StoredPlayer:
+    return StoredPlayer(
+        row["name_key"],
+        row["name"],
+        Rating(float(row["mu"]), float(row["sigma"])),
+        int(row["games"]),
+        int(row["wins"]),
+    )
+
+
+async def _players(db: Any, keys: Sequence[str], lock: bool = False) -> dict[str, StoredPlayer]:
+    rows = await db.fetch(
+        f"SELECT {_PLAYER_COLUMNS} FROM players WHERE name_key = ANY($1::text[])"
+        + (" ORDER BY name_key FOR UPDATE" if lock else ""),
+        list(keys),
+    )
+    return {row["name_key"]: _player(row) for row in rows}
+
+
+async def _rate(db: Any, game_id: int, rating: GameRating, when: datetime) -> None:
+    """Move the game's players' ratings, read and written in the game's own transaction (the
+    rows locked: another node finishing a game of theirs waits for this one)."""
+    people = [s for s in rating.seats if isinstance(s, str)]
+    current = {p.name_key: p.rating for p in (await _players(db, people, lock=True)).values()}
+    for move in rating_moves(current, rating):
+        await db.execute(
+            "UPDATE players SET mu = $1, sigma = $2, games = games + 1, wins = wins + $3, "
+            "rated_at = $4 WHERE name_key = $5",
+            move.after.mu,
+            move.after.sigma,
+            int(move.won),
+            when,
+            move.player,
+        )
+        await db.execute(
+            f"INSERT INTO game_ratings ({RATING_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            *move.row(game_id),
+        )
 
 
 async def _set_seats(db: Any, table_id: int, seats: Sequence[StoredSeat]) -> None:
     await db.execute("DELETE FROM seats WHERE table_id = $1", table_id)
     await db.executemany(
-        "INSERT INTO seats (table_id, seat, name, kind, bot, token_hash, left_game) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO seats "
+        "(table_id, seat, name, kind, bot, token_hash, left_game, player, key_hash) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         [
-            (table_id, s, seat.name, seat.kind, seat.bot, seat.token_hash, seat.left)
+            (
+                table_id,
+                s,
+                seat.name,
+                seat.kind,
+                seat.bot,
+                seat.token_hash,
+                seat.left,
+                seat.player,
+                seat.key_hash,
+            )
             for s, seat in enumerate(seats)
         ],
     )
@@ -522,10 +636,18 @@ async def _run(db: Any, jobs: list[Write]) -> list[Any]:
 async def _table(db: Any, row: Any) -> StoredRoom:
     table_id = row["id"]
     seats = tuple(
-        StoredSeat(r["name"], r["kind"], r["bot"], r["token_hash"], r["left_game"])
+        StoredSeat(
+            r["name"],
+            r["kind"],
+            r["bot"],
+            r["token_hash"],
+            r["left_game"],
+            r["player"],
+            r["key_hash"],
+        )
         for r in await db.fetch(
-            "SELECT name, kind, bot, token_hash, left_game FROM seats WHERE table_id = $1 "
-            "ORDER BY seat",
+            "SELECT name, kind, bot, token_hash, left_game, player, key_hash FROM seats "
+            "WHERE table_id = $1 ORDER BY seat",
             table_id,
         )
     )
@@ -570,6 +692,7 @@ async def _table(db: Any, row: Any) -> StoredRoom:
         clock=row["clock"],
         talk=row["talk"],
         quick=row["quick"],
+        rated=row["rated"],
     )
 
 

@@ -102,6 +102,12 @@ def look_alike(name: str, other: str) -> bool:
     return not _looks(name).isdisjoint(_looks(other))
 
 
+def name_key(name: str) -> str:
+    """One string per name as a server holds it for a player key: the skeleton of the
+    cleaned name in lower case, so "Ann", "ANN" and "Аnn" (a Cyrillic А) are one name."""
+    return skeleton(clean_name(name).casefold())
+
+
 def looks_like_you(name: str) -> bool:
     """Whether ``name`` would pass for "You", how every screen calls its own seat."""
     return look_alike(name, YOU)

@@ -234,7 +234,7 @@ class TableFollower:
             else:
                 for message in event.messages:
                     board.feed(message)
-        elif isinstance(event, protocol.RoomState | protocol.Presence):
+        elif isinstance(event, protocol.RoomState | protocol.Presence | protocol.Ratings):
             if board is not None:
                 board.show_presence()
             elif room.is_mounted:

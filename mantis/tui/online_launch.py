@@ -85,6 +85,7 @@ def run_online(args: argparse.Namespace) -> int:
                 away_bot=args.away_bot,
                 clock=args.clock,
                 talk=not args.no_talk,
+                rated=args.rated,
             )
         elif args.command == "quick":
             opening = protocol.Quick(

@@ -200,6 +200,7 @@ class Nodes:
     """Three nodes behind HAProxy, for a module of tests."""
 
     def __init__(self, root: Path, database: str, redis: str, *extra: str) -> None:
+        self.database = database
         self.nodes = [Node(f"node{n}", database, redis, *extra) for n in (1, 2, 3)]
         self.proxy = Proxy(root, self.nodes)
 
@@ -210,7 +211,16 @@ class Nodes:
         self.ready()
 
     def ready(self) -> None:
-        """Every node up (started again if a test stopped it), and each seeing the others."""
+        """Every node up (started again if a test stopped it), each seeing the others, and
+        every name free again (each test's people hold their names with keys of their own)."""
+        psql = find_binary("psql")
+        assert psql is not None
+        subprocess.run(
+            [psql, self.database, "-q", "-c", "DELETE FROM game_ratings; DELETE FROM players"],
+            check=False,  # (before the first node made the schema: nothing to free)
+            capture_output=True,
+            timeout=WAIT,
+        )
         for node in self.nodes:
             if not node.alive:
                 node.start()

@@ -219,10 +219,15 @@ async def create(
 
 
 async def join(
-    url: str, code: str, name: str = "Bea", token: str | None = None, via: str | None = None
+    url: str,
+    code: str,
+    name: str = "Bea",
+    token: str | None = None,
+    via: str | None = None,
+    key: str | None = None,
 ) -> Client:
     client = await Client.connect(url, via)
-    await client.send(protocol.Join(protocol.PROTOCOL_VERSION, code, name, token))
+    await client.send(protocol.Join(protocol.PROTOCOL_VERSION, code, name, token, key))
     await client.until(lambda: client.heard, "an answer")
     return client
 
@@ -234,9 +239,9 @@ async def watch(url: str, code: str, name: str = "") -> Client:
     return client
 
 
-async def quick(url: str, name: str, players: int = 3) -> Client:
+async def quick(url: str, name: str, players: int = 3, key: str | None = None) -> Client:
     client = await Client.connect(url)
-    await client.send(protocol.Quick(protocol.PROTOCOL_VERSION, name, players))
+    await client.send(protocol.Quick(protocol.PROTOCOL_VERSION, name, players, key))
     await client.until(lambda: client.heard, "an answer")
     return client
 
@@ -273,12 +278,30 @@ async def play_my_turns(client: Client, seat: int, choose=lambda view: SCORE) ->
             return turn
         return None
 
+    sent: tuple[int, int] | None = None  # (turn, messages heard before it was sent)
+
+    def dropped() -> bool:
+        """Whether the server dropped the last move sent, for the flood limit."""
+        return sent is not None and any(
+            isinstance(m, protocol.Error) and m.code == protocol.SLOW_DOWN
+            for m in client.heard[sent[1] :]
+        )
+
     while True:
-        await client.until(lambda: client.over or my_turn(), "my turn or the end")
+        await client.until(lambda: client.over or my_turn() or dropped(), "my turn or the end")
         if client.over:
             return
+        if dropped():
+            # Answered at machine speed, a game can spend a person's allowance: the move
+            # is sent again once it refills (polled, with the wait's bound).
+            assert sent is not None
+            answered.discard(sent[0])
+            sent = None
+            await asyncio.sleep(0.1)
+            continue
         turn = my_turn()
         assert turn is not None
         answered.add(turn.turn)
         view = client.public.view(seat)
+        sent = (turn.turn, len(client.heard))
         await client.send(protocol.Act(turn.turn, choose(view)))

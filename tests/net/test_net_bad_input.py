@@ -338,11 +338,19 @@ async def test_a_connection_that_never_speaks_is_closed_after_the_hello_timeout(
         protocol.Create(0, "Bea", ("human", "greedy")),
         protocol.Join(-7, "{code}"),
         # Another version may say things this one cannot read: it is still told the version.
-        '{"type": "join", "protocol": 3, "code": "{code}", "name": "Bea", "colour": "red"}',
-        '{"type": "hello", "protocol": 3, "client": "mantis 9.0"}',
+        '{"type": "join", "protocol": 4, "code": "{code}", "name": "Bea", "colour": "red"}',
+        '{"type": "hello", "protocol": 4, "client": "mantis 9.0"}',
         '{"type": "join", "protocol": 123456789012345678901234567890, "code": "{code}"}',
     ],
-    ids=["join-v3", "watch-v3", "create-v0", "join-v-7", "v3-new-field", "v3-new-kind", "huge"],
+    ids=[
+        "join-next",
+        "watch-next",
+        "create-v0",
+        "join-v-7",
+        "next-new-field",
+        "next-new-kind",
+        "huge",
+    ],
 )
 async def test_another_protocol_version_is_told_so_in_one_line_then_closed(
     tmp_path: Path, frame

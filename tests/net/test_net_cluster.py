@@ -23,6 +23,10 @@ from mantis.engine import CardRevealed, TurnStarted
 from mantis.engine.record import parse_record
 from mantis.net import codes, protocol
 from mantis.net.client import Dropped, Reconnected, TableConnection
+from mantis.rating.levels import level_rating
+from mantis.rating.scale import Rating
+from mantis.rating.update import rate
+from mantis.store.player_keys import PlayerKeys
 from mantis.store.seat_tokens import SeatTokens
 from mantis.table import Away, PublicPosition, Recorded, TimedOut
 
@@ -183,6 +187,49 @@ async def test_the_owner_killed_mid_game_another_node_takes_over_and_nothing_is_
     assert any(isinstance(m, Away) and m.seat == 2 for m in ann.stream)  # Dan's seat played
     assert not any(isinstance(e, Dropped | Reconnected) for e in bea_events)  # Bea saw no break
     assert any(node.said(f"took over table {code}") for node in nodes.nodes if node is not owner)
+    for client in (ann, bea, spectator):
+        await client.close()
+
+
+async def test_a_rated_games_owner_killed_it_finishes_and_moves_both_ratings(
+    nodes: Nodes, redis_server, tmp_path: Path
+) -> None:
+    nodes.ready()
+    ann = TableConnection(
+        nodes.proxy.url,
+        protocol.Create(V, "Ann", ("human", "open", "greedy"), rated=True),
+        tokens=SeatTokens(tmp_path / "ann.json"),
+        keys=PlayerKeys(tmp_path / "ann-keys.json"),
+    )
+    code = (await ann.open()).code
+    owner = nodes.by_name(await owner_of(redis_server, code))
+    second, third = [node for node in nodes.nodes if node is not owner]
+    bea = TableConnection(
+        second.url,
+        protocol.Join(V, code, "Bea"),
+        tokens=SeatTokens(tmp_path / "bea.json"),
+        keys=PlayerKeys(tmp_path / "bea-keys.json"),
+    )
+    await bea.open()
+    spectator = await watch(third.url, code)
+    await ann.send(protocol.Start())
+
+    async def kill() -> None:
+        owner.kill()  # -9, mid-game: the table finishes on another node
+
+    await play_through(ann, bea, spectator, kill)
+    assert any(node.said(f"took over table {code}") for node in nodes.nodes if node is not owner)
+    # Moved once, in the write that ended the game on the new owner: exactly the update's
+    # numbers for this result, the bot at its anchor.
+    record = parse_record(ann.record)
+    assert record.result is not None
+    after = rate([Rating(), Rating(), level_rating("greedy", 3)], record.result.winners)
+    expected = [("Ann", 1, after[0].shown), ("Bea", 1, after[1].shown)]
+    # Every node reads the one store: the same board on each.
+    for node in (second, third):
+        _, body = node.get("/leaderboard")
+        board = sorted((row["name"], row["games"], row["rating"]) for row in json.loads(body))
+        assert board == expected
     for client in (ann, bea, spectator):
         await client.close()
 

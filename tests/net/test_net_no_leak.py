@@ -32,6 +32,7 @@ from mantis.engine import (
 from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.players.clock import ManualClock
+from mantis.store.player_keys import new_key
 from mantis.table import (
     Away,
     Back,
@@ -191,11 +192,16 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
     specs += [LEVELS[(n + k) % len(LEVELS)] for k in range(size - people)]
     turn = n % size  # the host is not always seat 0
     specs = specs[turn:] + specs[:turn]
-    host = await create(url, specs, f"Host {n}", clock=30 if n % 4 == 1 else None)
+    # Every third table is rated, its people holding player keys (so ``ratings`` is checked).
+    rated = n % 3 == 0
+    keys = [new_key() if rated else None for _ in range(people)]
+    host = await create(
+        url, specs, f"Host {n}", clock=30 if n % 4 == 1 else None, rated=rated, key=keys[0]
+    )
     code = welcome(host).code
     clients = {"host": host}
     for k in range(1, people):
-        clients[f"person {k}"] = await join(url, code, f"P{k}")
+        clients[f"person {k}"] = await join(url, code, f"P{k} of {n}", key=keys[k])
     seated = list(clients.values())
     clients["spectator"] = await watch(url, code)
     if n % 4 == 2:
@@ -233,6 +239,11 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
         await asyncio.gather(*turns, *late)
         for watcher in clients.values():
             await watcher.until(lambda w=watcher: w.over, "the end")
+        if rated and people > 1:  # its ratings moved: heard before the frames are taken
+            await host.until(
+                lambda: any(isinstance(m, protocol.Ratings) and m.before for m in host.heard),
+                "the ratings moved",
+            )
         record = parse_record(host.stream[-1].record)
         # The record's pile is the one the stream turned over, in order: the checker reads
         # it right.
@@ -283,6 +294,15 @@ async def test_no_client_hears_a_pile_card_or_the_seed_before_the_record(tmp_pat
             checked += 1
     assert levels == set(LEVELS)
     assert checked >= 2 * GAMES + GAMES // 3
+    # Rated games' ratings were among what was checked, before and after they moved.
+    said = [
+        protocol.decode_server(frame)
+        for _, frames, _ in games
+        for raw in frames.values()
+        for frame in raw
+        if '"ratings"' in frame
+    ]
+    assert any(isinstance(m, protocol.Ratings) and m.counts and m.before for m in said)
     # Games that ended with pile cards nobody ever saw: the ones never to be sent at all.
     assert hidden > 0
 

@@ -85,16 +85,14 @@ async def test_pipelined_requests_are_answered_or_closed_and_head_has_no_body(
                 assert b"404 Not Found" in header_block
         # Play still upgrades as before: the host's connection went on all along.
         await host.send(protocol.AddOpen())
-        await host.until(lambda: len(host.heard) > 2 and len(_last_room(host).seats) == 3)
+        await host.until(
+            lambda: any(isinstance(m, protocol.RoomState) and len(m.seats) == 3 for m in host.heard)
+        )
         await asyncio.wait_for(host.close(), WAIT)
     finally:
         assert server.stop() == 0
     errors = server.process.stderr.read() if server.process.stderr else ""
     assert "Traceback" not in errors and "Error" not in errors, errors
-
-
-def _last_room(client) -> protocol.RoomState:
-    return [m for m in client.heard if isinstance(m, protocol.RoomState)][-1]
 
 
 async def test_smuggled_bodies_and_oversized_heads_get_nothing_or_a_4xx_never_a_traceback(

@@ -21,6 +21,7 @@ from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.net.client import Dropped, Reconnected, StreamUpdate, TableConnection
 from mantis.players.clock import ManualClock
+from mantis.store.player_keys import PlayerKeys
 from mantis.store.seat_tokens import SeatTokens
 from mantis.table import Away, Back, PublicPosition, Recorded
 
@@ -57,12 +58,14 @@ async def test_the_server_killed_mid_game_comes_back_and_no_move_is_lost_or_doub
         first.url,
         protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "open", "greedy")),
         tokens=SeatTokens(tmp_path / "ann.json"),
+        keys=PlayerKeys(tmp_path / "ann-keys.json"),
     )
     code = (await ann.open()).code
     bea = TableConnection(
         first.url,
         protocol.Join(protocol.PROTOCOL_VERSION, code, "Bea"),
         tokens=SeatTokens(tmp_path / "bea.json"),
+        keys=PlayerKeys(tmp_path / "bea-keys.json"),
     )
     await bea.open()
     await ann.send(protocol.Start())
@@ -143,6 +146,7 @@ async def test_a_client_that_drops_reconnects_by_itself_and_sends_its_move_again
             url,
             protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "greedy")),
             tokens=SeatTokens(tmp_path / "ann.json"),
+            keys=PlayerKeys(tmp_path / "ann-keys.json"),
         )
         await ann.open()
         await ann.send(protocol.Start())

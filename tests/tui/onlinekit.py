@@ -15,7 +15,14 @@ import positions
 from msgspec.structs import replace as replace_struct
 
 from mantis.net import protocol
-from mantis.net.client import ListedSeat, ListedTable, StreamUpdate, TablePage
+from mantis.net.client import (
+    Leader,
+    LeaderPage,
+    ListedSeat,
+    ListedTable,
+    StreamUpdate,
+    TablePage,
+)
 from mantis.table import Away, Message, Recorded, stream_of
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
@@ -61,6 +68,7 @@ class StillSeat:
         *,
         clock: tuple[protocol.Clock, float] | None = None,
         then: Sequence[object] = (),
+        ratings: protocol.Ratings | None = None,
     ) -> None:
         """``clock``: the turn clock and its seconds left, as they stay; ``then``: what the
         server says after the stream (talk, an offer…)."""
@@ -73,6 +81,7 @@ class StillSeat:
         self.offer: protocol.Offer | None = None
         self.clock = clock
         self.then = tuple(then)
+        self.ratings = ratings
 
     async def events(self) -> AsyncIterator[object]:
         yield self.room
@@ -82,6 +91,8 @@ class StillSeat:
         for event in self.then:
             if isinstance(event, protocol.Offer):
                 self.offer = event
+            if isinstance(event, protocol.Ratings):
+                self.ratings = event
             yield event
         await asyncio.Event().wait()  # nothing more, ever
 
@@ -106,7 +117,19 @@ def waiting_room_app() -> MantisApp:
         ("", "human", None, False),
         ("Ada", "bot", "expert", True),
     ]
-    still = StillSeat(room(seats, you=0), ["here", "gone", "open", "bot"])
+    # A rated table: Ann settled on this server, Bea new here; the bot at its level's rating.
+    ratings = protocol.Ratings(
+        True,
+        True,
+        None,
+        (
+            protocol.SeatRating(1612, 84, False, 31),
+            protocol.SeatRating(1500, 500, True, 0),
+            None,
+            None,
+        ),
+    )
+    still = StillSeat(room(seats, you=0), ["here", "gone", "open", "bot"], ratings=ratings)
     return MantisApp(first_screens.Online(still), still=True)  # type: ignore[arg-type]
 
 
@@ -126,7 +149,30 @@ def online_table_app(away: bool) -> MantisApp:
     if away:
         stream.append(Away(friend, "greedy"))
     state = room([(s.name, s.kind, s.bot, True) for s in seats], you=me, state="playing")
-    return MantisApp(first_screens.Online(StillSeat(state, presence, stream)), still=True)  # type: ignore[arg-type]
+    rating = [None, None, None]
+    rating[me] = protocol.SeatRating(1537, 120, False, 24)
+    rating[friend] = protocol.SeatRating(1488, 260, True, 6)
+    ratings = protocol.Ratings(True, True, None, tuple(rating))
+    still = StillSeat(state, presence, stream, ratings=ratings)
+    return MantisApp(first_screens.Online(still), still=True)  # type: ignore[arg-type]
+
+
+async def leaders(url: str, page: int = 1) -> LeaderPage:
+    """Page ``page`` of a leaderboard of 23 players, 10 a page (for pictures of it)."""
+    names = ["Ann", "Bea", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo"]
+    rows = tuple(
+        Leader(
+            rank=(page - 1) * 10 + i + 1,
+            name=f"{name} {page}" if page > 1 else name,
+            rating=1700 - 20 * ((page - 1) * 10 + i),
+            plus_minus=80 + 15 * i,
+            provisional=i >= 8,
+            games=60 - 5 * i,
+            wins=30 - 3 * i,
+        )
+        for i, name in enumerate(names[: 10 if page < 3 else 3])
+    )
+    return LeaderPage(rows, page, 3, 23)
 
 
 async def listed_tables(url: str, page: int = 1) -> TablePage:

@@ -288,6 +288,30 @@ def test_lobby_with_tables(snap_compare, monkeypatch: pytest.MonkeyPatch) -> Non
     assert snap_compare(MantisApp(still=True), terminal_size=SIZE, run_before=open_lobby)
 
 
+def test_leaderboard(snap_compare, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lobby_module, "list_tables", onlinekit.listed_tables)
+    monkeypatch.setattr(lobby_module, "leaderboard", onlinekit.leaders)
+
+    async def open_leaderboard(pilot) -> None:
+        await pilot.press("o")
+        await pilot.pause()
+        await pilot.press("ctrl+l")
+        await wait_for(pilot, lambda: _leaderboard_screen(pilot.app))
+        footer = pilot.app.screen.query_one("#leaders-page")
+        await wait_for(pilot, lambda: "page 1 of 3" in str(footer.render()))
+        await pilot.press("right_square_bracket")  # the next page
+        await wait_for(pilot, lambda: "page 2 of 3" in str(footer.render()))
+        await pilot.pause()
+
+    assert snap_compare(MantisApp(still=True), terminal_size=SIZE, run_before=open_leaderboard)
+
+
+def _leaderboard_screen(app):
+    from mantis.tui.screens.leaderboard import LeaderboardScreen
+
+    return app.screen if isinstance(app.screen, LeaderboardScreen) else None
+
+
 def test_lobby_error(snap_compare) -> None:
     save_settings(Settings(server="ws://127.0.0.1:9", online_name="Bea"), settings_path())
 

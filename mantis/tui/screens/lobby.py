@@ -31,10 +31,12 @@ from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Sta
 from ...engine.seat_count import MAX_SEATS, SEAT_COUNTS
 from ...net import protocol
 from ...net.client import (
+    LeaderPage,
     ListedTable,
     OnlineError,
     TableConnection,
     check_url,
+    leaderboard,
     list_tables,
     take_seat,
 )
@@ -73,6 +75,7 @@ class LobbyScreen(Screen[None]):
     BINDINGS = [
         Binding("ctrl+g", "play_now", "Play now"),
         Binding("ctrl+r", "refresh", "Refresh"),
+        Binding("ctrl+l", "leaderboard", "Leaderboard"),
         Binding("escape", "back", "Back"),
         Binding("left_square_bracket", "turn_page(-1)", "Previous page", show=False),
         Binding("right_square_bracket", "turn_page(1)", "Next page", show=False),
@@ -188,11 +191,19 @@ class LobbyScreen(Screen[None]):
                     id="online-talk",
                     compact=True,
                 )
+                yield Select(
+                    [("Unrated", False), ("Rated", True)],
+                    value=False,
+                    allow_blank=False,
+                    id="online-rated",
+                    compact=True,
+                )
             with Horizontal(classes="row"):
                 yield Label("Join", classes="label")
                 yield Input(placeholder="code: KXQD", id="code", max_length=24, compact=True)
                 yield Button("Join", id="join", variant="primary", compact=True)
                 yield Button("Watch", id="watch", compact=True)
+                yield Button("Leaderboard", id="leaders", compact=True)
             with Horizontal(id="tables-head"):
                 yield Static("Public tables · Enter joins or watches one", classes="section")
                 with Horizontal(id="tables-pager"):
@@ -270,10 +281,17 @@ class LobbyScreen(Screen[None]):
         clock = self.query_one("#online-clock", Select).value
         seconds = clock if isinstance(clock, int) else None
         talk = self.query_one("#online-talk", Select).value is not False
+        rated = self.query_one("#online-rated", Select).value is True
         self._remember(url, name, seats[1:])
         self.prefs.change(online_clock=seconds, online_talk=talk)
         create = protocol.Create(
-            protocol.PROTOCOL_VERSION, name, seats, private=private, clock=seconds, talk=talk
+            protocol.PROTOCOL_VERSION,
+            name,
+            seats,
+            private=private,
+            clock=seconds,
+            talk=talk,
+            rated=rated,
         )
         self._go(url, create)
 
@@ -427,6 +445,23 @@ class LobbyScreen(Screen[None]):
         self.query_one("#server", Input).value = url
         self.show_error(f"Serving at {url} on this computer while Mantis runs.")
         self.action_refresh()
+
+    def action_leaderboard(self) -> None:
+        """The server's leaderboard, on a screen of its own."""
+        from .leaderboard import LeaderboardScreen
+
+        url = self._server_url()
+        if url is None:
+            return
+
+        async def fetch(page: int) -> LeaderPage:
+            return await leaderboard(url, page)
+
+        self.app.push_screen(LeaderboardScreen(url, fetch))
+
+    @on(Button.Pressed, "#leaders")
+    def _on_leaders(self) -> None:
+        self.action_leaderboard()
 
     def action_back(self) -> None:
         self.dismiss(None)

@@ -36,6 +36,7 @@ from ...table import Message, Talk
 from ...table.messages import MAX_TALK
 from ...table.names import YOU
 from ..narration import join_names, talk_line
+from ..online_ratings import seat_rating
 from ..preferences import Preferences
 from ..presence import presence_label
 from ..widgets.game_log import GameLog
@@ -58,6 +59,8 @@ class PlayLink(Protocol):
     seat: int | None
     presence: tuple[str, ...]
     offer: protocol.Offer | None
+    room: protocol.RoomState | None
+    ratings: protocol.Ratings | None
 
     async def send(self, message: SeatRequest) -> None: ...
 
@@ -179,8 +182,10 @@ class OnlinePlayScreen(PlayScreen):
             self._update_controls()
 
     def _mark_presence(self) -> None:
-        for panel, state in zip(self.panels, self.online.presence, strict=False):
-            panel.show_presence(presence_label(state))
+        room, ratings = self.online.room, self.online.ratings
+        for seat, (panel, state) in enumerate(zip(self.panels, self.online.presence, strict=False)):
+            words = [presence_label(state), seat_rating(ratings, room, seat)]
+            panel.show_presence(" · ".join(w for w in words if w))
 
     def show_connection(self, note: str) -> None:
         """Say how this app's own connection is ("" once it is up)."""

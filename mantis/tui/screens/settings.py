@@ -1,8 +1,10 @@
 """The settings form: bot speed, animations, theme, odds, coach, table talk and the bots' time
-budget."""
+budget; and this app's player keys (what holds its names on servers), exported to a file or
+imported from one."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 
 from textual import on
@@ -13,7 +15,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from ...store import SPEEDS, Settings
+from ...store.player_keys import KeyFileError, PlayerKeys
 from ...store.settings import MAX_BOT_TIMEOUT
+from .. import plain
 
 #: The options of a setting that is on or off (read back as ``value is True``).
 ON_OFF = (("on", True), ("off", False))
@@ -60,10 +64,21 @@ class SettingsScreen(ModalScreen[Settings | None]):
     #settings-box .note {
         margin-top: 1;
     }
+    #keys-row {
+        height: 1;
+    }
+    #settings-grid #keys-file {
+        width: 1fr;
+    }
+    #keys-row Button {
+        width: auto;
+        min-width: 0;
+        padding: 0 1;
+        margin-left: 1;
+    }
     #settings-error {
         color: $error;
         height: auto;
-        margin-top: 1;
     }
     #settings-buttons {
         height: auto;
@@ -77,10 +92,14 @@ class SettingsScreen(ModalScreen[Settings | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "save", "Save")]
 
-    def __init__(self, settings: Settings, themes: Iterable[str]) -> None:
+    def __init__(
+        self, settings: Settings, themes: Iterable[str], keys: PlayerKeys | None = None
+    ) -> None:
+        """``keys``: this app's player keys, to export or import (None: the default file)."""
         super().__init__()
         self.settings = settings
         self.themes = sorted(set(themes) | {settings.theme})
+        self.keys = keys if keys is not None else PlayerKeys()
 
     def compose(self) -> ComposeResult:
         s = self.settings
@@ -95,9 +114,17 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 yield from choice("Table talk online (h)", ON_OFF, s.show_talk, "show-talk")
                 yield Label("Bot time budget (s)")
                 yield Input(f"{s.bot_timeout:g}", id="bot-timeout", compact=True)
+                yield Label("Player keys file")
+                with Horizontal(id="keys-row"):
+                    yield Input(placeholder="keep a copy", id="keys-file", compact=True)
+                    yield Button("Export", id="export-keys", compact=True)
+                    yield Button("Import", id="import-keys", compact=True)
             yield Static(
-                "Animations off, or speed instant, plays without any delay.", classes="note"
+                "Animations off, or speed instant: no delay at all.",
+                id="settings-note",
+                classes="note",
             )
+
             yield Static(id="settings-error")
             with Horizontal(id="settings-buttons"):
                 yield Button("Cancel", id="cancel", compact=True)
@@ -136,3 +163,33 @@ class SettingsScreen(ModalScreen[Settings | None]):
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    @on(Button.Pressed, "#export-keys")
+    def _on_export_keys(self) -> None:
+        self._keys("export")
+
+    @on(Button.Pressed, "#import-keys")
+    def _on_import_keys(self) -> None:
+        self._keys("import")
+
+    def _keys(self, way: str) -> None:
+        """Export the keys to, or import them from, the file typed (one line either way)."""
+        error = self.query_one("#settings-error", Static)
+        note = self.query_one("#settings-note", Static)
+        typed = self.query_one("#keys-file", Input).value.strip()
+        error.update("")
+        if not typed:
+            error.update("Type the file to export the keys to, or to import them from.")
+            return
+        path = os.path.expanduser(typed)
+        try:
+            if way == "export":
+                count = self.keys.export(path)
+                done = f"{count} key{'s' * (count != 1)} written to {path}: keep it safe."
+            else:
+                count = self.keys.import_from(path)
+                done = f"{count} new key{'s' * (count != 1)} taken in from {path}."
+        except KeyFileError as exc:
+            error.update(plain.content(str(exc)))
+            return
+        note.update(plain.content(done))

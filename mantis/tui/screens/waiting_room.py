@@ -29,6 +29,7 @@ from ...net.codes import shown_code
 from ...players.registry import level_choices
 from .. import plain
 from ..level_ratings import rated
+from ..online_ratings import seat_rating, table_rating
 from ..presence import OPEN_SEAT, presence_label
 
 
@@ -38,6 +39,7 @@ class RoomLink(Protocol):
     seat: int | None
     room: protocol.RoomState | None
     presence: tuple[str, ...]
+    ratings: protocol.Ratings | None
 
     async def send(self, message: protocol.SeatRequest) -> None: ...
 
@@ -158,7 +160,7 @@ class WaitingRoomScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Seat", "Name", "Plays as", "Connection")
+        table.add_columns("Seat", "Name", "Plays as", "Rating", "Connection")
         self.update_room()
         table.focus()
         if not self.still:
@@ -176,7 +178,11 @@ class WaitingRoomScreen(Screen[None]):
         privacy = "private: only those you give the code can find it" if room.private else "public"
         if room.quick:
             privacy = f"quick play · {len(room.seats)} players"
-        rules = [f"{room.clock} s a move" if room.clock else "", "" if room.talk else "no talk"]
+        rules = [
+            f"{room.clock} s a move" if room.clock else "",
+            "" if room.talk else "no talk",
+            table_rating(self.online.ratings),
+        ]
         title = " · ".join([f"MANTIS · online table {code}", privacy, *filter(None, rules)])
         self.query_one("#room-title", Static).update(plain.content(title))
         url = self.online.url
@@ -205,7 +211,8 @@ class WaitingRoomScreen(Screen[None]):
             if seat.kind == "human" and not seat.taken:
                 plays = "open seat"
             connection = OPEN_SEAT if presence == "open" else presence_label(presence)
-            table.add_row(str(s + 1), name, plain.rich(plays), connection, key=str(s))
+            rating = plain.rich(seat_rating(self.online.ratings, room, s))
+            table.add_row(str(s + 1), name, plain.rich(plays), rating, connection, key=str(s))
         if room.seats:
             table.move_cursor(row=min(max(cursor, 0), len(room.seats) - 1))
         self.query_one("#host-controls").display = self.is_host
@@ -223,6 +230,11 @@ class WaitingRoomScreen(Screen[None]):
             return self.connection
         if room.state != "waiting":
             return "The game is starting…"
+        ratings = self.online.ratings
+        why = f"{ratings.why}.\n" if ratings is not None and ratings.why else ""
+        return why + self._waiting_note(room)
+
+    def _waiting_note(self, room: protocol.RoomState) -> str:
         waiting = sum(1 for seat in room.seats if not seat.taken)
         if room.quick:
             people = "player" if waiting == 1 else "players"

@@ -1,0 +1,40 @@
+"""``mantis key``: export, import and list this app's player keys."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .player_keys import KeyFileError, PlayerKeys, server_address
+
+USAGE_ERROR = 2
+FAILED = 1
+
+
+def run_key(args: argparse.Namespace, keys: PlayerKeys | None = None) -> int:
+    """Run ``mantis key export|import|list``; the exit status (one line on stderr if it fails)."""
+    keys = keys if keys is not None else PlayerKeys()
+    try:
+        if args.key_command == "export":
+            if len(args.paths) > 2:
+                print("mantis: error: key export takes [SERVER] FILE", file=sys.stderr)
+                return USAGE_ERROR
+            server = args.paths[0] if len(args.paths) == 2 else None
+            if server is not None:
+                server_address(server)  # (a mistyped address: said as such)
+            count = keys.export(args.paths[-1], server)
+            print(f"{count} player key{'s' * (count != 1)} written to {args.paths[-1]}")
+            print("Keep it safe: whoever has it can play under your names.")
+        elif args.key_command == "import":
+            count = keys.import_from(args.file, replace=args.replace)
+            print(f"{count} new player key{'s' * (count != 1)} taken in from {args.file}")
+        else:
+            for server in sorted(keys.keys()):
+                print(server)
+    except ValueError as exc:
+        print(f"mantis: error: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    except KeyFileError as exc:
+        print(f"mantis: {exc}", file=sys.stderr)
+        return FAILED
+    return 0

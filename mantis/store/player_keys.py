@@ -1,0 +1,190 @@
+"""This app's player keys: one secret per server, that holds its person's name there.
+
+The first time the app sits down at a server it makes a key (32 random bytes
+from ``secrets``, URL-safe base64) and sends it with every ``create``,
+``join`` and ``quick``; the server keeps only the key's digest, bound to the
+name, so nobody else can sit under that name there.  The keys live in
+``player-keys.json`` in the data directory, readable by their owner only,
+written atomically — and never moved aside or replaced when the file cannot
+be read: losing a key loses the name on that server, so a bad file stops
+online play with one line saying so, and is left for its owner to mend.
+
+``export`` and ``import`` carry keys to another computer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import secrets
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from .atomic import write_text_atomic
+from .file_lock import held
+from .paths import data_dir
+
+KEYS_NAME = "player-keys.json"
+FORMAT = "mantis-player-keys"
+"""What an exported (and the kept) file says it is."""
+KEY_BYTES = 32
+_KEY = re.compile(r"[A-Za-z0-9_-]{43}")
+#: Servers a file may name at most (far beyond anyone's; bounds a file made by hand).
+MAX_SERVERS = 10_000
+#: Bytes of a key file read at most.
+MAX_FILE = 4 << 20
+
+
+class KeyFileError(Exception):
+    """A key file that cannot be used; the message is one line."""
+
+
+def default_keys_path() -> Path:
+    return data_dir() / KEYS_NAME
+
+
+def server_address(url: str) -> str:
+    """A server's address as keys are filed under it: ``ws://host:port`` in lower case, with
+    the port written out (so ``ws://Example.org/`` and ``ws://example.org:80`` are one)."""
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    if scheme not in ("ws", "wss") or not parts.hostname:
+        raise ValueError(f"{url!r} is not a server address: write it as ws://HOST:PORT")
+    try:
+        port = parts.port or (443 if scheme == "wss" else 80)
+    except ValueError:
+        raise ValueError(f"{url!r} has no valid port") from None
+    host = parts.hostname.lower()
+    if ":" in host:
+        host = f"[{host}]"
+    return f"{scheme}://{host}:{port}"
+
+
+def new_key() -> str:
+    """A fresh player key: 256 random bits."""
+    return secrets.token_urlsafe(KEY_BYTES)
+
+
+def is_key(text: object) -> bool:
+    return isinstance(text, str) and _KEY.fullmatch(text) is not None
+
+
+class PlayerKeys:
+    """This app's player keys by server address, kept in one owner-only JSON file."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path is not None else default_keys_path()
+
+    def key_for(self, url: str) -> str:
+        """The key for the server at ``url``, made (and kept) the first time; ``KeyFileError``
+        if the keys file cannot be read (it is left as it is)."""
+        server = server_address(url)
+        key = self.keys().get(server)
+        if key is not None:
+            return key
+        with self._changing():
+            keys = self.keys()
+            if server not in keys:
+                keys[server] = new_key()
+                self._write(keys)
+            return keys[server]
+
+    def keys(self) -> dict[str, str]:
+        """Every key kept, by server address (none if there is no file yet)."""
+        try:
+            return read_keys(self.path)
+        except FileNotFoundError:
+            return {}
+
+    def export(self, target: str | os.PathLike[str], server: str | None = None) -> int:
+        """Write the keys (``server``'s only, if given) to ``target``, owner-only; how many."""
+        keys = self.keys()
+        if server is not None:
+            address = server_address(server)
+            if address not in keys:
+                raise KeyFileError(f"there is no player key for {address} here")
+            keys = {address: keys[address]}
+        if not keys:
+            raise KeyFileError("there is no player key here yet: play on a server first")
+        try:
+            write_text_atomic(target, _text(keys), private=True)
+        except OSError as exc:
+            raise KeyFileError(f"cannot write {target}: {exc.strerror or exc}") from None
+        return len(keys)
+
+    def import_from(self, source: str | os.PathLike[str], *, replace: bool = False) -> int:
+        """Take the keys in ``source`` in; how many were new.  A server this app holds
+        another key for is refused (``KeyFileError``, nothing changed) unless ``replace``."""
+        try:
+            incoming = read_keys(Path(source))
+        except FileNotFoundError:
+            raise KeyFileError(f"there is no file {source}") from None
+        with self._changing():
+            keys = self.keys()
+            clashes = [s for s, k in incoming.items() if keys.get(s, k) != k]
+            if clashes and not replace:
+                raise KeyFileError(
+                    f"this app holds another key for {clashes[0]}: export it first, or "
+                    "import with --replace (its name there is then lost here)"
+                )
+            new = sum(1 for s, k in incoming.items() if keys.get(s) != k)
+            keys.update(incoming)
+            self._write(keys)
+        return new
+
+    def _write(self, keys: dict[str, str]) -> None:
+        try:
+            write_text_atomic(self.path, _text(keys), private=True)
+        except OSError as exc:
+            raise KeyFileError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+
+    def _changing(self) -> contextlib.AbstractContextManager[None]:
+        # Other apps may add a key meanwhile: each read-change-write is whole.
+        return held(self.path.with_name(self.path.name + ".lock"))
+
+
+def _text(keys: dict[str, str]) -> str:
+    data = {
+        "format": FORMAT,
+        "version": 1,
+        "saved_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "keys": dict(sorted(keys.items())),
+    }
+    return json.dumps(data, indent=1) + "\n"
+
+
+def read_keys(path: Path) -> dict[str, str]:
+    """The keys in a key file; ``FileNotFoundError`` if there is none, ``KeyFileError`` (one
+    line) if it is not a key file."""
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_FILE + 1)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise KeyFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_FILE:
+        raise KeyFileError(f"{path} is too big to be a player key file")
+    try:
+        data: Any = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise KeyFileError(f"{path} is not a player key file (not JSON): left as it is") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise KeyFileError(f"{path} is not a player key file: left as it is")
+    keys = data.get("keys")
+    if not isinstance(keys, dict) or len(keys) > MAX_SERVERS:
+        raise KeyFileError(f"{path} holds no keys it can be read for: left as it is")
+    out: dict[str, str] = {}
+    for server, key in keys.items():
+        try:
+            address = server_address(str(server))
+        except ValueError:
+            raise KeyFileError(f"{path} names {server!r}, not a server: left as it is") from None
+        if not is_key(key):
+            raise KeyFileError(f"{path} has a damaged key for {address}: left as it is")
+        out[address] = key
+    return out
