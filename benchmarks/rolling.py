@@ -44,6 +44,7 @@ from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.net.client import Dropped, Reconnected, StreamUpdate, TableConnection
 from mantis.net.cluster import PREFIX
+from mantis.store.player_keys import PlayerKeys
 from mantis.store.seat_tokens import SeatTokens
 from mantis.table import Recorded
 
@@ -137,7 +138,9 @@ async def open_table(url: str, index: int, folder: Path, opening: asyncio.Semaph
     table = Table(index)
 
     async def seat(first: protocol.Opening, name: str) -> TableConnection:
-        client = TableConnection(url, first, tokens=SeatTokens(folder / f"{name}.json"))
+        tokens = SeatTokens(folder / f"{name}.json")
+        keys = PlayerKeys(folder / f"{name}-keys.json")  # one player key a person
+        client = TableConnection(url, first, tokens=tokens, keys=keys)
         async with opening:
             await client.open()
         return client

@@ -22,6 +22,7 @@ from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.net.client import Reconnected, StreamUpdate, TableConnection
 from mantis.net.cluster import PREFIX
+from mantis.store.player_keys import PlayerKeys
 from mantis.store.seat_tokens import SeatTokens
 from mantis.table import Away, PublicPosition, Recorded
 
@@ -127,7 +128,8 @@ async def test_every_node_restarted_in_turn_mid_game_loses_nothing_and_keeps_eve
 
         def person(opening: protocol.Opening, name: str, frames=frames) -> Heard:
             tokens = SeatTokens(tmp_path / f"{name}.json")  # each person's own seat token
-            return Heard(nodes.proxy.url, opening, tokens=tokens, by_index=frames)
+            keys = PlayerKeys(tmp_path / f"{name}-keys.json")  # and player key
+            return Heard(nodes.proxy.url, opening, tokens=tokens, keys=keys, by_index=frames)
 
         ann = person(protocol.Create(V, f"Ann{t}", ("human", "open", "greedy")), f"Ann{t}")
         code = (await ann.open()).code
