@@ -7,7 +7,7 @@ import stat
 import sys
 from pathlib import Path
 
-from tuikit import wait_for
+from tuikit import shown, wait_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 from netkit import join, running_server  # noqa: E402
@@ -31,14 +31,14 @@ async def test_a_rated_table_from_the_lobby_shows_each_seats_rating(tmp_path: Pa
         app = MantisApp(still=True)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("o")
-            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await wait_for(pilot, lambda: shown(app, LobbyScreen))
             lobby = app.screen
             lobby.query_one("#server").value = url
             lobby.query_one("#online-name").value = "Ann"
             lobby.query_one("#online-players").value = 2
             lobby.query_one("#online-rated").value = True
             lobby.action_create()
-            await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
+            await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
             room = app.screen
             [table] = server.rooms.values()
             assert table.rules.rated
@@ -62,7 +62,7 @@ async def test_the_settings_export_and_import_the_keys_in_one_line(tmp_path: Pat
     app = MantisApp(still=True)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("f2")
-        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        await wait_for(pilot, lambda: shown(app, SettingsScreen))
         form = app.screen
         form.query_one("#keys-file").value = str(tmp_path / "out.json")
         form.query_one("#export-keys").press()

@@ -11,7 +11,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from tuikit import Heard, wait_for
+from tuikit import Heard, shown, wait_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 from netkit import (  # noqa: E402
@@ -78,7 +78,7 @@ async def test_the_clock_moves_an_idle_person_on_and_another_game_is_agreed_on_t
     async with running_server(tmp_path / "server", clock=clock) as (_, url):
         app, ann = await seated_app(url, clock=CLOCK)
         async with app.run_test(size=SIZE, message_hook=(said := Heard())) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
+            await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
             bea = await join(url, ann.code, "Bea")
             board = await started(pilot, app)
             bea_plays = asyncio.create_task(play_my_turns(bea, 1))
@@ -113,7 +113,7 @@ async def test_the_clock_moves_an_idle_person_on_and_another_game_is_agreed_on_t
                     await pilot.press("b")
                     await bea.until(lambda: any(isinstance(m, Back) for m in bea.stream))
             await bea_plays
-            await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            await wait_for(pilot, lambda: shown(app, GameOverScreen))
             lines = log_lines(board)
             assert any(line.startswith("Your time ran out: greedy") for line in lines)
             assert "You are back" in lines and came_back
@@ -150,7 +150,7 @@ async def test_talk_goes_both_ways_esc_cancels_and_h_hides_it(tmp_path: Path) ->
     async with running_server(tmp_path / "server") as (_, url):
         app, ann = await seated_app(url)
         async with app.run_test(size=SIZE) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
+            await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
             bea = await join(url, ann.code, "Bea")
             board = await started(pilot, app)
             await bea.send(protocol.Say("hello Ann"))
@@ -182,18 +182,18 @@ async def test_leaving_asks_first_and_the_game_still_counts_as_a_loss_here(
     async with running_server(tmp_path / "server") as (_, url):
         app, ann = await seated_app(url)
         async with app.run_test(size=SIZE) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
+            await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
             bea = await join(url, ann.code, "Bea")
             await started(pilot, app)
             await pilot.press("l")
-            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await wait_for(pilot, lambda: shown(app, ConfirmScreen))
             await pilot.press("n")  # no: still at the table
-            await wait_for(pilot, lambda: isinstance(app.screen, OnlinePlayScreen))
+            await wait_for(pilot, lambda: shown(app, OnlinePlayScreen))
             assert not any(isinstance(m, Left) for m in bea.stream)
             await pilot.press("l")
-            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await wait_for(pilot, lambda: shown(app, ConfirmScreen))
             await pilot.press("y")
-            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await wait_for(pilot, lambda: shown(app, LobbyScreen))
             await bea.until(lambda: any(isinstance(m, Left) for m in bea.stream), "Ann left")
             await play_my_turns(bea, 1)  # the away bot plays Ann's seat to the end
             # Ann's app listened on, and keeps the game: a loss for her, whoever won.
@@ -209,7 +209,7 @@ async def test_play_now_waits_for_people_and_a_new_table_has_its_rules(tmp_path:
         app = MantisApp(still=True)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("o")
-            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await wait_for(pilot, lambda: shown(app, LobbyScreen))
             lobby = app.screen
             lobby.query_one("#server").value = url
             lobby.query_one("#online-name").value = "Ann"
@@ -218,7 +218,7 @@ async def test_play_now_waits_for_people_and_a_new_table_has_its_rules(tmp_path:
             lobby.query_one("#online-clock").value = 30
             lobby.query_one("#online-talk").value = False
             lobby.action_create()
-            await wait_for(pilot, lambda: isinstance(app.screen, WaitingRoomScreen))
+            await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
             [room] = server.rooms.values()
             assert (room.rules.clock, room.rules.talk) == (30, False)
             await wait_for(
@@ -244,7 +244,7 @@ async def test_play_now_waits_for_people_and_a_new_table_has_its_rules(tmp_path:
             )
             assert "Waiting for 1 more player" in str(app.screen.query_one("#room-note").render())
             bea = await quick(url, "Bea", players=2)
-            await wait_for(pilot, lambda: isinstance(app.screen, OnlinePlayScreen))
+            await wait_for(pilot, lambda: shown(app, OnlinePlayScreen))
             assert app.screen.names == ["You", "Bea"] or app.screen.names == ["Bea", "You"]
             assert app.settings.quick_players == 2
         await bea.close()
