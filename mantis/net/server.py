@@ -722,6 +722,11 @@ class TableServer:
                 retry_after=wait,
             )
             return None
+        if room is None and self.cluster is not None and await self._moving(code):
+            # Handed from a draining node and not yet run by its next owner: the client
+            # tries again in a moment (and lands where the table runs), no guess counted.
+            self._busy(connection)
+            return None
         if room is None:
             await self.guesses.missed(group)
             self._error(
@@ -1345,6 +1350,11 @@ class TableServer:
             del self._adopting[code]
         future.set_result(adopted)
         return adopted
+
+    async def _moving(self, code: str) -> bool:
+        """Whether table ``code`` is in play but runs on no node just now (between nodes)."""
+        stored = await self.store.load(code)
+        return stored is not None and _live(stored)
 
     async def _take_over(self, code: str) -> bool:
         assert self.cluster is not None
