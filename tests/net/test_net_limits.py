@@ -444,7 +444,8 @@ async def test_a_room_change_is_encoded_once_for_all_spectators_and_so_is_the_st
         # One frame for the host (it says which seat is hers), one for all six spectators.
         assert encoded.count(protocol.RoomState) == 2
         await ann.send(protocol.Start())
-        await ann.until(lambda: ann.stream, "the game")
+        for client in (ann, *spectators):  # (everyone's opening sent before counting)
+            await client.until(lambda c=client: c.stream, "the game")
         encoded.clear()
         late = [await opening(url, protocol.Watch(V, code)) for _ in range(5)]
         for client in late:
