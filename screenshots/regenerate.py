@@ -178,6 +178,24 @@ async def _open_lobby(app: MantisApp, pilot: object) -> None:
     await pilot.pause()  # type: ignore[attr-defined]
 
 
+async def _open_leaderboard(app: MantisApp, pilot: object) -> None:
+    from mantis.tui.screens.leaderboard import LeaderboardScreen
+
+    lobby.list_tables = onlinekit.listed_tables
+    lobby.leaderboard = onlinekit.leaders  # a fixed board: no real server in the picture
+    await pilot.press("o")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+    await pilot.press("ctrl+l")  # type: ignore[attr-defined]
+    await _until(
+        app,
+        pilot,
+        lambda: (
+            isinstance(app.screen, LeaderboardScreen)
+            and "page 1 of" in str(app.screen.query_one("#leaders-page").render())
+        ),
+    )
+
+
 SHOTS: list[tuple[str, Callable[[], MantisApp], tuple[int, int], Prepare]] = [
     ("setup", _setup, (80, 24), _settle),
     ("table-2-players", _table(positions.extra_turn()), (80, 24), _settle),
@@ -201,6 +219,15 @@ SHOTS: list[tuple[str, Callable[[], MantisApp], tuple[int, int], Prepare]] = [
     ("online-lobby", _setup, (80, 24), _open_lobby),
     ("online-waiting-room", onlinekit.waiting_room_app, (80, 24), _settle),
     ("online-table-away", lambda: onlinekit.online_table_app(away=True), (100, 30), _settle),
+    (
+        "online-table-clock-and-talk",
+        lambda: onlinekit.clocked_table_app(7.0, talk=("nice steal!", "your move :)")),
+        (100, 30),
+        _settle,
+    ),
+    ("online-play-now", onlinekit.quick_waiting_app, (80, 24), _settle),
+    ("online-game-over-another-game", onlinekit.offered_again_app, (80, 24), _settle),
+    ("online-leaderboard", _setup, (80, 24), _open_leaderboard),
 ]
 
 
