@@ -66,6 +66,10 @@ class OnlinePlay:
 
         With ``lobby``, leaving the table goes back there; without, to a new lobby.
         """
+        if lobby is None and self.prefs.settings.server != connection.url:
+            # Reached from the command line: the lobby this table leaves to (and the next
+            # one) opens on this server, as if it had been typed there.
+            self.prefs.change(server=connection.url)
         follower = TableFollower(self.app, self.prefs, connection)
         self.follower = follower
         self._lobby = lobby

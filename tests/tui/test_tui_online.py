@@ -12,12 +12,13 @@ from tuikit import Heard, shown, wait_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 from netkit import join, play_my_turns, running_server  # noqa: E402
+from textual.widgets import Input  # noqa: E402
 
 from mantis.cli import main  # noqa: E402
 from mantis.net import protocol  # noqa: E402
 from mantis.net.client import TableConnection  # noqa: E402
 from mantis.players.clock import ManualClock  # noqa: E402
-from mantis.store import Settings, save_settings  # noqa: E402
+from mantis.store import Settings, load_settings, save_settings  # noqa: E402
 from mantis.store.paths import settings_path  # noqa: E402
 from mantis.store.seat_tokens import SeatTokens  # noqa: E402
 from mantis.store.stats import StatsDB, default_stats_path  # noqa: E402
@@ -140,6 +141,25 @@ async def test_the_board_shows_who_is_away_and_who_is_back(tmp_path: Path) -> No
                 pilot, lambda: any("Bea is back" in t for t in board.query_one("#log").texts)
             )
         await back.close()
+        await ann.close()
+
+
+async def test_a_table_reached_from_the_command_line_leaves_to_a_lobby_on_its_server(
+    tmp_path: Path,
+) -> None:
+    async with running_server(tmp_path / "server") as (_, url):
+        assert url != load_settings()[0].server  # (not the default server)
+        ann = TableConnection(
+            url, protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "open"))
+        )
+        await ann.open()
+        app = MantisApp(first_screens.Online(ann), still=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
+            await pilot.press("escape")  # leave the waiting room: to a new lobby
+            await wait_for(pilot, lambda: shown(app, LobbyScreen))
+            assert app.screen.query_one("#server", Input).value == url
+        assert load_settings()[0].server == url  # and the next lobby too
         await ann.close()
 
 
