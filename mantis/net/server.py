@@ -163,6 +163,9 @@ class TableServer:
         self.hello_timeout = hello_timeout
         self.node = cluster.node if cluster is not None else node
         self.cluster = cluster
+        # The order this node tries a dead node's tables in: its own generator, seeded by
+        # its name, so nodes differ (they share the tables out) and each is reproducible.
+        self._adoption_order = random.Random(self.node)
         self.rooms: dict[str, Room] = {}
         self.connections: set[ServerConnection] = set()
         limits = self.limits
@@ -1388,7 +1391,7 @@ class TableServer:
             await self.clock.sleep(HEARTBEAT)
             with contextlib.suppress(StoreError, *_CLUSTER_ERRORS):
                 orphans = await cluster.orphans()
-                random.shuffle(orphans)  # several nodes share a dead node's tables out
+                self._adoption_order.shuffle(orphans)
                 for code in orphans:
                     await self._adopt(code)
                 # Not just after Redis came back: its nodes take their own tables first.
