@@ -54,7 +54,9 @@ FirstScreen = Callable[["MantisApp"], None]
 class MantisApp(App[int]):
     """Setup, tables, replays, online play, help and settings, with settings kept on disk."""
 
-    CSS_PATH = "app.tcss"
+    # The setup screen's styles load with the app's: it is the first screen of most
+    # launches, and a screen's own CSS_PATH, read when it is shown, parses all again.
+    CSS_PATH = ["app.tcss", "screens/setup.tcss"]
     TITLE = "Mantis"
     BINDINGS = [
         Binding("f1", "help", "Help"),
