@@ -185,16 +185,25 @@ class PgTableStore:
         try:
             if not self._up.is_set():
                 raise StoreUnavailable("the database is unreachable")
-            transaction = self._writer.transaction()
-            await transaction.start()
-            try:
-                results = await _run(self._writer, [job for job, _ in batch])
-            except BaseException:
-                with contextlib.suppress(Exception):
-                    await transaction.rollback()
-                raise
-            committing = True
-            await transaction.commit()
+            jobs = [job for job, _ in batch]
+            rows = _same_rows(jobs)
+            if rows is not None:
+                # Only inserts of one kind (moves, mostly): one ``executemany`` is atomic on
+                # its own (one Sync for all its rows), so no BEGIN and COMMIT round trips.
+                committing = True
+                await self._writer.executemany(jobs[0].sql, rows)  # type: ignore[union-attr]
+                results = [None] * len(jobs)
+            else:
+                transaction = self._writer.transaction()
+                await transaction.start()
+                try:
+                    results = await _run(self._writer, jobs)
+                except BaseException:
+                    with contextlib.suppress(Exception):
+                        await transaction.rollback()
+                    raise
+                committing = True
+                await transaction.commit()
         except Exception as exc:
             if _unreachable(exc) or isinstance(exc, StoreUnavailable):
                 if not isinstance(exc, StoreUnavailable):
@@ -614,6 +623,19 @@ def _move_rows(
 async def _add_moves(db: Any, rows: list[tuple[int, int, int, int | None]]) -> None:
     if rows:
         await db.executemany(_MOVES, rows)
+
+
+def _same_rows(jobs: list[Write]) -> list[tuple[Any, ...]] | None:
+    """Every row of ``jobs`` if they all insert rows with one statement, else None."""
+    first = jobs[0]
+    if not isinstance(first, _Rows):
+        return None
+    rows: list[tuple[Any, ...]] = []
+    for job in jobs:
+        if not isinstance(job, _Rows) or job.sql != first.sql:
+            return None
+        rows += job.rows
+    return rows
 
 
 async def _run(db: Any, jobs: list[Write]) -> list[Any]:
