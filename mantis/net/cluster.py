@@ -277,10 +277,14 @@ class Cluster:
                 frames.setdefault(channel, []).append(data)
             while True:
                 try:
-                    async with self._publisher.pipeline(transaction=False) as pipe:
-                        for channel, datas in frames.items():
-                            pipe.publish(channel, b"[" + b",".join(datas) + b"]")
-                        await pipe.execute()
+                    if len(frames) == 1:  # (mostly: a pipeline costs more than it saves)
+                        [(channel, datas)] = frames.items()
+                        await self._publisher.publish(channel, b"[" + b",".join(datas) + b"]")
+                    else:
+                        async with self._publisher.pipeline(transaction=False) as pipe:
+                            for channel, datas in frames.items():
+                                pipe.publish(channel, b"[" + b",".join(datas) + b"]")
+                            await pipe.execute()
                     break
                 except redis_errors():
                     await asyncio.sleep(0.2)  # held (in order) until Redis is back
