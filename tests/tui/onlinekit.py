@@ -74,6 +74,7 @@ class StillSeat:
         server says after the stream (talk, an offer…)."""
         self.room = room_state
         self.seat = room_state.you
+        self.opening = protocol.Join(protocol.PROTOCOL_VERSION, CODE)  # (its seat, by token)
         self.presence = tuple(presence)
         self.stream = list(stream)
         self.sent: list[object] = []
