@@ -10,9 +10,9 @@ Redis script, so two nodes never both win), loading it from the store.
 Nodes talk over Redis pub/sub, one channel per node: intents from
 connections on one node to the table's owner, and the owner's frames back
 to the nodes holding those connections.  One task publishes everything a
-node sends, in order; what it could not publish while Redis was away is
-published once Redis is back.  ``mantis:owners`` tells every node that a
-table changed hands.
+node sends, in order, each channel's waiting messages as one list; what it
+could not publish while Redis was away is published once Redis is back.
+``mantis:owners`` tells every node that a table changed hands.
 """
 
 from __future__ import annotations
@@ -58,6 +58,8 @@ return 1
 Message = dict[str, Any]
 _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.Decoder().decode
+_decode_batch = msgspec.json.Decoder(list[dict[str, Any]]).decode
+"""What a channel carries: a list of messages (all those published together)."""
 
 
 def redis_errors() -> tuple[type[BaseException], ...]:
@@ -268,12 +270,21 @@ class Cluster:
             batch = [await self._outbox.get()]
             while not self._outbox.empty() and len(batch) < 1000:
                 batch.append(self._outbox.get_nowait())
+            # One PUBLISH per channel for all that waited (a JSON list of them), not one per
+            # message: the receiving node parses one reply and wakes once for the lot.
+            frames: dict[str, list[bytes]] = {}
+            for channel, data in batch:
+                frames.setdefault(channel, []).append(data)
             while True:
                 try:
-                    async with self._publisher.pipeline(transaction=False) as pipe:
-                        for channel, data in batch:
-                            pipe.publish(channel, data)
-                        await pipe.execute()
+                    if len(frames) == 1:  # (mostly: a pipeline costs more than it saves)
+                        [(channel, datas)] = frames.items()
+                        await self._publisher.publish(channel, b"[" + b",".join(datas) + b"]")
+                    else:
+                        async with self._publisher.pipeline(transaction=False) as pipe:
+                            for channel, datas in frames.items():
+                                pipe.publish(channel, b"[" + b",".join(datas) + b"]")
+                            await pipe.execute()
                     break
                 except redis_errors():
                     await asyncio.sleep(0.2)  # held (in order) until Redis is back
@@ -296,14 +307,17 @@ class Cluster:
                 async for item in pubsub.listen():
                     if item.get("type") != "message":
                         continue
-                    message = _decode(item["data"])
+                    messages = _decode_batch(item["data"])
                     if _text(item["channel"]) == owners:
-                        self.on_owner(message["code"], message["node"])
+                        for message in messages:
+                            self.on_owner(message["code"], message["node"])
                         continue
-                    sent = message.get("ts")
-                    if sent is not None:
-                        self.on_lag(max(0.0, time.time() - sent))
-                    self.on_message(message)
+                    now = time.time()
+                    for message in messages:
+                        sent = message.get("ts")
+                        if sent is not None:
+                            self.on_lag(max(0.0, now - sent))
+                        self.on_message(message)
             except asyncio.CancelledError:
                 raise
             except redis_errors():

@@ -115,6 +115,8 @@ Holder = tuple[str | None, str | None]
 OWNER_ANSWER = 3.0
 #: Seconds between two looks in the store for tables no node holds (after Redis lost them).
 STORE_SCAN = 10.0
+#: Seconds a node gathers changes to its public list before telling the others.
+SHARE_GAP = 0.25
 #: Seconds after a node starts before its first look in the store.
 HEARTBEAT_SCAN_DELAY = 2.0
 
@@ -1406,13 +1408,18 @@ class TableServer:
                             await self._adopt(code)
 
     def _share_soon(self) -> None:
-        """The public list changed here: tell the other nodes now, not at the next beat."""
+        """The public list changed here: tell the other nodes soon, not at the next beat.
+
+        Changes within ``SHARE_GAP`` go out together: on a busy node tables open and
+        start many times a second, and each share writes the whole list.
+        """
         if self.cluster is None or self._sharing:
             return
         self._sharing = True
 
         async def share() -> None:
             try:
+                await self.clock.sleep(SHARE_GAP)
                 with contextlib.suppress(*_CLUSTER_ERRORS):
                     await self._on_heartbeat()
             finally:

@@ -83,9 +83,13 @@ class PgTableStore:
     def __init__(self, url: str) -> None:
         self.url = url
         self._writer: Any = None
+        self._mover: Any = None
+        """The connection that inserts moves and notices, so that a move never waits
+        behind a table's heavier writes (its start, its end, its seats)."""
         self._reader: Any = None
         self._jobs: asyncio.Queue[tuple[Write, asyncio.Future[Any]] | None] = asyncio.Queue()
-        self._task: asyncio.Task[None] | None = None
+        self._rows: asyncio.Queue[tuple[Write, asyncio.Future[Any]] | None] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
         self._reconnecting: asyncio.Task[None] | None = None
         self._up = asyncio.Event()
         self._reading = asyncio.Lock()
@@ -132,22 +136,30 @@ class PgTableStore:
         except BaseException:
             await store.close()
             raise
-        store._task = asyncio.get_running_loop().create_task(store._write_batches())
+        loop = asyncio.get_running_loop()
+        store._tasks = [
+            loop.create_task(store._write_batches(store._jobs, "_writer")),
+            loop.create_task(store._write_batches(store._rows, "_mover")),
+        ]
         return store
 
     async def _connect(self) -> None:
         import asyncpg
 
+        made: list[Any] = []
         try:
-            writer = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT)
-            try:
-                reader = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT)
-            except BaseException:
-                await writer.close()
-                raise
+            for _ in range(3):
+                made.append(await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT))
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            for connection in made:
+                with contextlib.suppress(Exception):
+                    await connection.close()
             raise StoreUnavailable(f"cannot reach the database: {_one_line(exc)}") from None
-        self._writer, self._reader = writer, reader
+        except BaseException:
+            for connection in made:
+                connection.terminate()
+            raise
+        self._writer, self._mover, self._reader = made
         self._up.set()
 
     # ------------------------------------------------------------------ the writer
@@ -158,43 +170,57 @@ class PgTableStore:
             raise StoreError("the store is closed")
         await self._reachable()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._jobs.put_nowait((job, future))
+        (self._rows if isinstance(job, _Rows) else self._jobs).put_nowait((job, future))
         return await future
 
-    async def _write_batches(self) -> None:
+    async def _write_batches(
+        self, jobs: asyncio.Queue[tuple[Write, asyncio.Future[Any]] | None], connection: str
+    ) -> None:
+        """Commit what waits on ``jobs`` on the connection named ``connection``, in batches."""
         while True:
-            first = await self._jobs.get()
+            first = await jobs.get()
             if first is None:
                 return
             batch = [first]
             stop = False
-            while len(batch) < MAX_BATCH and not self._jobs.empty():
-                job = self._jobs.get_nowait()
+            while len(batch) < MAX_BATCH and not jobs.empty():
+                job = jobs.get_nowait()
                 if job is None:
                     stop = True
                     break
                 batch.append(job)
-            await self._commit(batch)
+            await self._commit(batch, connection)
             if stop:
                 return
 
     async def _commit(
-        self, batch: list[tuple[Write, asyncio.Future[Any]]], again: bool = True
+        self, batch: list[tuple[Write, asyncio.Future[Any]]], connection: str, again: bool = True
     ) -> None:
         committing = False
         try:
             if not self._up.is_set():
                 raise StoreUnavailable("the database is unreachable")
-            transaction = self._writer.transaction()
-            await transaction.start()
-            try:
-                results = await _run(self._writer, [job for job, _ in batch])
-            except BaseException:
-                with contextlib.suppress(Exception):
-                    await transaction.rollback()
-                raise
-            committing = True
-            await transaction.commit()
+            db = getattr(self, connection)
+            jobs = [job for job, _ in batch]
+            rows = _same_rows(jobs)
+            if rows is not None:
+                # Only inserts of one kind (moves, mostly): one ``executemany`` is atomic on
+                # its own (one Sync for all its rows), so no BEGIN and COMMIT round trips.
+                committing = True
+                if rows:
+                    await db.executemany(jobs[0].sql, rows)  # type: ignore[union-attr]
+                results = [None] * len(jobs)
+            else:
+                transaction = db.transaction()
+                await transaction.start()
+                try:
+                    results = await _run(db, jobs)
+                except BaseException:
+                    with contextlib.suppress(Exception):
+                        await transaction.rollback()
+                    raise
+                committing = True
+                await transaction.commit()
         except Exception as exc:
             if _unreachable(exc) or isinstance(exc, StoreUnavailable):
                 if not isinstance(exc, StoreUnavailable):
@@ -204,7 +230,7 @@ class PgTableStore:
                     # while the database restarted, say.  Once more, on a new connection.
                     with contextlib.suppress(StoreUnavailable):
                         await self._reachable()
-                    await self._commit(batch, again=False)
+                    await self._commit(batch, connection, again=False)
                     return
                 gone = StoreUnavailable(f"the database went away: {_one_line(exc)}")
                 for _, future in batch:
@@ -213,7 +239,7 @@ class PgTableStore:
                 _settle(batch[0][1], _store_error(exc))
             else:  # one of them failed: each again on its own, so that one fails alone
                 for one in batch:
-                    await self._commit([one])
+                    await self._commit([one], connection)
             return
         self.batches += 1
         self.writes += len(batch)
@@ -229,7 +255,7 @@ class PgTableStore:
         self._reconnecting = asyncio.get_running_loop().create_task(self._reconnect())
 
     async def _reconnect(self) -> None:
-        for connection in (self._writer, self._reader):
+        for connection in (self._writer, self._mover, self._reader):
             with contextlib.suppress(Exception):
                 connection.terminate()
         while not self._closed:
@@ -499,7 +525,8 @@ class PgTableStore:
             pass
 
         with contextlib.suppress(StoreUnavailable):  # nothing can be under way then
-            await self._write(nothing)
+            # Behind everything queued on each connection (an empty insert sends nothing).
+            await asyncio.gather(self._write(nothing), self._write(_Rows(_MOVES, [])))
 
     async def records(self) -> list[str]:
         async def query(db: Any) -> list[str]:
@@ -513,14 +540,16 @@ class PgTableStore:
     async def close(self) -> None:
         if self._closed:
             return
-        if self._task is not None:
+        if self._tasks:
             self._jobs.put_nowait(None)  # every write queued so far, then stop
-            with contextlib.suppress(Exception):
-                await self._task
+            self._rows.put_nowait(None)
+            for task in self._tasks:
+                with contextlib.suppress(Exception):
+                    await task
         self._closed = True
         if self._reconnecting is not None:
             self._reconnecting.cancel()
-        for connection in (self._writer, self._reader):
+        for connection in (self._writer, self._mover, self._reader):
             if connection is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(connection.close(), CONNECT_TIMEOUT)
@@ -614,6 +643,19 @@ def _move_rows(
 async def _add_moves(db: Any, rows: list[tuple[int, int, int, int | None]]) -> None:
     if rows:
         await db.executemany(_MOVES, rows)
+
+
+def _same_rows(jobs: list[Write]) -> list[tuple[Any, ...]] | None:
+    """Every row of ``jobs`` if they all insert rows with one statement, else None."""
+    first = jobs[0]
+    if not isinstance(first, _Rows):
+        return None
+    rows: list[tuple[Any, ...]] = []
+    for job in jobs:
+        if not isinstance(job, _Rows) or job.sql != first.sql:
+            return None
+        rows += job.rows
+    return rows
 
 
 async def _run(db: Any, jobs: list[Write]) -> list[Any]:

@@ -66,10 +66,18 @@ class OnlinePlay:
 
         With ``lobby``, leaving the table goes back there; without, to a new lobby.
         """
-        if lobby is None and self.prefs.settings.server != connection.url:
+        if lobby is None:
             # Reached from the command line: the lobby this table leaves to (and the next
-            # one) opens on this server, as if it had been typed there.
-            self.prefs.change(server=connection.url)
+            # one) opens on this server, with the name sat down with, as if both had been
+            # typed there.
+            changes: dict[str, object] = {}
+            if self.prefs.settings.server != connection.url:
+                changes["server"] = connection.url
+            name = getattr(connection.opening, "name", "")
+            if name and name != self.prefs.settings.online_name:
+                changes["online_name"] = name
+            if changes:
+                self.prefs.change(**changes)
         follower = TableFollower(self.app, self.prefs, connection)
         self.follower = follower
         self._lobby = lobby

@@ -3,10 +3,12 @@
 The server says (``ratings``) whether the table is rated, why a rated
 table's game would not count, and each seated person's rating there; a bot
 shows its level's rating at the table's size.  One place words them, for
-the waiting room and the board alike.
+the waiting room, the board and the result alike.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from ..net import protocol
 from .level_ratings import rating_text
@@ -40,3 +42,17 @@ def table_rating(ratings: protocol.Ratings | None) -> str:
     if not ratings.rated:
         return "unrated"
     return "rated" if ratings.counts else "rated table · this game unrated"
+
+
+def rating_changes(
+    ratings: protocol.Ratings | None, names: Sequence[str]
+) -> list[tuple[str, int, int]]:
+    """(name, before, after) for each person whose rating the last game moved, as the
+    server said just after it ended (none before then, or for an unrated game)."""
+    if ratings is None or not ratings.before:
+        return []
+    changes = []
+    for seat, (before, after) in enumerate(zip(ratings.before, ratings.seats, strict=False)):
+        if before is not None and after is not None and seat < len(names):
+            changes.append((names[seat], before, after.rating))
+    return changes

@@ -74,6 +74,7 @@ class StillSeat:
         server says after the stream (talk, an offer…)."""
         self.room = room_state
         self.seat = room_state.you
+        self.opening = protocol.Join(protocol.PROTOCOL_VERSION, CODE)  # (its seat, by token)
         self.presence = tuple(presence)
         self.stream = list(stream)
         self.sent: list[object] = []
@@ -82,6 +83,11 @@ class StillSeat:
         self.clock = clock
         self.then = tuple(then)
         self.ratings = ratings
+        self._later: asyncio.Queue[object] = asyncio.Queue()
+
+    def tell(self, event: object) -> None:
+        """Have the server say ``event`` now (after all it said at first)."""
+        self._later.put_nowait(event)
 
     async def events(self) -> AsyncIterator[object]:
         yield self.room
@@ -94,7 +100,11 @@ class StillSeat:
             if isinstance(event, protocol.Ratings):
                 self.ratings = event
             yield event
-        await asyncio.Event().wait()  # nothing more, ever
+        while True:  # nothing more unless a test has it said
+            event = await self._later.get()
+            if isinstance(event, protocol.Ratings):
+                self.ratings = event
+            yield event
 
     def clock_left(self) -> tuple[protocol.Clock, float] | None:
         return self.clock
@@ -248,6 +258,24 @@ def offered_again_app() -> MantisApp:
     offer = protocol.Offer(friend, tuple(sorted((friend, bot))), 42.0)
     still = StillSeat(state, presence, stream, then=[offer])
     return MantisApp(first_screens.Online(still), still=True)  # type: ignore[arg-type]
+
+
+def rated_game_over() -> tuple[MantisApp, StillSeat, list[str]]:
+    """A rated game on a server just finished, its ratings not said yet: the app, its seat
+    (to have the server say them) and the seats' names."""
+    record, _ = positions.single_win()
+    record, me, friend, presence = _table(record, None)
+    stream = [*stream_of(record), Recorded(record.to_json())]
+    state = room(
+        [(s.name, s.kind, s.bot, True) for s in record.seats], you=me, state="over", game=1
+    )
+    rating: list[protocol.SeatRating | None] = [None] * len(record.seats)
+    rating[me] = protocol.SeatRating(1500, 500, True, 0)
+    rating[friend] = protocol.SeatRating(1500, 500, True, 0)
+    still = StillSeat(
+        state, presence, stream, ratings=protocol.Ratings(True, True, None, tuple(rating))
+    )
+    return MantisApp(first_screens.Online(still), still=True), still, [s.name for s in record.seats]  # type: ignore[arg-type]
 
 
 def quick_waiting_app() -> MantisApp:

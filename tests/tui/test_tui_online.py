@@ -144,7 +144,7 @@ async def test_the_board_shows_who_is_away_and_who_is_back(tmp_path: Path) -> No
         await ann.close()
 
 
-async def test_a_table_reached_from_the_command_line_leaves_to_a_lobby_on_its_server(
+async def test_a_table_reached_from_the_command_line_leaves_to_a_lobby_on_its_server_and_name(
     tmp_path: Path,
 ) -> None:
     async with running_server(tmp_path / "server") as (_, url):
@@ -159,7 +159,9 @@ async def test_a_table_reached_from_the_command_line_leaves_to_a_lobby_on_its_se
             await pilot.press("escape")  # leave the waiting room: to a new lobby
             await wait_for(pilot, lambda: shown(app, LobbyScreen))
             assert app.screen.query_one("#server", Input).value == url
+            assert app.screen.query_one("#online-name", Input).value == "Ann"
         assert load_settings()[0].server == url  # and the next lobby too
+        assert load_settings()[0].online_name == "Ann"
         await ann.close()
 
 

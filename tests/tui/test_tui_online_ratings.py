@@ -76,3 +76,28 @@ async def test_the_settings_export_and_import_the_keys_in_one_line(tmp_path: Pat
         await wait_for(pilot, lambda: "not a player key file" in str(error.render()))
         assert "\n" not in str(error.render())
         assert PlayerKeys().keys() == {"ws://a.example:1": key}
+
+
+async def test_the_result_shows_the_rating_changes_the_server_says_after_the_end() -> None:
+    import onlinekit
+
+    from mantis.net import protocol
+    from mantis.tui.screens.game_over import GameOverScreen
+
+    app, still, names = onlinekit.rated_game_over()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: shown(app, GameOverScreen))
+        result = app.screen
+        line = result.query_one("#ratings")
+        assert not line.display  # the game is over, its ratings not known yet
+        people = [i for i, s in enumerate(still.ratings.seats) if s is not None]
+        after = [None] * len(names)
+        after[people[0]] = protocol.SeatRating(1579, 420, True, 1)
+        after[people[1]] = protocol.SeatRating(1421, 420, True, 1)
+        before = [1500 if a is not None else None for a in after]
+        still.tell(protocol.Ratings(True, True, None, tuple(after), tuple(before)))
+        await wait_for(pilot, lambda: line.display)
+        shown_names = [result.names[i] for i in people]
+        assert str(line.render()) == (
+            f"Ratings: {shown_names[0]} 1,500 → 1,579 · {shown_names[1]} 1,500 → 1,421"
+        )

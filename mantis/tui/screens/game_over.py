@@ -201,6 +201,8 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
         self.accepting = True
         """Whether "again" may be chosen now (not once this person has accepted)."""
         self.ratings = tuple(ratings)
+        self.ratings_text = ratings_line([(c.name, c.before.shown, c.after.shown) for c in ratings])
+        """The rating changes the game made, in a line ("" for none, or not yet known)."""
 
     def compose(self) -> ComposeResult:
         result, names = self.result, self.names
@@ -214,8 +216,9 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
             yield Static(plain.content(headline), id="winners")
             yield Static(plain.content(reason_text(result, names)), id="reason")
             yield Static(self._score_table(), id="scores")
-            if self.ratings:
-                yield Static(plain.content(ratings_line(self.ratings)), id="ratings")
+            ratings = Static(plain.content(self.ratings_text), id="ratings")
+            ratings.display = bool(self.ratings_text)
+            yield ratings
             seed = "-" if self.seed is None else str(self.seed)
             note = self.note
             if note is None:
@@ -254,6 +257,15 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
 
     def on_mount(self) -> None:
         self._show_offer_buttons()
+
+    def show_ratings(self, text: str) -> None:
+        """The rating changes the game made (``ratings_line``), once they are known: online,
+        the server says them just after the game's end."""
+        self.ratings_text = text
+        if self.is_mounted:
+            line = self.query_one("#ratings", Static)
+            line.update(plain.content(text))
+            line.display = bool(text)
 
     def show_offer(self, text: str, *, accept: bool, decline: bool) -> None:
         """How another game stands (``text``), and whether this person may accept (or
@@ -299,9 +311,10 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
             self.dismiss(chosen)
 
 
-def ratings_line(changes: Sequence[RatingChange]) -> str:
-    """ "Rating: Ann 1,612 → 1,634", a person after another ("Ratings: …, · …")."""
-    moves = " · ".join(
-        f"{change.name} {change.before.shown:,} → {change.after.shown:,}" for change in changes
-    )
+def ratings_line(changes: Sequence[tuple[str, int, int]]) -> str:
+    """ "Rating: Ann 1,612 → 1,634" from (name, before, after), a person after another
+    ("Ratings: … · …"); "" for none."""
+    if not changes:
+        return ""
+    moves = " · ".join(f"{name} {before:,} → {after:,}" for name, before, after in changes)
     return f"Rating{'s' if len(changes) > 1 else ''}: {moves}"

@@ -36,13 +36,13 @@ from ...table import Message, Talk
 from ...table.messages import MAX_TALK
 from ...table.names import YOU
 from ..narration import join_names, talk_line
-from ..online_ratings import seat_rating
+from ..online_ratings import rating_changes, seat_rating
 from ..preferences import Preferences
 from ..presence import presence_label
 from ..widgets.game_log import GameLog
 from ..widgets.turn_banner import TurnBanner
 from .board import BOARD_CSS
-from .game_over import ONLINE_ANSWERS, ONLINE_CHOICES, GameOverScreen
+from .game_over import ONLINE_ANSWERS, ONLINE_CHOICES, GameOverScreen, ratings_line
 from .play import PlayScreen
 
 #: A person's own clock stands out from this many seconds left.
@@ -176,10 +176,14 @@ class OnlinePlayScreen(PlayScreen):
     # ------------------------------------------------------------------ the connection
 
     def show_presence(self) -> None:
-        """Mark each seat's connection, as the server last said."""
+        """Mark each seat's connection and rating as the server last said, and, after a
+        rated game, its rating changes on the result."""
         if self.is_mounted:
             self._mark_presence()
             self._update_controls()
+        screen = self._result_screen
+        if screen is not None and screen.is_attached:
+            screen.show_ratings(self._ratings_line())  # (the server says them after the end)
 
     def _mark_presence(self) -> None:
         room, ratings = self.online.room, self.online.ratings
@@ -349,7 +353,11 @@ class OnlinePlayScreen(PlayScreen):
         )
         self._result_screen = screen
         self._offer_to(screen)
+        screen.show_ratings(self._ratings_line())
         return screen
+
+    def _ratings_line(self) -> str:
+        return ratings_line(rating_changes(self.online.ratings, self.names))
 
     def show_offer(self, closed: protocol.OfferClosed | None = None) -> None:
         """Show how another game stands (``closed``: why the last offer is off)."""
