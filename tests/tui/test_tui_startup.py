@@ -78,6 +78,11 @@ def test_the_setup_screen_opens_without_tables_online_play_or_the_expert() -> No
     # Of the table, only the rules of a seat's name (the setup form checks them).
     assert among(modules, ("mantis.table",)) == ["mantis.table", "mantis.table.names"]
     assert among(modules, NEVER_AT_START) == []
+    # Nor any bot (the levels are names until one sits), nor the record format and the
+    # game it replays through (the remembered seats are read without them).
+    assert (
+        among(modules, ("mantis.players.bots", "mantis.engine.record", "mantis.engine.game")) == []
+    )
 
 
 def test_a_table_opens_without_the_setup_screen_online_play_or_a_hidden_coach() -> None:

@@ -13,9 +13,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
-from ...engine import SeatInfo
-from ...engine.record import SeatKind
 from ...engine.seat_count import MAX_SEATS, SEAT_COUNTS, valid_seat_count
+from ...engine.seats import SeatInfo, SeatKind
 from ...players.registry import level_choices
 from ...players.seat_specs import HUMAN
 from ...table.names import MAX_NAME_LENGTH
