@@ -58,8 +58,9 @@ return 1
 Message = dict[str, Any]
 _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.Decoder().decode
-_decode_batch = msgspec.json.Decoder(list[dict[str, Any]]).decode
-"""What a channel carries: a list of messages (all those published together)."""
+_decode_batch = msgspec.json.Decoder(list[dict[str, Any]] | dict[str, Any]).decode
+"""What a channel carries: a list of messages (all those published together), or one
+message on its own (as nodes from before lists published them, during a rolling upgrade)."""
 
 
 def redis_errors() -> tuple[type[BaseException], ...]:
@@ -308,6 +309,8 @@ class Cluster:
                     if item.get("type") != "message":
                         continue
                     messages = _decode_batch(item["data"])
+                    if isinstance(messages, dict):
+                        messages = [messages]
                     if _text(item["channel"]) == owners:
                         for message in messages:
                             self.on_owner(message["code"], message["node"])
