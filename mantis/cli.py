@@ -150,9 +150,13 @@ def _jobs(text: str) -> int | str:
 _JOBS_HELP = "worker processes, or auto for every core (default: whichever is faster for the run)"
 
 
-def build_parser(serving: bool = False) -> argparse.ArgumentParser:
+def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.ArgumentParser:
     """The command line's parser; ``serving=False`` leaves out ``mantis serve``'s limits
-    (their defaults live with the server: no other command loads the network code)."""
+    (their defaults live with the server: no other command loads the network code).
+
+    ``play_only`` builds ``mantis play`` alone: a table's launch pays for the parser
+    before its first frame.
+    """
     parser = _Parser(
         prog="mantis",
         description="Mantis, the card game, in your terminal. Without a command: play.",
@@ -173,6 +177,8 @@ def build_parser(serving: bool = False) -> argparse.ArgumentParser:
     play.add_argument(
         "--resume", action="store_true", help="resume the unfinished game, if there is one"
     )
+    if play_only:
+        return parser
 
     replay = sub.add_parser("replay", help="watch a recorded game, move by move")
     replay.add_argument("file", metavar="FILE", help="game records (JSON lines), e.g. --record's")
@@ -381,14 +387,26 @@ def build_parser(serving: bool = False) -> argparse.ArgumentParser:
 
 _TOP_LEVEL_FLAGS = ("-h", "--help", "--version")
 
+PLAIN_PLAY = argparse.Namespace(
+    command="play", seats=None, names=None, seed=None, speed=None, bot_timeout=None, resume=False
+)
+"""What ``mantis play`` alone parses to: what ``mantis`` runs."""
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``mantis`` console script."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0].startswith("-") and args_list[0] not in _TOP_LEVEL_FLAGS:
         args_list.insert(0, "play")  # `mantis --seats ...` means `mantis play --seats ...`
-    parser = build_parser(serving=args_list[:1] == ["serve"])
     try:
+        if not args_list:
+            # `mantis` alone opens the setup screen: no parser is built, since every
+            # launch pays for that before its first frame and this one has nothing to parse.
+            from .tui.launch import run_play
+
+            return run_play(PLAIN_PLAY)
+        first = args_list[0]
+        parser = build_parser(serving=first == "serve", play_only=first == "play")
         args = parser.parse_args(args_list)
         command = args.command or "play"
         if command == "simulate":

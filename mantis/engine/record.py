@@ -18,46 +18,16 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import Annotated, Any, Literal
-
-import msgspec
+from typing import Any
 
 from .actions import SCORE, Action, IllegalActionError, Score, steal
 from .cards import card_code, parse_card
 from .deal import check_deal
 from .game import Game, target_for
 from .seat_count import SEAT_RANGE, valid_seat_count
+from .seats import RecordError, SeatInfo, seats_from_json
 
 FORMAT_VERSION = 1
-
-
-class RecordError(ValueError):
-    """A game record that cannot be read or does not follow the rules."""
-
-
-SeatKind = Literal["human", "bot"]
-"""Who plays a seat: a person (here or online) or a bot."""
-
-
-class SeatInfo(msgspec.Struct, frozen=True):
-    """Who sat in a seat: a display name, ``"human"`` or ``"bot"``, and the bot's name.
-
-    A ``msgspec`` struct so that the table's public stream, which names the
-    seats, reads them back checked (names are bounded in length there too).
-    Its fields are the one set of rules for a seat wherever one is read
-    back: a record, the settings' remembered table, the statistics
-    (``seats_from_json``).
-    """
-
-    name: Annotated[str, msgspec.Meta(max_length=64)]
-    kind: SeatKind
-    bot: Annotated[str, msgspec.Meta(max_length=200)] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"name": self.name, "kind": self.kind}
-        if self.bot is not None:
-            data["bot"] = self.bot
-        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,20 +283,6 @@ def _parse_left(data: Any, players: int) -> tuple[int, ...]:
     ):
         raise RecordError(f"left must list seats of the table (0..{players - 1})")
     return tuple(sorted(set(data)))
-
-
-def seats_from_json(data: Any) -> tuple[SeatInfo, ...]:
-    """Seats from their JSON (a list of what ``SeatInfo.to_json`` writes).
-
-    ``RecordError`` says which seat breaks which rule; keys other than
-    ``name``, ``kind`` and ``bot`` are ignored.
-    """
-    if not isinstance(data, list):
-        raise RecordError("seats must be a list")
-    try:
-        return msgspec.convert(data, tuple[SeatInfo, ...])
-    except msgspec.ValidationError as exc:
-        raise RecordError(f"a seat is not valid: {exc}") from None
 
 
 def iter_records(lines: Iterable[str]) -> Iterator[GameRecord]:

@@ -7,24 +7,58 @@ import importlib
 import inspect
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, MutableMapping
 from types import ModuleType
 from typing import cast
 
-from .bots.casual import CasualBot
-from .bots.expert import ExpertBot
-from .bots.greedy import GreedyBot
-from .bots.random_bot import RandomBot
-from .bots.score import ScoreBot
 from .protocol import Player, is_player
 
-BOTS: dict[str, Callable[[], Player]] = {
-    "random": RandomBot,
-    "score": ScoreBot,
-    "casual": CasualBot,
-    "greedy": GreedyBot,
-    "expert": ExpertBot,
-}
+
+class _BuiltIn(MutableMapping[str, Callable[[], Player]]):
+    """Bots by name, each bot's module imported when its class is first asked for.
+
+    Naming the bots (the CLI's choices, the setup screen's levels, a seat
+    spec's check) imports none: a launch does that before its first frame.
+    """
+
+    def __init__(self, homes: dict[str, str]) -> None:
+        self._homes = dict(homes)  # name: "module:Class" under .bots
+        self._classes: dict[str, Callable[[], Player]] = {}
+
+    def __getitem__(self, name: str) -> Callable[[], Player]:
+        if name not in self._classes:
+            module, _, cls = self._homes[name].partition(":")
+            home = importlib.import_module(f"{__package__}.bots.{module}")
+            self._classes[name] = getattr(home, cls)
+        return self._classes[name]
+
+    def __setitem__(self, name: str, bot: Callable[[], Player]) -> None:
+        self._homes[name] = ""
+        self._classes[name] = bot
+
+    def __delitem__(self, name: str) -> None:
+        del self._homes[name]
+        self._classes.pop(name, None)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._homes  # (Mapping's own would import the bot)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._homes)
+
+    def __len__(self) -> int:
+        return len(self._homes)
+
+
+BOTS: MutableMapping[str, Callable[[], Player]] = _BuiltIn(
+    {
+        "random": "random_bot:RandomBot",
+        "score": "score:ScoreBot",
+        "casual": "casual:CasualBot",
+        "greedy": "greedy:GreedyBot",
+        "expert": "expert:ExpertBot",
+    }
+)
 """Built-in bots by CLI name, weakest first."""
 
 

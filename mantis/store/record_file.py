@@ -10,7 +10,8 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
-from ..engine.record import GameRecord, RecordError, iter_records, parse_record
+from ..engine.record import GameRecord, iter_records, parse_record
+from ..engine.seats import RecordError
 from .atomic import write_text_atomic
 
 

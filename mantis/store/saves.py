@@ -21,12 +21,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..engine.game import Game
-from ..engine.record import GameRecord, RecordError, parse_record
+from ..engine.seats import RecordError
 from .atomic import remove_stale_temp_files, write_text_atomic
 from .paths import data_dir
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from ..engine.record import GameRecord
 
 SAVE_NAME = "current-game.json"
 
@@ -114,6 +117,10 @@ def load_save(
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return None, move_aside(target, "is not UTF-8 text")
+    # The record format (and the rules it replays through) loads only for a save to read:
+    # every plain launch looks for one before its first frame.
+    from ..engine.record import parse_record
+
     try:
         record = parse_record(text)
     except RecordError as exc:

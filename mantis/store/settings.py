@@ -14,8 +14,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..engine.record import RecordError, SeatInfo, seats_from_json
 from ..engine.seat_count import valid_seat_count
+from ..engine.seats import RecordError, SeatInfo, seats_from_json
 from .atomic import remove_stale_temp_files, write_text_atomic
 from .paths import settings_path
 

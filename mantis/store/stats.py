@@ -25,7 +25,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import NamedTuple
 
-from ..engine.record import GameRecord, RecordError, SeatInfo, parse_record
+from ..engine.record import GameRecord, parse_record
+from ..engine.seats import RecordError, SeatInfo
 from ..rating.scale import Rating
 from .paths import data_dir
 from .ratings import RatingChange, RatingPoint, rate_stored_game, rating_change

@@ -23,7 +23,7 @@ import json
 import sqlite3
 from collections.abc import Callable, Sequence
 
-from ..engine.record import RecordError, SeatInfo, seats_from_json
+from ..engine.seats import RecordError, SeatInfo, seats_from_json
 from . import ratings
 
 SCHEMA_VERSION = 5

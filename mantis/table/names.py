@@ -59,7 +59,9 @@ def _data() -> tuple[dict[int, str], frozenset[int]]:
 
 def shows_as_nothing(char: str) -> bool:
     """Whether ``char`` is a default-ignorable code point (drawn as nothing at all)."""
-    return ord(char) in _data()[1]
+    # No ASCII character is one (the first is U+00AD), and a plain name is read
+    # before the table's first frame: it need not wait for the data file.
+    return not char.isascii() and ord(char) in _data()[1]
 
 
 def clean_name(text: str) -> str:

@@ -11,6 +11,7 @@ server run inside the app).
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -51,10 +52,21 @@ FirstScreen = Callable[["MantisApp"], None]
 """Shows the app's first screen (see ``first_screens``): setup, a table, a replay…"""
 
 
+def _collect_again() -> None:
+    """Turn the garbage collector back on once the first screen is drawn, if a launcher
+    turned it off (``launch.run_play``): what was made until then lives on, so it is
+    frozen (never scanned again) rather than collected."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
+
 class MantisApp(App[int]):
     """Setup, tables, replays, online play, help and settings, with settings kept on disk."""
 
-    CSS_PATH = "app.tcss"
+    # The setup screen's styles load with the app's: it is the first screen of most
+    # launches, and a screen's own CSS_PATH, read when it is shown, parses all again.
+    CSS_PATH = ["app.tcss", "screens/setup.tcss"]
     TITLE = "Mantis"
     BINDINGS = [
         Binding("f1", "help", "Help"),
@@ -113,6 +125,7 @@ class MantisApp(App[int]):
             self.first(self)
         else:
             self.show_setup()
+        self.screen.call_after_refresh(_collect_again)
         self.theme_changed_signal.subscribe(self, self._on_theme_changed)
         self.prefs.changed.subscribe(self, self._on_preferences, immediate=True)
         self.call_after_refresh(self._check_size)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 
 from .seating import SeatingError, parse_seats
@@ -23,19 +24,26 @@ def run_play(args: argparse.Namespace) -> int:
     except SeatingError as exc:
         print(f"mantis: error: {exc}", file=sys.stderr)
         return USAGE_ERROR
-    # Textual loads only now
-    from . import first_screens
-    from .app import FirstScreen, MantisApp
+    # Nothing made from here to the first frame is garbage, yet collecting cycles while
+    # Textual loads and the first screen is built is a good part of the wait: the app
+    # turns the collector back on once that screen is drawn (MantisApp.on_mount).
+    gc.disable()
+    try:
+        # Textual loads only now
+        from . import first_screens
+        from .app import FirstScreen, MantisApp
 
-    first: FirstScreen
-    if seats is not None:
-        first = first_screens.NewTable(seats, args.seed)
-    else:
-        # Only a plain launch looks for an unfinished game: a seed means a new one.
-        resume = None
-        if args.seed is None:
-            resume = first_screens.Resume.NOW if args.resume else first_screens.Resume.OFFER
-        first = first_screens.Setup(args.seed, resume=resume)
-    app = MantisApp(first, speed=args.speed, bot_timeout=args.bot_timeout)
-    app.run()
+        first: FirstScreen
+        if seats is not None:
+            first = first_screens.NewTable(seats, args.seed)
+        else:
+            # Only a plain launch looks for an unfinished game: a seed means a new one.
+            resume = None
+            if args.seed is None:
+                resume = first_screens.Resume.NOW if args.resume else first_screens.Resume.OFFER
+            first = first_screens.Setup(args.seed, resume=resume)
+        app = MantisApp(first, speed=args.speed, bot_timeout=args.bot_timeout)
+        app.run()
+    finally:
+        gc.enable()  # if the app ended before its first frame
     return app.return_code or 0

@@ -8,7 +8,6 @@ slot; at the end the game-over choice deals again, replays or leaves.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -102,6 +101,8 @@ class LocalGames:
         from ..table import dealt
 
         if seed is None:
+            import secrets  # loads OpenSSL's hashes: not before the first frame
+
             seed = secrets.randbelow(SEED_RANGE)
         board = self.board(self.make_table(dealt(seats, seed)), paused=paused)
         if remember:

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..engine import SeatInfo
-from ..engine.record import SeatKind
+from ..engine.seats import SeatInfo, SeatKind
 from ..players import HumanPlayer, Player, PlayerSpecError, bot_factory
 from ..players.seat_specs import HUMAN, local_seats_problem, split_specs
 from ..table.names import MAX_NAME_LENGTH, YOU, clean_name, look_alike, looks_like_you

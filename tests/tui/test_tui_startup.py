@@ -9,6 +9,7 @@ launch loads can be seen (this test process has imported everything already).
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 
@@ -77,6 +78,11 @@ def test_the_setup_screen_opens_without_tables_online_play_or_the_expert() -> No
     # Of the table, only the rules of a seat's name (the setup form checks them).
     assert among(modules, ("mantis.table",)) == ["mantis.table", "mantis.table.names"]
     assert among(modules, NEVER_AT_START) == []
+    # Nor any bot (the levels are names until one sits), nor the record format and the
+    # game it replays through (the remembered seats are read without them).
+    assert (
+        among(modules, ("mantis.players.bots", "mantis.engine.record", "mantis.engine.game")) == []
+    )
 
 
 def test_a_table_opens_without_the_setup_screen_online_play_or_a_hidden_coach() -> None:
@@ -97,3 +103,20 @@ def test_the_default_names_keep_the_name_rules() -> None:
         for people in range(seats + 1):
             kinds = ["human"] * people + ["bot"] * (seats - people)
             check_names(default_names(kinds))
+
+
+async def test_the_collector_is_back_on_once_the_first_screen_is_up() -> None:
+    # `mantis play` turns the garbage collector off until its first frame (nothing made
+    # by then is garbage); the app turns it back on once its first screen is drawn.
+    from mantis.tui.app import MantisApp
+
+    gc.disable()
+    try:
+        app = MantisApp(still=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert type(app.screen).__name__ == "SetupScreen"
+            assert gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()

@@ -112,10 +112,13 @@ class BoardScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         # Roomy or not is settled before the widgets exist (the screen has its size
         # by now): settled on the first resize, it restyled the whole board again.
+        # So are the breakpoints' classes, which Textual would set on that resize.
+        self._set_breakpoints()
         self._fit_tanks()
         view = self.state.view()
+        pickable = self.pickable_at_start()
         self.panels = [
-            SeatPanel(seat, self.names[seat], describe(info), view)
+            SeatPanel(seat, self.names[seat], describe(info), view, pickable=seat in pickable)
             for seat, info in enumerate(self.seats)
         ]
         yield Static(id="status")
@@ -130,6 +133,10 @@ class BoardScreen(Screen[None]):
         yield from self.compose_bottom()
         yield Footer()
 
+    def pickable_at_start(self) -> tuple[int, ...]:
+        """The seats a click picks as the board opens (a subclass's controls say)."""
+        return ()
+
     def compose_bottom(self) -> ComposeResult:
         """The subclass's own widgets, between the log and the footer (one row, as a rule)."""
         yield from ()
@@ -139,6 +146,18 @@ class BoardScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self._fit_tanks()
+
+    def _set_breakpoints(self) -> None:
+        """The classes Textual gives the screen for its size (``*_BREAKPOINTS``), set now."""
+        width, height = self.size
+        classes: dict[str, bool] = {}
+        for length, points in (
+            (width, self.HORIZONTAL_BREAKPOINTS or []),
+            (height, self.VERTICAL_BREAKPOINTS or []),
+        ):
+            reached = [name for at, name in sorted(points) if length >= at]
+            classes.update((name, bool(reached) and name == reached[-1]) for _, name in points)
+        self.update_classes(classes, update=False)
 
     def _fit_tanks(self) -> None:
         """Draw tanks one row per colour when every seat fits that way, else one line."""

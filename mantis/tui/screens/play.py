@@ -248,6 +248,19 @@ class PlayScreen(BoardScreen):
             self._update_insights()
         self._update_status()
 
+    def pickable_at_start(self) -> tuple[int, ...]:
+        # What _follow_turn will find: the panels are made flagged rather than restyled.
+        view = self.state.view()
+        if view.over or view.to_move not in self.controls:
+            return ()
+        return self._steal_targets(view.to_move)
+
+    def _steal_targets(self, seat: int) -> tuple[int, ...]:
+        """The seats ``seat`` may steal from now, as the rules allow."""
+        return tuple(
+            a.target for a in self.state.view(seat).legal_actions() if isinstance(a, Steal)
+        )
+
     def _follow_turn(self, seat: int) -> None:
         """A turn started (or the board opened on one): whose controls come alive."""
         self.gate.turn_shown()
@@ -255,9 +268,7 @@ class PlayScreen(BoardScreen):
         if not self.state.over:
             if seat in self.controls:
                 self.waiting = seat
-                self.targets = tuple(
-                    a.target for a in self.state.view(seat).legal_actions() if isinstance(a, Steal)
-                )
+                self.targets = self._steal_targets(seat)
             else:
                 self.thinking = seat
         for panel in self.panels:

@@ -13,9 +13,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
-from ...engine import SeatInfo
-from ...engine.record import SeatKind
 from ...engine.seat_count import MAX_SEATS, SEAT_COUNTS, valid_seat_count
+from ...engine.seats import SeatInfo, SeatKind
 from ...players.registry import level_choices
 from ...players.seat_specs import HUMAN
 from ...table.names import MAX_NAME_LENGTH
@@ -55,7 +54,9 @@ def _default_seats() -> list[SeatInfo]:
 class SetupScreen(Screen[None]):
     """Choose the seats and start a table; the last setup is offered again."""
 
-    CSS_PATH = "setup.tcss"
+    # Its styles are in setup.tcss, which the app loads at start: a screen's own
+    # CSS_PATH is read when it is first shown, and that parses every style again.
+    AUTO_FOCUS = "#start"
     BINDINGS = [
         Binding("ctrl+s", "start", "Start", priority=True),
         Binding("o", "app.play_online", "Online"),
@@ -113,10 +114,9 @@ class SetupScreen(Screen[None]):
                     compact=True,
                 )
                 yield Static("2 players race to 15 cards, 3-6 to 10", classes="note")
-            with Horizontal(classes="row header"):
-                yield Label("Seat", classes="label")
-                yield Label("Name", classes="name-head")
-                yield Label(self._plays_as(), id="plays-as")
+            # One line rather than a label per column: each widget is paid for
+            # before the first frame.  Its columns are the rows' (setup.tcss).
+            yield Static(self._plays_as(), id="plays-as", classes="row header")
             with Vertical(id="seat-rows"):
                 # Only the rows shown: the others are made when more players are
                 # picked (a row's widgets are much of what the first frame costs).
@@ -142,7 +142,8 @@ class SetupScreen(Screen[None]):
         yield Footer()
 
     def _plays_as(self) -> str:
-        return f"Plays as · a bot's rating at {self.players} players"
+        """The column heads: seat (9 wide), name (22 and a gap of 2), who plays."""
+        return f"{'Seat':<9}{'Name':<24}Plays as · a bot's rating at {self.players} players"
 
     def _seat_row(self, i: int) -> Horizontal:
         """Seat ``i``'s row: its number, its name and who plays it."""
@@ -166,15 +167,13 @@ class SetupScreen(Screen[None]):
         if self.still:
             for field in self.query(Input):
                 field.cursor_blink = False
-        self._show_rows()
-        self.query_one("#start", Button).focus()
 
     @on(Select.Changed, "#players")
     def _on_players(self, event: Select.Changed) -> None:
         if isinstance(event.value, int) and event.value != self.players:
             self.players = event.value
             self.options = _choices(self.remembered_bots, self.players)
-            self.query_one("#plays-as", Label).update(self._plays_as())
+            self.query_one("#plays-as", Static).update(self._plays_as())
             for kind in self.query_one("#seat-rows").query(".seat Select").results(Select):
                 relabel(kind, self.options)
             self._show_rows()

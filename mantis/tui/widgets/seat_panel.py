@@ -68,8 +68,13 @@ class SeatPanel(Vertical):
             super().__init__()
             self.seat = seat
 
-    def __init__(self, seat: int, name: str, kind: str, view: View) -> None:
-        super().__init__(id=f"seat-{seat}")
+    def __init__(
+        self, seat: int, name: str, kind: str, view: View, *, pickable: bool = False
+    ) -> None:
+        """Seat ``seat``'s panel, showing ``view``; ``pickable``: a click picks it now."""
+        # Flagged from the start: a class changed once mounted restyles the panel again.
+        flags = {**_view_flags(seat, view), "-pickable": pickable}
+        super().__init__(id=f"seat-{seat}", classes=" ".join(f for f, on in flags.items() if on))
         self.seat = seat
         self.seat_name = name
         self.kind = kind
@@ -120,8 +125,8 @@ class SeatPanel(Vertical):
     def show_view(self, view: View) -> None:
         """Jump to the position in ``view`` (on opening, or when a replay steps back)."""
         self._show_counts(view, None)
-        self._flag("-to-move", not view.over and view.to_move == self.seat)
-        self._flag("-winner", view.winners is not None and self.seat in view.winners)
+        for name, on in _view_flags(self.seat, view).items():
+            self._flag(name, on)
         self._update_subtitle()
 
     def _show_counts(self, view: View, marked: int | None) -> None:
@@ -168,6 +173,14 @@ class SeatPanel(Vertical):
     def on_click(self, event: events.Click) -> None:
         event.stop()
         self.post_message(self.Picked(self.seat))
+
+
+def _view_flags(seat: int, view: View) -> dict[str, bool]:
+    """The flags ``view`` gives ``seat``'s panel: to move, winner."""
+    return {
+        "-to-move": not view.over and view.to_move == seat,
+        "-winner": view.winners is not None and seat in view.winners,
+    }
 
 
 def _tanks_changed(event: Scored | ScoreMissed | Stolen | StealMissed) -> tuple[int, ...]:
