@@ -195,11 +195,12 @@ def run_tasks(
         return _merge(parts)
     context = multiprocessing.get_context("spawn" if os.name != "posix" else "fork")
     finished: queue.SimpleQueue[tuple[int, RunResult | BaseException]] = queue.SimpleQueue()
+    failed: tuple[int, BaseException] | None = None
     with context.Pool(jobs) as pool:
         in_flight = 0
-        while next_start < len(tasks) or in_flight:
+        while (next_start < len(tasks) and failed is None) or in_flight:
             # two chunks per worker in flight: none waits for the next to be handed out
-            while next_start < len(tasks) and in_flight < 2 * jobs:
+            while failed is None and next_start < len(tasks) and in_flight < 2 * jobs:
                 size = sizer.next_size()
                 chunk = tasks[next_start : next_start + size]
                 pool.apply_async(
@@ -213,8 +214,14 @@ def run_tasks(
             start, part = finished.get()
             in_flight -= 1
             if isinstance(part, BaseException):
-                raise part
+                # The chunks under way finish first: a worker stopped while it sends a result
+                # can leave the results' lock held, and the pool then never closes.
+                if failed is None or start < failed[0]:
+                    failed = (start, part)
+                continue
             done(start, part)
+    if failed is not None:
+        raise failed[1]  # (the earliest game's failure among those played)
     return _merge(parts)
 
 
