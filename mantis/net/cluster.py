@@ -276,19 +276,13 @@ class Cluster:
             frames: dict[str, list[bytes]] = {}
             for channel, data in batch:
                 frames.setdefault(channel, []).append(data)
-            while True:
-                try:
-                    if len(frames) == 1:  # (mostly: a pipeline costs more than it saves)
-                        [(channel, datas)] = frames.items()
+            for channel, datas in frames.items():
+                while True:
+                    try:
                         await self._publisher.publish(channel, b"[" + b",".join(datas) + b"]")
-                    else:
-                        async with self._publisher.pipeline(transaction=False) as pipe:
-                            for channel, datas in frames.items():
-                                pipe.publish(channel, b"[" + b",".join(datas) + b"]")
-                            await pipe.execute()
-                    break
-                except redis_errors():
-                    await asyncio.sleep(0.2)  # held (in order) until Redis is back
+                        break
+                    except redis_errors():
+                        await asyncio.sleep(0.2)  # held (in order) until Redis is back
 
     async def _flush(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
