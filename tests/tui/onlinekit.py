@@ -81,9 +81,10 @@ class StillSeat:
         self.record = None
         self.offer: protocol.Offer | None = None
         self.clock = clock
-        self.then = tuple(then)
         self.ratings = ratings
         self._later: asyncio.Queue[object] = asyncio.Queue()
+        for event in then:
+            self._later.put_nowait(event)
 
     def tell(self, event: object) -> None:
         """Have the server say ``event`` now (after all it said at first)."""
@@ -94,14 +95,10 @@ class StillSeat:
         yield protocol.Presence(self.presence)  # type: ignore[arg-type]
         if self.stream:
             yield StreamUpdate(tuple(self.stream))
-        for event in self.then:
+        while True:  # ``then``, and after it only what a test has it say
+            event = await self._later.get()
             if isinstance(event, protocol.Offer):
                 self.offer = event
-            if isinstance(event, protocol.Ratings):
-                self.ratings = event
-            yield event
-        while True:  # nothing more unless a test has it said
-            event = await self._later.get()
             if isinstance(event, protocol.Ratings):
                 self.ratings = event
             yield event
