@@ -1445,10 +1445,12 @@ class TableServer:
     async def _on_heartbeat(self) -> None:
         """Every heartbeat: what this node shares (its figures, its public tables)."""
         assert self.cluster is not None
-        status = self._local_status()
+        # Both taken at once: a table opened while the status is being written would
+        # otherwise be listed but not yet counted.
+        status, listing = self._local_status(), self.listing()
         status["node"] = self.node
         await self.cluster.put_status(status)
-        await self.directory.put_listing(self.node, self.listing())
+        await self.directory.put_listing(self.node, listing)
 
     async def _on_reconnect(self) -> None:
         """Redis is back (and forgot everything): take this node's tables again."""
