@@ -120,3 +120,29 @@ async def test_the_collector_is_back_on_once_the_first_screen_is_up() -> None:
     finally:
         gc.enable()
         gc.unfreeze()
+
+
+async def test_a_first_table_or_setup_screen_parses_no_style_twice(monkeypatch) -> None:
+    # A screen's own style sheets, read when it is first shown, make Textual parse every
+    # style of the app again; the first screen's are read with the app's instead.
+    from textual.css.stylesheet import Stylesheet
+
+    from mantis.tui import first_screens
+    from mantis.tui.app import MantisApp
+    from mantis.tui.seating import parse_seats
+
+    reparsed: list[str] = []
+    reparse = Stylesheet.reparse
+
+    def counted(self: Stylesheet) -> None:
+        reparsed.append(type(app.screen).__name__)
+        reparse(self)
+
+    monkeypatch.setattr(Stylesheet, "reparse", counted)
+    table = first_screens.NewTable(parse_seats("human,greedy"), 7, paused=True)
+    for first, shown in ((table, "LocalPlayScreen"), (None, "SetupScreen")):
+        app = MantisApp(first, still=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert type(app.screen).__name__ == shown
+        assert reparsed == []
