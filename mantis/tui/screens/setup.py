@@ -21,6 +21,7 @@ from ...table.names import MAX_NAME_LENGTH
 from .. import plain
 from ..level_ratings import rated, relabel
 from ..seating import DEFAULT_NAMES, SeatingError, check_names, default_names
+from .styled_at_mount import StyledAtMount
 
 DEFAULT_PLAYERS = 3
 
@@ -51,7 +52,7 @@ def _default_seats() -> list[SeatInfo]:
     ]
 
 
-class SetupScreen(Screen[None]):
+class SetupScreen(StyledAtMount, Screen[None]):
     """Choose the seats and start a table; the last setup is offered again."""
 
     # Its styles are in setup.tcss, which the app loads at start: a screen's own
