@@ -91,7 +91,8 @@ class MantisApp(App[int]):
         (for tests and screenshots).  ``clock`` times the bots' budget and
         the boards' pace (a test's own clock, driven by hand).
         """
-        super().__init__()
+        # The first screen's own styles load with the app's too (see CSS_PATH).
+        super().__init__(css_path=[*self.CSS_PATH, *getattr(first, "styles", ())])
         settings, self.settings_warning = load_settings(settings_file)
         self.prefs = Preferences(
             settings,

@@ -5,7 +5,10 @@ game), ``mantis play --seats`` on a new table, ``mantis replay`` on a replay
 that quits when closed, ``mantis host``/``join``/``watch`` on an online
 table's waiting room; tests and screenshots open a table at any position.
 Each factory is a small value (so a launcher's choice can be compared) that
-the app calls once it is mounted, to show its screen.
+the app calls once it is mounted, to show its screen, and names the style
+sheets that screen needs (``styles``), which the app reads with its own: a
+screen's own ``CSS_PATH``, read when it is first shown, parses every style of
+the app again, which a first frame should not wait for.
 """
 
 from __future__ import annotations
@@ -13,7 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
+
+#: A table's style sheets (LocalPlayScreen's), relative to ``mantis/tui``.
+TABLE_STYLES = ("screens/board.tcss", "screens/play.tcss")
 
 if TYPE_CHECKING:
     from ..engine import GameRecord, SeatInfo
@@ -53,6 +59,7 @@ class NewTable:
     seats: Sequence[SeatInfo]
     seed: int | None = None
     paused: bool = False
+    styles: ClassVar[tuple[str, ...]] = TABLE_STYLES
 
     def __call__(self, app: MantisApp) -> None:
         app.local.start(self.seats, self.seed, paused=self.paused, remember=False)
@@ -65,6 +72,7 @@ class Position:
     record: GameRecord
     upto: int | None = None
     paused: bool = False
+    styles: ClassVar[tuple[str, ...]] = TABLE_STYLES
 
     def __post_init__(self) -> None:
         if self.record.seats is None:
@@ -80,6 +88,7 @@ class Replay:
 
     record: GameRecord
     title: str = ""
+    styles: ClassVar[tuple[str, ...]] = ("screens/board.tcss", "screens/replay.tcss")
 
     def __call__(self, app: MantisApp) -> None:
         app.open_replay(self.record, title=self.title, then=lambda _: app.exit(0))

@@ -13,6 +13,8 @@ import gc
 import subprocess
 import sys
 
+from textual import events
+
 #: Opens the app headless the way ``mantis`` would, then prints what it loaded.
 LAUNCH = """
 import asyncio, sys
@@ -120,3 +122,57 @@ async def test_the_collector_is_back_on_once_the_first_screen_is_up() -> None:
     finally:
         gc.enable()
         gc.unfreeze()
+
+
+async def test_a_first_table_or_setup_screen_parses_no_style_twice(monkeypatch) -> None:
+    # A screen's own style sheets, read when it is first shown, make Textual parse every
+    # style of the app again; the first screen's are read with the app's instead.
+    from textual.css.stylesheet import Stylesheet
+
+    from mantis.tui import first_screens
+    from mantis.tui.app import MantisApp
+    from mantis.tui.seating import parse_seats
+
+    reparsed: list[str] = []
+    reparse = Stylesheet.reparse
+
+    def counted(self: Stylesheet) -> None:
+        reparsed.append(type(app.screen).__name__)
+        reparse(self)
+
+    monkeypatch.setattr(Stylesheet, "reparse", counted)
+    table = first_screens.NewTable(parse_seats("human,greedy"), 7, paused=True)
+    for first, shown in ((table, "LocalPlayScreen"), (None, "SetupScreen")):
+        app = MantisApp(first, still=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert type(app.screen).__name__ == shown
+        assert reparsed == []
+
+
+async def test_a_screen_shown_the_first_time_is_not_styled_twice(monkeypatch) -> None:
+    # Textual restyles a whole screen each time it is shown; the first time, its widgets
+    # have just been styled as they mounted, so the setup screen and a board skip it
+    # (StyledAtMount).  The snapshots show they look the same.
+    from textual.screen import Screen
+
+    from mantis.tui import first_screens
+    from mantis.tui.app import MantisApp
+    from mantis.tui.seating import parse_seats
+
+    resumed: list[tuple[str, bool]] = []
+    resume = Screen._on_screen_resume
+
+    def noted(self: Screen, event: events.ScreenResume) -> None:
+        resumed.append((type(self).__name__, event.refresh_styles))
+        resume(self, event)
+
+    monkeypatch.setattr(Screen, "_on_screen_resume", noted)
+    table = first_screens.NewTable(parse_seats("human,greedy"), 7, paused=True)
+    for first, shown in ((None, "SetupScreen"), (table, "LocalPlayScreen")):
+        resumed.clear()
+        app = MantisApp(first, still=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert type(app.screen).__name__ == shown
+        assert [r for r in resumed if r[0] == shown] == [(shown, False)]

@@ -44,6 +44,7 @@ from ..widgets.game_log import GameLog
 from ..widgets.odds_panel import OddsPanel, face_labels
 from ..widgets.seat_panel import SeatPanel
 from ..widgets.turn_banner import TurnBanner
+from .styled_at_mount import StyledAtMount
 
 #: The board's layout; subclasses list it before their own stylesheet.  Absolute,
 #: because Textual resolves a relative CSS_PATH next to the subclass's module.
@@ -67,7 +68,7 @@ class LogLine(NamedTuple):
     talk: bool = False
 
 
-class BoardScreen(Screen[None]):
+class BoardScreen(StyledAtMount, Screen[None]):
     """One table's position from its public stream: every seat, the banner, the pile, the log.
 
     ``state`` is the stream folded so far and ``messages`` the stream itself.

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -163,7 +163,8 @@ class PlayScreen(BoardScreen):
     def start(self) -> None:
         """Start whatever feeds this board (called once it is on screen)."""
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        # StyledAtMount's handler runs too (Textual calls each class's own).
         self.gate.uncover()
 
     def on_screen_suspend(self) -> None:
