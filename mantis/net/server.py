@@ -82,16 +82,6 @@ log = logging.getLogger("mantis.server")
 
 #: Seconds a new connection has to say who it is.
 HELLO_TIMEOUT = 10.0
-
-#: Openings (create, join, watch, reclaim, quick play) a server works on at once; the
-#: others wait their turn.  An opening is many short steps (the directory, the store,
-#: the owner's lease), and when hundreds of games end together and their people all
-#: sit down again, every step of every opening would queue on the event loop ahead
-#: of the moves of the games under way.  Two nodes at 500 tables
-#: (``benchmarks/server.py --cluster``): move p99 38-66 ms with 1-4 here, 54-137 ms
-#: unbounded.
-OPENINGS = 4
-
 #: Messages a second a connection may send, on average and in a burst.
 RATE, BURST = 10.0, 30.0
 #: Messages dropped for flooding before the connection is closed.
@@ -156,7 +146,6 @@ class TableServer:
         hello_timeout: float = HELLO_TIMEOUT,
         node: str = "",
         cluster: Cluster | None = None,
-        openings: int = OPENINGS,
     ) -> None:
         """A server keeping its tables in ``store``, sharing codes and counts in ``directory``.
 
@@ -165,7 +154,6 @@ class TableServer:
         the reverse proxies whose ``X-Forwarded-For`` is believed.  ``node``:
         this server's name in logs and metrics.  ``cluster``: this node's
         place among others sharing the store (None: the server is one process).
-        ``openings``: connections' first messages worked on at once (``OPENINGS``).
         """
         self.store = store
         self.directory = directory
@@ -193,7 +181,6 @@ class TableServer:
         self.tables_held = SharedCounts(directory, "tables:")
         """Tables waiting or playing, by the address group that created them."""
         self.connections_held = SharedCounts(directory, "connections:")
-        self._openings = asyncio.Semaphore(openings)
         self.counted: dict[str, set[Room]] = {}
         """The rooms this node counts in ``tables_held``, by group."""
         self.bots = BotShare(self.clock, limits.bot_moves)
@@ -605,8 +592,7 @@ class TableServer:
                 return
             if self.cluster is not None:
                 try:
-                    async with self._openings:
-                        elsewhere = await self._owner_for(first, group)
+                    elsewhere = await self._owner_for(first, group)
                 except _BUSY_ERRORS as exc:
                     log.warning("node %s: a connection told busy: %s", self.node, exc)
                     self._busy(connection)
@@ -616,8 +602,7 @@ class TableServer:
                     await self._relay(connection, *elsewhere, first, group)
                     return
             try:
-                async with self._openings:
-                    room = await self._open(connection, first, group)
+                room = await self._open(connection, first, group)
             except _BUSY_ERRORS as exc:
                 log.warning("node %s: a connection told busy: %s", self.node, exc)
                 self._busy(connection)
@@ -1544,8 +1529,7 @@ class TableServer:
                             room.detach(client)
                         talk = TokenBucket(TALK_RATE, TALK_BURST, self.clock.now())
                         self._talk.setdefault(client, talk)
-                        async with self._openings:
-                            room = await self._open(client, data, client.address)
+                        room = await self._open(client, data, client.address)
                         if room is None:
                             self._close(client, 1008, "refused")
                             return
