@@ -73,7 +73,7 @@ from mantis.engine import (
     steal,
 )
 from mantis.net import protocol
-from mantis.net.serve_cli import tune_garbage_collector
+from mantis.net.collector import tune_garbage_collector
 from mantis.store.table_store import StoredSeat
 from mantis.store.tables_db import SqliteTableStore
 from mantis.table import Recorded, Table, dealt
@@ -703,6 +703,12 @@ async def measure(server: Server, tables: int, args: argparse.Namespace) -> dict
             await asyncio.sleep(0.1)
         log(f"  {tables} tables playing; warm-up {args.warmup:g} s, then {args.seconds:g} s")
         await asyncio.sleep(args.warmup)
+        # The simulated people are thousands of processes in truth, each with a small
+        # heap; here they share one, whose collector's pauses (up to 50 ms, and more
+        # often than a real client's) would be counted as the server's latency: it is
+        # off over the window.  (Not after a collection: a full one stops this process
+        # long enough to be counted in the window's first moves.)
+        gc.disable()
 
         lags: list[float] = []
         lag_stop = asyncio.Event()
@@ -727,6 +733,7 @@ async def measure(server: Server, tables: int, args: argparse.Namespace) -> dict
         while len(bench.samples) < bench.window_sent and perf_counter() < grace:
             await asyncio.sleep(0.05)
     finally:
+        gc.enable()
         bench.stopping = True
         # Python 3.11's wait_for can swallow a cancel that lands as its inner task
         # ends; a table's task would then wait out a whole game nobody plays any more.
@@ -1106,8 +1113,8 @@ async def run(args: argparse.Namespace) -> int:
             show_breakdown(report["breakdown"])
         # The simulated people are this one process's thousands of connections: with
         # Python's default collector, its own pauses (up to 150 ms seen) would be
-        # counted as the server's latency. A real person's client is a small process
-        # of its own, so this process collects as the server does (mantis serve).
+        # counted as the server's latency.  Outside the window it collects as a
+        # server does (over the window, not at all: see ``measure``).
         tune_garbage_collector()
         gc.callbacks.append(_gc_pause)
         trees = [("this", ROOT)] + ([("vs", Path(args.vs).resolve())] if args.vs else [])

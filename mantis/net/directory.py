@@ -16,7 +16,7 @@ go on.  ``LocalDirectory`` keeps it in this process (one node);
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -50,8 +50,14 @@ class Directory(Protocol):
         """The table holding ``code`` is gone: the code may be given out again."""
         ...
 
-    async def put_listing(self, node: str, tables: Sequence[Listing]) -> None:
-        """``node``'s public tables now (replacing what it said before)."""
+    async def share_listing(
+        self, node: str, changed: Mapping[str, Listing], gone: Collection[str], whole: bool
+    ) -> bool:
+        """Change ``node``'s public tables: ``changed`` (by code) are new or changed, the
+        codes in ``gone`` are listed no more; ``whole``: ``changed`` is the whole list
+        (anything else is dropped).  Each share keeps the list a while longer.  False if
+        the list was gone before this share (never shared, expired or forgotten): it
+        holds only ``changed`` now, and should be shared whole."""
         ...
 
     async def listing(self, but: str | None = None) -> list[Listing]:
@@ -117,7 +123,7 @@ class LocalDirectory:
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
         self._codes: set[str] = set()
-        self._listings: dict[str, list[Listing]] = {}
+        self._listings: dict[str, dict[str, Listing]] = {}
         self._hits: dict[str, deque[float]] = {}
         self._counts: dict[str, tuple[int, float]] = {}
         """key -> (count, when it is forgotten)."""
@@ -136,11 +142,19 @@ class LocalDirectory:
     async def release_code(self, code: str) -> None:
         self._codes.discard(code)
 
-    async def put_listing(self, node: str, tables: Sequence[Listing]) -> None:
-        self._listings[node] = list(tables)
+    async def share_listing(
+        self, node: str, changed: Mapping[str, Listing], gone: Collection[str], whole: bool
+    ) -> bool:
+        kept = node in self._listings
+        tables = self._listings[node] = {} if whole or not kept else self._listings[node]
+        tables.update(changed)
+        for code in gone:
+            tables.pop(code, None)
+        return kept
 
     async def listing(self, but: str | None = None) -> list[Listing]:
-        return [table for node, tables in self._listings.items() if node != but for table in tables]
+        found = (tables for node, tables in self._listings.items() if node != but)
+        return [table for tables in found for table in tables.values()]
 
     async def quick_seat(self, players: int, fresh: str | None) -> tuple[str, bool] | None:
         for code, (seats, free) in self._quick.items():

@@ -1,8 +1,9 @@
 """The directory in Redis: what spans tables, shared by every node of a cluster.
 
 Codes are keys set only if absent (two nodes creating at once never get one
-code), each node's public tables a key of its own with a short expiry
-(refreshed while the node lives), hits a sorted set per key (their times),
+code), each node's public tables a hash of its own (an entry per table,
+written when it changes) with a short expiry (refreshed while the node
+lives), hits a sorted set per key (their times),
 counts a hash per key with each node's part (a count is the parts of the
 nodes alive: a node killed with its part never gave it back, and its part
 stops counting when its lease ends).  Quick-play tables on offer are,
@@ -16,17 +17,17 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import msgspec
 
 from .directory import Hits, Listing
 
-# Every node writes its whole list on every heartbeat and whenever it changes: msgspec,
+# A node's list is a hash of its tables' entries, each written when it changes: msgspec,
 # not the standard library's json, which took most of a node's time spent sharing.
 _encode = msgspec.json.Encoder().encode
-_decode = msgspec.json.Decoder(list[dict[str, Any]]).decode
+_decode = msgspec.json.Decoder(dict[str, Any]).decode
 
 PREFIX = "mantis:"
 #: Seconds a node's listing stays without being refreshed (it refreshes every second).
@@ -106,21 +107,31 @@ class RedisDirectory:
     async def release_code(self, code: str) -> None:
         await self.redis.delete(f"{PREFIX}code:{code}")
 
-    async def put_listing(self, node: str, tables: Sequence[Listing]) -> None:
-        await self.redis.set(
-            f"{PREFIX}listing:{node}", _encode(list(tables)), px=int(LISTING_TTL * 1000)
-        )
+    async def share_listing(
+        self, node: str, changed: Mapping[str, Listing], gone: Collection[str], whole: bool
+    ) -> bool:
+        key, ttl = f"{PREFIX}listing:{node}", int(LISTING_TTL * 1000)
+        # One transaction: a reader sees the list before the share or after it, whole.
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.exists(key)
+        if whole:
+            pipe.delete(key)
+        if changed:
+            pipe.hset(key, mapping={code: _encode(entry) for code, entry in changed.items()})
+        if gone and not whole:
+            pipe.hdel(key, *gone)
+        pipe.pexpire(key, ttl)
+        return bool((await pipe.execute())[0])
 
     async def listing(self, but: str | None = None) -> list[Listing]:
         keys = [key async for key in self.redis.scan_iter(match=f"{PREFIX}listing:*")]
         keys = [k for k in keys if _text(k) != f"{PREFIX}listing:{but}"]
         if not keys:
             return []
-        found: list[Listing] = []
-        for value in await self.redis.mget(keys):
-            if value is not None:
-                found.extend(_decode(value))
-        return found
+        pipe = self.redis.pipeline(transaction=False)
+        for key in keys:
+            pipe.hvals(key)
+        return [_decode(value) for values in await pipe.execute() for value in values]
 
     async def quick_seat(self, players: int, fresh: str | None) -> tuple[str, bool] | None:
         found = await self._quick_seat(keys=_quick_keys(players), args=[players, fresh or ""])

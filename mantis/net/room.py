@@ -311,6 +311,8 @@ class Room:
         """The ratings of the players seated here, as last read from the store."""
         self._rated_before: tuple[int | None, ...] = ()
         """Each seat's rating before the game just rated (None: it did not move)."""
+        self._listed: tuple[Phase, int, dict[str, Any]] | None = None
+        """This table's listing at a phase and a move (see ``listing``)."""
 
     # ------------------------------------------------------------------ what it says
 
@@ -540,6 +542,21 @@ class Room:
 
     def listing(self) -> dict[str, Any]:
         """This table as ``GET /tables`` lists it."""
+        # A node shares its whole list several times a second, most of its rooms are
+        # games that have ended (kept a few minutes for a rematch), and a game's seats
+        # do not change while it is played or once it ended: an entry is built again
+        # only after a move, or a new phase.  (A rematch changes seats while over, and
+        # drops the entry.)
+        phase = self.phase
+        if isinstance(phase, Waiting):
+            return self._listing_now()
+        moves = self.moves
+        listed = self._listed
+        if listed is None or listed[0] is not phase or listed[1] != moves:
+            listed = self._listed = (phase, moves, self._listing_now())
+        return listed[2]
+
+    def _listing_now(self) -> dict[str, Any]:
         return {
             "code": self.code,
             "state": self.state.value,
@@ -1102,6 +1119,7 @@ class Room:
 
     async def _play_again(self) -> None:
         """Everyone agreed: the same seats play again (a seat whose person left, as a bot)."""
+        self._listed = None
         for s, seat in enumerate(self.seats):
             if seat.left:
                 self.seats[s] = bot = Seat("", "bot", self.away_bot)

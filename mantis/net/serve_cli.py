@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import logging
 import signal
 import sys
@@ -20,30 +19,13 @@ if TYPE_CHECKING:
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
-#: Young objects between two collections of the youngest generation (Python's default: 700).
-GC_THRESHOLDS = (20_000, 20, 100)
-
-
-def tune_garbage_collector() -> None:
-    """Collect less often: a server holds many long-lived objects (connections, games).
-
-    Python's defaults make the collector walk them all — a full collection of
-    120-190 ms, a middle one of 15-20 ms — several times a minute at 500
-    tables, and every move waiting meanwhile waits with it: that was most of
-    the move latency's p99 in ``benchmarks/server.py`` (59 ms with the
-    defaults; 43 ms with these thresholds, the slowest pause 43 ms).
-    ``gc.freeze`` first sets aside everything loaded so far, never garbage.
-    """
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
-
-
 def run_serve(args: argparse.Namespace) -> int:
     """Serve until told to stop; 1 with one line if the server cannot start."""
     from ..players.clock import SystemClock
     from ..store.table_stores import check_postgres_driver, is_postgres, open_table_store
     from .addresses import parse_networks
     from .cluster import Cluster, ClusterError
+    from .collector import collect_on_time, tune_garbage_collector
     from .directory import Directory, LocalDirectory
     from .open_files import fit_open_files, quiet_accept_errors
     from .redis_directory import RedisDirectory
@@ -119,9 +101,11 @@ def run_serve(args: argparse.Namespace) -> int:
         loop.set_exception_handler(quiet_accept_errors())
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
+        collector = asyncio.create_task(collect_on_time(clock))
         try:
             await server.run(args.host, args.port, stop, ready)
         finally:
+            collector.cancel()
             await directory.close()
             if cluster is not None:
                 await cluster.close()

@@ -34,6 +34,7 @@ import math
 import random
 import secrets
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -68,11 +69,13 @@ from .rematch import OFFERS_PER_MINUTE
 from .room import (
     Connection,
     Over,
+    Playing,
     Room,
     RoomConfig,
     RoomHooks,
     Rules,
     Seat,
+    Waiting,
     hash_token,
     stored_notices,
 )
@@ -207,6 +210,8 @@ class TableServer:
         """Leaderboard pages read lately: (when, body, players in all) by page number."""
         self._draining = False
         self._sharing = False
+        self._shared: dict[str, Listing] = {}
+        """The public tables this node last shared with the others (by code)."""
         if cluster is not None:
             cluster.on_message = self._on_message
             cluster.on_owner = self._on_owner
@@ -1267,9 +1272,10 @@ class TableServer:
     # ------------------------------------------------------------------ figures
 
     def _counts(self) -> dict[str, Any]:
-        tables = {"waiting": 0, "playing": 0, "over": 0}
-        for room in self.rooms.values():
-            tables[room.state.value] += 1
+        # (Counted by phase, named after: a node counts its rooms several times a
+        # second, and an enum's ``value`` costs more than the rest of the loop.)
+        phases = Counter(type(room.phase) for room in self.rooms.values())
+        tables = {"waiting": phases[Waiting], "playing": phases[Playing], "over": phases[Over]}
         return {"tables": tables, "connections": len(self.connections)}
 
     def _local_status(self) -> dict[str, Any]:
@@ -1432,14 +1438,29 @@ class TableServer:
         assert self.cluster is not None
         # Both taken at once: a table opened while the status is being written would
         # otherwise be listed but not yet counted.
-        status, listing = self._local_status(), self.listing()
+        status = self._local_status()
+        listing = {room.code: room.listing() for room in self.rooms.values() if not room.private}
         status["node"] = self.node
         await self.cluster.put_status(status)
-        await self.directory.put_listing(self.node, listing)
+        # Only what changed since the last share: most tables are games that ended, or
+        # had no move since (a room hands out the same entry until it changes).
+        shared = self._shared
+        changed = {
+            code: entry
+            for code, entry in listing.items()
+            if (old := shared.get(code)) is not entry and old != entry
+        }
+        gone = [code for code in shared if code not in listing]
+        self._shared = {}  # (should this share fail, the next one is whole)
+        whole = not shared
+        if not await self.directory.share_listing(self.node, changed, gone, whole) and not whole:
+            await self.directory.share_listing(self.node, listing, (), whole=True)
+        self._shared = listing
 
     async def _on_reconnect(self) -> None:
         """Redis is back (and forgot everything): take this node's tables again."""
         assert self.cluster is not None
+        self._shared = {}  # its list too
         for code, room in list(self.rooms.items()):
             if await self.cluster.claim(code):
                 await self.directory.claim_code(code)

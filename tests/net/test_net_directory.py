@@ -43,12 +43,50 @@ async def test_a_code_is_taken_once_however_many_ask_at_once(directories) -> Non
 
 async def test_each_nodes_public_tables_are_listed_by_any_node(directories) -> None:
     one, two = directories
-    await one.put_listing("alpha", [{"code": "BBBB"}])
-    await two.put_listing("beta", [{"code": "DDDD"}, {"code": "FFFF"}])
+    assert not await one.share_listing("alpha", {"BBBB": {"code": "BBBB"}}, (), whole=True)
+    entries = {"DDDD": {"code": "DDDD"}, "FFFF": {"code": "FFFF"}}
+    await two.share_listing("beta", entries, (), whole=True)
     assert sorted(t["code"] for t in await two.listing()) == ["BBBB", "DDDD", "FFFF"]
     assert [t["code"] for t in await two.listing(but="beta")] == ["BBBB"]
-    await one.put_listing("alpha", [])  # a node's list is replaced, not added to
+    assert await one.share_listing("alpha", {}, ["BBBB"], whole=False)
     assert [t["code"] for t in await one.listing(but="beta")] == []
+
+
+async def test_a_share_changes_only_the_tables_it_names(directories) -> None:
+    one, two = directories
+    first = {"BBBB": {"code": "BBBB", "moves": 0}, "DDDD": {"code": "DDDD", "moves": 0}}
+    await one.share_listing("alpha", first, (), whole=True)
+    # A move at one table, another opened, one gone: the rest stays as it was.
+    changed = {"BBBB": {"code": "BBBB", "moves": 1}, "FFFF": {"code": "FFFF", "moves": 0}}
+    assert await two.share_listing("alpha", changed, ["DDDD"], whole=False)
+    assert sorted((t["code"], t["moves"]) for t in await one.listing()) == [
+        ("BBBB", 1),
+        ("FFFF", 0),
+    ]
+    # A whole share drops whatever it does not name.
+    await one.share_listing("alpha", {"HHHH": {"code": "HHHH", "moves": 3}}, (), whole=True)
+    assert [(t["code"], t["moves"]) for t in await two.listing()] == [("HHHH", 3)]
+
+
+async def test_a_list_that_expired_is_said_to_be_gone(redis_server) -> None:
+    """A node stalled past the list's expiry (or a Redis that forgot it) hears that its
+    list is gone, so that it shares it whole again."""
+    import redis.asyncio as aioredis
+
+    from mantis.net.redis_directory import PREFIX, RedisDirectory
+
+    client = aioredis.Redis.from_url(redis_server.url.replace("/0", "/3"))
+    try:
+        await client.flushdb()
+        directory = RedisDirectory(client)
+        await directory.share_listing("alpha", {"BBBB": {"code": "BBBB"}}, (), whole=True)
+        assert await directory.share_listing("alpha", {}, (), whole=False)
+        await client.delete(f"{PREFIX}listing:alpha")  # as its expiry would
+        changed = {"DDDD": {"code": "DDDD"}}
+        assert not await directory.share_listing("alpha", changed, (), whole=False)
+        assert [t["code"] for t in await directory.listing()] == ["DDDD"]
+    finally:
+        await client.aclose()
 
 
 async def test_hits_are_counted_within_their_window_by_every_node(directories) -> None:
