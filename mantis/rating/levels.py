@@ -15,17 +15,17 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from .scale import Fitted, Rating
 
 LEVELS_FILE = "levels.json"
 
 
-@dataclass(frozen=True, slots=True)
-class LevelTable:
+class LevelTable(msgspec.Struct, frozen=True):
     """Every level's anchor: overall and per table size, and how they were made."""
 
     seed: int

@@ -21,7 +21,7 @@ uncertainty ``sigma``, on OpenSkill's Weng–Lin scale (a new player is
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 # OpenSkill's defaults (Weng–Lin Plackett–Luce), kept so that our numbers mean theirs.
 MU = 25.0
@@ -45,8 +45,7 @@ PROVISIONAL_SIGMA = 4.0
 """A rating is provisional while its sigma is above this (a ± wider than 240)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Rating:
+class Rating(msgspec.Struct, frozen=True):
     """A player's rating: OpenSkill's ``mu`` and ``sigma``, and the numbers people read."""
 
     mu: float = MU
@@ -88,8 +87,7 @@ class Rating:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Fitted:
+class Fitted(msgspec.Struct, frozen=True):
     """A rating fitted to many games (a bot level's anchor) and the number of games behind it."""
 
     rating: Rating

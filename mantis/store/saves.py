@@ -17,11 +17,12 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from ..engine.seats import RecordError
 from .atomic import remove_stale_temp_files, write_text_atomic
@@ -39,8 +40,7 @@ def default_save_path() -> Path:
     return data_dir() / SAVE_NAME
 
 
-@dataclass(frozen=True, slots=True)
-class LoadedSave:
+class LoadedSave(msgspec.Struct, frozen=True):
     """A save that was read and checked: the game so far and what came with it."""
 
     record: GameRecord
@@ -48,7 +48,7 @@ class LoadedSave:
     path: Path
     saved_at: datetime | None = None
     """When it was written (UTC), if the save says."""
-    app: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    app: Mapping[str, Any] = msgspec.field(default_factory=lambda: MappingProxyType({}))
     """The ``app`` object given to ``save_game`` (read-only)."""
 
     def resume(self) -> Game:

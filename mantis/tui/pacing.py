@@ -9,16 +9,16 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Generic, TypeVar
+
+import msgspec
 
 from ..engine import CardRevealed
 from ..players.clock import SYSTEM_CLOCK, Clock
 from ..store import SPEEDS
 
 
-@dataclass(frozen=True, slots=True)
-class Pace:
+class Pace(msgspec.Struct, frozen=True):
     """Delays in seconds: a bot's minimum thinking time and a drawn card's reveal."""
 
     think: float

@@ -176,3 +176,39 @@ async def test_a_screen_shown_the_first_time_is_not_styled_twice(monkeypatch) ->
             await pilot.pause()
             assert type(app.screen).__name__ == shown
         assert [r for r in resumed if r[0] == shown] == [(shown, False)]
+
+
+async def test_a_chosen_select_is_not_restyled_as_it_mounts_and_still_chooses(monkeypatch) -> None:
+    # Textual's Select marks its value line once mounted, restyling it; the setup screen's
+    # selects are made with their value, so theirs starts marked (ChosenSelect).
+    from textual.app import App
+    from textual.widgets import Select
+    from textual.widgets._select import SelectCurrent
+
+    from mantis.tui.widgets.chosen_select import ChosenSelect
+
+    restyled: list[str] = []
+    update = App.update_styles
+
+    def noted(self: App, node, animate: bool = True) -> None:
+        restyled.append(type(node).__name__)
+        update(self, node, animate=animate)
+
+    monkeypatch.setattr(App, "update_styles", noted)
+
+    class Form(App[None]):
+        def compose(self):
+            yield ChosenSelect([("Two", 2), ("Three", 3)], value=3, allow_blank=False)
+            yield Select([("Two", 2), ("Three", 3)], value=3, allow_blank=False)
+
+    app = Form()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        chosen, plain = app.query(Select).results(Select)
+        assert chosen.query_one(SelectCurrent).has_class("-has-value")
+        assert restyled.count("SelectCurrent") == 1  # the plain Select's, not the chosen one's
+        chosen.focus()
+        await pilot.press("enter", "up", "enter")
+        await pilot.pause()
+        assert chosen.value == 2
+        assert chosen.query_one(SelectCurrent).has_class("-has-value")

@@ -21,6 +21,7 @@ from ...table.names import MAX_NAME_LENGTH
 from .. import plain
 from ..level_ratings import rated, relabel
 from ..seating import DEFAULT_NAMES, SeatingError, check_names, default_names
+from ..widgets.chosen_select import ChosenSelect
 from .styled_at_mount import StyledAtMount
 
 DEFAULT_PLAYERS = 3
@@ -110,7 +111,7 @@ class SetupScreen(StyledAtMount, Screen[None]):
             yield Static("MANTIS · set up a table", id="title")
             with Horizontal(classes="row"):
                 yield Label("Players", classes="label")
-                yield Select(
+                yield ChosenSelect(
                     [(str(n), n) for n in SEAT_COUNTS],
                     value=self.players,
                     allow_blank=False,
@@ -157,7 +158,7 @@ class SetupScreen(StyledAtMount, Screen[None]):
         )
         if self.still:
             name.cursor_blink = False
-        kind = Select(
+        kind = ChosenSelect(
             self.options,
             value=HUMAN if seat.kind == HUMAN else seat.bot,
             allow_blank=False,
