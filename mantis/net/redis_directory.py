@@ -32,6 +32,11 @@ _decode = msgspec.json.Decoder(dict[str, Any]).decode
 PREFIX = "mantis:"
 #: Seconds a node's listing stays without being refreshed (it refreshes every second).
 LISTING_TTL = 5.0
+#: The keys of the nodes' lists (``listed:NODE``, hashes). Nodes of earlier code kept
+#: each list whole in a string (``listing:NODE``), which a hash command would refuse: a
+#: node never reads the other kind, so while a cluster is upgraded node by node, the
+#: upgraded nodes and the others just do not list each other's tables.
+LISTING = "listed"
 
 #: KEYS: the count's hash; ARGV: this node, the change, the expiry (ms), the prefix.  The
 #: total of the parts of this node and of the nodes alive (the others' are dropped).
@@ -110,7 +115,7 @@ class RedisDirectory:
     async def share_listing(
         self, node: str, changed: Mapping[str, Listing], gone: Collection[str], whole: bool
     ) -> bool:
-        key, ttl = f"{PREFIX}listing:{node}", int(LISTING_TTL * 1000)
+        key, ttl = f"{PREFIX}{LISTING}:{node}", int(LISTING_TTL * 1000)
         # One transaction: a reader sees the list before the share or after it, whole.
         pipe = self.redis.pipeline(transaction=True)
         pipe.exists(key)
@@ -124,8 +129,8 @@ class RedisDirectory:
         return bool((await pipe.execute())[0])
 
     async def listing(self, but: str | None = None) -> list[Listing]:
-        keys = [key async for key in self.redis.scan_iter(match=f"{PREFIX}listing:*")]
-        keys = [k for k in keys if _text(k) != f"{PREFIX}listing:{but}"]
+        keys = [key async for key in self.redis.scan_iter(match=f"{PREFIX}{LISTING}:*")]
+        keys = [k for k in keys if _text(k) != f"{PREFIX}{LISTING}:{but}"]
         if not keys:
             return []
         pipe = self.redis.pipeline(transaction=False)

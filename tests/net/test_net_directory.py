@@ -73,7 +73,7 @@ async def test_a_list_that_expired_is_said_to_be_gone(redis_server) -> None:
     list is gone, so that it shares it whole again."""
     import redis.asyncio as aioredis
 
-    from mantis.net.redis_directory import PREFIX, RedisDirectory
+    from mantis.net.redis_directory import LISTING, PREFIX, RedisDirectory
 
     client = aioredis.Redis.from_url(redis_server.url.replace("/0", "/3"))
     try:
@@ -81,9 +81,12 @@ async def test_a_list_that_expired_is_said_to_be_gone(redis_server) -> None:
         directory = RedisDirectory(client)
         await directory.share_listing("alpha", {"BBBB": {"code": "BBBB"}}, (), whole=True)
         assert await directory.share_listing("alpha", {}, (), whole=False)
-        await client.delete(f"{PREFIX}listing:alpha")  # as its expiry would
+        await client.delete(f"{PREFIX}{LISTING}:alpha")  # as its expiry would
         changed = {"DDDD": {"code": "DDDD"}}
         assert not await directory.share_listing("alpha", changed, (), whole=False)
+        assert [t["code"] for t in await directory.listing()] == ["DDDD"]
+        # A node of earlier code, mid-upgrade, keeps its whole list in a string: not read.
+        await client.set(f"{PREFIX}listing:beta", b'[{"code": "FFFF"}]')
         assert [t["code"] for t in await directory.listing()] == ["DDDD"]
     finally:
         await client.aclose()
