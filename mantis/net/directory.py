@@ -146,7 +146,9 @@ class LocalDirectory:
         self, node: str, changed: Mapping[str, Listing], gone: Collection[str], whole: bool
     ) -> bool:
         kept = node in self._listings
-        tables = self._listings[node] = {} if whole or not kept else self._listings[node]
+        if whole or not kept:
+            self._listings[node] = {}
+        tables = self._listings[node]
         tables.update(changed)
         for code in gone:
             tables.pop(code, None)

@@ -212,6 +212,7 @@ class TableServer:
         self._sharing = False
         self._shared: dict[str, Listing] = {}
         """The public tables this node last shared with the others (by code)."""
+        self._share_lock = asyncio.Lock()
         if cluster is not None:
             cluster.on_message = self._on_message
             cluster.on_owner = self._on_owner
@@ -1272,8 +1273,8 @@ class TableServer:
     # ------------------------------------------------------------------ figures
 
     def _counts(self) -> dict[str, Any]:
-        # (Counted by phase, named after: a node counts its rooms several times a
-        # second, and an enum's ``value`` costs more than the rest of the loop.)
+        # Counted by phase class, then named: a node counts its rooms several times a
+        # second, and reading each room's state as an enum's value cost more.
         phases = Counter(type(room.phase) for room in self.rooms.values())
         tables = {"waiting": phases[Waiting], "playing": phases[Playing], "over": phases[Over]}
         return {"tables": tables, "connections": len(self.connections)}
@@ -1436,26 +1437,30 @@ class TableServer:
     async def _on_heartbeat(self) -> None:
         """Every heartbeat: what this node shares (its figures, its public tables)."""
         assert self.cluster is not None
-        # Both taken at once: a table opened while the status is being written would
-        # otherwise be listed but not yet counted.
-        status = self._local_status()
-        listing = {room.code: room.listing() for room in self.rooms.values() if not room.private}
-        status["node"] = self.node
-        await self.cluster.put_status(status)
-        # Only what changed since the last share: most tables are games that ended, or
-        # had no move since (a room hands out the same entry until it changes).
-        shared = self._shared
-        changed = {
-            code: entry
-            for code, entry in listing.items()
-            if (old := shared.get(code)) is not entry and old != entry
-        }
-        gone = [code for code in shared if code not in listing]
-        self._shared = {}  # (should this share fail, the next one is whole)
-        whole = not shared
-        if not await self.directory.share_listing(self.node, changed, gone, whole) and not whole:
-            await self.directory.share_listing(self.node, listing, (), whole=True)
-        self._shared = listing
+        # One share at a time (the heartbeat's and a change's may meet): each is sent
+        # against what the one before sent, and a late one would write older entries.
+        async with self._share_lock:
+            # Both taken at once: a table opened while the status is being written
+            # would otherwise be listed but not yet counted.
+            status = self._local_status()
+            listing = {r.code: r.listing() for r in self.rooms.values() if not r.private}
+            status["node"] = self.node
+            await self.cluster.put_status(status)
+            # Only what changed since the last share: most tables are games that ended,
+            # or had no move since (a room hands out the same entry until it changes).
+            shared = self._shared
+            changed = {
+                code: entry
+                for code, entry in listing.items()
+                if (old := shared.get(code)) is not entry and old != entry
+            }
+            gone = [code for code in shared if code not in listing]
+            self._shared = {}  # (should this share fail, the next one is whole)
+            whole = not shared
+            kept = await self.directory.share_listing(self.node, changed, gone, whole)
+            if not kept and not whole:  # the list was lost meanwhile: all of it again
+                await self.directory.share_listing(self.node, listing, (), whole=True)
+            self._shared = listing
 
     async def _on_reconnect(self) -> None:
         """Redis is back (and forgot everything): take this node's tables again."""
