@@ -22,9 +22,9 @@ so the load stays constant.  After a warm-up, over ``--seconds`` it prints:
   bootstrap that runs ``mantis serve`` unchanged and reports the writer's
   counters on SIGUSR1; ``--plain-server`` runs ``python -m mantis serve``
   itself and skips that figure);
-* this process's own CPU and event-loop lag (and its collector's pauses,
-  when one took 10 ms or more), so a reader can tell whether the simulated
-  people, not the server, were the limit.
+* this process's own CPU and event-loop lag, so a reader can tell whether
+  the simulated people, not the server, were the limit (its collector is
+  off over the window).
 
 It also measures in process, with no network, what a move costs the
 server piece by piece (driver, frame encoding, a SQLite commit).  Target on
@@ -653,19 +653,6 @@ async def run_table(bench: Bench, index: int) -> None:
                 bench.spawn(conn.close())
 
 
-GC_PAUSES: list[tuple[float, float]] = []
-_gc_started = 0.0
-
-
-def _gc_pause(phase: str, info: dict[str, int]) -> None:
-    """Keep this process's collections (start, seconds): its pauses are counted as latency."""
-    global _gc_started
-    if phase == "start":
-        _gc_started = perf_counter()
-    else:
-        GC_PAUSES.append((_gc_started, perf_counter() - _gc_started))
-
-
 async def loop_lag(samples: list[float], stop: asyncio.Event, every: float = 0.02) -> None:
     """How late this process's event loop wakes up (its own load)."""
     while not stop.is_set():
@@ -751,7 +738,6 @@ async def measure(server: Server, tables: int, args: argparse.Namespace) -> dict
             task.cancel()
 
     samples = bench.samples
-    window_gc = [took for at, took in GC_PAUSES if bench.t0 <= at < bench.t1]
     writes = commits = None
     if counts0 is not None and counts1 is not None:
         writes, commits = counts1[0] - counts0[0], counts1[1] - counts0[1]
@@ -787,10 +773,6 @@ async def measure(server: Server, tables: int, args: argparse.Namespace) -> dict
             "p99": round(percentile(lags, 0.99) * 1e3, 2),
             "max": round(max(lags, default=float("nan")) * 1e3, 2),
         },
-        "client_gc_ms": {
-            "longest": round(max(window_gc, default=0.0) * 1e3, 1),
-            "total": round(sum(window_gc) * 1e3, 1),
-        },
         "games_finished": games_in_window,
         "stuck_games": bench.stuck_games,
         "setup_failures": bench.setup_failures,
@@ -817,9 +799,6 @@ def one_line(r: dict[str, Any]) -> str:
         trouble.append(f"{r['stuck_games']} games stuck")
     if r["setup_failures"]:
         trouble.append(f"{sum(r['setup_failures'].values())} failed table setups")
-    gc_ms = r["client_gc_ms"]
-    if gc_ms["longest"] >= 10:
-        trouble.append(f"client GC pauses {gc_ms['total']:.0f} ms, longest {gc_ms['longest']:.0f}")
     nodes = r.get("node_cpu_ms_per_move") or []
     if len(nodes) > 1:
         trouble.insert(0, "CPU per node " + " + ".join(f"{n:.2f}" for n in nodes) + " ms/move")
@@ -1116,7 +1095,6 @@ async def run(args: argparse.Namespace) -> int:
         # counted as the server's latency.  Outside the window it collects as a
         # server does (over the window, not at all: see ``measure``).
         tune_garbage_collector()
-        gc.callbacks.append(_gc_pause)
         trees = [("this", ROOT)] + ([("vs", Path(args.vs).resolve())] if args.vs else [])
         services = Services() if args.cluster else None
         if services is not None:
