@@ -10,6 +10,7 @@ import onlinekit
 import positions
 import pytest
 from rich.console import Console
+from textual.pilot import Pilot
 from textual.widgets import OptionList, Select, Static
 from tuikit import shown, wait_for, wait_for_human
 
@@ -43,6 +44,17 @@ def _prompts(select: Select) -> list[str]:
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
 
 
+async def _opened(pilot: Pilot, select: Select) -> list[str]:
+    """What ``select`` offers once opened (the setup screen's fill their lists then)."""
+    select.focus()
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: select.expanded)
+    prompts = _prompts(select)
+    await pilot.press("escape")
+    await wait_for(pilot, lambda: not select.expanded)
+    return prompts
+
+
 def _current(select: Select) -> str:
     return str(select.query_one("#label", Static).render())
 
@@ -63,7 +75,7 @@ async def test_setup_offers_each_level_with_its_rating_at_the_size_chosen() -> N
             await pilot.pause()
             for row in range(players):
                 kind = setup.query_one(f"#kind-{row}", Select)
-                prompts = _prompts(kind)
+                prompts = await _opened(pilot, kind)
                 for label, bot in level_choices():
                     assert f"Bot · {label} ({bot}) · {_shown(bot, players)}" in prompts
             assert f"rating at {players} players" in str(setup.query_one("#plays-as").render())

@@ -212,3 +212,82 @@ async def test_a_chosen_select_is_not_restyled_as_it_mounts_and_still_chooses(mo
         await pilot.pause()
         assert chosen.value == 2
         assert chosen.query_one(SelectCurrent).has_class("-has-value")
+
+
+async def test_a_chosen_select_makes_its_list_when_it_opens_and_acts_as_textuals() -> None:
+    # A ChosenSelect's hidden list of options is made when it first opens, not as it
+    # mounts; from then on it must do what Textual's Select does, key for key and click
+    # for click: all the options, the value highlighted, the same choices and messages.
+    from textual.app import App
+    from textual.widgets import OptionList, Select
+
+    from mantis.tui.widgets.chosen_select import ChosenSelect
+
+    options = [("Two", 2), ("Three", 3), ("Four", 4)]
+    changed: list[tuple[str, object]] = []
+
+    class Form(App[None]):
+        def compose(self):
+            for made in (ChosenSelect, Select):
+                yield made(options, value=3, allow_blank=False, compact=True, id=made.__name__)
+                yield made(options, value=3, allow_blank=False, compact=True, classes="late")
+
+        def on_select_changed(self, event: Select.Changed) -> None:
+            changed.append((type(event.select).__name__, event.value))
+
+    def offered(select: Select) -> tuple[bool, list[str], int | None]:
+        overlay = select.query_one(OptionList)
+        prompts = [str(overlay.get_option_at_index(i).prompt) for i in range(overlay.option_count)]
+        return select.expanded, prompts, overlay.highlighted
+
+    app = Form()
+    async with app.run_test(size=(40, 20)) as pilot:
+        await pilot.pause()
+        chosen, plain = app.query_one("#ChosenSelect", Select), app.query_one("#Select", Select)
+        assert not chosen.query(OptionList)  # no list before it is opened
+        assert offered(plain) == (False, ["Two", "Three", "Four"], 1)
+        seen: dict[str, list[object]] = {}
+        for select in (chosen, plain):
+            steps: list[object] = []
+            select.focus()
+            await pilot.press("enter")  # opens on the value
+            steps.append(offered(select))
+            await pilot.press("down", "enter")  # chooses the next one
+            steps += [select.value, offered(select)]
+            await pilot.click(select)  # a click opens it too, on the new value
+            steps.append(offered(select))
+            await pilot.press("t", "enter")  # type to search: "Two"
+            steps += [select.value, offered(select)]
+            await pilot.press("space", "escape")  # opened and left: nothing chosen
+            steps += [select.value, offered(select)]
+            await pilot.press("space")
+            await pilot.click(select.query_one(OptionList), offset=(3, 1))  # a click chooses
+            steps += [select.value, offered(select)]
+            select.set_options([("One", 1), ("Four", 4)])  # once opened, follows set_options
+            steps += [select.value, offered(select)]
+            await pilot.pause()
+            seen[type(select).__name__] = steps
+        assert seen["ChosenSelect"] == seen["Select"]
+        assert seen["Select"][:6] == [
+            (True, ["Two", "Three", "Four"], 1),
+            4,
+            (False, ["Two", "Three", "Four"], 2),
+            (True, ["Two", "Three", "Four"], 2),
+            2,
+            (False, ["Two", "Three", "Four"], 0),
+        ]
+        assert seen["Select"][8] == 3  # the click on the second option
+        kinds = ("ChosenSelect", "Select")
+        by_kind = {kind: [v for k, v in changed if k == kind] for kind in kinds}
+        assert by_kind["ChosenSelect"] == by_kind["Select"]
+        assert by_kind["Select"][-4:] == [4, 2, 3, 1]  # each choice, then set_options' reset
+
+        # Options set before the list was ever opened are the ones it opens with.
+        late_chosen, late_plain = app.query(".late").results(Select)
+        assert isinstance(late_chosen, ChosenSelect)
+        for select in (late_chosen, late_plain):
+            select.set_options([("One", 1), ("Five", 5)])
+            select.value = 5
+            select.focus()
+            await pilot.press("enter")
+            assert offered(select) == (True, ["One", "Five"], 1)
