@@ -22,7 +22,6 @@ record holds its deal, not just its seed.
 
 from __future__ import annotations
 
-import hashlib
 import random
 import struct
 from collections.abc import Sequence
@@ -73,6 +72,10 @@ def bot_rng(seed: int | None, seat: int) -> random.Random:
 
 
 def _digest(seed: int) -> bytes:
+    # Here, not at the top: hashlib loads OpenSSL, which only a deal needs, and the
+    # setup screen loads this module (for the seats' rules) before its first frame.
+    import hashlib
+
     return hashlib.shake_128(b"mantis-deal:%d" % seed).digest(_DIGEST_SIZE)
 
 

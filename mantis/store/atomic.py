@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 import stat
 import time
 from pathlib import Path
@@ -103,6 +102,8 @@ def _mode_of(target: Path) -> int | None:
 
 def _create_temp(target: Path, mode: int) -> tuple[int, Path]:
     """A new temp file beside ``target``, created with ``mode`` less the umask (as ``open``)."""
+    import secrets  # here: every launch reads its settings through this module, few write
+
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     for _ in range(_ATTEMPTS):
         tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")

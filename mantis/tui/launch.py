@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
-import argparse
 import gc
 import sys
+from typing import Protocol
 
 from .seating import SeatingError, parse_seats
 
 USAGE_ERROR = 2
 
 
-def run_play(args: argparse.Namespace) -> int:
+class PlayOptions(Protocol):
+    """What ``run_play`` reads of ``mantis play``'s options (parsed, or plain ``mantis``'s)."""
+
+    seats: str | None
+    names: str | None
+    seed: int | None
+    speed: str | None
+    bot_timeout: float | None
+    resume: bool
+
+
+def run_play(args: PlayOptions) -> int:
     """Run the app for parsed ``play`` arguments; 2 with one line on stderr for bad values."""
     seats = None
     try:

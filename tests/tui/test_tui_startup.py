@@ -18,7 +18,7 @@ from textual import events
 #: Opens the app headless the way ``mantis`` would, then prints what it loaded.
 LAUNCH = """
 import asyncio, sys
-from mantis.cli import build_parser
+from mantis.cli.parser import build_parser
 args = build_parser().parse_args(sys.argv[1:] or ["play"])
 from mantis.tui.launch import run_play  # what `mantis play` imports
 from mantis.tui import first_screens
@@ -71,6 +71,14 @@ def among(modules: str, prefixes: tuple[str, ...]) -> list[str]:
 def test_the_command_line_alone_loads_no_ui_simulator_or_network() -> None:
     (modules,) = loaded("import sys, mantis.cli; print(' '.join(sorted(sys.modules)))")
     assert among(modules, ("textual", "mantis.tui", *NEVER_AT_START)) == []
+
+
+def test_plain_mantis_loads_no_parser_nor_what_only_writing_or_dealing_needs() -> None:
+    # `mantis` alone has no options to read, and the setup screen neither writes a file
+    # nor deals a game: argparse, and hashlib and secrets (OpenSSL), wait for those.
+    code = "import sys, mantis.cli, mantis.tui.launch, mantis.tui.app, mantis.tui.screens.setup"
+    (modules,) = loaded(code + "; print(' '.join(sorted(sys.modules)))")
+    assert among(modules, ("argparse", "mantis.cli.parser", "hashlib", "secrets")) == []
 
 
 def test_the_setup_screen_opens_without_tables_online_play_or_the_expert() -> None:

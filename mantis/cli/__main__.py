@@ -1,0 +1,7 @@
+"""``python -m mantis.cli``."""
+
+import sys
+
+from . import main
+
+sys.exit(main())
