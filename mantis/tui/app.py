@@ -16,12 +16,13 @@ import os
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding
 
 from ..players.clock import SYSTEM_CLOCK, Clock
 from ..store import load_settings
 from . import plain
+from .attached_styles import StylesWhenAttached
 from .local_games import LocalGames
 from .online import OnlinePlay
 from .preferences import Preferences
@@ -61,7 +62,7 @@ def _collect_again() -> None:
         gc.enable()
 
 
-class MantisApp(App[int]):
+class MantisApp(StylesWhenAttached):
     """Setup, tables, replays, online play, help and settings, with settings kept on disk."""
 
     # The setup screen's styles load with the app's: it is the first screen of most

@@ -299,3 +299,34 @@ async def test_a_chosen_select_makes_its_list_when_it_opens_and_acts_as_textuals
             select.focus()
             await pilot.press("enter")
             assert offered(select) == (True, ["One", "Five"], 1)
+
+
+async def test_a_widget_being_made_is_styled_as_it_mounts_and_not_before(monkeypatch) -> None:
+    # The app restyles no widget outside its DOM (StylesWhenAttached): a class set as a
+    # widget is made (a button's variant) must still show once it is mounted, exactly as
+    # the same class set on a widget already there, which is restyled at once.
+    from textual.css.stylesheet import Stylesheet
+    from textual.widgets import Button
+
+    from mantis.tui.app import MantisApp
+
+    restyled: list[object] = []
+    update_nodes = Stylesheet.update_nodes
+
+    def noted(self: Stylesheet, nodes, animate: bool = False) -> None:
+        nodes = list(nodes)
+        restyled.extend(nodes)
+        update_nodes(self, nodes, animate=animate)
+
+    app = MantisApp(still=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        monkeypatch.setattr(Stylesheet, "update_nodes", noted)
+        made = Button("Made red", variant="error")
+        assert made.has_class("-error") and restyled == []
+        turned, plain = Button("Turned red"), Button("Plain")
+        await app.screen.mount(made, turned, plain)
+        turned.variant = "error"
+        assert turned in restyled and made not in restyled
+        await pilot.pause()
+        assert made.styles.background == turned.styles.background != plain.styles.background
