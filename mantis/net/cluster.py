@@ -51,6 +51,12 @@ redis.call('SADD', ARGV[2] .. 'owned:' .. ARGV[1], ARGV[3])
 if current then redis.call('SREM', ARGV[2] .. 'owned:' .. current, ARGV[3]) end
 return 1
 """
+# The node that owns a table (KEYS[1]) and whether it is alive (ARGV[1]: the prefix).
+_LIVE_OWNER = """
+local owner = redis.call('GET', KEYS[1])
+if not owner then return false end
+return {owner, redis.call('EXISTS', ARGV[1] .. 'alive:' .. owner)}
+"""
 # Let go of a table if ARGV[1] holds it.
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
@@ -140,6 +146,7 @@ class Cluster:
             raise ClusterError(f"cannot reach Redis at {self.url}: {_one_line(exc)}") from None
         self._claim = self.redis.register_script(_CLAIM)
         self._release = self.redis.register_script(_RELEASE)
+        self._live_owner = self.redis.register_script(_LIVE_OWNER)
         await self._beat()
         loop = asyncio.get_running_loop()
         self._tasks = [
@@ -235,6 +242,15 @@ class Cluster:
         """The node that owns table ``code`` (alive or not), if any."""
         value = await self.redis.get(f"{PREFIX}owner:{code}")
         return _text(value) if value is not None else None
+
+    async def live_owner(self, code: str) -> str | None:
+        """The node that owns table ``code`` if it is alive (None: no owner, or a dead one).
+
+        One round trip, not ``owner`` and then ``alive``: every connection that
+        joins a table held by another node asks.
+        """
+        found = await self._live_owner(keys=[f"{PREFIX}owner:{code}"], args=[PREFIX])
+        return _text(found[0]) if found and int(found[1]) else None
 
     async def owners(self, codes: Iterable[str]) -> dict[str, str | None]:
         codes = list(codes)

@@ -1337,13 +1337,13 @@ class TableServer:
         if await self.guesses.wait(group) > 0:
             if not isinstance(message, protocol.Join) or message.token is None:
                 return None
-            owner = await self.cluster.owner(code)  # (no takeover for a guesser)
-            if owner is not None and owner != self.node and await self.cluster.alive(owner):
+            owner = await self.cluster.live_owner(code)  # (no takeover for a guesser)
+            if owner is not None and owner != self.node:
                 return owner, code
             return None
         for _ in range(2):
-            owner = await self.cluster.owner(code)
-            if owner is not None and owner != self.node and await self.cluster.alive(owner):
+            owner = await self.cluster.live_owner(code)
+            if owner is not None and owner != self.node:
                 return owner, code
             if await self._adopt(code):
                 return None
