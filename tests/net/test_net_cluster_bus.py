@@ -57,3 +57,22 @@ async def test_a_node_hears_every_message_in_order_batched_or_one_by_one(redis_s
     finally:
         await sender.close()
         await hearer.close()
+
+
+async def test_a_tables_live_owner_is_its_owner_while_that_node_lives(redis_server) -> None:
+    name = f"owner-{secrets.token_hex(4)}"
+    one, two = Cluster(redis_server.url, f"{name}-a"), Cluster(redis_server.url, f"{name}-b")
+    await one.start()
+    await two.start()
+    try:
+        code = secrets.token_hex(3).upper()
+        assert await two.live_owner(code) is None  # nobody holds it
+        assert await one.claim(code)
+        assert await two.live_owner(code) == one.node
+        await one.close()  # no heartbeat any more...
+        await two.redis.delete(f"{PREFIX}alive:{one.node}")  # ...and its last one ran out
+        assert await two.live_owner(code) is None
+        assert await two.owner(code) == one.node  # (still named, but dead)
+    finally:
+        await one.close()
+        await two.close()

@@ -81,3 +81,27 @@ def test_a_full_collection_is_due_after_enough_middle_ones(only_the_clock) -> No
     assert collector.generation_due() == 2
     gc.collect(2)
     assert collector.generation_due() == 0
+
+
+def test_python_makes_no_full_collection_before_the_clock(only_the_clock) -> None:
+    """A full collection holds a server for 100 ms and more: Python's own count must not
+    bring one on before the clock's schedule does."""
+    thresholds = gc.get_threshold()
+    gc.set_threshold(*collector.GC_THRESHOLDS)
+    try:
+        # Many objects moved to the oldest generation since its last collection: what
+        # makes Python collect it once its count of middle collections is past threshold.
+        kept = [[] for _ in range(len(gc.get_objects()))]
+        while gc.get_count()[2] < collector.FULL_AFTER - 1:
+            gc.collect(1)
+        assert collector.generation_due() != 2  # the clock would not collect it yet
+        before = [generation["collections"] for generation in gc.get_stats()]
+        gc.enable()
+        made = [[] for _ in range(2 * collector.GC_THRESHOLDS[0])]  # past the young threshold
+        gc.disable()
+        after = [generation["collections"] for generation in gc.get_stats()]
+        assert after[0] > before[0]  # Python collected on its own...
+        assert after[2] == before[2]  # ...but not everything
+        assert kept and made
+    finally:
+        gc.set_threshold(*thresholds)
