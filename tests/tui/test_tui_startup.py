@@ -101,6 +101,8 @@ def test_a_table_opens_without_the_setup_screen_online_play_or_a_hidden_coach() 
     assert screen == "LocalPlayScreen"
     assert weights == "no weights"
     assert among(modules, ("mantis.tui.screens.setup", *NEVER_AT_START)) == []
+    # The game-over screen is imported when the game ends.
+    assert among(modules, ("mantis.tui.screens.game_over",)) == []
 
 
 def test_the_default_names_keep_the_name_rules() -> None:
