@@ -3,8 +3,9 @@
 Textual makes each ``FooterKey`` compact and then binds it to its footer's
 ``compact``: in a footer that is not compact (ours), every key is restyled
 twice as it mounts, once to add ``-compact`` and once to take it off again,
-about 20 restyles before a table's first frame.  This footer makes its keys
-not compact from the start: the same keys, styled once.
+about 20 restyles before a table's first frame (and the command palette's
+key, which stays compact, once).  This footer makes its keys in the style
+they end in: the same keys, styled once, as they mount.
 """
 
 from __future__ import annotations
@@ -19,11 +20,10 @@ class KeyFooter(Footer):
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
-            # The command palette's key is not bound to the footer's style: it stays compact.
-            if (
-                not self.compact
-                and isinstance(widget, FooterKey)
-                and not widget.has_class("-command-palette")
-            ):
-                widget.set_reactive(FooterKey.compact, False)
+            if isinstance(widget, FooterKey):
+                if widget.has_class("-command-palette"):
+                    # Not bound to the footer's style: compact, so made compact.
+                    widget.add_class("-compact", update=False)
+                elif not self.compact:
+                    widget.set_reactive(FooterKey.compact, False)
             yield widget
