@@ -542,18 +542,21 @@ class Room:
 
     def listing(self) -> dict[str, Any]:
         """This table as ``GET /tables`` lists it."""
-        # A node shares its whole list several times a second, most of its rooms are
+        # A node goes through its whole list every second, most of its rooms are
         # games that have ended (kept a few minutes for a rematch), and a game's seats
         # do not change while it is played or once it ended: an entry is built again
-        # only after a move, or a new phase.  (A rematch changes seats while over, and
-        # drops the entry.)
+        # only in a new phase, and after a move only its count of moves changes (its
+        # seats are the same list).  (A rematch changes seats while over, and drops
+        # the entry.)
         phase = self.phase
         if isinstance(phase, Waiting):
             return self._listing_now()
         moves = self.moves
         listed = self._listed
-        if listed is None or listed[0] is not phase or listed[1] != moves:
+        if listed is None or listed[0] is not phase:
             listed = self._listed = (phase, moves, self._listing_now())
+        elif listed[1] != moves:
+            listed = self._listed = (phase, moves, {**listed[2], "moves": moves})
         return listed[2]
 
     def _listing_now(self) -> dict[str, Any]:

@@ -504,6 +504,8 @@ async def test_intents_that_are_not_yours_are_refused_and_change_nothing(tmp_pat
         # The mover's own move, on its own turn, is played (so the refusals above mattered).
         await mover.send(protocol.Act(0, SCORE))
         await spectator.until(lambda: spectator.public.turn == 1, "the first move")
+        [listed] = await http_json(url, "/tables")  # (its count of moves, nothing else)
+        assert listed == table | {"moves": 1}
         await honest_game(url)
 
 
