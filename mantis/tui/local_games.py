@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ..table import Table
     from .app import MantisApp
     from .preferences import Preferences
-    from .screens.game_over import GameOverChoice
+    from .screens.game_over_choice import GameOverChoice
     from .screens.local_play import LocalPlayScreen
     from .screens.setup import SetupScreen
 
@@ -200,7 +200,7 @@ class LocalGames:
 
     def after_game(self, choice: GameOverChoice, board: LocalPlayScreen) -> None:
         """Act on the game-over choice: again, rematch, replay, review, new, quit."""
-        from .screens.game_over import GameOverChoice
+        from .screens.game_over_choice import GameOverChoice
 
         if choice is GameOverChoice.AGAIN:
             self.start(board.seats, remember=False)

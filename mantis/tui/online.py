@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from ..net.client import TableConnection
     from .app import MantisApp
     from .preferences import Preferences
-    from .screens.game_over import GameOverChoice
+    from .screens.game_over_choice import GameOverChoice
     from .screens.lobby import LobbyScreen
     from .screens.online_play import OnlinePlayScreen
     from .screens.waiting_room import WaitingRoomScreen
@@ -169,7 +169,7 @@ class OnlinePlay:
 
     def after_game(self, choice: GameOverChoice, board: OnlinePlayScreen) -> None:
         """Act on the game-over choice at an online table."""
-        from .screens.game_over import GameOverChoice
+        from .screens.game_over_choice import GameOverChoice
 
         if choice is GameOverChoice.REPLAY:
             record = board.state.record
@@ -191,7 +191,7 @@ class OnlinePlay:
     def answer(self, choice: GameOverChoice) -> None:
         """Say to the followed table: another game (offer or accept), or no."""
         from ..net import protocol
-        from .screens.game_over import GameOverChoice
+        from .screens.game_over_choice import GameOverChoice
 
         follower = self.follower
         if follower is None:

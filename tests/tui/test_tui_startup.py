@@ -101,6 +101,8 @@ def test_a_table_opens_without_the_setup_screen_online_play_or_a_hidden_coach() 
     assert screen == "LocalPlayScreen"
     assert weights == "no weights"
     assert among(modules, ("mantis.tui.screens.setup", *NEVER_AT_START)) == []
+    # The game-over screen is imported when the game ends.
+    assert among(modules, ("mantis.tui.screens.game_over",)) == []
 
 
 def test_the_default_names_keep_the_name_rules() -> None:
@@ -330,3 +332,49 @@ async def test_a_widget_being_made_is_styled_as_it_mounts_and_not_before(monkeyp
         assert turned in restyled and made not in restyled
         await pilot.pause()
         assert made.styles.background == turned.styles.background != plain.styles.background
+
+
+async def test_a_footers_keys_are_styled_once_and_look_as_textuals(monkeypatch) -> None:
+    # Textual makes each footer key compact, then sets it back to its footer's style
+    # as it mounts, restyling it twice (the command palette's key, which stays compact,
+    # once); KeyFooter's keys start in the style they end in.
+    from textual.app import App, ComposeResult
+    from textual.binding import Binding
+    from textual.dom import DOMNode
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    from mantis.tui.widgets.key_footer import KeyFooter
+
+    class Keys(App[None]):
+        BINDINGS = [Binding("s", "steal", "Steal"), Binding("p", "pause", "Pause")]
+
+        def __init__(self, footer: type[Footer]) -> None:
+            super().__init__()
+            self.footer = footer
+
+        def compose(self) -> ComposeResult:
+            yield self.footer()
+
+    restyled: list[str] = []
+    update_styles = App.update_styles
+
+    def noted(self: App, node: DOMNode, animate: bool = True) -> None:
+        if isinstance(node, FooterKey):
+            restyled.append(node.key)
+        update_styles(self, node, animate=animate)
+
+    monkeypatch.setattr(App, "update_styles", noted)
+    shown = []
+    for footer in (Footer, KeyFooter):
+        restyled.clear()
+        app = Keys(footer)
+        async with app.run_test(size=(60, 5)) as pilot:
+            await pilot.pause()
+            keys = list(app.query(FooterKey))
+            shown.append([(k.key, k.has_class("-compact"), k.render(), k.size) for k in keys])
+            assert [k for k, *_ in shown[-1]] == ["s", "p", "ctrl+p"]
+        if footer is Footer:
+            assert restyled, "Textual's footer keys are restyled as they mount"
+    assert restyled == []
+    assert shown[0] == shown[1]

@@ -18,7 +18,7 @@ from typing import ClassVar, NamedTuple
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...engine import CardRevealed, ExtraTurn, GameOver, SeatInfo, TurnStarted
 from ...table import (
@@ -41,6 +41,7 @@ from ..preferences import Preferences
 from ..seating import describe
 from ..widgets.draw_pile import DrawPile
 from ..widgets.game_log import GameLog
+from ..widgets.key_footer import KeyFooter
 from ..widgets.odds_panel import OddsPanel, face_labels
 from ..widgets.seat_panel import SeatPanel
 from ..widgets.turn_banner import TurnBanner
@@ -132,7 +133,7 @@ class BoardScreen(StyledAtMount, Screen[None]):
                 yield OddsPanel(id="odds")
             yield GameLog(id="log")
         yield from self.compose_bottom()
-        yield Footer()
+        yield KeyFooter()
 
     def pickable_at_start(self) -> tuple[int, ...]:
         """The seats a click picks as the board opens (a subclass's controls say)."""

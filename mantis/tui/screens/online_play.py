@@ -42,7 +42,8 @@ from ..presence import presence_label
 from ..widgets.game_log import GameLog
 from ..widgets.turn_banner import TurnBanner
 from .board import BOARD_CSS
-from .game_over import ONLINE_ANSWERS, ONLINE_CHOICES, GameOverScreen, ratings_line
+from .game_over import GameOverScreen, ratings_line
+from .game_over_choice import ONLINE_ANSWERS, ONLINE_CHOICES
 from .play import PlayScreen
 
 #: A person's own clock stands out from this many seconds left.

@@ -38,10 +38,11 @@ from ..widgets.move_button import MoveButton
 from ..widgets.odds_panel import OddsPanel
 from ..widgets.seat_panel import SeatPanel
 from .board import BoardScreen
-from .game_over import LOCAL_CHOICES, GameOverChoice, GameOverScreen
+from .game_over_choice import LOCAL_CHOICES, GameOverChoice
 
 if TYPE_CHECKING:
     from ...store.ratings import RatingChange
+    from .game_over import GameOverScreen
 
 # The coach (hidden unless asked for) is imported when first needed, not
 # before the board's first frame.
@@ -288,11 +289,16 @@ class PlayScreen(BoardScreen):
 
     def show_result(self) -> None:
         """Open the game-over screen (again) once the game has ended."""
+        # Imported when a game ends, not before the table's first frame.
+        from .game_over import GameOverScreen
+
         if self.result is not None and not isinstance(self.app.screen, GameOverScreen):
             self.app.push_screen(self.result_screen(self.result), self._after_game)
 
     def result_screen(self, result: GameOver) -> GameOverScreen:
         """The game-over screen for ``result`` (a subclass may offer more on it)."""
+        from .game_over import GameOverScreen
+
         return GameOverScreen(
             result,
             self.names,

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 from ...engine.seat_count import MAX_SEATS, SEAT_COUNTS, valid_seat_count
 from ...engine.seats import SeatInfo, SeatKind
@@ -22,6 +22,7 @@ from .. import plain
 from ..level_ratings import rated, relabel
 from ..seating import DEFAULT_NAMES, SeatingError, check_names, default_names
 from ..widgets.chosen_select import ChosenSelect
+from ..widgets.key_footer import KeyFooter
 from .styled_at_mount import StyledAtMount
 
 DEFAULT_PLAYERS = 3
@@ -144,7 +145,7 @@ class SetupScreen(StyledAtMount, Screen[None]):
                 yield Button("Past games", id="past", compact=True, action="app.past_games")
                 yield Button("Statistics", id="stats", compact=True, action="app.statistics")
             yield Static(id="error")
-        yield Footer()
+        yield KeyFooter()
 
     def _plays_as(self) -> str:
         """The column heads: seat (9 wide), name (22 and a gap of 2), who plays."""
