@@ -16,6 +16,7 @@ that failed may or may not have been carried out, as with any client).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 from collections import deque
 from typing import Any
@@ -83,7 +84,7 @@ class RedisLane:
                 continue
             except asyncio.CancelledError:
                 raise
-            except BaseException as exc:  # the connection is gone: so are its replies
+            except Exception as exc:  # the connection is gone: so are its replies
                 self._fail(exc)
                 return
             self._answer(value, failed=False)
@@ -110,9 +111,11 @@ class RedisLane:
                 error = RedisConnectionError(f"the connection to Redis was lost: {cause}")
                 reply.set_exception(error)
                 reply.exception()  # (read: its caller may have stopped waiting)
-        if self._reader is not None and self._reader is not asyncio.current_task():
-            self._reader.cancel()
-        self._reader = None
+        reader, self._reader = self._reader, None
+        if reader is not None and not reader.done():
+            # (Its loop may be closed already: then nothing is read any more.)
+            with contextlib.suppress(RuntimeError):
+                reader.cancel()
 
     async def close(self) -> None:
         """Close the connection (commands in flight fail)."""

@@ -82,6 +82,7 @@ async def running_server(
         try:
             await asyncio.wait_for(task, WAIT)
         finally:
+            await directory.close()
             if server.cluster is not None:
                 await server.cluster.close()
             await store.close()
