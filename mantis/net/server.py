@@ -1007,8 +1007,8 @@ class TableServer:
         it is taken over here if it is still to be played."""
         if self.cluster is None:
             return None
-        owner = await self.cluster.owner(code)
-        if owner is not None and owner != self.node and await self.cluster.alive(owner):
+        owner = await self.cluster.live_owner(code)
+        if owner is not None and owner != self.node:
             return owner
         await self._adopt(code)
         return None
