@@ -20,12 +20,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import math
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import msgspec
+
+from .redis_lane import RedisLane
 
 log = logging.getLogger("mantis.cluster")
 
@@ -38,8 +39,6 @@ LEASE = 3.0
 MAX_CONNECTIONS = 32
 #: Messages held for publishing at most while Redis is away (then the oldest are dropped).
 MAX_HELD = 200_000
-#: Seconds a publish may take before its connection is given up and made again.
-PUBLISH_TIMEOUT = 5.0
 
 # Take a table (KEYS[1]: its owner key) for ARGV[1] unless a live node holds it.
 _CLAIM = """
@@ -91,7 +90,7 @@ class Cluster:
         self.url = url
         self.node = node
         self.redis: Any = None
-        self._publisher: Any = None
+        self._lane: RedisLane | None = None
         self._subscriber: Any = None
         self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
@@ -133,11 +132,9 @@ class Cluster:
             self.url, max_connections=MAX_CONNECTIONS, timeout=5, **options
         )
         self.redis = aioredis.Redis(connection_pool=pool)
-        # The publisher is one connection of its own, used below redis-py's commands: a
-        # command through them cost a busy node about 110 us of its CPU (a pool, retries,
-        # a timeout task per write and per read), most of it around a PUBLISH's 25 us.
-        publishers = aioredis.ConnectionPool.from_url(self.url, socket_connect_timeout=2)
-        self._publisher = publishers.make_connection()  # type: ignore[no-untyped-call]
+        # Messages between nodes and the owner asked at every join go by a lane of their
+        # own: through redis-py's commands a PUBLISH cost a busy node about 110 us of CPU.
+        self._lane = RedisLane(self.redis)
         self._subscriber = aioredis.Redis.from_url(self.url, socket_connect_timeout=2)
         try:
             await self.redis.ping()
@@ -172,9 +169,9 @@ class Cluster:
             if client is not None:
                 with contextlib.suppress(Exception):
                     await client.aclose()
-        if self._publisher is not None:
+        if self._lane is not None:
             with contextlib.suppress(Exception):
-                await self._publisher.disconnect()
+                await self._lane.close()
 
     # ------------------------------------------------------------------ liveness
 
@@ -249,7 +246,8 @@ class Cluster:
         One round trip, not ``owner`` and then ``alive``: every connection that
         joins a table held by another node asks.
         """
-        found = await self._live_owner(keys=[f"{PREFIX}owner:{code}"], args=[PREFIX])
+        assert self._lane is not None
+        found = await self._lane.script(self._live_owner, [f"{PREFIX}owner:{code}"], [PREFIX])
         return _text(found[0]) if found and int(found[1]) else None
 
     async def owners(self, codes: Iterable[str]) -> dict[str, str | None]:
@@ -293,6 +291,7 @@ class Cluster:
     async def _publish(self) -> None:
         from redis.exceptions import RedisError
 
+        assert self._lane is not None
         while True:
             batch = [await self._outbox.get()]
             while not self._outbox.empty() and len(batch) < 1000:
@@ -302,31 +301,16 @@ class Cluster:
             frames: dict[str, list[bytes]] = {}
             for channel, data in batch:
                 frames.setdefault(channel, []).append(data)
-            commands = [
-                ("PUBLISH", channel, b"[" + b",".join(datas) + b"]")
-                for channel, datas in frames.items()
-            ]
-            while True:
-                try:
-                    await self._send(commands)
-                    break
-                except redis_errors():
-                    await self._publisher.disconnect(nowait=True)
-                    await asyncio.sleep(0.2)  # held (in order) until Redis is back
-                except RedisError as exc:  # refused, not away: this batch only is lost
-                    await self._publisher.disconnect(nowait=True)  # (replies left unread)
-                    log.error("Redis refused a message between nodes: %s", _one_line(exc))
-                    break
-
-    async def _send(self, commands: list[tuple[str, str, bytes]]) -> None:
-        """Send ``commands`` on the publisher's connection together, and read their replies
-        (reconnecting first if it was lost)."""
-        connection = self._publisher
-        async with asyncio.timeout(PUBLISH_TIMEOUT):
-            packed = connection.pack_commands(commands)
-            await connection.send_packed_command(packed, check_health=False)
-            for _ in commands:
-                await connection.read_response(timeout=math.inf)  # (within the timeout above)
+            for channel, datas in frames.items():
+                while True:
+                    try:
+                        await self._lane.execute("PUBLISH", channel, b"[" + b",".join(datas) + b"]")
+                        break
+                    except redis_errors():
+                        await asyncio.sleep(0.2)  # held (in order) until Redis is back
+                    except RedisError as exc:  # refused, not away: this message is lost
+                        log.error("Redis refused a message between nodes: %s", _one_line(exc))
+                        break
 
     async def _flush(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
