@@ -135,7 +135,6 @@ class Cluster:
         # Messages between nodes and the owner asked at every join go by a lane of their
         # own: through redis-py's commands a PUBLISH cost a busy node about 110 us of CPU.
         self._lane = RedisLane(self.redis)
-        self._subscriber = aioredis.Redis.from_url(self.url, socket_connect_timeout=2)
         try:
             await self.redis.ping()
         except redis_errors() as exc:
@@ -165,10 +164,12 @@ class Cluster:
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
-        for client in (self.redis, self._subscriber):
-            if client is not None:
-                with contextlib.suppress(Exception):
-                    await client.aclose()
+        if self._subscriber is not None:
+            with contextlib.suppress(Exception):
+                await self._subscriber.disconnect(nowait=True)
+        if self.redis is not None:
+            with contextlib.suppress(Exception):
+                await self.redis.aclose()
         if self._lane is not None:
             with contextlib.suppress(Exception):
                 await self._lane.close()
@@ -261,13 +262,17 @@ class Cluster:
 
     async def claim(self, code: str) -> bool:
         """Take table ``code`` unless a live node owns it; whether this node owns it now."""
-        return bool(
-            await self._claim(keys=[f"{PREFIX}owner:{code}"], args=[self.node, PREFIX, code])
-        )
+        # By the lane: every new table claims its code (through redis-py's commands, a
+        # claim cost a busy node as much as all the rest of a table's opening).
+        assert self._lane is not None
+        keys, args = [f"{PREFIX}owner:{code}"], [self.node, PREFIX, code]
+        return bool(await self._lane.script(self._claim, keys, args))
 
     async def release(self, code: str) -> None:
         """This node no longer owns ``code``."""
-        await self._release(keys=[f"{PREFIX}owner:{code}"], args=[self.node, PREFIX, code])
+        assert self._lane is not None
+        keys, args = [f"{PREFIX}owner:{code}"], [self.node, PREFIX, code]
+        await self._lane.script(self._release, keys, args)
 
     # ------------------------------------------------------------------ messages
 
@@ -318,31 +323,33 @@ class Cluster:
             await asyncio.sleep(0.01)
 
     async def _listen(self) -> None:
+        import math
+
         mine, owners = f"{PREFIX}to:{self.node}", f"{PREFIX}owners"
         first = True
+        # A connection of its own, read directly: redis-py's ``PubSub`` (retries, health
+        # checks, a handler per message) cost a busy node more than the messages' decoding.
+        # RESP2: there a message is an ordinary reply, [b"message", channel, data].
+        options = {
+            **self.redis.connection_pool.connection_kwargs,
+            "protocol": 2,
+            "socket_timeout": None,
+            "health_check_interval": 0,
+        }
         while True:
-            pubsub = self._subscriber.pubsub(ignore_subscribe_messages=True)
+            connection = self.redis.connection_pool.connection_class(**options)
+            self._subscriber = connection
             try:
-                await pubsub.subscribe(mine, owners)
+                await connection.connect()
+                await connection.send_command("SUBSCRIBE", mine, owners)
                 if not first:
                     self.on_owner("", "")  # (re)subscribed: anything may have been missed
                 first = False
-                async for item in pubsub.listen():
-                    if item.get("type") != "message":
-                        continue
-                    messages = _decode_batch(item["data"])
-                    if isinstance(messages, dict):
-                        messages = [messages]
-                    if _text(item["channel"]) == owners:
-                        for message in messages:
-                            self.on_owner(message["code"], message["node"])
-                        continue
-                    now = time.time()
-                    for message in messages:
-                        sent = message.get("ts")
-                        if sent is not None:
-                            self.on_lag(max(0.0, now - sent))
-                        self.on_message(message)
+                while True:
+                    item = await connection.read_response(timeout=math.inf)
+                    if not isinstance(item, list) or len(item) != 3 or item[0] != b"message":
+                        continue  # (a subscription's confirmation)
+                    self._received(item[1] == owners.encode(), item[2])
             except asyncio.CancelledError:
                 raise
             except redis_errors():
@@ -351,7 +358,24 @@ class Cluster:
                 log.exception("unreadable message between nodes")
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                    await connection.disconnect(nowait=True)
+
+    def _received(self, about_owners: bool, data: bytes) -> None:
+        """What one ``PUBLISH`` carried to this node."""
+        messages = _decode_batch(data)
+        if isinstance(messages, dict):
+            messages = [messages]
+        if about_owners:
+            for message in messages:
+                self.on_owner(message["code"], message["node"])
+            return
+        # The lag of the first, which waited longest to be published with the rest: once
+        # per ``PUBLISH``, as observing a histogram is dearer than passing a message on.
+        sent = messages[0].get("ts") if messages else None
+        if sent is not None:
+            self.on_lag(max(0.0, time.time() - sent))
+        for message in messages:
+            self.on_message(message)
 
 
 def _text(value: bytes | str) -> str:

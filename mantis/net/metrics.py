@@ -70,7 +70,7 @@ class Metrics:
         )
         self.pubsub_lag = Histogram(
             "mantis_pubsub_lag_seconds",
-            "A message between nodes, from published to received",
+            "Messages between nodes, sent to received (the first of each lot published together)",
             buckets=BUCKETS,
             registry=registry,
         )

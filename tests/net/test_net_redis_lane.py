@@ -99,3 +99,24 @@ async def test_a_script_redis_forgot_is_sent_whole(client) -> None:
         assert await lane.script(script, [key], [2]) == 7
     finally:
         await lane.close()
+
+
+async def test_a_reply_that_never_comes_fails_what_waits_and_the_next_command_reconnects(
+    client,
+) -> None:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    lane = RedisLane(client, timeout=0.2)
+    key = secrets.token_hex(4)
+    try:
+        assert await lane.execute("INCR", key) == 1
+        # Redis holds BLPOP's reply for good, and every reply after it on the connection.
+        held = asyncio.ensure_future(lane.execute("BLPOP", f"{key}:never", 0))
+        behind = asyncio.ensure_future(lane.execute("INCR", key))
+        for waiting in (held, behind):
+            with pytest.raises(RedisConnectionError, match="no reply from Redis in 0.2 s"):
+                await asyncio.wait_for(waiting, 60)
+        # The INCR behind it may or may not have been carried out: 2 or 3, never an error.
+        assert await lane.execute("INCR", key) in (2, 3)
+    finally:
+        await lane.close()
