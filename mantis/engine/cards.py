@@ -49,7 +49,13 @@ def back_code(back: int) -> str:
 
 def card_code(card: int) -> str:
     """The record code of a card: face letter, colon, back letters (``"R:RGB"``)."""
-    return f"{COLOUR_LETTERS[FACE[card]]}:{back_code(BACK[card])}"
+    # Looked up: a record's JSON names every card of the deal, at every game's end.
+    return _CARD_CODES[card]
+
+
+_CARD_CODES: tuple[str, ...] = tuple(
+    f"{COLOUR_LETTERS[FACE[card]]}:{back_code(BACK[card])}" for card in DECK
+)
 
 
 _CODE_TO_CARD = {card_code(card): card for card in DECK}

@@ -26,10 +26,11 @@ import contextlib
 import threading
 from collections.abc import Awaitable
 from dataclasses import dataclass
+from typing import cast
 
 from ..engine import SCORE, Action, View
 from .clock import SYSTEM_CLOCK, Clock, within
-from .protocol import InputPlayer, Player
+from .protocol import InputPlayer, Player, answers_from_input
 
 BUSY = "was still thinking about an earlier move"
 """The fault of a bot asked while an abandoned decision of its own still runs."""
@@ -64,10 +65,11 @@ async def decide(
     question (a bot's thread finishes on its own).
     """
     try:
-        if isinstance(player, InputPlayer):
+        if answers_from_input(player):
             action = await _within(player.choose_async(view), timeout, clock)
         else:
-            action = await _in_thread(player, view, timeout, clock)
+            # (Not an ``InputPlayer``, so a ``Player``: a ``TypeGuard`` narrows one way only.)
+            action = await _in_thread(cast(Player, player), view, timeout, clock)
     except _Busy:
         return Decision(SCORE, BUSY)
     except TimeoutError:

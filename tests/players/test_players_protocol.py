@@ -138,3 +138,17 @@ def test_views_handed_to_bots_are_the_seat_to_move() -> None:
         view = game.view()
         assert view.seat == view.to_move
         assert view.legal_actions()
+
+
+def test_answers_from_input_says_what_the_protocol_says() -> None:
+    from mantis.players.protocol import InputPlayer, answers_from_input
+
+    class Waits:
+        async def choose_async(self, view: View) -> object: ...
+
+    class NotCallable:
+        choose_async = None
+
+    for seat in (HumanPlayer(), Waits(), GreedyBot(), NotCallable(), object()):
+        assert answers_from_input(seat) == isinstance(seat, InputPlayer), type(seat).__name__
+    assert answers_from_input(HumanPlayer()) and not answers_from_input(GreedyBot())
