@@ -58,6 +58,9 @@ class Relay:
     """How to open again at another owner: ``join`` with the seat's token (in the client's
     protocol version), or its ``watch``."""
     last_act: str | None = None
+    resent: bool = False
+    """``last_act`` went again at an opening elsewhere: if the owner had it already, its
+    ``stale`` answer is the relay's to drop, not the client's to hear (nobody pressed)."""
     quick_at: str | None = None
     """A quick-play opening: the table a seat was found at (its owner seats it there)."""
     have: int = 0
@@ -75,6 +78,9 @@ class Relay:
     def filter(self, data: str) -> tuple[str | None, bool]:
         """What to pass on of a frame from the owner (None: nothing), and whether a gap
         was found (then the relay must open again)."""
+        if self.resent and data.startswith('{"type":"error","code":"stale"'):
+            self.resent = False
+            return None, False
         if data.startswith('{"type":"stream"'):
             head = _heads.decode(data)
             if head.start > self.have:

@@ -1650,7 +1650,7 @@ class TableServer:
             async for data in self._messages(connection):
                 text = data if isinstance(data, str) else data.decode(errors="replace")
                 if is_act(text):
-                    relay.last_act = text
+                    relay.last_act, relay.resent = text, False
                 self.cluster.send(
                     relay.owner, {"t": "msg", "from": self.node, "id": relay.id, "data": text}
                 )
@@ -1679,6 +1679,7 @@ class TableServer:
             },
         )
         if resume and relay.last_act is not None:
+            relay.resent = True
             self.cluster.send(
                 relay.owner,
                 {"t": "msg", "from": self.node, "id": relay.id, "data": relay.last_act},
