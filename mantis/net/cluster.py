@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -323,9 +324,8 @@ class Cluster:
             await asyncio.sleep(0.01)
 
     async def _listen(self) -> None:
-        import math
-
         mine, owners = f"{PREFIX}to:{self.node}", f"{PREFIX}owners"
+        about_owners = owners.encode()
         first = True
         # A connection of its own, read directly: redis-py's ``PubSub`` (retries, health
         # checks, a handler per message) cost a busy node more than the messages' decoding.
@@ -349,7 +349,7 @@ class Cluster:
                     item = await connection.read_response(timeout=math.inf)
                     if not isinstance(item, list) or len(item) != 3 or item[0] != b"message":
                         continue  # (a subscription's confirmation)
-                    self._received(item[1] == owners.encode(), item[2])
+                    self._received(item[1] == about_owners, item[2])
             except asyncio.CancelledError:
                 raise
             except redis_errors():
