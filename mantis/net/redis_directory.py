@@ -105,13 +105,13 @@ class RedisDirectory:
         self.node = node
         # What every connection asks (its count, its guess count, a new code) goes by a
         # lane of its own: through redis-py's commands it took ~8% of a busy node's CPU.
-        self.lane = RedisLane(redis)
+        self._lane = RedisLane(redis)
         self._count_add = redis.register_script(COUNT_ADD)
         self._quick_seat = redis.register_script(QUICK_SEAT)
         self._quick_free = redis.register_script(QUICK_FREE)
 
     async def claim_code(self, code: str) -> bool:
-        return bool(await self.lane.execute("SET", f"{PREFIX}code:{code}", "1", "NX"))
+        return bool(await self._lane.execute("SET", f"{PREFIX}code:{code}", "1", "NX"))
 
     async def release_code(self, code: str) -> None:
         await self.redis.delete(f"{PREFIX}code:{code}")
@@ -175,10 +175,10 @@ class RedisDirectory:
         # command then, not three (``hit`` drops the hits that have aged out).
         now = time.time()
         name, since = f"{PREFIX}hits:{key}", f"({now - window}"
-        count = await self.lane.execute("ZCOUNT", name, since, "+inf")
+        count = await self._lane.execute("ZCOUNT", name, since, "+inf")
         if not count:
             return Hits(0, 0.0)
-        oldest = await self.lane.execute(
+        oldest = await self._lane.execute(
             "ZRANGEBYSCORE", name, since, "+inf", "WITHSCORES", "LIMIT", 0, 1
         )
         if not oldest:  # (aged out between the two)
@@ -190,11 +190,11 @@ class RedisDirectory:
     async def add(self, key: str, delta: int, ttl: float) -> int:
         keys = [f"{PREFIX}count:{key}"]
         args = [self.node, delta, int(ttl * 1000), PREFIX]
-        return int(await self.lane.script(self._count_add, keys, args))
+        return int(await self._lane.script(self._count_add, keys, args))
 
     async def count(self, key: str) -> int:
         keys = [f"{PREFIX}count:{key}"]
-        return int(await self.lane.script(self._count_add, keys, [self.node, 0, 0, PREFIX]))
+        return int(await self._lane.script(self._count_add, keys, [self.node, 0, 0, PREFIX]))
 
     async def start_afresh(self) -> None:
         """Drop this node's part of every count: a node starting holds nothing yet.
@@ -211,7 +211,7 @@ class RedisDirectory:
                 await pipe.execute()
 
     async def close(self) -> None:
-        await self.lane.close()
+        await self._lane.close()
 
 
 def _quick_keys(players: int) -> list[str]:
