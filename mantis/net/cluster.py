@@ -103,7 +103,8 @@ class Cluster:
         self.on_message: Callable[[Message], None] = lambda message: None
         """Called with every message sent to this node (set by the server)."""
         self.on_owner: Callable[[str, str], None] = lambda code, node: None
-        """Called when a table changes hands: (code, its new owner)."""
+        """Called when a table changes hands: (code, its new owner); ("", node) when
+        ``node`` may have missed messages sent to it, ("", "") when this node may have."""
         self.on_heartbeat: Callable[[], Any] = lambda: None
         """Awaited after every heartbeat (the server refreshes what it shares)."""
         self.on_reconnect: Callable[[], Any] = lambda: None
@@ -325,7 +326,7 @@ class Cluster:
 
     async def _listen(self) -> None:
         mine, owners = f"{PREFIX}to:{self.node}", f"{PREFIX}owners"
-        about_owners = owners.encode()
+        to_me, about_owners = mine.encode(), owners.encode()
         first = True
         # A connection of its own, read directly: redis-py's ``PubSub`` (retries, health
         # checks, a handler per message) cost a busy node more than the messages' decoding.
@@ -335,6 +336,7 @@ class Cluster:
             "protocol": 2,
             "socket_timeout": None,
             "health_check_interval": 0,
+            "client_name": f"{PREFIX}{self.node}:listening",  # (in Redis's CLIENT LIST)
         }
         while True:
             connection = self.redis.connection_pool.connection_class(**options)
@@ -342,14 +344,17 @@ class Cluster:
             try:
                 await connection.connect()
                 await connection.send_command("SUBSCRIBE", mine, owners)
-                if not first:
-                    self.on_owner("", "")  # (re)subscribed: anything may have been missed
-                first = False
                 while True:
                     item = await connection.read_response(timeout=math.inf)
-                    if not isinstance(item, list) or len(item) != 3 or item[0] != b"message":
-                        continue  # (a subscription's confirmation)
-                    self._received(item[1] == about_owners, item[2])
+                    if not isinstance(item, list) or len(item) != 3:
+                        continue
+                    kind, channel, data = item
+                    if kind == b"message":
+                        self._received(channel == about_owners, data)
+                    elif kind == b"subscribe" and channel == to_me:
+                        if not first:
+                            self._subscribed_again()
+                        first = False
             except asyncio.CancelledError:
                 raise
             except redis_errors():
@@ -359,6 +364,17 @@ class Cluster:
             finally:
                 with contextlib.suppress(Exception):
                     await connection.disconnect(nowait=True)
+
+    def _subscribed_again(self) -> None:
+        """Listening again (Redis was away): what was sent here meanwhile is lost.
+
+        This node opens again what it relays elsewhere, and tells the others to open
+        again what they relay here: a node that listened again before this one may
+        have sent an opening to this one while it did not listen (a relay would wait
+        for its answer, then hang up).
+        """
+        self.on_owner("", "")
+        self._queue(f"{PREFIX}owners", _encode({"code": "", "node": self.node}))
 
     def _received(self, about_owners: bool, data: bytes) -> None:
         """What one ``PUBLISH`` carried to this node."""

@@ -1510,10 +1510,12 @@ class TableServer:
                 self._lost(room)
 
     def _on_owner(self, code: str, node: str) -> None:
-        """Table ``code`` runs on ``node`` now ("": this node may have missed messages)."""
+        """Table ``code`` runs on ``node`` now (no code: ``node`` may have missed messages,
+        or this node if none is named)."""
         if not code:
             for relay in list(self.relays.values()):
-                self._open_at(relay, resume=True)
+                if node in ("", relay.owner):
+                    self._open_at(relay, resume=True)
             return
         if node != self.node and code in self.rooms:
             self._spawn(self._check_owner(code))

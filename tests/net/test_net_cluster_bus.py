@@ -76,3 +76,54 @@ async def test_a_tables_live_owner_is_its_owner_while_that_node_lives(redis_serv
     finally:
         await one.close()
         await two.close()
+
+
+async def test_a_node_listening_again_has_the_others_open_again_what_they_relay_to_it(
+    redis_server,
+) -> None:
+    # What is sent to a node while it does not listen is lost: a node that listened again
+    # before it could have sent it an opening meanwhile, and must send it again.
+    name = f"again-{secrets.token_hex(4)}"
+    one, two = Cluster(redis_server.url, f"{name}-a"), Cluster(redis_server.url, f"{name}-b")
+    told: dict[str, list[tuple[str, str]]] = {one.node: [], two.node: []}
+    changed = asyncio.Event()
+    heard: list[object] = []
+
+    def telling(node: str) -> Any:
+        def on_owner(code: str, owner: str) -> None:
+            told[node].append((code, owner))
+            changed.set()
+
+        return on_owner
+
+    def on_message(message: dict[str, Any]) -> None:
+        heard.append(message)
+        changed.set()
+
+    async def until(test: Any) -> None:
+        while not test():
+            changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), 0.5)
+
+    one.on_owner, two.on_owner = telling(one.node), telling(two.node)
+    one.on_message = on_message
+    await one.start()
+    await two.start()
+    try:
+
+        def one_listens() -> bool:
+            two.send(one.node, {"n": 1})  # (asked again until heard: one is listening)
+            return bool(heard)
+
+        await asyncio.wait_for(until(one_listens), WAIT)
+        listening = f"{PREFIX}{two.node}:listening"
+        for client in await one.redis.client_list():
+            if client.get("name") == listening:
+                await one.redis.client_kill_filter(_id=client["id"])
+        await asyncio.wait_for(until(lambda: ("", two.node) in told[one.node]), WAIT)
+        assert ("", "") in told[two.node]  # and two opens again what it relays elsewhere
+        assert ("", "") not in told[one.node]  # one never stopped listening
+    finally:
+        await one.close()
+        await two.close()
