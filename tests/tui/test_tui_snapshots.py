@@ -14,6 +14,7 @@ from pathlib import Path
 import history
 import positions
 import pytest
+from screenkit import app_lines, assert_table_whole, snapshot_lines
 from tuikit import wait_for
 
 from mantis.engine import SeatInfo
@@ -35,6 +36,15 @@ def table_app(position: positions.Position) -> MantisApp:
     return MantisApp(first_screens.Position(record, upto), still=True)
 
 
+def assert_whole_table(request: pytest.FixtureRequest) -> None:
+    """The table in the test's snapshot passes the layout check.
+
+    The stored snapshot is what the app drew once ``snap_compare`` has passed
+    (with ``--snapshot-update``, the next plain run checks the new one).
+    """
+    assert_table_whole(snapshot_lines(request.path, request.node.name))
+
+
 async def until_game_over(pilot) -> None:
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
     await pilot.pause()
@@ -51,22 +61,39 @@ def test_setup_screen(snap_compare, mantis_home: Path) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
-def test_table_small_terminal(snap_compare, players: int) -> None:
+def test_table_small_terminal(snap_compare, request, players: int) -> None:
     upto = 12 if players == 2 else 14
     assert snap_compare(table_app(positions.mid_game(players, upto=upto)), terminal_size=SMALL)
+    assert_whole_table(request)
 
 
-def test_table_large_terminal(snap_compare) -> None:
+async def test_a_table_read_in_the_tests_is_its_snapshot(request) -> None:
+    # The text of an app's screen in the tests is the text its snapshot stores.
+    app = table_app(positions.mid_game(4, upto=14))
+    async with app.run_test(size=SMALL) as pilot:
+        # As snap_compare waits before its picture.
+        await pilot.pause()
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+        lines = app_lines(app)
+    assert lines == snapshot_lines(request.path, "test_table_small_terminal[4]")
+    assert_table_whole(lines)
+
+
+def test_table_large_terminal(snap_compare, request) -> None:
     assert snap_compare(table_app(positions.mid_game(6)), terminal_size=LARGE)
+    assert_whole_table(request)
 
 
-def test_steal_target_selected(snap_compare) -> None:
+def test_steal_target_selected(snap_compare, request) -> None:
     # "You" sit in seat 1 here: pressing 4 picks Dee, and nothing is stolen yet.
     assert snap_compare(table_app(positions.mid_game(4)), press=["4"], terminal_size=SMALL)
+    assert_whole_table(request)
 
 
-def test_two_player_extra_turn_banner(snap_compare) -> None:
+def test_two_player_extra_turn_banner(snap_compare, request) -> None:
     assert snap_compare(table_app(positions.extra_turn()), terminal_size=SMALL)
+    assert_whole_table(request)
 
 
 def test_game_over_single_winner(snap_compare) -> None:
@@ -89,10 +116,11 @@ def test_terminal_too_small(snap_compare) -> None:
     assert snap_compare(table_app(positions.mid_game(4)), terminal_size=(60, 20))
 
 
-def test_no_color(snap_compare, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_color(snap_compare, request, monkeypatch: pytest.MonkeyPatch) -> None:
     # Textual reads NO_COLOR when the app is built and renders in monochrome.
     monkeypatch.setenv("NO_COLOR", "1")
     assert snap_compare(table_app(positions.mid_game(4)), terminal_size=SMALL)
+    assert_whole_table(request)
 
 
 # ----------------------------------------------------------------- odds, coach, replay, history
@@ -102,14 +130,16 @@ def _settings(**changes) -> None:
     save_settings(Settings(**changes), settings_path())
 
 
-def test_odds_panel(snap_compare) -> None:
+def test_odds_panel(snap_compare, request) -> None:
     _settings(show_odds=True)
     assert snap_compare(table_app(positions.mid_game(3)), terminal_size=SMALL)
+    assert_whole_table(request)
 
 
-def test_coach(snap_compare) -> None:
+def test_coach(snap_compare, request) -> None:
     _settings(coach=True)
     assert snap_compare(table_app(positions.mid_game(4)), terminal_size=SMALL)
+    assert_whole_table(request)
 
 
 def _replay_app() -> MantisApp:
@@ -117,9 +147,10 @@ def _replay_app() -> MantisApp:
     return MantisApp(first_screens.Replay(record, "sample game"), still=True)
 
 
-def test_replay_screen(snap_compare) -> None:
+def test_replay_screen(snap_compare, request) -> None:
     _settings(show_odds=True)
     assert snap_compare(_replay_app(), press=["right"] * 9, terminal_size=SMALL)
+    assert_whole_table(request)
 
 
 def test_statistics_screen(snap_compare) -> None:
