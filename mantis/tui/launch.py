@@ -6,7 +6,7 @@ import gc
 import sys
 from typing import Protocol
 
-from .seating import SeatingError, parse_seats
+from ..table.seating import SeatingError, parse_seats
 
 USAGE_ERROR = 2
 

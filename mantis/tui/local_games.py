@@ -67,7 +67,7 @@ class LocalGames:
         ``SeatingError`` (naming the seat) if a seat's bot cannot be made.
         """
         from ..table import LocalKeeper, Table, seats_of
-        from .seating import make_players
+        from ..table.seating import make_players
 
         players = make_players(seats_of(record))
         keeper = LocalKeeper(save_path=(slot or self.save_slot).path)
@@ -111,7 +111,7 @@ class LocalGames:
 
     def start_from_setup(self, message: SetupScreen.Start) -> None:
         """Start the table the setup screen asks for; a seat that cannot sit is said there."""
-        from .seating import SeatingError
+        from ..table.seating import SeatingError
 
         try:
             self.start(message.seats, message.seed)
@@ -169,7 +169,7 @@ class LocalGames:
     def resume(self, save: LoadedSave) -> None:
         """Open the table on the saved game, at the saved position, saving on in its slot."""
         from ..store.save_slots import claim_slot, slot_of
-        from .seating import SeatingError
+        from ..table.seating import SeatingError
 
         number = slot_of(save.path)
         mine = self._slot

@@ -17,7 +17,7 @@ from textual.dom import DOMNode
 from textual.signal import Signal
 
 from ..store import Settings, save_settings
-from .pacing import Pace, next_speed, pace_for
+from ..table.pacing import Pace, next_speed, pace_for
 
 
 class Preferences:

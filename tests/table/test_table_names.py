@@ -17,7 +17,7 @@ from mantis.cli import main
 from mantis.net import protocol
 from mantis.table import names
 from mantis.table.names import clean_name, look_alike, looks_like_you, skeleton, unique_name
-from mantis.tui.seating import SeatingError, parse_seats
+from mantis.table.seating import SeatingError, parse_seats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 from netkit import create, join, running_server, welcome  # noqa: E402

@@ -12,9 +12,9 @@ from tuikit import Heard, shown, table_of, wait_for, wait_for_human
 
 from mantis.engine import SCORE, Game, GameRecord, SeatInfo, record_of, steal
 from mantis.players.clock import ManualClock
+from mantis.table.narration import narrate
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
-from mantis.tui.narration import narrate
 from mantis.tui.screens.game_over import GameOverChoice, GameOverScreen
 from mantis.tui.screens.help import HelpScreen
 from mantis.tui.screens.local_play import LocalPlayScreen

@@ -14,10 +14,10 @@ from mantis.cli.parser import build_parser
 from mantis.engine import SeatInfo
 from mantis.store import Settings, load_settings, save_settings
 from mantis.store.paths import config_dir, data_dir, settings_path
+from mantis.table.seating import SeatingError, default_names, parse_seats
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 from mantis.tui.screens.settings import SettingsScreen
-from mantis.tui.seating import SeatingError, default_names, parse_seats
 from mantis.tui.widgets.coach_bar import CoachBar
 from mantis.tui.widgets.odds_panel import OddsPanel
 

@@ -23,7 +23,7 @@ args = build_parser().parse_args(sys.argv[1:] or ["play"])
 from mantis.tui.launch import run_play  # what `mantis play` imports
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
-from mantis.tui.seating import parse_seats
+from mantis.table.seating import parse_seats
 
 async def main():
     seats = parse_seats(args.seats) if args.seats else None
@@ -85,8 +85,14 @@ def test_the_setup_screen_opens_without_tables_online_play_or_the_expert() -> No
     screen, weights, modules = loaded(LAUNCH)
     assert screen == "SetupScreen"
     assert weights == "no weights"
-    # Of the table, only the rules of a seat's name (the setup form checks them).
-    assert among(modules, ("mantis.table",)) == ["mantis.table", "mantis.table.names"]
+    # Of the table, only the rules of a seat and its name (the setup form checks them) and
+    # the bot speeds' delays (the settings hold a speed).
+    assert among(modules, ("mantis.table",)) == [
+        "mantis.table",
+        "mantis.table.names",
+        "mantis.table.pacing",
+        "mantis.table.seating",
+    ]
     assert among(modules, NEVER_AT_START) == []
     # Nor any bot (the levels are names until one sits), nor the record format and the
     # game it replays through (the remembered seats are read without them).
@@ -109,7 +115,7 @@ def test_the_default_names_keep_the_name_rules() -> None:
     # `mantis play --seats` does not check the names it makes up (that would read the
     # look-alike data before the first frame): every mix of people and bots passes.
     from mantis.engine.seat_count import SEAT_COUNTS
-    from mantis.tui.seating import check_names, default_names
+    from mantis.table.seating import check_names, default_names
 
     for seats in SEAT_COUNTS:
         for people in range(seats + 1):
@@ -139,9 +145,9 @@ async def test_a_first_table_or_setup_screen_parses_no_style_twice(monkeypatch) 
     # style of the app again; the first screen's are read with the app's instead.
     from textual.css.stylesheet import Stylesheet
 
+    from mantis.table.seating import parse_seats
     from mantis.tui import first_screens
     from mantis.tui.app import MantisApp
-    from mantis.tui.seating import parse_seats
 
     reparsed: list[str] = []
     reparse = Stylesheet.reparse
@@ -166,9 +172,9 @@ async def test_a_screen_shown_the_first_time_is_not_styled_twice(monkeypatch) ->
     # (StyledAtMount).  The snapshots show they look the same.
     from textual.screen import Screen
 
+    from mantis.table.seating import parse_seats
     from mantis.tui import first_screens
     from mantis.tui.app import MantisApp
-    from mantis.tui.seating import parse_seats
 
     resumed: list[tuple[str, bool]] = []
     resume = Screen._on_screen_resume

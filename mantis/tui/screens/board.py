@@ -35,10 +35,10 @@ from ...table import (
     TimedOut,
 )
 from ...table.names import clean_name
+from ...table.narration import game_over_line, narrate, opening_line, possessive
+from ...table.seating import describe
 from .. import plain
-from ..narration import game_over_line, narrate, opening_line, possessive
 from ..preferences import Preferences
-from ..seating import describe
 from ..widgets.draw_pile import DrawPile
 from ..widgets.game_log import GameLog
 from ..widgets.key_footer import KeyFooter

@@ -21,8 +21,8 @@ from textual.widgets import Button, Static
 from textual.widgets.button import ButtonVariant
 
 from ...engine import GameOver
+from ...table.narration import join_names, reason_text
 from .. import plain
-from ..narration import join_names, reason_text
 from .game_over_choice import LOCAL_CHOICES, GameOverChoice
 
 if TYPE_CHECKING:

@@ -35,7 +35,7 @@ from ...net.protocol import Act, SeatRequest
 from ...table import Message, Talk
 from ...table.messages import MAX_TALK
 from ...table.names import YOU
-from ..narration import join_names, talk_line
+from ...table.narration import join_names, talk_line
 from ..online_ratings import rating_changes, seat_rating
 from ..preferences import Preferences
 from ..presence import presence_label

@@ -14,8 +14,8 @@ from textual.worker import Worker, WorkerState
 
 from ...engine import GameRecord
 from ...store.stats import PastGame, StatsDB, StatsError, default_stats_path
+from ...table.narration import join_names
 from .. import plain
-from ..narration import join_names
 from ..stats_reading import BUSY_NOTE, StatsBusy, read_patiently
 
 #: Games listed at most (the newest).

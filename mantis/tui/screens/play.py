@@ -30,8 +30,8 @@ from ...engine.seat_count import MAX_SEATS
 from ...players.clock import SYSTEM_CLOCK, Clock
 from ...table import Message as StreamMessage
 from ...table import StreamError
+from ...table.pacing import PacingGate
 from .. import plain
-from ..pacing import PacingGate
 from ..preferences import Preferences
 from ..widgets.coach_bar import CoachBar
 from ..widgets.move_button import MoveButton

@@ -13,8 +13,8 @@ from textual.widgets import Button, Static
 
 from ...store.saves import LoadedSave
 from ...table import seats_of
+from ...table.narration import join_names
 from .. import plain
-from ..narration import join_names
 
 
 def describe_save(save: LoadedSave) -> str:

@@ -28,8 +28,8 @@ from ...review import Decision, GameReview, review_game
 from ...review.chart import chances_chart, move_number, seat_colour
 from ...review.retry import Drill, mistakes_of
 from ...table.names import clean_name
+from ...table.narration import join_names, possessive
 from .. import plain
-from ..narration import join_names, possessive
 from ..widgets.chart import Chart
 from ..widgets.option_chances import LABEL_STYLES, option_name
 

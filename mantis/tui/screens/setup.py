@@ -18,9 +18,9 @@ from ...engine.seats import SeatInfo, SeatKind
 from ...players.registry import level_choices
 from ...players.seat_specs import HUMAN
 from ...table.names import MAX_NAME_LENGTH
+from ...table.seating import DEFAULT_NAMES, SeatingError, check_names, default_names
 from .. import plain
 from ..level_ratings import rated, relabel
-from ..seating import DEFAULT_NAMES, SeatingError, check_names, default_names
 from ..widgets.chosen_select import ChosenSelect
 from ..widgets.key_footer import KeyFooter
 from .styled_at_mount import StyledAtMount

@@ -97,7 +97,7 @@ class OptionChances(Widget):
         if decision is None:
             self.border_title = "Chances of winning"
         else:
-            from ..narration import possessive
+            from ...table.narration import possessive
 
             mover = self.names[decision.seat] if decision.seat < len(self.names) else "?"
             self.border_title = plain.content(

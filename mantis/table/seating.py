@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from ..engine.seats import SeatInfo, SeatKind
 from ..players import HumanPlayer, Player, PlayerSpecError, bot_factory
 from ..players.seat_specs import HUMAN, local_seats_problem, split_specs
-from ..table.names import MAX_NAME_LENGTH, YOU, clean_name, look_alike, looks_like_you
+from .names import MAX_NAME_LENGTH, YOU, clean_name, look_alike, looks_like_you
 
 DEFAULT_NAMES = ("Ann", "Bea", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
 

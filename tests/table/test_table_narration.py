@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mantis.engine import ExtraTurn, GameOver, Scored, StealMissed, Stolen
 from mantis.engine.cards import BLUE, GREEN, RED, card_of
-from mantis.tui.narration import fault_line, narrate, reason_text
+from mantis.table.narration import fault_line, narrate, reason_text
 
 NAMES = ["Ann", "Bea", "Cal"]
 

@@ -21,7 +21,7 @@ from ..engine import (
     Stolen,
 )
 from ..engine.cards import COLOUR_NAMES
-from ..table.messages import (
+from .messages import (
     Away,
     Back,
     Fault,
@@ -32,7 +32,7 @@ from ..table.messages import (
     Talk,
     TimedOut,
 )
-from ..table.names import YOU
+from .names import YOU
 
 
 def possessive(name: str, *, start: bool = False) -> str:

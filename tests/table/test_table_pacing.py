@@ -11,7 +11,7 @@ import asyncio
 
 from mantis.engine import SCORE, CardRevealed, TurnStarted
 from mantis.players.clock import ManualClock
-from mantis.tui.pacing import Pace, PacingGate
+from mantis.table.pacing import Pace, PacingGate
 
 BOT, PERSON = 1, 0
 PACE = Pace(think=0.5, reveal=0.75)  # sums of halves and quarters are exact
