@@ -97,3 +97,10 @@ def level_rating(level: str, players: int | None = None) -> Rating | None:
     levels = table.overall if players is None else table.by_players.get(players, {})
     fitted = levels.get(level)
     return fitted.rating if fitted is not None else None
+
+
+def rating_text(level: str, players: int | None = None) -> str:
+    """The level's rating at ``players`` seats (or overall) as people read it: "1,678"
+    ("" for a bot that is no built-in level)."""
+    rating = level_rating(level, players)
+    return "" if rating is None else f"{rating.shown:,}"

@@ -15,13 +15,9 @@ from typing import Any
 from textual.content import Content
 from textual.widgets import Select
 
-from ..rating.levels import level_rating
+from ..rating.levels import rating_text
 
-
-def rating_text(bot: str, players: int | None = None) -> str:
-    """The level's rating at ``players`` seats (or overall) as people read it: "1,678"."""
-    rating = level_rating(bot, players)
-    return "" if rating is None else f"{rating.shown:,}"
+__all__ = ["rated", "rating_text", "relabel"]
 
 
 def rated(label: str, bot: str, players: int | None = None) -> str:

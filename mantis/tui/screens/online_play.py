@@ -31,14 +31,14 @@ from textual.widgets import Input, Label
 from ...engine import Action, GameOver
 from ...net import protocol
 from ...net.codes import shown_code
+from ...net.presence import presence_label
 from ...net.protocol import Act, SeatRequest
+from ...net.seat_ratings import rating_changes, seat_rating
 from ...table import Message, Talk
 from ...table.messages import MAX_TALK
 from ...table.names import YOU
 from ...table.narration import join_names, talk_line
-from ..online_ratings import rating_changes, seat_rating
 from ..preferences import Preferences
-from ..presence import presence_label
 from ..widgets.game_log import GameLog
 from ..widgets.turn_banner import TurnBanner
 from .board import BOARD_CSS

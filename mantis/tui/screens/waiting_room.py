@@ -26,11 +26,11 @@ from textual.widgets import Button, DataTable, Footer, Select, Static
 
 from ...net import protocol
 from ...net.codes import shown_code
+from ...net.presence import OPEN_SEAT, presence_label
+from ...net.seat_ratings import seat_rating, table_rating
 from ...players.registry import level_choices
 from .. import plain
 from ..level_ratings import rated
-from ..online_ratings import seat_rating, table_rating
-from ..presence import OPEN_SEAT, presence_label
 
 
 class RoomLink(Protocol):

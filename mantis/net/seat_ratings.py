@@ -1,4 +1,4 @@
-"""Ratings at an online table, as its screens word them: each seat's, and whether it counts.
+"""Ratings at an online table, as its front ends word them: each seat's, and whether it counts.
 
 The server says (``ratings``) whether the table is rated, why a rated
 table's game would not count, and each seated person's rating there; a bot
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..net import protocol
-from .level_ratings import rating_text
+from ..rating.levels import rating_text
+from . import protocol
 
 
 def seat_rating(

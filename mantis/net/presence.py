@@ -1,4 +1,4 @@
-"""How a seat's connection at an online table is said, on the board and in the waiting room.
+"""How a seat's connection at an online table is said: on a board, in a waiting room, in lines.
 
 The server reports each seat as ``here``, ``gone`` (dropped, not yet away),
 ``away`` (a bot plays for them), ``left`` (gone for good, a bot plays on),
@@ -9,8 +9,11 @@ or without colour.
 
 from __future__ import annotations
 
-LABELS = {"here": "● online", "gone": "○ offline", "away": "◌ away", "left": "✕ left"}
-"""A person's connection, in a mark and a word."""
+WORDS = {"here": "online", "gone": "offline", "away": "away", "left": "left"}
+"""A person's connection, in a word (what a line mode says)."""
+MARKS = {"here": "●", "gone": "○", "away": "◌", "left": "✕"}
+LABELS = {state: f"{MARKS[state]} {word}" for state, word in WORDS.items()}
+"""A person's connection, in a mark and a word (what a board shows)."""
 OPEN_SEAT = "waiting for someone to join"
 """An open seat, where the waiting room lists the seats."""
 
