@@ -13,6 +13,19 @@ from collections.abc import Sequence
 from types import SimpleNamespace
 
 
+def _in_lines(args: object) -> bool:
+    """Whether a command plays in lines: its ``--lines``/``--no-lines``, else the default
+    (``MANTIS_LINES``, or the setting); commands without a line mode never do."""
+    if not hasattr(args, "lines"):
+        return False
+    chosen = getattr(args, "lines", None)
+    if chosen is not None:
+        return bool(chosen)
+    from ..store.settings import lines_by_default
+
+    return lines_by_default()
+
+
 class UsageError(Exception):
     """A bad command-line value: printed as one line, exit status 2."""
 
@@ -20,7 +33,14 @@ class UsageError(Exception):
 _TOP_LEVEL_FLAGS = ("-h", "--help", "--version")
 
 PLAIN_PLAY = SimpleNamespace(
-    command="play", seats=None, names=None, seed=None, speed=None, bot_timeout=None, resume=False
+    command="play",
+    seats=None,
+    names=None,
+    seed=None,
+    speed=None,
+    bot_timeout=None,
+    resume=False,
+    lines=None,
 )
 """What ``mantis play`` alone parses to: what ``mantis`` runs."""
 
@@ -34,6 +54,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args_list:
             # `mantis` alone opens the setup screen: no parser is built, since every
             # launch pays for that before its first frame and this one has nothing to parse.
+            if _in_lines(PLAIN_PLAY):
+                from ..lines.launch import run_play as run_lines
+
+                return run_lines(PLAIN_PLAY)  # type: ignore[arg-type]
             from ..tui.launch import run_play
 
             return run_play(PLAIN_PLAY)
@@ -51,6 +75,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             from ..sim.tournament import run_tournament
 
             return run_tournament(args)
+        if _in_lines(args):
+            from ..lines import launch as lines
+
+            if command in ("host", "join", "watch", "quick"):
+                return lines.run_online(args)
+            if command == "replay":
+                return lines.run_replay(args)
+            if command == "review":
+                return lines.run_review(args)
+            if args.command is None:
+                args = parser.parse_args(["play", "--lines"])
+            return lines.run_play(args)
         if command in ("host", "join", "watch", "quick"):
             from ..tui.online_launch import run_online
 

@@ -146,6 +146,17 @@ def _jobs(text: str) -> int | str:
 _JOBS_HELP = "worker processes, or auto for every core (default: whichever is faster for the run)"
 
 
+def _lines(parser: argparse.ArgumentParser, what: str = "play") -> None:
+    """``--lines`` (and ``--no-lines``) on a command that has a line mode."""
+    parser.add_argument(
+        "--lines",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help=f"{what} in lines of text, for screen readers and braille displays "
+        "(default: MANTIS_LINES=1, or the setting)",
+    )
+
+
 def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.ArgumentParser:
     """The command line's parser; ``serving=False`` leaves out ``mantis serve``'s limits
     (their defaults live with the server: no other command loads the network code).
@@ -173,6 +184,7 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     play.add_argument(
         "--resume", action="store_true", help="resume the unfinished game, if there is one"
     )
+    _lines(play)
     if play_only:
         return parser
 
@@ -181,6 +193,7 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     replay.add_argument(
         "--game", type=_positive_int, default=1, help="which game in the file, from 1 (default 1)"
     )
+    _lines(replay, "say every move")
 
     review = sub.add_parser(
         "review",
@@ -200,6 +213,7 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         "--seat", metavar="S", help="only this seat: its number from 1, or its name (default: all)"
     )
     review.add_argument("--json", action="store_true", help="print one JSON object per game")
+    _lines(review, "print the summary")
 
     sim = sub.add_parser("simulate", help="play bot-vs-bot games headless and report")
     sim.add_argument("--players", type=int, required=True, help="seats at the table, 2-6")
@@ -314,6 +328,7 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         action="store_true",
         help="its games move the ratings of the people in them on this server",
     )
+    _lines(host)
     quick = sub.add_parser(
         "quick", help="play now: a seat at any quick-play table on a server (or a new one)"
     )
@@ -322,13 +337,16 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         "--players", type=_players, default=3, help="seats at the table, 2 to 6 (default 3)"
     )
     quick.add_argument("--name", help="your name at the table (default: your login name)")
+    _lines(quick)
     join = sub.add_parser("join", help="take a seat at a server's table (or your seat back)")
     join.add_argument("url", metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
     join.add_argument("code", metavar="CODE", help="the table's code, e.g. KXQD")
     join.add_argument("--name", help="your name at the table (default: your login name)")
+    _lines(join)
     watch = sub.add_parser("watch", help="watch a server's table")
     watch.add_argument("url", metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
     watch.add_argument("code", metavar="CODE", help="the table's code, e.g. KXQD")
+    _lines(watch, "watch")
 
     web = sub.add_parser(
         "web",

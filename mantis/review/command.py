@@ -12,12 +12,14 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from typing import TextIO
 
 from ..engine import GameRecord, RecordError
 from ..sim.progress import progress_bar
 from ..store.record_file import GameNotInFile, game_in_file, read_records
-from .game_review import review_game
+from .game_review import GameReview, review_game
 from .report import format_review, review_json
 
 USAGE_ERROR = 2
@@ -67,8 +69,18 @@ def seat_of(record: GameRecord, spec: str) -> int:
     raise ValueError(f"no seat is named {text!r} (seats 1 to {record.players}; names: {known})")
 
 
-def run_review(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """The ``mantis review`` command; returns the exit status."""
+def run_review(
+    args: argparse.Namespace,
+    out: TextIO | None = None,
+    *,
+    text: Callable[[GameReview, int, Sequence[int]], str] = format_review,
+    progress: bool = True,
+) -> int:
+    """The ``mantis review`` command; returns the exit status.
+
+    ``text`` writes one game's review for a person (the line mode has its own);
+    ``progress=False`` draws no progress bar (which redraws its line) on a terminal.
+    """
     out = out if out is not None else sys.stdout
     try:
         games = _games(args.file, args.game)
@@ -87,7 +99,8 @@ def run_review(args: argparse.Namespace, out: TextIO | None = None) -> int:
     except ReviewUsageError as exc:
         print(f"mantis: error: {exc}", file=sys.stderr)
         return USAGE_ERROR
-    with progress_bar(len(plan), "reviewing") as advance:
+    bar = progress_bar(len(plan), "reviewing") if progress else nullcontext(_no_progress)
+    with bar as advance:
         for i, (number, record, seats) in enumerate(plan):
             review = review_game(record)
             if args.json:
@@ -95,9 +108,13 @@ def run_review(args: argparse.Namespace, out: TextIO | None = None) -> int:
             else:
                 if i:
                     print(file=out)
-                print(format_review(review, number, seats), file=out)
+                print(text(review, number, seats), file=out)
             advance(1)
     return 0
+
+
+def _no_progress(done: int) -> None:
+    """Progress nobody is shown."""
 
 
 __all__ = ["run_review", "seat_of"]

@@ -70,3 +70,25 @@ def _parse_line(line: bytes, line_number: int) -> GameRecord:
         raise RecordError(f"line {line_number}: not UTF-8 text") from None
     except RecordError as exc:
         raise RecordError(f"line {line_number}: {exc}") from None
+
+
+class RecordFileError(ValueError):
+    """A file or game number that ``mantis replay`` cannot open: one line for the user."""
+
+
+def game_for_command(path: str, number: int) -> GameRecord:
+    """Game ``number`` of the file at ``path``, for a command; ``RecordFileError`` with one
+    line saying why not (no such file, a bad line, fewer games)."""
+    from .printable import printable
+
+    if not os.path.exists(path):
+        raise RecordFileError(f"no such file: {path}")
+    try:
+        return game_in_file(path, number)
+    except RecordError as exc:
+        raise RecordFileError(f"{printable(path)}: {printable(exc)}") from None
+    except GameNotInFile as exc:
+        if exc.count == 0:
+            raise RecordFileError(f"{path} holds no games") from None
+        count = f"{exc.count} game{'' if exc.count == 1 else 's'}"
+        raise RecordFileError(f"--game {number} is out of range: {path} holds {count}") from None

@@ -59,6 +59,9 @@ class Settings:
     """The table size asked for the last time "Play now" was pressed."""
     show_talk: bool = True
     """Show what people say at online tables (hidden lines are kept, and come back)."""
+    lines: bool = False
+    """Play in lines of text (for screen readers and braille displays) unless told otherwise;
+    ``MANTIS_LINES`` in the environment overrides it."""
 
     def with_changes(self, **changes: Any) -> Settings:
         """A copy with some fields changed."""
@@ -68,6 +71,23 @@ class Settings:
         data = asdict(self)
         data["last_seats"] = [seat.to_json() for seat in self.last_seats]
         return json.dumps(data, indent=2) + "\n"
+
+
+LINES_VARIABLE = "MANTIS_LINES"
+"""The environment variable that makes the line mode the default (1) or not (0)."""
+
+
+def lines_by_default(settings: Settings | None = None) -> bool:
+    """Whether a command plays in lines when it is not told: ``MANTIS_LINES`` (1 or 0) if
+    set, else the ``lines`` setting (``settings``, or the saved ones)."""
+    value = os.environ.get(LINES_VARIABLE, "").strip().casefold()
+    if value in ("1", "yes", "true", "on"):
+        return True
+    if value in ("0", "no", "false", "off"):
+        return False
+    if settings is None:
+        settings, _ = load_settings()
+    return settings.lines
 
 
 def load_settings(path: str | os.PathLike[str] | None = None) -> tuple[Settings, str | None]:
@@ -116,7 +136,7 @@ def _from_json(data: dict[str, Any]) -> tuple[Settings, list[str]]:
         bad.append("animations")
 
     # Files written before these switches existed simply lack them: defaults apply.
-    for flag in ("show_odds", "coach", "online_talk", "show_talk"):
+    for flag in ("show_odds", "coach", "online_talk", "show_talk", "lines"):
         value = data.get(flag, getattr(defaults, flag))
         if isinstance(value, bool):
             values[flag] = value

@@ -49,6 +49,17 @@ def dealt(seats: Sequence[SeatInfo], seed: int) -> GameRecord:
     return record_of(Game.new(len(seats), seed), seats)
 
 
+#: New deals get seeds below this, so a seed is short enough to note and retype.
+SEED_RANGE = 1_000_000
+
+
+def new_seed() -> int:
+    """A fresh seed for a new deal (below ``SEED_RANGE``)."""
+    import secrets  # loads OpenSSL's hashes: not before a first frame that needs none
+
+    return secrets.randbelow(SEED_RANGE)
+
+
 def seats_of(record: GameRecord) -> tuple[SeatInfo, ...]:
     """The record's seats, or "Seat 1", "Seat 2"… when it does not name them."""
     if record.seats is not None:

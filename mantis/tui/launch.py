@@ -6,7 +6,7 @@ import gc
 import sys
 from typing import Protocol
 
-from ..table.seating import SeatingError, parse_seats
+from ..table.seating import SeatingError, play_seats
 
 USAGE_ERROR = 2
 
@@ -24,14 +24,8 @@ class PlayOptions(Protocol):
 
 def run_play(args: PlayOptions) -> int:
     """Run the app for parsed ``play`` arguments; 2 with one line on stderr for bad values."""
-    seats = None
     try:
-        if args.seats is not None:
-            seats = parse_seats(args.seats, args.names)
-        elif args.names is not None:
-            raise SeatingError("--names needs --seats (one name per seat)")
-        if args.resume and (args.seats is not None or args.seed is not None):
-            raise SeatingError("--resume continues the saved game: it takes no --seats or --seed")
+        seats = play_seats(args)
     except SeatingError as exc:
         print(f"mantis: error: {exc}", file=sys.stderr)
         return USAGE_ERROR

@@ -27,9 +27,6 @@ if TYPE_CHECKING:
     from .screens.local_play import LocalPlayScreen
     from .screens.setup import SetupScreen
 
-#: New deals get seeds below this, so a seed is short enough to note and retype.
-SEED_RANGE = 1_000_000
-
 
 class LocalGames:
     """The app's games played here, against bots or at one keyboard."""
@@ -99,11 +96,10 @@ class LocalGames:
         nothing is shown and nothing is remembered then.
         """
         from ..table import dealt
+        from ..table.history import new_seed
 
         if seed is None:
-            import secrets  # loads OpenSSL's hashes: not before the first frame
-
-            seed = secrets.randbelow(SEED_RANGE)
+            seed = new_seed()
         board = self.board(self.make_table(dealt(seats, seed)), paused=paused)
         if remember:
             self.prefs.change(last_seats=tuple(seats))

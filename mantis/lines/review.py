@@ -1,0 +1,111 @@
+"""A game's review in sentences: a line per seat, per costly decision, per lucky card.
+
+The figures are the review's (``mantis.review``), the same the app's review
+screen and ``mantis review`` show; only the wording is this mode's: no
+columns to line up by eye, each line whole on its own, the name first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from ..engine import COLOUR_NAMES, FACE, Action, GameRecord, Score
+from ..review import GameReview, review_game
+from .console import Console
+
+#: The costliest decisions, and the luckiest cards, said at most.
+KEY_MOMENTS = 5
+
+
+def _action(review: GameReview, action: Action) -> str:
+    if isinstance(action, Score):
+        return "score"
+    return f"steal from {review.seats[action.target].name}"
+
+
+def _points(value: float) -> str:
+    """Win chance in points, signed in words: "up 4.2 points", "down 0.8 points"."""
+    points = value * 100
+    return f"{'up' if points >= 0 else 'down'} {abs(points):.1f} points"
+
+
+def seat_line(review: GameReview, seat: int) -> str:
+    """One seat's game in a sentence."""
+    s = review.seats[seat]
+    result = "won" if s.result else "lost"
+    if s.accuracy is None:
+        play = "no real decision"
+    else:
+        errors = [
+            f"{count} {word}{'' if count == 1 else 's'}"
+            for count, word in (
+                (s.blunders, "blunder"),
+                (s.mistakes, "mistake"),
+                (s.inaccuracies, "inaccuracy"),
+            )
+            if count
+        ]
+        play = f"accuracy {s.accuracy:.0f} percent, " + (
+            ", ".join(errors) if errors else "no inaccuracy"
+        )
+        play = play.replace("inaccuracys", "inaccuracies")
+    return (
+        f"{s.name} {result}: {play}; luck {_points(s.luck)}; "
+        f"with the luck taken out, {s.luck_adjusted:.0%} of a win."
+    )
+
+
+def review_lines(review: GameReview, number: int, seats: Sequence[int]) -> list[str]:
+    """The review of game ``number`` for ``seats``: the headline, a line per seat, then the
+    costliest decisions and the luckiest cards."""
+    record = review.record
+    result = record.result
+    assert result is not None
+    winners = " and ".join(review.seats[w].name for w in result.winners)
+    verb = "shared the win" if len(result.winners) > 1 else "won"
+    how = "reaching the target" if result.reason == "target" else "when the pile ran out"
+    seed = "" if record.seed is None else f", seed {record.seed}"
+    lines = [f"Review of game {number}{seed}: {winners} {verb} {how}, in {result.turns} moves."]
+    lines += [seat_line(review, s) for s in seats]
+    chosen = set(seats)
+    worst = sorted(
+        (d for d in review.decisions if d.seat in chosen and d.real and d.loss >= 0.05),
+        key=lambda d: -d.loss,
+    )[:KEY_MOMENTS]
+    if not worst:
+        lines.append("Costliest decisions: none, every real decision was the best one.")
+    for d in sorted(worst, key=lambda d: d.move):
+        taken, best = d.chosen_option, d.best_option
+        label = f", {d.label}" if d.label else ""
+        lines.append(
+            f"Move {d.move + 1}, {review.seats[d.seat].name}: "
+            f"{_action(review, taken.action)}, {taken.win:.0%} to win; "
+            f"best {_action(review, best.action)}, {best.win:.0%}; "
+            f"{d.loss:.1f} points lost{label}."
+        )
+    lucky = sorted(
+        (c for c in review.cards if max(abs(c.luck[s]) for s in seats) >= 0.005),
+        key=lambda c: -max(abs(c.luck[s]) for s in seats),
+    )[:KEY_MOMENTS]
+    for card in sorted(lucky, key=lambda c: c.move):
+        seat = max(seats, key=lambda s: abs(card.luck[s]))
+        lines.append(
+            f"Move {card.move + 1}, {review.seats[card.seat].name} turned "
+            f"{COLOUR_NAMES[FACE[card.card]]}: {review.seats[seat].name} "
+            f"{_points(card.luck[seat])}."
+        )
+    return lines
+
+
+def review_text(review: GameReview, number: int, seats: Sequence[int]) -> str:
+    """``mantis review --lines``: the review as lines of text."""
+    return "\n".join(review_lines(review, number, seats))
+
+
+async def say_review(console: Console, record: GameRecord, seats: list[int] | None) -> None:
+    """Review a finished game (off the event loop) and say it."""
+    console.say("Reviewing the game, a moment.")
+    review = await asyncio.to_thread(review_game, record)
+    chosen = seats if seats is not None else list(range(record.players))
+    console.say(*review_lines(review, 1, chosen)[:1], *review_lines(review, 1, chosen)[1:])

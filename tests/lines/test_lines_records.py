@@ -1,0 +1,116 @@
+"""Finished games in lines: a replay says every move once and in order; the review in
+sentences; the turn clock's warning."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+from linekit import Lines, controls_in, settle_speed
+
+from mantis.engine import Scored, ScoreMissed, StealMissed, Stolen
+from mantis.lines.live_table import seat_names
+from mantis.lines.turn_clock import TurnClockCall
+from mantis.players.clock import ManualClock
+from mantis.store.record_file import read_records
+from mantis.table import moves_of
+from mantis.table.narration import narrate
+
+OUTCOMES = (Scored, ScoreMissed, Stolen, StealMissed)
+
+
+def recorded(tmp_path: Path, players: int = 3) -> Path:
+    path = tmp_path / "games.jsonl"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mantis",
+            "simulate",
+            "--players",
+            str(players),
+            "--bots",
+            "greedy",
+            "--games",
+            "2",
+            "--seed",
+            "4",
+            "--record",
+            str(path),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    return path
+
+
+def test_a_replay_says_every_move_of_the_record_once_and_in_order(
+    _mantis_home: Path, tmp_path: Path
+) -> None:
+    settle_speed(_mantis_home)
+    path = recorded(tmp_path)
+    record = read_records(path)[1]
+    moves = moves_of(record)
+    names = seat_names(moves[0])
+    expected = [
+        f"{narrate(event, names)}."
+        for move in moves[1:]
+        for event in move
+        if isinstance(event, OUTCOMES)
+    ]
+    assert len(expected) == len(record.actions)
+    lines = Lines(_mantis_home, "replay", str(path), "--game", "2", "--lines")
+    try:
+        lines.expect("End of the replay.")
+        assert lines.finish() == 0
+    finally:
+        lines.close()
+    said = [line for line in lines.lines() if line in set(expected)]
+    assert said == expected
+    assert controls_in(lines.seen) == []
+
+
+def test_the_review_in_lines_is_a_sentence_per_seat(_mantis_home: Path, tmp_path: Path) -> None:
+    path = recorded(tmp_path, players=2)
+    done = subprocess.run(
+        [sys.executable, "-m", "mantis", "review", str(path), "--game", "1", "--lines"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.splitlines()
+    assert out[0].startswith("Review of game 1, seed ")
+    record = read_records(path)[0]
+    assert record.seats is not None
+    for seat, line in zip(record.seats, out[1:3], strict=True):
+        assert line.startswith(f"{seat.name} won: " if "won" in line else f"{seat.name} lost: ")
+        assert "accuracy " in line and " percent" in line and "luck " in line
+    # No columns to line up by eye: no run of spaces, no table header.
+    assert all("  " not in line for line in out)
+
+
+async def test_the_turn_clock_warns_once_at_ten_seconds_for_a_turn_played_here() -> None:
+    said: list[str] = []
+    clock = ManualClock(frozen=True)
+    call = TurnClockCall(said.append, clock)
+    call.heard(4, 1, 30.0, mine=True)
+    assert call.text(4) == "30 seconds to move" and call.text(5) == ""
+    clock.advance(19.5)
+    assert said == [] and call.text(4) == "11 seconds to move"
+    clock.advance(0.5)
+    assert said == ["10 seconds left."]
+    clock.advance(5)
+    assert said == ["10 seconds left."]  # once
+    call.heard(5, 0, 30.0, mine=False)  # another seat's clock: never warned
+    clock.advance(25)
+    assert said == ["10 seconds left."]
+    call.heard(6, 1, 30.0, mine=True)
+    call.stop(before=6)  # the move before it was said: this clock runs on
+    call.stop(before=7)  # its own move was said: no warning comes
+    clock.advance(30)
+    await asyncio.sleep(0)
+    assert said == ["10 seconds left."]
