@@ -115,6 +115,18 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
         "Finished online games go into your past games.",
     ),
     (
+        "Playing without the screen: the line mode",
+        "For a screen reader or a braille display, run [b]mantis play --lines[/b] (and "
+        "[b]--lines [/b]on host, join, quick, watch, replay and review). Mantis then writes "
+        "plain lines and never redraws: each move is one line, said once, and on your turn "
+        "one line asks the question, the top card's back in colour words and each move "
+        "with what it would match, then waits at [b]> [/b]. Type [b]s [/b]to score, a seat's "
+        "number to steal from it, [b]look [/b]for the whole table, [b]odds[/b], "
+        "[b]coach[/b], [b]log[/b], [b]p [/b]to pause the bots, [b]help [/b]for the rest, "
+        "[b]q [/b]to quit (the game is saved). [b]MANTIS_LINES=1 [/b]or the Line mode "
+        "setting (F2) makes it the way Mantis starts; [b]--no-lines [/b]opens this app.",
+    ),
+    (
         "Playing in a browser",
         "Run [b]mantis web [/b]and open the very address it prints: its key (made anew "
         "each run) is what lets your browser in, and the page keeps it, so a reload works. "

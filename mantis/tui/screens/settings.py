@@ -1,6 +1,7 @@
-"""The settings form: bot speed, animations, theme, odds, coach, table talk and the bots' time
-budget; and this app's player keys (what holds its names on servers), exported to a file or
-imported from one."""
+"""The settings form: bot speed, animations, theme, odds, coach, table talk, the line mode
+(for screen readers: the next start plays in lines) and the bots' time budget; and this
+app's player keys (what holds its names on servers), exported to a file or imported from
+one."""
 
 from __future__ import annotations
 
@@ -112,6 +113,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 yield from choice("Odds panel (o)", ON_OFF, s.show_odds, "show-odds")
                 yield from choice("Coach (c)", ON_OFF, s.coach, "coach")
                 yield from choice("Table talk online (h)", ON_OFF, s.show_talk, "show-talk")
+                yield from choice("Line mode", ON_OFF, s.lines, "lines")
                 yield Label("Bot time budget (s)")
                 yield Input(f"{s.bot_timeout:g}", id="bot-timeout", compact=True)
                 yield Label("Player keys file")
@@ -155,6 +157,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 show_odds=self.query_one("#show-odds", Select).value is True,
                 coach=self.query_one("#coach", Select).value is True,
                 show_talk=self.query_one("#show-talk", Select).value is True,
+                lines=self.query_one("#lines", Select).value is True,
                 theme=theme if isinstance(theme, str) else self.settings.theme,
                 bot_timeout=timeout,
             )
