@@ -72,7 +72,7 @@ def options(view: View, names: Sequence[str], *, odds: bool = False) -> list[str
     mover = view.to_move
     mine = tank_text(view, mover, back)
     said = [f"s: score, {_has(names[mover])} {mine}"]
-    if found is not None and found.p_score:
+    if found is not None and mine != "none of these":
         said[0] += f", {chance(found.p_score)} to match"
     for action in view.legal_actions():
         if not isinstance(action, Steal):
@@ -82,10 +82,9 @@ def options(view: View, names: Sequence[str], *, odds: bool = False) -> list[str
         line = f"{target + 1}: steal from {names[target]}, who has {theirs}"
         if names[target] == YOU:
             line = f"{target + 1}: steal from you, you have {theirs}"
-        if found is not None:
+        if found is not None and theirs != "none of these":
             p = next(s.p_match for s in found.steals if s.target == target)
-            if p:
-                line += f", {chance(p)} to match"
+            line += f", {chance(p)} to match"
         said.append(line)
     return said
 
@@ -160,7 +159,10 @@ def table_lines(
 ) -> list[str]:
     """The whole table again: the pile, then each seat's score and tank (``about``: a word
     more on each seat, such as a bot's level or a person's connection), then whose turn."""
-    lines = [f"Move {view.turn}, {plural(view.pile_size, 'card')} left, first to {view.target}."]
+    lines = [
+        f"{plural(view.turn, 'move')} played, {plural(view.pile_size, 'card')} left, "
+        f"first to {view.target}."
+    ]
     for seat, name in enumerate(names):
         extra = about[seat] if seat < len(about) and about[seat] else ""
         who = f"{seat + 1}, {'you' if name == YOU else name}{f', {extra}' if extra else ''}"
