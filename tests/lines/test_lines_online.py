@@ -70,6 +70,8 @@ async def test_an_online_game_in_lines_against_a_person_at_a_real_server(
         seat = welcome(bea).seat
         assert seat == 1
         playing = asyncio.ensure_future(play_my_turns(bea, seat))
+        # The question may have been asked while we talked: Enter alone asks it again.
+        lines.type("")
         await play_in_lines(lines)
         await asyncio.wait_for(playing, 60)
         assert "Game over: " in lines.text
