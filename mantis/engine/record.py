@@ -1,6 +1,6 @@
 """Game records: one JSON object per game, one game per line (JSON Lines).
 
-The format is ``shared/game-record.md``: the deal (tanks and pile, top card
+The format is ``docs/game-record.md``: the deal (tanks and pile, top card
 first), the first seat, every action, optional seat names and kinds, and the
 result.  Reading a record re-plays it through the real rules and rejects it,
 with the line number and the problem in one line, unless everything agrees.
@@ -146,7 +146,11 @@ def parse_record(text: str) -> GameRecord:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+        # Said for a person, not as the parser puts it ("Unterminated string starting at"):
+        # a record is one line, so the column says where it goes wrong.
+        raise RecordError(
+            f"not valid JSON: it breaks off or is garbled at character {exc.colno}"
+        ) from None
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
     version = data.get("version")

@@ -1,6 +1,6 @@
 """The game in progress, saved after every action so it can be resumed.
 
-A save is one game record (``shared/game-record.md``) with ``"result":
+A save is one game record (``docs/game-record.md``) with ``"result":
 null``, plus ``"saved_at"`` and an optional ``"app"`` object for whatever the
 app wants back on resume.  Record readers ignore fields they do not know, so
 a save is also a valid one-line record file.

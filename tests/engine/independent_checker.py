@@ -1,4 +1,4 @@
-"""An independent checker for Mantis game records (shared/game-record.md).
+"""An independent checker for Mantis game records (docs/game-record.md).
 
 Written from the record format and shared/rules.md alone: it imports nothing
 from ``mantis`` and works on plain dicts and strings, so it can judge the

@@ -172,6 +172,17 @@ def test_the_warning_says_what_was_wrong():
     assert "action 4 is illegal" in warning
 
 
+def test_a_save_cut_short_is_said_in_plain_words_not_the_json_parsers():
+    path = default_save_path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b'{"version": 1, "seed')  # cut inside a string
+    _, warning = load_save()
+    assert warning.startswith(
+        "The saved game is damaged (not valid JSON: it breaks off or is garbled at character 16)"
+    )
+    assert "Unterminated" not in warning and "at at" not in warning
+
+
 def test_moving_aside_never_overwrites_an_earlier_damaged_save():
     contents = [f"broken {i}".encode() for i in range(4)]
     for content in contents:
