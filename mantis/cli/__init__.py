@@ -107,6 +107,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from ..store.key_command import run_key
 
             return run_key(args)
+        if command == "games":
+            from ..store.past_games import run_games
+
+            return run_games(args)
         if command == "stats":
             from ..store.stats_report import run_stats
 

@@ -157,6 +157,18 @@ def _lines(parser: argparse.ArgumentParser, what: str = "play") -> None:
     )
 
 
+def _command(
+    sub: Any, name: str, summary: str, more: str = "", **kwargs: Any
+) -> argparse.ArgumentParser:
+    """A subcommand: ``summary`` in ``mantis --help``'s list and, with ``more`` after it,
+    at the top of ``mantis NAME --help``."""
+    description = summary[:1].upper() + summary[1:] + "."
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, help=summary, description=f"{description} {more}".strip(), **kwargs
+    )
+    return parser
+
+
 def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.ArgumentParser:
     """The command line's parser; ``serving=False`` leaves out ``mantis serve``'s limits
     (their defaults live with the server: no other command loads the network code).
@@ -171,7 +183,13 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     parser.add_argument("--version", action="version", version=f"mantis {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
-    play = sub.add_parser("play", help="play at a table (default command)")
+    play = _command(
+        sub,
+        "play",
+        "play at a table (default command)",
+        "Without --seats, the setup screen (which offers an unfinished game back); with them, "
+        "the table at once.",
+    )
     play.add_argument("--seats", help="comma list, one per seat: human or a bot name")
     play.add_argument("--names", help="comma list of seat names")
     play.add_argument("--seed", type=_seed, help="deal this seed (same as simulate's game seed)")
@@ -188,21 +206,31 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     if play_only:
         return parser
 
-    replay = sub.add_parser("replay", help="watch a recorded game, move by move")
+    replay = _command(
+        sub,
+        "replay",
+        "watch a recorded game, move by move",
+        "FILE holds game records (docs/game-record.md), as simulate --record and games "
+        "export write them.",
+    )
     replay.add_argument("file", metavar="FILE", help="game records (JSON lines), e.g. --record's")
     replay.add_argument(
         "--game", type=_positive_int, default=1, help="which game in the file, from 1 (default 1)"
     )
     _lines(replay, "say every move")
 
-    review = sub.add_parser(
+    review = _command(
+        sub,
         "review",
-        help="what each decision of a recorded game was worth, and how much was luck",
-        description="Review recorded games: for every decision, each option's chance of "
-        "winning as the mover could know it, the loss against the best option and a label "
-        "(inaccuracy, mistake, blunder); per seat, accuracy, luck and a luck-adjusted result.",
+        "what each decision of a recorded game was worth, and how much was luck",
+        "For every decision, each option's chance of winning as the mover could know it, the "
+        "loss against the best option and a label (inaccuracy, mistake, blunder); per seat, "
+        "accuracy, luck and a luck-adjusted result. Reviews the games of a FILE, or one of "
+        "your past games: --last, or --past N with its number in Past games.",
     )
-    review.add_argument("file", metavar="FILE", help="game records (JSON lines), e.g. --record's")
+    review.add_argument(
+        "file", metavar="FILE", nargs="?", help="game records (JSON lines), e.g. --record's"
+    )
     review.add_argument(
         "--game",
         type=_positive_int,
@@ -210,12 +238,26 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         help="only this game of the file, from 1 (default: all)",
     )
     review.add_argument(
+        "--past",
+        type=_positive_int,
+        metavar="N",
+        help="your past game number N, as Past games numbers it (instead of a FILE)",
+    )
+    review.add_argument(
+        "--last", action="store_true", help="your latest finished game (instead of a FILE)"
+    )
+    review.add_argument(
         "--seat", metavar="S", help="only this seat: its number from 1, or its name (default: all)"
     )
     review.add_argument("--json", action="store_true", help="print one JSON object per game")
     _lines(review, "print the summary")
 
-    sim = sub.add_parser("simulate", help="play bot-vs-bot games headless and report")
+    sim = _command(
+        sub,
+        "simulate",
+        "play bot-vs-bot games headless and report",
+        "Per seat (numbered from 1): wins, win rate with its 95% interval and mean score.",
+    )
     sim.add_argument("--players", type=int, required=True, help="seats at the table, 2-6")
     sim.add_argument("--bots", required=True, help="one bot for every seat, or one per seat")
     sim.add_argument("--games", type=int, required=True, help="how many games")
@@ -224,7 +266,12 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     sim.add_argument("--record", metavar="FILE", help="write every game's record (JSON lines)")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
 
-    tour = sub.add_parser("tournament", help="every bot against every other, seats rotated")
+    tour = _command(
+        sub,
+        "tournament",
+        "every bot against every other, seats rotated",
+        "A ranking, a head-to-head table and decision times; --games counts per lineup.",
+    )
     tour.add_argument("--bots", required=True, help="comma list of bots (at least two)")
     tour.add_argument("--players", type=int, default=2, help="seats at the table, 2-6")
     tour.add_argument("--games", type=int, required=True, help="games per lineup")
@@ -235,7 +282,13 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     )
     tour.add_argument("--json", action="store_true", help="print one JSON object")
 
-    serve = sub.add_parser("serve", help="run a table server for online play")
+    serve = _command(
+        sub,
+        "serve",
+        "run a table server for online play",
+        "It listens on this machine only unless --host says otherwise, and keeps its tables "
+        "on disk: stopped and started again, it resumes every one.",
+    )
     serve.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
     )
@@ -286,8 +339,11 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         _add_limits(serve)
     serve.add_argument("--seed", type=_seed, help=argparse.SUPPRESS)  # the server's own tests only
 
-    migrate = sub.add_parser(
-        "migrate", help="copy a server's tables from its SQLite file into PostgreSQL"
+    migrate = _command(
+        sub,
+        "migrate",
+        "copy a server's tables from its SQLite file into PostgreSQL",
+        "Games in play included; the SQLite file is left as it was.",
     )
     migrate.add_argument(
         "--data", metavar="DIR", help="the server's data folder (default: the app's data)"
@@ -301,7 +357,12 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     )
 
     bots = ", ".join(_BOT_LEVELS)
-    host = sub.add_parser("host", help="open a table on a server and sit at it")
+    host = _command(
+        sub,
+        "host",
+        "open a table on a server and sit at it",
+        "Its waiting room shows the table's code for others to join with.",
+    )
     host.add_argument("url", metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
     host.add_argument(
         "--seats", required=True, help=f"comma list: human (you), open (for a person), or {bots}"
@@ -329,8 +390,11 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         help="its games move the ratings of the people in them on this server",
     )
     _lines(host)
-    quick = sub.add_parser(
-        "quick", help="play now: a seat at any quick-play table on a server (or a new one)"
+    quick = _command(
+        sub,
+        "quick",
+        "play now: a seat at any quick-play table on a server (or a new one)",
+        "A quick-play table starts once full; after a minute, bots take the open seats.",
     )
     quick.add_argument("url", metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
     quick.add_argument(
@@ -338,21 +402,29 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     )
     quick.add_argument("--name", help="your name at the table (default: your login name)")
     _lines(quick)
-    join = sub.add_parser("join", help="take a seat at a server's table (or your seat back)")
+    join = _command(
+        sub,
+        "join",
+        "take a seat at a server's table (or your seat back)",
+        "Joining a table you sat at before gives you your own seat back.",
+    )
     join.add_argument("url", metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
     join.add_argument("code", metavar="CODE", help="the table's code, e.g. KXQD")
     join.add_argument("--name", help="your name at the table (default: your login name)")
     _lines(join)
-    watch = sub.add_parser("watch", help="watch a server's table")
+    watch = _command(
+        sub, "watch", "watch a server's table", "Spectators see every move, never a card early."
+    )
     watch.add_argument("url", metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
     watch.add_argument("code", metavar="CODE", help="the table's code, e.g. KXQD")
     _lines(watch, "watch")
 
-    web = sub.add_parser(
+    web = _command(
+        sub,
         "web",
-        help="play in a web browser: one game per tab",
-        description="Serve Mantis to web browsers: open the address it prints. Each tab is an "
-        "app of its own, with this computer's saves and statistics.",
+        "play in a web browser: one game per tab",
+        "Open the address it prints. Each tab is an app of its own, with this computer's "
+        "saves and statistics.",
     )
     web.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     web.add_argument(
@@ -372,28 +444,55 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         help=f"most tabs (one app process each) served at once (default {MAX_TABS})",
     )
 
-    key = sub.add_parser(
+    key = _command(
+        sub,
         "key",
-        help="your player keys: what holds your name on each server",
-        description="A player key holds your name (and rating) on a server: the app makes "
-        "one the first time it plays there. Losing it loses the name. Export your keys to "
-        "a file to keep them safe or to play from another computer, and import them there.",
+        "your player keys: what holds your name on each server",
+        "A player key holds your name (and rating) on a server: the app makes one the first "
+        "time it plays there. Losing it loses the name. Export your keys to a file to keep "
+        "them safe or to play from another computer, and import them there.",
     )
     key_sub = key.add_subparsers(dest="key_command", required=True, parser_class=_Parser)
-    export = key_sub.add_parser("export", help="write your keys (or one server's) to a file")
+    export = _command(key_sub, "export", "write your keys (or one server's) to a file")
     export.add_argument(
-        "paths", nargs="+", metavar="[SERVER] FILE", help="the server (default: all), the file"
+        "server", metavar="SERVER", nargs="?", help="only this server's key (default: all)"
     )
-    imported = key_sub.add_parser("import", help="take the keys in a file in")
+    export.add_argument("file", metavar="FILE", help="the file to write")
+    imported = _command(key_sub, "import", "take the keys in a file in")
     imported.add_argument("file", metavar="FILE")
     imported.add_argument(
         "--replace",
         action="store_true",
         help="a server you hold another key for takes the file's (yours is lost)",
     )
-    key_sub.add_parser("list", help="the servers you hold a key for")
+    _command(key_sub, "list", "the servers you hold a key for")
 
-    stats = sub.add_parser("stats", help="each human player's results in finished games")
+    games = _command(
+        sub,
+        "games",
+        "your past games: the games finished in this app, online ones included",
+        "Each is named by its number in Past games.",
+    )
+    games_sub = games.add_subparsers(dest="games_command", required=True, parser_class=_Parser)
+    games_export = _command(
+        games_sub,
+        "export",
+        "write past games as game records (JSON lines, docs/game-record.md)",
+        "Every past game, oldest first, unless numbers or --last name some.",
+    )
+    games_export.add_argument(
+        "numbers",
+        metavar="N",
+        nargs="*",
+        type=_positive_int,
+        help="a past game's number, as Past games shows it (default: every game)",
+    )
+    games_export.add_argument("--last", type=_positive_int, metavar="K", help="the latest K games")
+    games_export.add_argument(
+        "--output", "-o", metavar="FILE", help="write this file (default: print the records)"
+    )
+
+    stats = _command(sub, "stats", "each human player's results in finished games")
     stats.add_argument("--player", metavar="NAME", help="only this player (any case)")
     stats.add_argument("--json", action="store_true", help="print one JSON object")
     return parser

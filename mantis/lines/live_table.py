@@ -20,7 +20,7 @@ from typing import Protocol
 from ..engine import SCORE, Action, CardRevealed, GameOver, Steal, TurnStarted, View, steal
 from ..players.clock import SYSTEM_CLOCK, Clock
 from ..store import SPEEDS
-from ..table import KeepFailed, Message, Opening, PublicPosition, StreamError, Talk
+from ..table import KeepFailed, Left, Message, Opening, PublicPosition, StreamError, Talk
 from ..table.names import YOU, clean_name
 from ..table.narration import narrate, opening_line
 from ..table.pacing import PacingGate
@@ -82,6 +82,8 @@ class LiveTable:
         self.state = PublicPosition()
         self.said: list[tuple[int, str]] = []
         """Every move and notice said so far: (moves played then, the line)."""
+        self.played_on: dict[int, str] = {}
+        """Per seat whose person left, the bot that plays it on (the result is the seat's)."""
         self.asking: int | None = None
         """The seat played here whose move is awaited at the prompt."""
         self.over = asyncio.Event()
@@ -169,11 +171,13 @@ class LiveTable:
         elif isinstance(message, GameOver):
             self.asking = None
             self.console.settle()
-            self.console.say(*wording.result_lines(message, self.names))
+            self.console.say(*wording.result_lines(message, self.names, self.played_on))
             self.over.set()
 
     def _fold(self, message: Message, *, say: bool = False) -> None:
         self.state.apply(message)
+        if isinstance(message, Left):  # the seat's result is no longer its person's
+            self.played_on[message.seat] = message.bot
         line = self._line(message)
         if line is None:
             return

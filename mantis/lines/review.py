@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 from ..engine import COLOUR_NAMES, FACE, Action, GameRecord, Score
 from ..review import GameReview, review_game
+from ..review.report import ADJUSTED_MEANS, LUCK_MEANS, adjusted_points, result_word
+from ..table.credit import credited_names, left_note, stand_ins_of
 from .console import Console
 
 #: The costliest decisions, and the luckiest cards, said at most.
@@ -31,9 +33,10 @@ def _points(value: float) -> str:
 
 
 def seat_line(review: GameReview, seat: int) -> str:
-    """One seat's game in a sentence."""
+    """One seat's game in a sentence: its luck and adjusted result in the review's own units
+    (win-% points; a win counts 100), which ``LUCK_MEANS`` and ``ADJUSTED_MEANS`` explain."""
     s = review.seats[seat]
-    result = "won" if s.result else "lost"
+    result = result_word(review, seat)
     if s.accuracy is None:
         play = "no real decision"
     else:
@@ -52,22 +55,28 @@ def seat_line(review: GameReview, seat: int) -> str:
         play = play.replace("inaccuracys", "inaccuracies")
     return (
         f"{s.name} {result}: {play}; luck {_points(s.luck)}; "
-        f"with the luck taken out, {s.luck_adjusted:.0%} of a win."
+        f"adjusted result {adjusted_points(s)} points."
     )
 
 
-def review_lines(review: GameReview, number: int, seats: Sequence[int]) -> list[str]:
-    """The review of game ``number`` for ``seats``: the headline, a line per seat, then the
-    costliest decisions and the luckiest cards."""
+def review_lines(review: GameReview, heading: str, seats: Sequence[int]) -> list[str]:
+    """The review of the game ``heading`` names ("Game 3", "Past game 12") for ``seats``:
+    the headline, a line per seat and what its figures mean, then the costliest decisions
+    and the luckiest cards."""
     record = review.record
     result = record.result
     assert result is not None
-    winners = " and ".join(review.seats[w].name for w in result.winners)
+    played_on = stand_ins_of(record)
+    credited = credited_names([seat.name for seat in review.seats], played_on)
+    winners = " and ".join(credited[w] for w in result.winners)
     verb = "shared the win" if len(result.winners) > 1 else "won"
     how = "reaching the target" if result.reason == "target" else "when the pile ran out"
     seed = "" if record.seed is None else f", seed {record.seed}"
-    lines = [f"Review of game {number}{seed}: {winners} {verb} {how}, in {result.turns} moves."]
+    game = heading[:1].lower() + heading[1:]
+    lines = [f"Review of {game}{seed}: {winners} {verb} {how}, in {result.turns} moves."]
     lines += [seat_line(review, s) for s in seats]
+    left = left_note([seat.name for seat in review.seats], played_on)
+    lines += [LUCK_MEANS, ADJUSTED_MEANS, *([left] if left else [])]
     chosen = set(seats)
     worst = sorted(
         (d for d in review.decisions if d.seat in chosen and d.real and d.loss >= 0.05),
@@ -98,9 +107,9 @@ def review_lines(review: GameReview, number: int, seats: Sequence[int]) -> list[
     return lines
 
 
-def review_text(review: GameReview, number: int, seats: Sequence[int]) -> str:
+def review_text(review: GameReview, heading: str, seats: Sequence[int]) -> str:
     """``mantis review --lines``: the review as lines of text."""
-    return "\n".join(review_lines(review, number, seats))
+    return "\n".join(review_lines(review, heading, seats))
 
 
 async def say_review(console: Console, record: GameRecord, seats: list[int] | None) -> None:
@@ -108,4 +117,4 @@ async def say_review(console: Console, record: GameRecord, seats: list[int] | No
     console.say("Reviewing the game, a moment.")
     review = await asyncio.to_thread(review_game, record)
     chosen = seats if seats is not None else list(range(record.players))
-    console.say(*review_lines(review, 1, chosen)[:1], *review_lines(review, 1, chosen)[1:])
+    console.say(*review_lines(review, "Game 1", chosen))

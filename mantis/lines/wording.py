@@ -9,10 +9,11 @@ one sentence per move, for the app's log and these lines alike.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from ..engine import BACKS, COLOUR_NAMES, GameOver, Steal, View
+from ..table.credit import credited_names, left_note
 from ..table.names import YOU
 from ..table.narration import game_over_line, join_names, possessive, reason_text
 
@@ -178,15 +179,22 @@ def table_lines(
     return lines
 
 
-def result_lines(over: GameOver, names: Sequence[str]) -> list[str]:
-    """The end: who won and why, then every seat's score."""
+def result_lines(
+    over: GameOver, names: Sequence[str], played_on: Mapping[int, str] | None = None
+) -> list[str]:
+    """The end: who won and why, then every seat's score.  ``played_on``: per seat whose
+    person left, the bot that played it on (its result is the seat's: ``table.credit``)."""
     scores = ", ".join(
         f"{'you' if name == YOU else name} {score}"
         for name, score in zip(names, over.scores, strict=True)
     )
-    lines = [f"{game_over_line(over, names)}."]
+    credited = credited_names(names, played_on or {})
+    lines = [f"{game_over_line(over, credited)}."]
     if over.reason != "target":  # the first line says it all when someone reached it
-        lines.append(reason_text(over, names))
+        lines.append(reason_text(over, credited))
+    left = left_note(names, played_on or {})
+    if left:
+        lines.append(left)
     lines.append(f"Final scores: {scores}; {plural(over.turns, 'move')}.")
     return lines
 

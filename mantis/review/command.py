@@ -1,7 +1,8 @@
-"""``mantis review FILE [--game N] [--seat S] [--json]``: review the games of a record file.
+"""``mantis review FILE [--game N] [--seat S] [--json]``: review the games of a record file,
+or one of this app's past games (``--past N``, by its number in Past games, or ``--last``).
 
-Every game of the file is read and checked before the first is reviewed, so
-a bad file, a bad ``--game`` or a bad ``--seat`` ends the command with one
+Every game named is read and checked before the first is reviewed, so a bad
+file, a bad ``--game``, ``--past`` or ``--seat`` ends the command with one
 line and status 2 before anything is printed.  A long file shows a progress
 bar on a terminal, like ``mantis simulate``.
 """
@@ -18,15 +19,39 @@ from typing import TextIO
 
 from ..engine import GameRecord, RecordError
 from ..sim.progress import progress_bar
+from ..store.past_games import PastGameError, past_records
+from ..store.printable import printable
 from ..store.record_file import GameNotInFile, game_in_file, read_records
+from ..store.stats import StatsError
 from .game_review import GameReview, review_game
 from .report import format_review, review_json
 
 USAGE_ERROR = 2
+FAILED = 1
 
 
 class ReviewUsageError(Exception):
     """A file, ``--game`` or ``--seat`` that cannot be reviewed: one line for the user."""
+
+
+def _named(args: argparse.Namespace) -> list[tuple[str, int, GameRecord]]:
+    """``(heading, number, record)`` of every game the command line names."""
+    past = args.past is not None or args.last
+    if args.past is not None and args.last:
+        raise ReviewUsageError("name one past game: --past N or --last, not both")
+    if past and args.file is not None:
+        raise ReviewUsageError("name a FILE or a past game (--past N, --last), not both")
+    if past and args.game is not None:
+        raise ReviewUsageError("--game N picks a game of a FILE: name a past game with --past N")
+    if not past:
+        if args.file is None:
+            raise ReviewUsageError("name a FILE of game records, or a past game: --past N, --last")
+        return [(f"Game {n}", n, record) for n, record in _games(args.file, args.game)]
+    try:
+        games = past_records([args.past] if args.past is not None else [], last=1)
+    except PastGameError as exc:
+        raise ReviewUsageError(str(exc)) from None
+    return [(f"Past game {n}", n, record) for n, record in games]
 
 
 def _games(path: str, number: int | None) -> list[tuple[int, GameRecord]]:
@@ -73,42 +98,47 @@ def run_review(
     args: argparse.Namespace,
     out: TextIO | None = None,
     *,
-    text: Callable[[GameReview, int, Sequence[int]], str] = format_review,
+    text: Callable[[GameReview, str, Sequence[int]], str] = format_review,
     progress: bool = True,
 ) -> int:
     """The ``mantis review`` command; returns the exit status.
 
-    ``text`` writes one game's review for a person (the line mode has its own);
+    ``text`` writes one game's review for a person, from the review, the game's heading
+    ("Game 3", "Past game 12") and the seats asked for (the line mode has its own);
     ``progress=False`` draws no progress bar (which redraws its line) on a terminal.
     """
     out = out if out is not None else sys.stdout
     try:
-        games = _games(args.file, args.game)
-        plan: list[tuple[int, GameRecord, list[int]]] = []
-        for number, record in games:
+        plan: list[tuple[str, int, GameRecord, list[int]]] = []
+        for heading, number, record in _named(args):
             if record.result is None:
-                raise ReviewUsageError(f"game {number} is not finished: nothing to review yet")
+                raise ReviewUsageError(f"{heading.lower()} is not finished: nothing to review yet")
             if args.seat is None:
                 seats = list(range(record.players))
             else:
                 try:
                     seats = [seat_of(record, args.seat)]
                 except ValueError as exc:
-                    raise ReviewUsageError(f"--seat {args.seat}: game {number}: {exc}") from None
-            plan.append((number, record, seats))
+                    raise ReviewUsageError(
+                        f"--seat {args.seat}: {heading.lower()}: {exc}"
+                    ) from None
+            plan.append((heading, number, record, seats))
     except ReviewUsageError as exc:
         print(f"mantis: error: {exc}", file=sys.stderr)
         return USAGE_ERROR
+    except StatsError as exc:
+        print(f"mantis: error: {printable(exc)}", file=sys.stderr)
+        return FAILED
     bar = progress_bar(len(plan), "reviewing") if progress else nullcontext(_no_progress)
     with bar as advance:
-        for i, (number, record, seats) in enumerate(plan):
+        for i, (heading, number, record, seats) in enumerate(plan):
             review = review_game(record)
             if args.json:
                 print(json.dumps(review_json(review, number, seats)), file=out)
             else:
                 if i:
                     print(file=out)
-                print(text(review, number, seats), file=out)
+                print(text(review, heading, seats), file=out)
             advance(1)
     return 0
 

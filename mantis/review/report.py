@@ -16,14 +16,77 @@ win-% points, accuracy in percent.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
 from ..engine import COLOUR_NAMES, FACE, Action, Score, card_code
+from ..table.credit import credited_names, left_note, stand_ins_of
+from ..table.narration import join_names, possessive
 from .game_review import Decision, GameReview, SeatReview, TurnedCard
 
 KEY_MOMENTS = 5
 """How many of the biggest losses, and of the luckiest cards, the text lists."""
+TEXT_WIDTH = 88
+"""Where the text report's sentences wrap."""
+
+LUCK_MEANS = (
+    "Luck: what the faces turned over did to the chance of winning, in win-% points over "
+    "the game (100 make a whole win, 0 is average)."
+)
+"""What a seat's luck means, in one sentence: the review's own words, on screen and in text."""
+ADJUSTED_MEANS = "Adjusted: the result (won 100, lost 0) minus the luck."
+"""What the luck-adjusted result is, in one sentence."""
+
+
+def signed_points(chance: float, *, minus: str = "-") -> str:
+    """A change of chance (in wins) as signed win-% points: "+12.3", "-4.0" (``minus``: the
+    sign a screen draws, "−")."""
+    return f"{chance * 100:+.1f}".replace("-", minus)
+
+
+def adjusted_points(seat: SeatReview, *, minus: str = "-") -> str:
+    """The luck-adjusted result in win-% points (a win is 100): "86.3", "-9.9"."""
+    return f"{seat.luck_adjusted * 100:.1f}".replace("-", minus)
+
+
+def result_word(review: GameReview, seat: int) -> str:
+    """ "won" or "lost" for the seat; "left" where its person left (a loss whatever the seat
+    did after: ``GameRecord.lost_by``)."""
+    if seat in review.record.left:
+        return "left"
+    return "won" if review.seats[seat].result else "lost"
+
+
+def verdict(review: GameReview, seat: int, name: str) -> str:
+    """One line for a seat: what its choices cost and what the cards did to its chance."""
+    summary = review.seats[seat]
+    lost = sum(d.loss for d in review.decisions_of(seat) if d.real)
+    counts = [
+        f"{n} {label if n == 1 else plural}"
+        for n, label, plural in (
+            (summary.inaccuracies, "inaccuracy", "inaccuracies"),
+            (summary.mistakes, "mistake", "mistakes"),
+            (summary.blunders, "blunder", "blunders"),
+        )
+        if n
+    ]
+    luck = summary.luck * 100
+    whose = possessive(name)
+    if abs(luck) < 0.05:
+        cards = "the faces turned over were average for it"
+    elif luck > 0:
+        cards = f"the faces turned over added {luck:.1f} points to {whose} chance over the game"
+    else:
+        cards = f"the faces turned over took {-luck:.1f} points from {whose} chance over the game"
+    if seat in review.record.left:
+        result = "left the game (a loss)"
+    else:
+        result = "won" if summary.result else "lost"
+    return (
+        f"{name} {result}. {possessive(name, start=True)} choices gave up {lost:.1f} points "
+        f"of winning chance ({join_names(counts) if counts else 'no inaccuracy'}); {cards}."
+    )
 
 
 def action_name(action: Action) -> str:
@@ -111,21 +174,17 @@ def _describe_action(review: GameReview, action: Action) -> str:
     return f"steal from {review.seats[action.target].name}"
 
 
-def _signed_points(value: float) -> str:
-    return f"{value * 100:+.1f}"
-
-
-def _headline(review: GameReview, number: int) -> str:
+def _headline(review: GameReview, heading: str) -> str:
     record = review.record
     result = record.result
     assert result is not None
-    names = " and ".join(review.seats[w].name for w in result.winners)
+    credited = credited_names([s.name for s in review.seats], stand_ins_of(record))
+    names = " and ".join(credited[w] for w in result.winners)
     verb = "shared the win" if len(result.winners) > 1 else "won"
     how = "target reached" if result.reason == "target" else "the pile ran out"
     seed = "" if record.seed is None else f" (seed {record.seed})"
     return (
-        f"Game {number}{seed}: {record.players} players, {names} {verb} "
-        f"({how}, {result.turns} moves)"
+        f"{heading}{seed}: {record.players} players, {names} {verb} ({how}, {result.turns} moves)"
     )
 
 
@@ -134,17 +193,20 @@ def _summary(review: GameReview, seats: Sequence[int]) -> list[str]:
     width = max(len("seat"), *(len(label) for label in labels))
     lines = [
         f"{'seat':<{width}}  result  accuracy  avg loss  inacc.  mistakes  blunders"
-        "    luck  luck-adjusted"
+        "    luck  adjusted"
     ]
     for s, label in zip(seats, labels, strict=True):
         seat = review.seats[s]
         accuracy = "-" if seat.accuracy is None else f"{seat.accuracy:.1f}%"
         loss = "-" if seat.avg_loss is None else f"{seat.avg_loss:.2f}"
         lines.append(
-            f"{label:<{width}}  {'won' if seat.result else 'lost':<6}  {accuracy:>8}  {loss:>8}"
+            f"{label:<{width}}  {result_word(review, s):<6}  {accuracy:>8}  {loss:>8}"
             f"  {seat.inaccuracies:>6}  {seat.mistakes:>8}  {seat.blunders:>8}"
-            f"  {_signed_points(seat.luck):>6}  {seat.luck_adjusted:>13.0%}"
+            f"  {signed_points(seat.luck):>6}  {adjusted_points(seat):>8}"
         )
+    left = left_note([seat.name for seat in review.seats], stand_ins_of(review.record))
+    for note in (LUCK_MEANS, ADJUSTED_MEANS, left):
+        lines += textwrap.wrap(note, TEXT_WIDTH)
     return lines
 
 
@@ -192,7 +254,7 @@ def _cards(review: GameReview, seats: Sequence[int]) -> list[str]:
         effects = sorted(
             (s for s in seats if abs(card.luck[s]) >= 0.005), key=lambda s: -abs(card.luck[s])
         )[:3]
-        what = ", ".join(f"{review.seats[s].name} {_signed_points(card.luck[s])}" for s in effects)
+        what = ", ".join(f"{review.seats[s].name} {signed_points(card.luck[s])}" for s in effects)
         lines.append(
             f"  move {card.move + 1:>3}  {review.seats[card.seat].name} turned "
             f"{COLOUR_NAMES[FACE[card.card]]} ({_odds(card)}): {what}"
@@ -200,10 +262,14 @@ def _cards(review: GameReview, seats: Sequence[int]) -> list[str]:
     return lines
 
 
-def format_review(review: GameReview, number: int, seats: Sequence[int]) -> str:
-    """The text report: the headline, the summary per seat, then the key moments."""
-    lines = [_headline(review, number), ""]
+def format_review(review: GameReview, heading: str, seats: Sequence[int]) -> str:
+    """The text report: the headline (``heading`` names the game: "Game 3", "Past game 12"),
+    the summary per seat and a line on each one's game, then the key moments."""
+    lines = [_headline(review, heading), ""]
     lines += _summary(review, seats)
+    lines.append("")
+    for s in seats:
+        lines += textwrap.wrap(verdict(review, s, review.seats[s].name), TEXT_WIDTH)
     lines.append("")
     lines += _losses(review, seats)
     lines.append("")
@@ -211,4 +277,14 @@ def format_review(review: GameReview, number: int, seats: Sequence[int]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["action_name", "format_review", "review_json"]
+__all__ = [
+    "ADJUSTED_MEANS",
+    "LUCK_MEANS",
+    "action_name",
+    "adjusted_points",
+    "format_review",
+    "result_word",
+    "review_json",
+    "signed_points",
+    "verdict",
+]

@@ -16,14 +16,11 @@ def run_key(args: argparse.Namespace, keys: PlayerKeys | None = None) -> int:
     keys = keys if keys is not None else PlayerKeys()
     try:
         if args.key_command == "export":
-            if len(args.paths) > 2:
-                print("mantis: error: key export takes [SERVER] FILE", file=sys.stderr)
-                return USAGE_ERROR
-            server = args.paths[0] if len(args.paths) == 2 else None
+            server = args.server
             if server is not None:
                 server_address(server)  # (a mistyped address: said as such)
-            count = keys.export(args.paths[-1], server)
-            print(f"{count} player key{'s' * (count != 1)} written to {args.paths[-1]}")
+            count = keys.export(args.file, server)
+            print(f"{count} player key{'s' * (count != 1)} written to {args.file}")
             print("Keep it safe: whoever has it can play under your names.")
         elif args.key_command == "import":
             count = keys.import_from(args.file, replace=args.replace)

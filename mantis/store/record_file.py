@@ -1,4 +1,4 @@
-"""Files of game records (JSON lines, ``shared/game-record.md``) on disk.
+"""Files of game records (JSON lines, ``docs/game-record.md``) on disk.
 
 Each non-blank line is one game.  Finding game N reads the file only up to
 that line and checks only that game: a file of thousands of games opens on
@@ -23,9 +23,14 @@ class GameNotInFile(LookupError):
         self.count = count
 
 
+def records_text(records: Iterable[GameRecord]) -> str:
+    """Records as a file of them holds them: one JSON line each."""
+    return "".join(r.to_json() + "\n" for r in records)
+
+
 def write_records(path: str | os.PathLike[str], records: Iterable[GameRecord]) -> None:
     """Write records as JSON lines, atomically."""
-    write_text_atomic(path, "".join(r.to_json() + "\n" for r in records))
+    write_text_atomic(path, records_text(records))
 
 
 def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:

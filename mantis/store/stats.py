@@ -66,10 +66,8 @@ class PastGame:
     reason: str
     origin: str | None = None
     """Where an online game was played ("ws://host:port CODE"); None for this app's own."""
-
-    @property
-    def winner_names(self) -> tuple[str, ...]:
-        return tuple(self.seats[w].name for w in self.winners)
+    left: tuple[int, ...] = ()
+    """The seats whose person left the game before its end (the record's ``left``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,8 +217,8 @@ class StatsDB:
         """Recorded games, newest first (at most ``limit`` of them)."""
         with self._errors():
             games = self._db.execute(
-                "SELECT id, finished_at, players, reason, turns, winners, scores, origin "
-                "FROM games "
+                "SELECT id, finished_at, players, reason, turns, winners, scores, origin, "
+                "json_extract(record, '$.left') FROM games "
                 "ORDER BY finished_at DESC, id DESC LIMIT ?",
                 (-1 if limit is None else limit,),
             ).fetchall()
@@ -236,9 +234,16 @@ class StatsDB:
                 turns=turns,
                 reason=reason,
                 origin=origin,
+                left=tuple(json.loads(left)) if left else (),
             )
-            for game_id, finished_at, players, reason, turns, winners, scores, origin in games
+            for game_id, finished_at, players, reason, turns, winners, scores, origin, left in games
         ]
+
+    def game_ids(self) -> list[int]:
+        """Every recorded game's id, oldest first (the order Past games lists them in, reversed)."""
+        with self._errors():
+            rows = self._db.execute("SELECT id FROM games ORDER BY finished_at, id").fetchall()
+        return [int(game_id) for (game_id,) in rows]
 
     def game_record(self, game_id: int) -> GameRecord:
         """The full record of game ``game_id``, checked, ready to ``replay()``."""

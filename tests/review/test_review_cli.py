@@ -11,6 +11,7 @@ from reviewkit import record_of_bots
 
 from mantis.cli import main
 from mantis.store.record_file import write_records
+from mantis.store.stats import StatsDB, default_stats_path
 
 
 @pytest.fixture
@@ -161,3 +162,80 @@ def _unfinished(tmp, records):
     target = tmp / "saved.jsonl"
     write_records(target, [replace(records[0], actions=records[0].actions[:3], result=None)])
     return target
+
+
+# ----------------------------------------------------------------- the luck, in points
+
+
+def test_the_text_says_luck_and_the_adjusted_result_in_win_points_and_what_they_mean(
+    capsys, path, records
+):
+    code, out, err = run(capsys, path, "--game", "2", "--json")
+    seats = {s["seat"]: s for s in json.loads(out)["seats"]}
+    code, out, err = run(capsys, path, "--game", "2")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[2].split()[-2:] == ["luck", "adjusted"]
+    for s, seat in seats.items():
+        row = next(line for line in lines[3:] if line.startswith(f"{s + 1} "))
+        luck, adjusted = row.split()[-2:]
+        # Both in win-% points: luck signed, the adjusted result the result (100 a win,
+        # 0 a loss) less the luck, never a percentage that can read -10%.
+        assert float(luck) == pytest.approx(seat["luck"] * 100, abs=0.051)
+        assert float(adjusted) == pytest.approx(100 * seat["result"] - float(luck), abs=0.051)
+        assert "%" not in luck + adjusted
+    text = " ".join(lines)
+    assert "Luck: what the faces turned over did to the chance of winning, in win-% points" in text
+    assert "Adjusted: the result (won 100, lost 0) minus the luck." in text
+    for seat in records[1].seats:
+        whose = f"{seat.name}'s chance over the game"
+        assert (
+            re.search(rf"added [\d.]+ points to {whose}", text)
+            or re.search(rf"took [\d.]+ points from {whose}", text)
+            or "the faces turned over were average for it" in text
+        ), seat.name
+
+
+# ----------------------------------------------------------------- past games
+
+
+@pytest.fixture
+def past(records):
+    """The two records kept as past games 1 and 2 (2 the latest)."""
+    with StatsDB() as db:
+        return [db.record_game(record) for record in records]
+
+
+def test_the_last_game_or_a_past_one_by_its_number_is_reviewed(capsys, past, records):
+    code, out, err = run(capsys, "--last", "--json")
+    assert code == 0, err
+    (line,) = out.splitlines()
+    data = json.loads(line)
+    assert data["number"] == past[-1] and data["game"] == records[-1].seed
+    code, out, err = run(capsys, "--past", str(past[0]), "--seat", "2")
+    assert code == 0, err
+    assert out.startswith(f"Past game {past[0]} (seed {records[0].seed}): 2 players")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--past", "9"], "there is no past game 9: past games are numbered 1 to 2"),
+        (["--past", "0"], "at least 1"),
+        (["--past", "x"], "not a whole number"),
+        (["--last", "--past", "1"], "--past N or --last, not both"),
+        (["games.jsonl", "--last"], "not both"),
+        (["--last", "--game", "1"], "--game N picks a game of a FILE"),
+        ([], "name a FILE of game records, or a past game"),
+    ],
+)
+def test_a_past_game_that_is_not_there_is_one_line_and_status_2(capsys, past, args, message):
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("mantis: error: ") and message in err
+
+
+def test_with_no_past_games_last_says_so_in_one_line(capsys):
+    code, out, err = run(capsys, "--last")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "no past games yet" in err
+    assert not default_stats_path().exists()  # asking created nothing

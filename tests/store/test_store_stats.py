@@ -48,7 +48,7 @@ def test_a_recorded_game_is_listed_with_its_date_seats_winners_and_scores():
     assert past.scores == record.result.scores
     assert past.turns == record.result.turns == len(record.actions)
     assert past.reason == record.result.reason
-    assert past.winner_names == tuple(SEATS3[w].name for w in record.result.winners)
+    assert past.winners == record.result.winners and past.left == ()
 
 
 def test_the_stored_record_replays_the_same_game():

@@ -26,9 +26,17 @@ from textual.worker import Worker, WorkerState
 from ...engine import GameRecord
 from ...review import Decision, GameReview, review_game
 from ...review.chart import chances_chart, move_number, seat_colour
+from ...review.report import (
+    ADJUSTED_MEANS,
+    LUCK_MEANS,
+    adjusted_points,
+    result_word,
+    signed_points,
+    verdict,
+)
 from ...review.retry import Drill, mistakes_of
 from ...table.names import clean_name
-from ...table.narration import join_names, possessive
+from ...table.narration import possessive
 from .. import plain
 from ..widgets.chart import Chart
 from ..widgets.option_chances import LABEL_STYLES, option_name
@@ -44,9 +52,8 @@ def seat_names(record: GameRecord) -> list[str]:
     ]
 
 
-def _points(luck: float) -> str:
-    """Luck in win-% points, signed: "+12.3", "−4.0" (the minus sign the losses have)."""
-    return f"{luck * 100:+.1f}".replace("-", "−")
+MINUS = "−"
+"""The minus sign the losses have."""
 
 
 class SeatSummary(Widget):
@@ -93,44 +100,18 @@ class SeatSummary(Widget):
             line.append(f"{label:<{room}}", style="bold" if focus else "")
             accuracy = "-" if seat.accuracy is None else f"{seat.accuracy:.1f}%"
             cells = (
-                "won" if seat.result else "lost",
+                result_word(self.review, s),
                 accuracy,
                 str(seat.inaccuracies),
                 str(seat.mistakes),
                 str(seat.blunders),
-                _points(seat.luck),
-                f"{seat.luck_adjusted:.0%}".replace("-", "−"),
+                signed_points(seat.luck, minus=MINUS),
+                adjusted_points(seat, minus=MINUS),
             )
             for cell, width in zip(cells, widths, strict=True):
                 line.append(f"  {cell:>{width}}", style="bold" if focus else "")
             lines.append(line)
         return Text("\n").join(lines)
-
-
-def verdict(review: GameReview, seat: int, name: str) -> str:
-    """One line for a seat: what its choices cost and what the cards did."""
-    summary = review.seats[seat]
-    lost = sum(d.loss for d in review.decisions_of(seat) if d.real)
-    counts = [
-        f"{n} {label if n == 1 else plural}"
-        for n, label, plural in (
-            (summary.inaccuracies, "inaccuracy", "inaccuracies"),
-            (summary.mistakes, "mistake", "mistakes"),
-            (summary.blunders, "blunder", "blunders"),
-        )
-        if n
-    ]
-    labels = join_names(counts) if counts else "no inaccuracy"
-    luck = summary.luck * 100
-    if abs(luck) < 0.05:
-        cards = "the cards were even"
-    else:
-        cards = f"the cards {'gave' if luck > 0 else 'took'} {abs(luck):.1f} points"
-    result = "won" if summary.result else "lost"
-    return (
-        f"{name} {result}. {possessive(name, start=True)} choices gave up {lost:.1f} points "
-        f"of winning chance ({labels}); {cards}."
-    )
 
 
 class ReviewScreen(Screen[None]):
@@ -199,11 +180,7 @@ class ReviewScreen(Screen[None]):
             )
             yield Static(id="verdict")
             yield Static(id="summary-slot")
-            yield Static(
-                "Luck: the faces' effect, in points of winning chance · Adjusted: result − luck",
-                id="legend",
-                classes="note",
-            )
+            yield Static(f"{LUCK_MEANS} {ADJUSTED_MEANS}", id="legend", classes="note")
             yield Chart(id="chart")
             yield Static(id="list-title")
             yield DataTable(id="decisions", cursor_type="row", zebra_stripes=True)
