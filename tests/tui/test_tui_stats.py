@@ -18,6 +18,7 @@ from mantis.tui.screens.past_games import PastGamesScreen
 from mantis.tui.screens.replay import ReplayScreen
 from mantis.tui.screens.setup import SetupScreen
 from mantis.tui.screens.stats import StatsScreen, level_label
+from mantis.tui.widgets.chart import Chart
 
 SIZE = (80, 24)
 
@@ -43,7 +44,7 @@ async def test_a_game_finished_in_the_app_is_recorded_and_shown() -> None:
         with StatsDB() as db:
             (past,) = db.past_games()
             assert db.game_record(past.id).actions == record.actions
-        assert past.winner_names == ("You",)
+        assert [past.seats[w].name for w in past.winners] == ["You"]
         assert load_save() == (None, None)  # recorded, then the save is cleared
         await pilot.press("escape")
         app.action_statistics()
@@ -51,6 +52,10 @@ async def test_a_game_finished_in_the_app_is_recorded_and_shown() -> None:
         text = _texts(app.screen)
         assert "1 game · 1 won · 100%" in text
         assert "Beginner (random)" in text
+        # One game is no line to draw: no chart of results, nor "the last 1 game" of them.
+        assert "The one game so far" in text and "last 1 game" not in text
+        charts = app.screen.query(Chart)
+        assert [c.series[0].label for c in charts] == ["rating"]
 
 
 async def test_a_broken_stats_database_is_reported_and_the_game_goes_on() -> None:
@@ -116,4 +121,4 @@ async def test_names_stored_with_markup_are_shown_as_they_are() -> None:
         await pilot.press("escape")
         await pilot.press("g")
         await _loaded(pilot, PastGamesScreen)
-        assert "[/], [b]Ann, Cal" in str(app.screen.query_one("DataTable").get_row_at(0)[1])
+        assert "[/], [b]Ann, Cal" in str(app.screen.query_one("DataTable").get_row_at(0)[2])

@@ -20,7 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ...engine import CardRevealed, ExtraTurn, GameOver, SeatInfo, TurnStarted
+from ...engine import CardRevealed, ExtraTurn, GameOver, Scored, SeatInfo, Stolen, TurnStarted
 from ...table import (
     Away,
     Back,
@@ -34,6 +34,7 @@ from ...table import (
     Talk,
     TimedOut,
 )
+from ...table.credit import credited_names, stand_ins
 from ...table.names import clean_name
 from ...table.narration import game_over_line, narrate, opening_line, possessive
 from ...table.seating import describe
@@ -108,6 +109,15 @@ class BoardScreen(StyledAtMount, Screen[None]):
         hand may name a seat with markup or escape codes.
         """
         return [clean_name(seat.name) or f"Seat {i + 1}" for i, seat in enumerate(self.seats)]
+
+    def played_on(self) -> dict[int, str]:
+        """Per seat whose person left the game, the bot that plays it on (from the stream)."""
+        return stand_ins(self.messages)
+
+    def result_names(self) -> list[str]:
+        """The seats' names as the result credits them: "Ann's seat (played by greedy)"
+        where Ann left (``table.credit``)."""
+        return credited_names(self.names, self.played_on())
 
     # ------------------------------------------------------------------ layout
 
@@ -196,7 +206,9 @@ class BoardScreen(StyledAtMount, Screen[None]):
         """The log line for ``message`` (``state`` has taken it in)."""
         if isinstance(message, Opening):
             return LogLine(opening_line(message.target, message.first, self.names, self.seed), None)
-        line = narrate(message, self.names)
+        line = narrate(
+            message, self.result_names() if isinstance(message, GameOver) else self.names
+        )
         if line is None:
             return None
         if isinstance(message, Fault | TimedOut):
@@ -222,7 +234,7 @@ class BoardScreen(StyledAtMount, Screen[None]):
         banner = self.query_one(TurnBanner)
         over = self.game_over
         if over is not None:
-            banner.show_over(game_over_line(over, self.names))
+            banner.show_over(game_over_line(over, self.result_names()))
         else:
             banner.show_turn(
                 self.names[view.to_move],
@@ -239,12 +251,13 @@ class BoardScreen(StyledAtMount, Screen[None]):
         return next(m for m in reversed(self.messages) if isinstance(m, GameOver))
 
     def _drawn(self) -> tuple[int, str] | None:
-        """The card the last action turned over, and whose tank it went to."""
-        drawn = self.state.drawn
-        if drawn is None:
+        """The card the last action turned over, and where it lies now: the tank it went
+        to, until a score takes it to the score pile or a steal to the stealer's tank."""
+        landed = self.state.landed
+        if landed is None:
             return None
-        card, into = drawn
-        return card, f"{possessive(self.names[into])} tank"
+        card, seat, scored = landed
+        return card, f"{possessive(self.names[seat])} {'score pile' if scored else 'tank'}"
 
     def _human_to_move(self, seat: int) -> bool:
         """Whether the turn banner should call on ``seat`` as a person at the keyboard."""
@@ -262,6 +275,8 @@ class BoardScreen(StyledAtMount, Screen[None]):
             pile.pile_size = self.state.pile_size
             pile.top_back = None if not pile.pile_size else pile.top_back
             pile.drawn = self._drawn()
+        elif isinstance(message, Scored | Stolen):  # the card moved on from the tank it went to
+            pile.drawn = self._drawn()
         elif isinstance(message, TurnStarted):
             pile.pile_size = self.state.pile_size
             pile.top_back = self.state.top_back
@@ -272,7 +287,7 @@ class BoardScreen(StyledAtMount, Screen[None]):
             )
         elif isinstance(message, GameOver):
             pile.top_back = None
-            self.query_one(TurnBanner).show_over(game_over_line(message, self.names))
+            self.query_one(TurnBanner).show_over(game_over_line(message, self.result_names()))
         elif isinstance(message, KeepFailed):
             if message.what == "save":
                 plain.notify(

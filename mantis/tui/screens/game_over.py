@@ -7,7 +7,7 @@ screen stays up, showing how the offer stands (``show_offer``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -21,6 +21,8 @@ from textual.widgets import Button, Static
 from textual.widgets.button import ButtonVariant
 
 from ...engine import GameOver
+from ...table.credit import credited_names, left_note
+from ...table.names import YOU
 from ...table.narration import join_names, reason_text
 from .. import plain
 from .game_over_choice import LOCAL_CHOICES, GameOverChoice
@@ -132,16 +134,20 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
         answers: frozenset[GameOverChoice] = frozenset(),
         offer: str = "",
         ratings: Sequence[RatingChange] = (),
+        played_on: Mapping[int, str] | None = None,
     ) -> None:
         """The result; ``choices`` are the buttons offered, ``answers`` those of them said
         to the table rather than closing the screen; ``offer``: how another game stands.
 
         ``ratings`` are the rating changes the game was recorded with (none
-        if it was not rated): one "Ann 1,612 → 1,634" per person.
+        if it was not rated): one "Ann 1,612 → 1,634" per person.  ``played_on``:
+        per seat whose person left the game, the bot that played it to the end
+        (the seat's result is not its person's: ``table.credit``).
         """
         super().__init__()
         self.result = result
         self.names = list(names)
+        self.played_on = dict(played_on or {})
         self.seed = seed
         self.choices = tuple(c for c in GameOverChoice if c in choices and c in _BUTTONS)
         self.note = note
@@ -156,16 +162,20 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
         """The rating changes the game made, in a line ("" for none, or not yet known)."""
 
     def compose(self) -> ComposeResult:
-        result, names = self.result, self.names
-        winners = [names[s] for s in result.winners]
+        result = self.result
+        credited = credited_names(self.names, self.played_on)
+        winners = [credited[s] for s in result.winners]
         if len(winners) == 1:
-            headline = f"★ {winners[0]} win{'' if winners[0] == 'You' else 's'}! ★"
+            who = winners[0]
+            headline = f"★ {who} win{'' if who == YOU else 's'}! ★"
         else:
             headline = f"★ Shared win: {join_names(winners)} ★"
+        reason = reason_text(result, credited)
+        left = left_note(self.names, self.played_on)
         with Vertical(id="box") as box:
             box.border_title = "Game over"
             yield Static(plain.content(headline), id="winners")
-            yield Static(plain.content(reason_text(result, names)), id="reason")
+            yield Static(plain.content(f"{reason} {left}".strip()), id="reason")
             yield Static(self._score_table(), id="scores")
             ratings = Static(plain.content(self.ratings_text), id="ratings")
             ratings.display = bool(self.ratings_text)
@@ -199,9 +209,12 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
         for seat in order:
             won = seat in result.winners
             seat_label = f"{seat + 1} {self.names[seat]}"
+            mark = "★ winner" if won else ""
+            if seat in self.played_on:
+                mark = f"{'★ won by ' if won else 'played by '}{self.played_on[seat]} (left)"
             row = (
                 f"{seat_label:<{name_width}}  {result.scores[seat]:>6}  "
-                f"{result.tank_sizes[seat]:>4}  {'★ winner' if won else ''}"
+                f"{result.tank_sizes[seat]:>4}  {mark}"
             )
             lines.append(plain.rich(row.rstrip(), style="bold" if won else ""))
         return Text("\n").join(lines)

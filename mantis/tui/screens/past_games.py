@@ -14,6 +14,7 @@ from textual.worker import Worker, WorkerState
 
 from ...engine import GameRecord
 from ...store.stats import PastGame, StatsDB, StatsError, default_stats_path
+from ...table.credit import A_BOT, credited_names, stand_ins_of
 from ...table.narration import join_names
 from .. import plain
 from ..stats_reading import BUSY_NOTE, StatsBusy, read_patiently
@@ -30,6 +31,26 @@ def _seats(game: PastGame) -> str:
     return f"{_where(game)}: {seats}" if game.origin is not None else seats
 
 
+def winner_text(game: PastGame, played_on: dict[int, str]) -> str:
+    """Who won, as every result says it: "Ann", "Ann and Bea (shared)", "Ann's seat (played
+    by greedy)" where Ann had left (``played_on``: the bot that played each such seat)."""
+    names = credited_names(
+        [seat.name for seat in game.seats],
+        {seat: played_on.get(seat, A_BOT) for seat in game.left},
+    )
+    winner = join_names([names[w] for w in game.winners])
+    return winner + (" (shared)" if len(game.winners) > 1 else "")
+
+
+def _played_on(db: StatsDB, game_id: int) -> dict[int, str]:
+    """Which bot played on for each person who left game ``game_id`` (none said if its
+    record cannot be read: the list still shows the game)."""
+    try:
+        return stand_ins_of(db.game_record(game_id))
+    except StatsError:
+        return {}
+
+
 def _where(game: PastGame) -> str:
     """ "online KXQD" for a game played at a server's table."""
     parts = (game.origin or "").split()
@@ -42,8 +63,9 @@ def _plain(text: str) -> Text:
 
 
 class PastGamesScreen(Screen[None]):
-    """Date, seats, winner and length of every recorded game (read in a worker); Enter
-    replays one, ``e`` reviews it."""
+    """Number, date, seats, winner and length of every recorded game (read in a worker);
+    Enter replays one, ``e`` reviews it.  The number is the game's name on the command line
+    (``mantis review --past N``, ``mantis games export N``)."""
 
     DEFAULT_CSS = """
     PastGamesScreen {
@@ -92,31 +114,41 @@ class PastGamesScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.games: list[PastGame] = []
+        self.played_on: dict[int, dict[int, str]] = {}
+        """Per game with a seat whose person left, the bot that played each such seat on."""
         self.loaded = False
         """Whether the list (or why there is none) is shown yet."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="past"):
-            yield Static("MANTIS · past games (Enter replays one, e reviews it)", classes="title")
+            yield Static(
+                "MANTIS · past games (Enter replays one, e reviews it; "
+                "from a shell: mantis review --past N)",
+                classes="title",
+            )
             yield Static("Reading the past games…", id="loading", classes="note")
             yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Finished (UTC)", "Seats", "Winner", "Moves")
+        table.add_columns("No.", "Finished (UTC)", "Seats", "Winner", "Moves")
         table.focus()
         self._read()
 
     @work(thread=True, exclusive=True, group="past-read")
-    def _read(self) -> list[PastGame] | StatsError | None:
-        """The games, read off the UI thread (a locked database would freeze it)."""
+    def _read(self) -> tuple[list[PastGame], dict[int, dict[int, str]]] | StatsError | None:
+        """The games, and which bot played on for each person who left one (read off the
+        UI thread: a locked database would freeze it)."""
 
-        def past_games() -> list[PastGame]:
+        def past_games() -> tuple[list[PastGame], dict[int, dict[int, str]]]:
             if not default_stats_path().exists():  # listing never creates the database
-                return []
+                return [], {}
             with StatsDB() as db:
-                return db.past_games(LIMIT)
+                games = db.past_games(LIMIT)
+                # Only a game someone left needs its record read, for who played on.
+                played_on = {g.id: _played_on(db, g.id) for g in games if g.left}
+                return games, played_on
 
         return read_patiently(self, past_games)
 
@@ -131,17 +163,18 @@ class PastGamesScreen(Screen[None]):
         elif event.worker.group == "past-open":
             self._opened(*event.worker.result)
 
-    async def _show(self, result: list[PastGame] | StatsError) -> None:
+    async def _show(
+        self, result: tuple[list[PastGame], dict[int, dict[int, str]]] | StatsError
+    ) -> None:
         if isinstance(result, StatsError):
             plain.notify(self, str(result), severity="error", timeout=10)
         else:
-            self.games = result
+            self.games, self.played_on = result
         table = self.query_one(DataTable)
         for game in self.games:
-            winner = join_names(list(game.winner_names))
-            if len(game.winners) > 1:
-                winner += " (shared)"
+            winner = winner_text(game, self.played_on.get(game.id, {}))
             table.add_row(
+                Text(str(game.id), justify="right"),
                 f"{game.finished_at:%Y-%m-%d %H:%M}",
                 _plain(_seats(game)),
                 _plain(winner),

@@ -306,6 +306,7 @@ class PlayScreen(BoardScreen):
             choices=self.result_choices,
             note=self.result_note(),
             ratings=self.result_ratings(),
+            played_on=self.played_on(),
         )
 
     def _after_game(self, choice: GameOverChoice | None) -> None:
