@@ -295,7 +295,11 @@ class TableConnection:
 
     async def open(self) -> protocol.Welcome:
         """Connect and take the place asked for; ``OnlineError`` if that cannot be."""
-        self.opening = self._keyed(self.opening)
+        if isinstance(self.opening, protocol.Create | protocol.Join | protocol.Quick):
+            try:
+                self.keys.keys()  # a keys file gone bad stops online play before it starts
+            except KeyFileError as exc:
+                raise OnlineError("key_file", str(exc)) from None
         welcome = await self._connect()
         self.code = welcome.code
         self.seat = welcome.seat
@@ -333,6 +337,13 @@ class TableConnection:
             )
         except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as exc:
             raise OnlineError("unreachable", f"cannot reach {self.url}: {_why(exc)}") from None
+        try:
+            # The key is made (and kept) only for a server that answered: a mistyped or
+            # unreachable address leaves none behind to export.
+            self.opening = self._keyed(self.opening)
+        except OnlineError:
+            await connection.close()
+            raise
         try:
             await connection.send(protocol.encode(self.opening).decode())
             reply = await asyncio.wait_for(connection.recv(), OPEN_TIMEOUT)

@@ -141,3 +141,12 @@ LEVELS: tuple[tuple[str, str], ...] = (
 def level_choices() -> tuple[tuple[str, str], ...]:
     """The levels whose bot exists, as (label, bot name)."""
     return tuple((label, name) for label, name in LEVELS if name in BOTS)
+
+
+def level_label(bot: str) -> str:
+    """A bot as the app names it: "Expert (expert)" for a level, its own name otherwise
+    (``score``, a plug-in)."""
+    for label, name in LEVELS:
+        if name == bot:
+            return f"{label} ({bot})"
+    return bot

@@ -138,7 +138,7 @@ def format_summary(summary: Summary) -> str:
     for seat, bot in enumerate(summary.bots):
         lo, hi = summary.cis[seat]
         lines.append(
-            f"{seat:>4}  {bot:<16} {summary.wins[seat]:>7} {summary.win_rates[seat]:>8.1%}"
+            f"{seat + 1:>4}  {bot:<16} {summary.wins[seat]:>7} {summary.win_rates[seat]:>8.1%}"
             f"  {lo:>6.1%} – {hi:<6.1%} {summary.mean_scores[seat]:>10.2f}"
         )
     lines += [

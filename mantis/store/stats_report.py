@@ -26,6 +26,8 @@ RECENT = 30
 """Games shown in the results and the win-rate chart, most recent last."""
 ROLLING_WINDOW = 5
 """Games averaged for each point of the win-rate chart."""
+CHART_LEAST = 2
+"""Games a person needs for a chart of their results: one game is no line."""
 CHART_GAMES = 60
 """Rated games shown in a person's rating chart (the latest)."""
 CHART_MARKS = "┌─┤└•·"
@@ -139,12 +141,8 @@ def format_stats(stats: Sequence[PlayerStats], *, unicode: bool = True) -> str:
         lines.append(f"{s.name} by table size:")
         lines.extend(_breakdown([(f"{n} players", t) for n, t in s.by_players]))
         results = [won for _, won in s.results]
-        if unicode and len(results) > 1:
-            shown = min(RECENT, len(results))
-            lines.append(
-                f"{s.name}'s win rate over the last {shown} games "
-                f"(each point: the {ROLLING_WINDOW} games up to it):"
-            )
+        if unicode and len(results) >= CHART_LEAST:
+            lines.append(f"{s.name}: {results_heading(len(results))}:")
             lines.extend(_indented(chart_text(*results_chart(results), width=64, height=10)))
     return "\n".join(lines)
 
@@ -170,8 +168,9 @@ def _rating_lines(stats: PlayerStats, *, unicode: bool) -> list[str]:
             "or people at this keyboard are rated."
         ]
     games = len(stats.ratings)
+    # "Ann: rating …", never "Ann's rating": the name may be "You".
     lines = [
-        f"{stats.name}'s rating: {_plus_minus(rating, unicode=unicode)}"
+        f"{stats.name}: rating {_plus_minus(rating, unicode=unicode)}"
         f"{' (provisional)' if rating.provisional else ''} after {games} rated "
         f"game{'s' if games != 1 else ''}."
     ]
@@ -179,7 +178,7 @@ def _rating_lines(stats: PlayerStats, *, unicode: bool) -> list[str]:
     if unicode and len(points) > 1:
         latest = f"the last {len(points)}" if games > len(points) else "every one"
         lines.append(
-            f"{stats.name}'s rating after each rated game ({latest}, oldest first; "
+            f"{stats.name}: rating after each rated game ({latest}, oldest first; "
             "the small dots: where it lies with 95% belief):"
         )
         lines.extend(_indented(chart_text(*rating_chart(points), width=64, height=10)))
@@ -193,6 +192,16 @@ def _indented(chart: str) -> list[str]:
 def results_letters(results: Sequence[bool], last: int = RECENT) -> str:
     """The last ``last`` results, oldest first: W for a win, L for a loss."""
     return "".join("W" if won else "L" for won in results[-last:])
+
+
+def results_heading(games: int) -> str:
+    """What the results chart of a person with ``games`` games shows, in words (the chart
+    is drawn from ``CHART_LEAST`` games): "win rate over the last 30 games (…)"."""
+    shown = min(RECENT, games)
+    return (
+        f"win rate over the last {shown} games (each point: that game and up to "
+        f"{ROLLING_WINDOW - 1} before it)"
+    )
 
 
 def rolling_win_rate(results: Sequence[bool], window: int = ROLLING_WINDOW) -> list[float]:

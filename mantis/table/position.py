@@ -61,6 +61,10 @@ class PublicPosition:
         self.reason: str | None = None
         self.drawn: tuple[int, int] | None = None
         """The card the last action turned over and the seat whose tank it went to."""
+        self.landed: tuple[int, int, bool] | None = None
+        """Where that card lies now: (card, seat, in its score pile) — the tank it went to
+        until its outcome moves it (a score takes it to the score pile, a steal to the
+        stealer's tank)."""
         self.record: str | None = None
         """The finished game's record line, once ``Recorded`` arrived."""
         self._pending: int | None = None
@@ -207,6 +211,7 @@ class PublicPosition:
         self.top_back = None
         self.turn += 1
         self.drawn = (event.card, event.into)
+        self.landed = (event.card, event.into, False)
         self._pending = event.card
 
     def _check_outcome(self, seat: int, into: int, card: int, colour: int) -> None:
@@ -231,6 +236,7 @@ class PublicPosition:
             raise StreamError("the score does not add up")
         self.tanks[seat] = _with(tank, event.colour, ())
         self.scores[seat] = event.score
+        self.landed = (event.cards[-1], seat, True)
         self._pending = None
 
     def _score_missed(self, event: ScoreMissed) -> None:
@@ -254,6 +260,7 @@ class PublicPosition:
         self.tanks[victim] = _with(theirs, event.colour, ())
         mine = self.tanks[seat]
         self.tanks[seat] = _with(mine, event.colour, mine[event.colour] + event.cards)
+        self.landed = (event.cards[-1], seat, False)
         self._pending = None
 
     def _steal_missed(self, event: StealMissed) -> None:

@@ -73,6 +73,13 @@ def test_table_output_names_every_seat(capsys):
     code, out, _ = run(capsys, "--players", "2", "--bots", "score,random", "--games", "20")
     assert code == 0
     assert "score" in out and "random" in out and "95% CI" in out and "games/s" in out
+    # Seats count from 1, as on every screen and in --seat.
+    rows = [
+        line.split()[:2]
+        for line in out.splitlines()
+        if line.split()[1:2] in (["score"], ["random"])
+    ]
+    assert rows == [["1", "score"], ["2", "random"]]
 
 
 def test_records_replay_to_the_reported_wins(capsys, tmp_path):

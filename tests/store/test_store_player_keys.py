@@ -123,3 +123,25 @@ def test_the_exported_file_says_what_it_is(tmp_path: Path) -> None:
     keys.export(tmp_path / "out.json")
     data = json.loads((tmp_path / "out.json").read_text())
     assert data["format"] == "mantis-player-keys" and data["keys"] == {"ws://a.example:1": key}
+
+
+def test_a_server_never_reached_gets_no_key_to_export(tmp_path: Path, capsys) -> None:
+    import asyncio
+    import socket
+
+    with socket.socket() as free:  # a port nothing listens on
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    seat = TableConnection(
+        f"ws://127.0.0.1:{port}",
+        protocol.Quick(protocol.PROTOCOL_VERSION, "Ann"),
+        tokens=SeatTokens(tmp_path / "seats.json"),
+    )
+    with pytest.raises(OnlineError) as raised:
+        asyncio.run(seat.open())
+    assert raised.value.code == "unreachable"
+    # A mistyped or dead address leaves no key behind: nothing to export, nothing listed.
+    assert PlayerKeys().keys() == {}
+    assert main(["key", "export", str(tmp_path / "keys.json")]) == 1
+    assert "no player key here yet" in capsys.readouterr().err
+    assert not (tmp_path / "keys.json").exists()

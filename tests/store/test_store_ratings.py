@@ -151,9 +151,9 @@ def test_stats_text_shows_the_rating_and_its_chart(capsys):
         [ann] = db.player_stats()
     assert main(["stats"]) == 0
     out = capsys.readouterr().out
-    assert f"Ann's rating: {ann.rating.shown:,} ± {ann.rating.plus_minus} (provisional)" in out
+    assert f"Ann: rating {ann.rating.shown:,} ± {ann.rating.plus_minus} (provisional)" in out
     lines = out.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("Ann's rating after each"))
+    start = next(i for i, line in enumerate(lines) if line.startswith("Ann: rating after each"))
     chart = lines[start + 1 : start + 11]
     # The one chart home draws it: the rating's line in its band, over the rated games.
     drawn = chart_text(*rating_chart(ann.ratings), width=64, height=10).splitlines()

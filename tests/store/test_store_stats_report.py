@@ -140,7 +140,9 @@ def test_bad_arguments_are_one_line_and_status_2(capsys):
 def test_each_player_gets_a_chart_of_their_win_rate(capsys, games):
     _, out, _ = run(capsys, "--player", "Ann")
     lines = out.splitlines()
-    start = lines.index("Ann's win rate over the last 4 games (each point: the 5 games up to it):")
+    start = lines.index(
+        "Ann: win rate over the last 4 games (each point: that game and up to 4 before it):"
+    )
     chart = lines[start + 1 :]
     assert any("100%┤" in line for line in chart) and any("0%┤" in line for line in chart)
     assert "game 1" in chart[-1] and "game 4" in chart[-1]
@@ -192,3 +194,17 @@ def test_names_with_escape_sequences_are_shown_not_obeyed(capsys):
     assert "␛]0;pwned␇␛[2JAnn\ufffd31m" in out
     status, out, _ = run(capsys, "--json")  # JSON escapes them itself, and keeps the name
     assert "\x1b" not in out and json.loads(out)["players"][0]["name"] == hostile
+
+
+def test_a_player_called_you_reads_right_and_one_game_draws_no_chart(capsys):
+    # "You" is the name a lone person at the setup screen plays under.
+    with StatsDB() as db:
+        db.record_game(game_for("You", True, seed=1), T0)
+    _, out, _ = run(capsys)
+    assert "You's" not in out
+    assert "You: rating " in out and "You against each bot" in out
+    assert "win rate over" not in out  # one game is no line to draw
+    with StatsDB() as db:
+        db.record_game(game_for("You", False, seed=2), T0 + timedelta(days=1))
+    _, out, _ = run(capsys)
+    assert "You: win rate over the last 2 games (each point: that game and up to 4" in out

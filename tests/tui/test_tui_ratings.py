@@ -11,11 +11,11 @@ import positions
 import pytest
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import OptionList, Select, Static
+from textual.widgets import DataTable, OptionList, Select, Static
 from tuikit import shown, wait_for, wait_for_human
 
 from mantis.engine import SeatInfo
-from mantis.players.registry import level_choices
+from mantis.players.registry import BOTS, level_choices, level_label
 from mantis.rating.levels import level_rating
 from mantis.store import Settings, save_settings
 from mantis.store.paths import settings_path
@@ -28,6 +28,7 @@ from mantis.tui.screens.help import HelpScreen
 from mantis.tui.screens.lobby import LobbyScreen
 from mantis.tui.screens.setup import SetupScreen
 from mantis.tui.screens.stats import StatsScreen
+from mantis.tui.screens.waiting_room import WaitingRoomScreen
 from mantis.tui.widgets.chart import Chart
 
 SIZE = (80, 24)
@@ -110,7 +111,22 @@ async def test_the_lobby_offers_each_level_with_its_rating_at_the_size_chosen(
             assert screen.query_one("#online-seat-2", Select).value == "greedy"
 
 
-async def test_the_help_shows_every_levels_rating_at_every_size() -> None:
+async def test_the_waiting_rooms_bots_are_offered_at_the_rating_the_seats_show() -> None:
+    app = onlinekit.waiting_room_app()  # four seats, an expert bot among them
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
+        room = app.screen
+        players = len(room.room.seats)
+        seats = room.query_one(DataTable)
+        assert str(seats.get_row_at(3)[3]) == _shown("expert", players)
+        # One table, one size: the levels offered to add are rated at it too, not overall.
+        offered = await _opened(pilot, room.query_one("#bot-level", Select))
+        for label, bot in level_choices():
+            assert f"Bot · {label} ({bot}) · {_shown(bot, players)}" in offered
+        assert _shown("greedy", players) != _shown("greedy")
+
+
+async def test_the_help_shows_every_bots_rating_at_every_size() -> None:
     app = MantisApp(still=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f1")
@@ -119,9 +135,11 @@ async def test_the_help_shows_every_levels_rating_at_every_size() -> None:
         with console.capture() as capture:
             console.print(app.screen.query_one("#level-ratings", Static).content)
         lines = capture.get().splitlines()
-        for label, bot in level_choices():
-            (line,) = [line for line in lines if line.strip().startswith(f"{label} ({bot})")]
-            numbers = line.split(")", 1)[1].split()
+        # Every built-in bot the README rates, score (no level of the setup screen's) too.
+        for bot in BOTS:
+            label = level_label(bot)
+            (line,) = [line.strip() for line in lines if line.strip().startswith(label + " ")]
+            numbers = line.removeprefix(label).split()
             assert numbers == [_shown(bot, n) for n in (2, 3, 4, 5, 6)] + [_shown(bot)]
 
 

@@ -12,7 +12,7 @@ import pytest
 from tuikit import table_of, wait_for
 
 from mantis.cli import main
-from mantis.engine import Game, SeatInfo, record_of
+from mantis.engine import Game, Scored, ScoreMissed, SeatInfo, StealMissed, Stolen, record_of
 from mantis.players import bot_factory
 from mantis.players.clock import ManualClock
 from mantis.players.odds import odds_for
@@ -248,3 +248,42 @@ async def test_a_replay_shows_what_was_said_at_the_table_where_it_was_said() -> 
         assert "Ann's time ran out: greedy scores for Ann" in log.texts
         await pilot.press("left", "left")
         assert "Bea says “good luck”" in log.texts and len(log.texts) == 2
+
+
+def _where_it_lies(record, move: int, names: list[str]) -> tuple[str, type]:
+    """Where move ``move`` (from 1) left the card it turned over, as the pile says it, and
+    the kind of its outcome."""
+    seat, action = record.actions[move - 1]
+    events = record.replay(move - 1).apply(action, seat)
+    outcome = next(e for e in events if isinstance(e, Scored | ScoreMissed | Stolen | StealMissed))
+    if isinstance(outcome, Scored):  # the card, and its colour's cards, to the score pile
+        return f"{names[seat]} score pile", Scored
+    if isinstance(outcome, Stolen):  # into the stealer's tank, with the cards it took
+        return f"{names[seat]} tank", Stolen
+    if isinstance(outcome, StealMissed):  # left in the tank it went to
+        return f"{names[outcome.target]} tank", StealMissed
+    return f"{names[seat]} tank", ScoreMissed
+
+
+async def test_the_pile_says_where_the_card_drawn_lies_and_why_nobody_draws_at_the_end() -> None:
+    record = replace(positions.played(3, 4, 0.5), seats=positions.seats("hrr", "You,Ann,Bea"))
+    assert record.result.reason == "target"
+    names = ["your", "Ann's", "Bea's"]
+    app = MantisApp(first_screens.Replay(record), still=True)
+    async with app.run_test(size=(100, 30)):
+        screen = replay_screen(app)
+        pile = screen.query_one(DrawPile)
+        kinds = set()
+        for move in range(1, len(record.actions) + 1):
+            screen.action_step(1)
+            where, kind = _where_it_lies(record, move, names)
+            kinds.add(kind)
+            assert str(pile.render()).endswith(f"→ {where}"), move
+            # Back and forth to it: the pile is set from the position alone, to the same words.
+            screen.goto(move - 1)
+            screen.goto(move)
+            assert str(pile.render()).endswith(f"→ {where}"), move
+        assert kinds == {Scored, ScoreMissed, Stolen, StealMissed}
+        # The game ended on a score reaching the target, with cards still in the pile.
+        assert pile.pile_size > 0
+        assert "The target was reached: nobody draws again" in str(pile.render())

@@ -27,6 +27,8 @@ from mantis.tui.screens.replay import ReplayScreen
 from mantis.tui.screens.retry import RetryScreen
 from mantis.tui.screens.review import ReviewScreen
 from mantis.tui.widgets.chart import Chart
+from mantis.tui.widgets.draw_pile import DrawPile
+from mantis.tui.widgets.odds_panel import OddsPanel
 from mantis.tui.widgets.option_chances import OptionChances
 
 SIZE = (80, 24)
@@ -204,6 +206,13 @@ async def test_a_decision_opens_on_the_board_at_its_position_with_each_options_c
         (jump,) = heard.of(ReviewScreen.Jump)
         assert jump.move == first.move and jump.review is review
         await wait_for(pilot, lambda: replay.position == first.move)
+        # One count of moves: the status says where the board stands, after the move before
+        # the decision; the chances are the decision's, move first.move + 1.
+        status = str(replay.query_one("#status").render())
+        assert f"after move {first.move} of {len(record.actions)}" in status
+        assert str(replay.query_one(OptionChances).border_title).startswith(
+            f"Move {first.move + 1} · "
+        )
         assert replay.state.view() == record.replay(first.move).view()
         assert replay.state.view(0) == review.position(first.move)
         chances = replay.query_one(OptionChances)
@@ -274,6 +283,28 @@ async def test_retrying_accepts_a_near_best_choice_and_refuses_a_bad_one() -> No
         await wait_for(pilot, lambda: shown(app, RetryScreen))
         assert app.screen.decision == second
         assert "position 1 of 1" in app.screen.status_parts()
+
+
+async def test_a_retried_position_hides_the_odds_until_it_is_answered() -> None:
+    save_settings(Settings(show_odds=True, animations=False), settings_path())
+    app = review_app(sample())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await reviewed(pilot)
+        first = mistakes_of(screen.review, 0)[0]
+        await pilot.press("r")
+        await wait_for(pilot, lambda: shown(app, RetryScreen))
+        retry = app.screen
+        await wait_for(pilot, lambda: retry.waiting == 0)
+        odds, pile = retry.query_one(OddsPanel), retry.query_one(DrawPile)
+        # Each option's chance of coming off, and the top card's faces, all but name the
+        # answer: neither is shown, and o does not bring them back...
+        assert not odds.display and pile.faces is None
+        await pilot.press("o")
+        assert not odds.display and pile.faces is None
+        # ... until the position is answered (the odds are on in the settings).
+        await pilot.press(*option_keys(first.best_option.action))
+        await wait_for(pilot, lambda: retry.solved)
+        assert odds.display and pile.faces is not None and odds.odds is not None
 
 
 async def test_nothing_to_retry_is_said_and_no_board_opens() -> None:

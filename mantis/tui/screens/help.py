@@ -11,14 +11,18 @@ from textual.widgets import Footer, Static
 
 from ...engine import NUM_COLOURS
 from ...engine.seat_count import SEAT_COUNTS
-from ...players.registry import level_choices
+from ...players.registry import BOTS, level_label
 from .. import palette
 from ..level_ratings import rating_text
 
 
 def _colour(colour: int) -> str:
-    """``R red`` with the letter in the colour's hue (the letter alone tells them apart)."""
-    return f"[bold {palette.hue(colour)}]{palette.letter(colour)} [/]{palette.name(colour)}"
+    """``R ● red`` with the letter and glyph in the colour's hue (either alone tells them
+    apart)."""
+    return (
+        f"[bold {palette.hue(colour)}]{palette.letter(colour)} {palette.GLYPHS[colour]} [/]"
+        f"{palette.name(colour)}"
+    )
 
 
 # Content markup, not Markdown: every space after a bold or italic run sits
@@ -36,7 +40,8 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
         + ". Every card's back shows three colours, and its face is always one of those "
         "three. You can see the back of the top card of the draw pile, so you always know "
         "the draw is one of three colours — never which one. Each colour is always shown "
-        "with its letter.\n\nEveryone starts with four cards face up in front of them: "
+        "with its letter, and with its glyph where there is room.\n\nEveryone starts with "
+        "four cards face up in front of them: "
         "their [b]tank[/b].",
     ),
     (
@@ -78,13 +83,15 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
         "then — never from the card that came up next. A choice that gave up 3 points of "
         "winning chance or more is an [i]inaccuracy[/i], 8 a [i]mistake[/i], 20 a "
         "[i]blunder[/i]; where every option was within a point, there was no real choice. "
-        "[i]Luck [/i]is what the faces turned did to each chance, and the "
-        "[i]adjusted [/i]result is the result with that luck taken out.\n\n"
+        "[i]Luck [/i]is what the faces turned over did to each chance, in win-% points "
+        "over the game (100 points make a whole win), and the [i]adjusted [/i]result is "
+        "the result with that luck taken out: the review's table says both in full.\n\n"
         "The chart follows every seat's chance from the deal to the end, each seat's line "
         "drawn with its number, with a mark at each labelled choice. [b]Enter [/b]opens a "
         "decision on the board with each option's chance; [b][ ] [/b]there step to the "
         "previous or next labelled one. [b]a [/b]lists every seat's decisions, [b]s [/b]"
-        "moves to the next seat. [b]r [/b]retries your mistakes: each position again, where "
+        "moves to the next seat. [b]r [/b]retries your mistakes: each position again (the "
+        "odds hidden until you answer), where "
         "a choice within 2 points of the best counts as solved on the first try; "
         "[b]a [/b]shows the answer, [b]n [/b]goes on to the next.",
     ),
@@ -143,7 +150,9 @@ RATINGS_TITLE = "Ratings: the bots' and yours"
 RATINGS_TEXT = (
     "Every bot level has a rating, fixed by many games between the bots, at each table "
     "size (a level's strength depends on it: random play is nearly hopeless at six). "
-    "The setup screen shows each level's rating for the size you pick.\n\nYou have a "
+    "The setup screen shows each level's rating for the size you pick; the table below "
+    "also rates [b]score[/b], a bot that always tries to score (seat it with mantis play "
+    "--seats).\n\nYou have a "
     "rating too, from your finished games here, against the bots and against each other "
     "at one keyboard. It starts at [b]1,500 [/b]with a ± of 500 that narrows as you play, "
     "and is [i]provisional [/i]while the ± is wider than 240 (your first twenty games or "
@@ -154,15 +163,17 @@ RATINGS_TEXT = (
 
 
 def _levels_table() -> Table:
-    """Each level's rating at each table size and over all sizes."""
+    """Each built-in bot's rating at each table size and over all sizes, weakest first (as
+    the README lists them: the levels, and ``score``, which always tries to score)."""
     table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
     table.add_column("Level", no_wrap=True)
     for players in SEAT_COUNTS:
         table.add_column(f"{players} seats", justify="right")
     table.add_column("all", justify="right")
-    for label, bot in level_choices():
-        sizes = [*SEAT_COUNTS, None]
-        table.add_row(f"{label} ({bot})", *(rating_text(bot, n) for n in sizes))
+    sizes = [*SEAT_COUNTS, None]
+    for bot in BOTS:
+        if rating_text(bot):
+            table.add_row(level_label(bot), *(rating_text(bot, n) for n in sizes))
     return table
 
 

@@ -92,7 +92,10 @@ class OnlinePlayScreen(PlayScreen):
     BINDINGS = [
         Binding("t", "talk", "Talk"),
         Binding("h", "toggle_talk", "Hide talk", show=False),
-        Binding("l", "leave", "Leave", show=False),
+        Binding("l", "leave", "Leave"),
+        # Leaving is in the footer, and the pace of the moves shown gives it the room at 80
+        # columns (f still sets it; the help says so).
+        Binding("f", "speed", "Speed", show=False),
         Binding("b", "back", "Back", show=False),
     ]
     result_choices = ONLINE_CHOICES
@@ -351,6 +354,7 @@ class OnlinePlayScreen(PlayScreen):
             note=self.result_note(),
             answers=ONLINE_ANSWERS if seated else frozenset(),
             ratings=self.result_ratings(),
+            played_on=self.played_on(),
         )
         self._result_screen = screen
         self._offer_to(screen)

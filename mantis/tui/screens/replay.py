@@ -33,6 +33,15 @@ from .board import BOARD_CSS, BoardScreen
 if TYPE_CHECKING:  # a review (and its panel) is loaded only when a review opens the replay
     from ...review import GameReview
 
+
+def position_words(position: int, end: int) -> str:
+    """Where a replay stands, as moves are counted everywhere (from 1): "after move 15 of
+    29", whose next decision is move 16; "at the deal (29 moves)" before any."""
+    if position == 0:
+        return f"at the deal ({end} move{'' if end == 1 else 's'})"
+    return f"after move {position} of {end}"
+
+
 #: Seconds between moves when autoplaying, slowest first.
 AUTOPLAY_DELAYS = (2.0, 1.0, 0.5, 0.25, 0.1)
 DEFAULT_DELAY_INDEX = 2
@@ -149,7 +158,7 @@ class ReplayScreen(BoardScreen):
         parts = ["REVIEW" if self.review is not None else "REPLAY"]
         if self.title_text:
             parts.append(self.title_text)
-        parts += [f"seed {seed}", f"move {self.position}/{self.end}"]
+        parts += [f"seed {seed}", position_words(self.position, self.end)]
         if self.labelled:
             parts.append("[ ] labelled decisions")
         self.query_one("#status", Static).update(plain.content(" · ".join(parts)))
@@ -158,7 +167,7 @@ class ReplayScreen(BoardScreen):
         filled = round(24 * self.position / self.end) if self.end else 24
         bar = "█" * filled + "░" * (24 - filled)
         self.query_one("#progress", Static).update(
-            f"{bar} move {self.position} of {self.end} · {state} · {delay:g} s a move"
+            f"{bar} {position_words(self.position, self.end)} · {state} · {delay:g} s a move"
         )
 
     def _extra_bottom_rows(self) -> int:

@@ -1,7 +1,9 @@
 """Retrying a mistake: the board at a position where the person went wrong, to play again.
 
 A table's board (``PlayScreen``) opened on the public stream up to that
-decision, with the same controls as in a game, and no coach.  The answer goes
+decision, with the same controls as in a game, and no coach; the odds panel
+(each option's chance of coming off, the top card's faces) stays hidden
+until the position is answered, since it all but names the answer.  The answer goes
 to the drill (``mantis.review.retry``), which accepts a choice within 2
 points of the best; the screen says so, with the best option and each
 option's chance.  A refused answer may be tried again, or the answer shown.
@@ -27,6 +29,7 @@ from ...review.retry import ACCEPTED_WITHIN, Answer, Drill
 from ...table import moves_of
 from ..preferences import Preferences
 from ..widgets.coach_bar import CoachBar
+from ..widgets.odds_panel import OddsPanel
 from ..widgets.option_chances import OptionChances, option_name
 from .board import BOARD_CSS, BoardScreen
 from .play import PlayScreen
@@ -183,6 +186,9 @@ class RetryScreen(PlayScreen):
         self.refresh_bindings()
 
     def _reveal(self) -> None:
+        # The odds, if they are on, are no secret now.
+        self.query_one(OddsPanel).display = self.prefs.settings.show_odds
+        self._update_insights()
         chances = self.query_one(OptionChances)
         answer = self.answered.option if self.answered is not None else None
         chances.show(self.decision, self.names, answer=answer)
@@ -233,10 +239,14 @@ class RetryScreen(PlayScreen):
             return False
         if action == "answer":
             return not self.solved
+        if action == "toggle_odds":
+            return self.solved
         return super().check_action(action, parameters)
 
     def _update_insights(self) -> None:
-        # The odds are public and stay; the coach would give the answer away.
+        # The coach would give the answer away, and so would the odds until it is given.
+        if not self.solved:
+            self.query_one(OddsPanel).display = False
         BoardScreen._update_insights(self)
 
     def follow_preferences(self, prefs: Preferences) -> None:

@@ -13,27 +13,20 @@ from textual.widget import Widget
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
-from ...players.registry import LEVELS
+from ...players.registry import LEVELS, level_label
 from ...store.stats import PlayerStats, StatsError, Tally
 from ...store.stats_report import (
     CHART_GAMES,
+    CHART_LEAST,
     RECENT,
-    ROLLING_WINDOW,
     load_player_stats,
     rating_chart,
     results_chart,
+    results_heading,
 )
 from .. import plain
 from ..stats_reading import BUSY_NOTE, StatsBusy, read_patiently
 from ..widgets.chart import Chart
-
-
-def level_label(bot: str) -> str:
-    """A bot as the setup screen names it: "Expert (expert)", or its own name."""
-    for label, name in LEVELS:
-        if name == bot:
-            return f"{label} ({bot})"
-    return bot
 
 
 def _percent(tally: Tally) -> str:
@@ -176,13 +169,12 @@ class StatsScreen(Screen[None]):
         yield Static("By table size", classes="head")
         yield Static(_breakdown([(f"{n} players", t) for n, t in stats.by_players]))
         results = [won for _, won in stats.results]
-        shown = min(RECENT, len(results))
-        yield Static(
-            f"The last {shown} game{'' if shown == 1 else 's'}: win rate over the "
-            f"{ROLLING_WINDOW} games up to each, and each result",
-            classes="head",
-        )
-        yield Chart(*results_chart(results), classes="chart")
+        if len(results) < CHART_LEAST:
+            yield Static("The one game so far", classes="head")
+        else:
+            heading = results_heading(len(results))
+            yield Static(f"{heading[:1].upper()}{heading[1:]}, and each result", classes="head")
+            yield Chart(*results_chart(results), classes="chart")
         yield Static(_results_line(stats))
 
     def _rating(self, stats: PlayerStats) -> ComposeResult:

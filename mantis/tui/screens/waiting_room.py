@@ -30,7 +30,12 @@ from ...net.presence import OPEN_SEAT, presence_label
 from ...net.seat_ratings import seat_rating, table_rating
 from ...players.registry import level_choices
 from .. import plain
-from ..level_ratings import rated
+from ..level_ratings import rated, relabel
+
+
+def bot_choices(players: int | None) -> list[tuple[str, str]]:
+    """A bot per level, with its rating at the table's size (the one its seats show)."""
+    return [(rated(f"Bot · {label} ({bot})", bot, players), bot) for label, bot in level_choices()]
 
 
 class RoomLink(Protocol):
@@ -116,6 +121,8 @@ class WaitingRoomScreen(Screen[None]):
         self.connection = ""
         self._room_heard = time.monotonic()
         """When the room's state (and its countdown to bots) arrived."""
+        self._rated_for: int | None = None
+        """The table size the bot levels offered are rated at."""
 
     @property
     def room(self) -> protocol.RoomState | None:
@@ -139,11 +146,9 @@ class WaitingRoomScreen(Screen[None]):
             yield DataTable(id="room-seats", cursor_type="row", zebra_stripes=True)
             with Vertical(id="host-controls"):
                 with Horizontal(classes="controls-row"):
+                    self._rated_for = len(self.room.seats) if self.room is not None else None
                     yield Select(
-                        [
-                            (rated(f"Bot · {label} ({bot})", bot), bot)
-                            for label, bot in level_choices()
-                        ],
+                        bot_choices(self._rated_for),
                         value="greedy",
                         allow_blank=False,
                         id="bot-level",
@@ -197,6 +202,10 @@ class WaitingRoomScreen(Screen[None]):
                 lines=True,
             )
         )
+        # The seats' ratings are at the table's size: so are the ones offered to add.
+        if self._rated_for != len(room.seats):
+            self._rated_for = len(room.seats)
+            relabel(self.query_one("#bot-level", Select), bot_choices(self._rated_for))
         table = self.query_one(DataTable)
         cursor = table.cursor_row
         table.clear()

@@ -63,8 +63,8 @@ class DrawPile(Widget):
                 text.append(" ")
             text.append("\n")
             text.append(" ".join(palette.name(c) for c in colours), style="dim")
-        elif self.pile_size:  # the game ended with cards left: nobody draws again
-            text.append("No more draws: the game is over", style="dim")
+        elif self.pile_size:  # the game ended with cards left: on a score reaching the target
+            text.append("The target was reached: nobody draws again", style="dim")
         else:
             text.append("No card left to draw", style="dim")
         if self.drawn is not None:
