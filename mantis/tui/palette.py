@@ -16,8 +16,10 @@ from ..engine import COLOUR_LETTERS, COLOUR_NAMES
 HUES = ("#e5484d", "#30a46c", "#3e8ef7", "#9d5bd2", "#f279c2", "#f5d90a", "#f76b15")
 #: Text drawn on a chip of the colour, chosen for contrast.
 INKS = ("#ffffff", "#ffffff", "#ffffff", "#ffffff", "#000000", "#000000", "#000000")
-#: A distinct shape per colour, for when there is room.
-GLYPHS = ("●", "▲", "■", "◆", "♥", "★", "✚")
+#: A distinct shape per colour, for when there is room.  Orange's is a club: a heavy
+#: Greek cross (U+271A) draws in common monospace fonts as a plain "+".  The README lists them, and
+#: ``mantis web`` serves a font with every one of them (``tools/make_symbol_font.py``).
+GLYPHS = ("●", "▲", "■", "◆", "♥", "★", "♣")
 
 
 def letter(colour: int) -> str:

@@ -7,7 +7,9 @@ shows it with xterm.js.  What Mantis adds:
 
 * its own page (``templates/app_index.html``): titled Mantis, loading nothing
   from anywhere but this server (textual-serve's stock page asks Google for
-  a font), and saying on the page when the connection is lost;
+  a font), with a font of the app's symbols (``static/``, made by
+  ``tools/make_symbol_font.py``), and saying on the page when the connection
+  is lost;
 * addresses relative to the request, so the page works under whatever name
   or address the browser used to reach the server;
 * a session only for whoever holds this run's key, asked for under one of
@@ -40,6 +42,9 @@ from . import MAX_TABS
 from .access import KEY_PARAMETER, Access
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
+#: Mantis's own files for the page (the app's symbol font), beside textual-serve's ``/static/``.
+STATIC = Path(__file__).resolve().parent / "static"
+STATIC_URL = "/mantis-static/"
 
 #: The driver each tab's app runs with: textual's web driver, plus quitting when the server goes.
 APP_DRIVER = "mantis.tui.browser_driver:BrowserDriver"
@@ -91,6 +96,7 @@ class WebServer(Server):
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
+        app.router.add_static(STATIC_URL, STATIC)
         app.on_response_prepare.append(_page_headers)
         return app
 
@@ -138,6 +144,7 @@ class WebServer(Server):
         return {
             "title": self.title,
             "static_url": "/static/",
+            "mantis_static_url": STATIC_URL,
             "websocket_url": f"{scheme}://{request.host}/ws",
             "font_size": font_size if font_size.isdigit() and 6 <= int(font_size) <= 48 else 16,
             "full": len(self._sockets) >= self.max_tabs,

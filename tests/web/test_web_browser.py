@@ -15,8 +15,62 @@ import pytest
 from webkit import Tab, browser, home, web_server, write_fast_settings
 
 from mantis.store.save_slots import is_held, saved_games
+from mantis.tui.palette import GLYPHS
 
 KEYS_THE_APP_RELIES_ON = ["F1", "Escape", "Control+p", "F2", "Control+s", "Control+q"]
+
+#: Draws ``chars`` as the page's terminal does (its own font family) and as the served symbol
+#: font alone does, each glyph's ink centred on a canvas; says per glyph whether a loaded
+#: face of the terminal's family covers it, whether both drawings are the same, its width
+#: against a cell's, and how far its shape overlaps each of ``lookalikes`` (ink in both /
+#: ink in either).
+DRAW_GLYPHS = """async ([chars, lookalikes, symbols]) => {
+  const family = window.mantisTerminal.options.fontFamily;
+  const probe = new FontFace("MantisProbe", `url(${symbols})`);
+  document.fonts.add(await probe.load());
+  const W = 64, H = 64;
+  const canvas = document.createElement("canvas");
+  canvas.width = W;
+  canvas.height = H;
+  const ctx = canvas.getContext("2d", {willReadFrequently: true});
+  const ink = (ch, font) => {
+    ctx.font = `48px ${font}`;
+    ctx.clearRect(0, 0, W, H);
+    const m = ctx.measureText(ch);
+    ctx.fillText(
+      ch,
+      W / 2 - (m.actualBoundingBoxRight - m.actualBoundingBoxLeft) / 2,
+      H / 2 + (m.actualBoundingBoxAscent - m.actualBoundingBoxDescent) / 2,
+    );
+    const data = ctx.getImageData(0, 0, W, H).data, bits = [];
+    for (let i = 3; i < data.length; i += 4) bits.push(data[i] > 127 ? 1 : 0);
+    return bits;
+  };
+  const overlap = (a, b) => {
+    let both = 0, either = 0;
+    for (let i = 0; i < a.length; i++) { both += a[i] & b[i]; either += a[i] | b[i]; }
+    return either ? both / either : 1;
+  };
+  const covers = (face, point) => face.unicodeRange.split(",").some((part) => {
+    const [from, to] = part.trim().replace("U+", "").split("-").map((h) => parseInt(h, 16));
+    return from <= point && point <= (to ?? from) && part.trim() !== "U+0-10FFFF";
+  });
+  ctx.font = `48px ${family}`;
+  const cell = ctx.measureText("M").width;
+  const result = {};
+  for (const ch of chars) {
+    const drawn = ink(ch, family);
+    ctx.font = `48px ${family}`;
+    result[ch] = {
+      served: [...document.fonts].some(
+        (f) => family.includes(f.family) && f.status === "loaded" && covers(f, ch.codePointAt(0))),
+      same: ink(ch, "MantisProbe").every((bit, i) => bit === drawn[i]),
+      width: ctx.measureText(ch).width / cell,
+      like: Object.fromEntries(lookalikes.map((c) => [c, overlap(drawn, ink(c, family))])),
+    };
+  }
+  return result;
+}"""
 
 
 async def wait_until(test, what: str, timeout: float = 60.0) -> None:
@@ -62,6 +116,25 @@ async def test_the_page_is_mantis_from_this_server_alone_and_follows_the_window(
         assert await tab.page.evaluate("document.cookie") == ""
         await tab.page.reload()
         await tab.shows("MANTIS · set up a table")
+        await tab.close()
+
+
+async def test_every_colour_glyph_is_drawn_from_the_pages_own_font_and_reads_as_itself() -> None:
+    async with web_server() as server, browser() as chrome:
+        requests: list[str] = []
+        tab = await Tab.open(chrome, server.url, requests=requests)
+        await tab.shows("MANTIS · set up a table")
+        symbols = f"{server.origin}/mantis-static/mantis-symbols.ttf"
+        assert symbols in requests  # fetched by the page itself, from its own server
+        drawn = await tab.page.evaluate(DRAW_GLYPHS, [list(GLYPHS), ["+", "x"], symbols])
+        for glyph, seen in drawn.items():
+            # The page gives every glyph in its terminal's own font (served with it, loaded
+            # before the terminal draws), so no browser falls back to a font of its own...
+            assert seen["served"] and seen["same"], (glyph, seen)
+            # ... one cell wide, and none of them reads as a plus or an x (a heavy cross
+            # drew as a "+" in DejaVu Sans Mono: 0.68 of a plus's shape).
+            assert abs(seen["width"] - 1) < 0.02, (glyph, seen)
+            assert max(seen["like"].values()) < 0.55, (glyph, seen)
         await tab.close()
 
 
