@@ -19,7 +19,7 @@ WHOLE = """\
 ┃ P ◆◆ 2           ┃│ P ·              ││ P ◆ 1            ││ P ·              │
 ┃ K ·              ┃│ K ·              ││ K ♥ 1            ││ K ·              │
 ┃ Y ·              ┃│ Y ★★ 2           ││ Y ·              ││ Y ★ 1            │
-┃ O ·              ┃│ O ·              ││ O ·              ││ O ✚ 1            │
+┃ O ·              ┃│ O ·              ││ O ·              ││ O ♣ 1            │
 ┃ 0/10  tank 4     ┃│ 0/10  tank 4     ││ 0/10  tank 4     ││ 0/10  tank 4     │
 ┗━━━━━━ ▶ to move ━┛╰──────────────────╯╰──────────────────╯╰──────────────────╯
 ╭─ Draw pile · odds for You ───╮╭─ Game log ───────────────────────────────────╮
@@ -73,7 +73,7 @@ def test_seats_cut_after_yellow_are_named() -> None:
     # As a seat panel looks when given fewer rows than its tank needs: R to Y, no Score row.
     lines = edited(
         {
-            9: "┗━━━━━━ ▶ to move ━┛│ O ·              ││ O ·              ││ O ✚ 1            │",
+            9: "┗━━━━━━ ▶ to move ━┛│ O ·              ││ O ·              ││ O ♣ 1            │",
             10: "                    │ 0/10  tank 4     ││ 0/10  tank 4     ││ 0/10  tank 4     │",
             11: "                    ╰──────────────────╯╰──────────────────╯╰──────────────────╯",
         }
