@@ -99,3 +99,21 @@ async def test_past_games_statistics_and_the_review_credit_it_the_same_way(capsy
     assert "Ann left the game: it counts as a loss for Ann." in text
     summary = next(line for line in text.splitlines() if line.startswith(f"{ann + 1} Ann"))
     assert summary.split()[3] == "left"  # "1 Ann (human) left …"
+
+
+def test_the_line_mode_credits_it_the_same_way() -> None:
+    from mantis.lines.review import review_lines
+    from mantis.lines.wording import result_lines
+    from mantis.review import review_game
+
+    record, _ = left_and_won()
+    (ann,) = record.left
+    over = next(m for m in stream_of(record) if isinstance(m, GameOver))
+    names = [seat.name for seat in record.seats]
+    said = " ".join(result_lines(over, names, {ann: "greedy"}))
+    assert said.startswith("Game over: Ann's seat (played by greedy) reached the target")
+    assert "Ann left the game: it counts as a loss for Ann." in said
+    review = " ".join(review_lines(review_game(record), "Past game 1", range(3)))
+    assert "Review of past game 1, seed" in review
+    assert ": Ann's seat (played by greedy) won reaching the target" in review
+    assert "Ann left:" in review and "adjusted result" in review and "% of a win" not in review
