@@ -30,7 +30,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from .open_files import fit_open_files, quiet_accept_errors
     from .redis_directory import RedisDirectory
     from .room import RoomConfig
-    from .server import TableServer
+    from .server import TableServer, seeded
 
     database = _database(args)
     try:
@@ -90,7 +90,7 @@ def run_serve(args: argparse.Namespace) -> int:
                 quick_bot=args.quick_bot,
             ),
             clock=clock,
-            seed=args.seed,
+            seeds=None if args.seed is None else seeded(args.seed),
             limits=limits,
             trusted_proxies=parse_networks(args.trusted_proxy),
             node=node,

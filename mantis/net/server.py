@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import itertools
 import json
 import logging
 import math
@@ -143,7 +144,7 @@ class TableServer:
         *,
         config: RoomConfig | None = None,
         clock: Clock | None = None,
-        seed: int | None = None,
+        seeds: Callable[[], int] | None = None,
         limits: ServerLimits | None = None,
         trusted_proxies: Sequence[Network] = (),
         hello_timeout: float = HELLO_TIMEOUT,
@@ -152,8 +153,9 @@ class TableServer:
     ) -> None:
         """A server keeping its tables in ``store``, sharing codes and counts in ``directory``.
 
-        ``seed``: deal table *i* from ``game_seed(seed, i)`` instead of a
-        secret seed (for the server's own tests only).  ``trusted_proxies``:
+        ``seeds``: where each game's seed comes from, one call a game (the
+        server's own tests hand it the deals they need; None: a secret seed
+        each time).  ``trusted_proxies``:
         the reverse proxies whose ``X-Forwarded-For`` is believed.  ``node``:
         this server's name in logs and metrics.  ``cluster``: this node's
         place among others sharing the store (None: the server is one process).
@@ -162,7 +164,7 @@ class TableServer:
         self.directory = directory
         self.config = config or RoomConfig()
         self.clock: Clock = clock or SystemClock()
-        self.seed = seed
+        self.seeds: Callable[[], int] = seeds or _secret_seed
         self.limits = limits or ServerLimits()
         self.addresses = ClientAddresses(trusted_proxies)
         self.hello_timeout = hello_timeout
@@ -201,7 +203,6 @@ class TableServer:
         self._adopting: dict[str, asyncio.Future[bool]] = {}
         self._asked_alive: dict[int, asyncio.Future[bool]] = {}
         self._ids = 0
-        self._started = 0
         self._talk: dict[Connection, TokenBucket] = {}
         """Each connection's allowance of talk."""
         self._order: list[Room | Listing] = []
@@ -274,7 +275,7 @@ class TableServer:
             self.clock,
             hooks=self.hooks,
             directory=self.directory,
-            seeds=self._next_seed,
+            seeds=self.seeds,
             table_id=table_id,
             code=code,
             bots=self.bots,
@@ -1242,12 +1243,6 @@ class TableServer:
         room.send_presence()
         self._share_soon(room)
 
-    def _next_seed(self) -> int:
-        index, self._started = self._started, self._started + 1
-        if self.seed is not None:
-            return game_seed(self.seed, index)
-        return secrets.randbits(63)
-
     def _spawn(self, coroutine) -> None:  # type: ignore[no-untyped-def]
         task = asyncio.get_running_loop().create_task(coroutine)
         self.background.add(task)
@@ -1812,6 +1807,16 @@ def _welcome(room: Room, seat: int | None, token: str | None) -> protocol.Welcom
     """``welcome`` in version 2's words (``Room.tell`` says it in the connection's own)."""
     code = room.code
     return protocol.Welcome(protocol.PROTOCOL_VERSION, code, seat, token, room.room_state(seat))
+
+
+def _secret_seed() -> int:
+    return secrets.randbits(63)
+
+
+def seeded(seed: int) -> Callable[[], int]:
+    """Seeds one after another from ``seed``: ``game_seed(seed, 0)``, ``game_seed(seed, 1)``…"""
+    games = itertools.count()
+    return lambda: game_seed(seed, next(games))
 
 
 async def _hang_up(connection: ServerConnection, code: int, reason: str) -> None:

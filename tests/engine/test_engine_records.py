@@ -178,11 +178,16 @@ def test_a_record_is_equal_to_its_replay_record():
 
 def test_what_the_table_said_and_who_left_round_trip_and_are_checked():
     record = record_of(finished())
+    # The seat that left is the one that won on the board: only leaving makes it lose.
+    assert record.result is not None
+    (winner,) = record.result.winners
+    assert not record.lost_by(winner)
     talk = '{"type":"talk","seat":0,"name":"Ann","text":"gg"}'
-    said = dataclasses.replace(record, notices=((0, talk), (4, '{"type":"x"}')), left=(1,))
+    said = dataclasses.replace(record, notices=((0, talk), (4, '{"type":"x"}')), left=(winner,))
     back = parse_record(said.to_json())
-    assert back.notices == said.notices and back.left == (1,)
-    assert back.lost_by(1) and back == said
+    assert back.notices == said.notices and back.left == (winner,)
+    assert back.lost_by(winner) and back == said
+    assert [back.lost_by(s) for s in range(3)] == [True] * 3  # nobody else won either
     assert "notices" not in record.to_json() and parse_record(record.to_json()).left == ()
     turns = len(record.actions)
     for bad, problem in [

@@ -3,7 +3,10 @@
 ``running_server`` starts a ``TableServer`` on a free port inside the test's
 event loop (or ``server_process`` as a real ``mantis serve`` process, to be
 killed); ``Client`` speaks the protocol directly and keeps every message it
-receives, so tests wait on messages, never on time.
+receives, so tests wait on messages, never on time.  A server started here
+deals from the seeds it is handed (``deals``), so a test whose outcome rests
+on the cards names the deal that decides it, and runs on a ``ManualClock``
+that a test (or ``play_my_turns``) moves on instead of waiting.
 """
 
 from __future__ import annotations
@@ -21,14 +24,15 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from mantis.engine import SCORE, CardRevealed, GameOver, TurnStarted
+from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.net.cluster import Cluster
 from mantis.net.directory import Directory, LocalDirectory
 from mantis.net.limits import ServerLimits
 from mantis.net.redis_directory import RedisDirectory
 from mantis.net.room import RoomConfig
-from mantis.net.server import TableServer
-from mantis.players.clock import SystemClock
+from mantis.net.server import RATE, TableServer, seeded
+from mantis.players.clock import ManualClock
 from mantis.store.table_stores import open_table_store
 from mantis.store.tables_db import DB_NAME
 from mantis.table import Message, PublicPosition, Recorded
@@ -39,6 +43,20 @@ WAIT = 120.0
 #: The limits of a test's server unless it sets its own: every test client comes from
 #: 127.0.0.1, so what one address may hold is not what most tests are about.
 ROOMY = ServerLimits(tables_per_address=10_000, connections_per_address=10_000)
+#: The seed a test's server deals its games from unless the test chooses its deals.
+SEED = 2026
+
+_clocks: dict[str, ManualClock] = {}
+"""The clock of each server running here, by its URL (``refill`` moves it on)."""
+
+
+def deals(*chosen: int) -> Callable[[], int]:
+    """A test server's seed source: the ``chosen`` seeds first, in order (the deals a test's
+    outcome rests on), then ``seeded``'s from the last of them (any game after those: the
+    next at a table, or those a rematch draws until its first seat is the next one)."""
+    queue = list(chosen)
+    rest = seeded(chosen[-1] if chosen else SEED)
+    return lambda: queue.pop(0) if queue else rest()
 
 
 @contextlib.asynccontextmanager
@@ -51,8 +69,15 @@ async def running_server(
     ``data``/server.sqlite3; with ``redis`` it is a node of a cluster (named
     by the ``node`` option).  ``away_after``, ``bot_pace`` (0 unless given) and
     ``bot_timeout`` make its ``RoomConfig``; the other options go to
-    ``TableServer`` (``clock`` among them: a ``ManualClock`` to drive;
-    ``limits``: ``ROOMY`` unless given).
+    ``TableServer``: ``limits`` (``ROOMY`` unless given), ``seeds`` (``deals()``
+    unless given: the same deals in every run) and ``clock``.
+
+    The clock is a ``ManualClock`` unless given: one running with the system's
+    time, so a test that never moves it meets the timers a real server has (a
+    hello's, a reconnect's ping, the flood allowance refilling), and one that
+    any test may move on rather than wait (``refill`` does).  A test asserting
+    what a timer does passes its own (frozen, to be sure nothing is due before
+    it says so).
     """
     config = RoomConfig(
         **{
@@ -62,8 +87,9 @@ async def running_server(
         },
         bot_pace=options.pop("bot_pace", 0.0),
     )
-    clock = options.setdefault("clock", SystemClock())
+    clock = options.setdefault("clock", ManualClock())
     options.setdefault("limits", ROOMY)
+    options.setdefault("seeds", deals())
     store = await open_table_store(database or data / DB_NAME)
     directory: Directory = LocalDirectory(clock)
     if redis is not None:
@@ -74,10 +100,16 @@ async def running_server(
     stop = asyncio.Event()
     bound: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     task = asyncio.create_task(server.run("127.0.0.1", 0, stop, lambda h, p: bound.set_result(p)))
+    url: str | None = None
     try:
         port = await asyncio.wait_for(asyncio.shield(bound), WAIT)
-        yield server, f"ws://127.0.0.1:{port}"
+        url = f"ws://127.0.0.1:{port}"
+        if isinstance(clock, ManualClock):
+            _clocks[url] = clock
+        yield server, url
     finally:
+        if url is not None:
+            _clocks.pop(url, None)
         stop.set()
         try:
             await asyncio.wait_for(task, WAIT)
@@ -126,8 +158,9 @@ class ServerProcess:
 class Client:
     """One connection speaking the protocol; every message it hears is kept in order."""
 
-    def __init__(self, connection: ClientConnection) -> None:
+    def __init__(self, connection: ClientConnection, url: str = "") -> None:
         self.connection = connection
+        self.url = url
         self.heard: list[protocol.ServerMessage] = []
         self.stream: list[Message] = []
         self.raw: list[str] = []
@@ -141,7 +174,7 @@ class Client:
         ``options`` go to ``websockets``' ``connect``."""
         if via is not None:
             options["additional_headers"] = {"X-Forwarded-For": via}
-        return cls(await connect(url, compression=None, **options))
+        return cls(await connect(url, compression=None, **options), url)
 
     async def _read(self) -> None:
         try:
@@ -248,9 +281,31 @@ async def quick(url: str, name: str, players: int = 3, key: str | None = None) -
     return client
 
 
+async def refill(client: Client) -> None:
+    """Time enough for one more message of ``client``'s allowance (``RATE`` a second).
+
+    On a server running here its clock is moved on; one in another process
+    (``mantis serve``, a cluster's node) refills on its real clock, so that
+    long is waited for real.
+    """
+    clock = _clocks.get(client.url)
+    if clock is not None:
+        clock.advance(1 / RATE)
+    else:
+        await asyncio.sleep(1 / RATE)
+
+
 def heard(client: Client, kind: type, after: int = 0) -> list[Any]:
     """Every message of ``kind`` the client heard (from index ``after`` on)."""
     return [m for m in client.heard[after:] if isinstance(m, kind)]
+
+
+def board_winners(client: Client) -> tuple[int, ...]:
+    """The seats that won the game just recorded on the board (whoever left or not)."""
+    assert client.over, "the game is not over"
+    result = parse_record(client.stream[-1].record).result
+    assert result is not None
+    return result.winners
 
 
 def welcome(client: Client) -> protocol.Welcome:
@@ -295,11 +350,11 @@ async def play_my_turns(client: Client, seat: int, choose=lambda view: SCORE) ->
             return
         if dropped():
             # Answered at machine speed, a game can spend a person's allowance: the move
-            # is sent again once it refills (polled, with the wait's bound).
+            # is sent again once it refills.
             assert sent is not None
             answered.discard(sent[0])
             sent = None
-            await asyncio.sleep(0.1)
+            await refill(client)
             continue
         turn = my_turn()
         assert turn is not None

@@ -40,8 +40,8 @@ def _every_error_is_one_line(monkeypatch):
     clients: list[Client] = []
     init = Client.__init__
 
-    def tracked(self, connection):  # type: ignore[no-untyped-def]
-        init(self, connection)
+    def tracked(self, connection, url=""):  # type: ignore[no-untyped-def]
+        init(self, connection, url)
         clients.append(self)
 
     monkeypatch.setattr(Client, "__init__", tracked)

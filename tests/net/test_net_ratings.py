@@ -16,7 +16,9 @@ from typing import Any
 import pytest
 from netkit import (
     Client,
+    board_winners,
     create,
+    deals,
     heard,
     join,
     play_my_turns,
@@ -35,6 +37,13 @@ from mantis.store.tables_db import DB_NAME, TablesDB
 from mantis.table import Away
 
 CLOCK = 30
+#: A two-seat deal that the seat played by its away bot (greedy) wins against a person
+#: scoring every card: the seat of whoever leaves (or runs out of time) wins on the board,
+#: so only the rule that they forfeit makes it their loss.
+FORFEITER_WINS = 0
+#: A three-seat deal Ann (seat 0) wins alone, Bea (seat 1) and the greedy bot losing, all
+#: the people scoring every card: each person's rating moves its own way.
+ANN_WINS = 2
 
 
 def _get(address: str) -> tuple[Any, dict[str, str]]:
@@ -67,7 +76,7 @@ async def rated_pair(url: str, seats=("human", "open"), **rules: Any) -> tuple[C
 async def test_a_rated_game_moves_both_people_and_an_unrated_one_does_not(
     tmp_path: Path, database: str | None
 ) -> None:
-    async with running_server(tmp_path, database) as (_, url):
+    async with running_server(tmp_path, database, seeds=deals(ANN_WINS)) as (_, url):
         ann, bea = await rated_pair(url, ("human", "open", "greedy"))
         told = await ann.until(
             lambda: [r for r in heard(ann, protocol.Ratings) if r.seats[1] is not None], "Bea's"
@@ -77,7 +86,8 @@ async def test_a_rated_game_moves_both_people_and_an_unrated_one_does_not(
         await ann.send(protocol.Start())
         await asyncio.gather(play_my_turns(ann, 0), play_my_turns(bea, 1))
         moved = await ratings_moved(ann)
-        winners = ann.stream[-2].winners  # (GameOver, then Recorded)
+        winners = board_winners(ann)
+        assert winners == (0,)
         # Exactly the update's own result, the bot at its anchor for three seats.
         expected = rate([Rating(), Rating(), level_rating("greedy", 3)], winners)
         assert moved.before == (1500, 1500, None)
@@ -131,13 +141,14 @@ async def test_a_rated_table_with_one_person_holding_a_key_plays_unrated_and_say
 
 
 async def test_leaving_a_rated_game_takes_the_loss(tmp_path: Path) -> None:
-    async with running_server(tmp_path) as (_, url):
+    async with running_server(tmp_path, seeds=deals(FORFEITER_WINS)) as (_, url):
         ann, bea = await rated_pair(url)
         await ann.send(protocol.Start())
         await bea.until(lambda: turn_to_answer(bea.stream), "the first turn")
         await bea.send(protocol.Leave())
-        await play_my_turns(ann, 0)  # Bea's seat is played for to the end, whoever wins
+        await play_my_turns(ann, 0)  # Bea's seat is played for to the end
         moved = await ratings_moved(ann)
+        assert board_winners(ann) == (1,)  # her seat won: leaving is what lost it
         assert moved.seats[0].rating > 1500 > moved.seats[1].rating
         board, _ = await leaderboard(url)
         assert [(r["name"], r["wins"], r["games"]) for r in board] == [
@@ -150,7 +161,7 @@ async def test_leaving_a_rated_game_takes_the_loss(tmp_path: Path) -> None:
 
 async def test_three_timeouts_in_a_row_in_a_rated_game_take_the_loss(tmp_path: Path) -> None:
     clock = ManualClock()
-    async with running_server(tmp_path, clock=clock) as (_, url):
+    async with running_server(tmp_path, clock=clock, seeds=deals(FORFEITER_WINS)) as (_, url):
         ann, bea = await rated_pair(url, clock=CLOCK)
         await ann.send(protocol.Start())
         annie = asyncio.create_task(play_my_turns(ann, 0))  # Ann plays; Bea never does
@@ -176,6 +187,7 @@ async def test_three_timeouts_in_a_row_in_a_rated_game_take_the_loss(tmp_path: P
             )
         await annie
         moved = await ratings_moved(ann)
+        assert board_winners(ann) == (1,)  # her seat won: running out of time lost it
         assert moved.seats[0].rating > 1500 > moved.seats[1].rating
         board, _ = await leaderboard(url)
         assert [(r["name"], r["wins"]) for r in board] == [("Ann", 1), ("Bea", 0)]

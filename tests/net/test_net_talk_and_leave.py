@@ -8,7 +8,9 @@ from pathlib import Path
 
 from netkit import (
     Client,
+    board_winners,
     create,
+    deals,
     heard,
     join,
     play_my_turns,
@@ -22,6 +24,10 @@ from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.net.server import TALK_BURST
 from mantis.table import Left, Talk, stream_of
+
+#: A two-seat deal that the seat played by its away bot (casual) wins against a person
+#: scoring every card: only the rule that leaving loses makes it the leaver's loss.
+LEAVER_WINS = 0
 
 
 def said(client: Client, after: int = 0) -> list[protocol.Said]:
@@ -96,7 +102,7 @@ async def test_talk_is_off_when_the_host_says_so(tmp_path: Path) -> None:
 async def test_a_person_who_leaves_is_played_for_loses_and_cannot_come_back(
     tmp_path: Path,
 ) -> None:
-    async with running_server(tmp_path) as (_, url):
+    async with running_server(tmp_path, seeds=deals(LEAVER_WINS)) as (_, url):
         ann = await create(url, ("human", "open", "open"), "Ann", away_bot="casual")
         code = welcome(ann).code
         bea = await join(url, code, "Bea")
@@ -124,6 +130,7 @@ async def test_a_person_who_leaves_is_played_for_loses_and_cannot_come_back(
         # The away bot plays her seat to the end; the record says she left.
         await play_my_turns(ann, 0)
         record = parse_record(ann.stream[-1].record)
+        assert board_winners(ann) == (1,)  # her seat won on the board, and still:
         assert record.left == (1,) and record.lost_by(1)
         assert any(seat == 1 for seat, _ in record.actions)
         # Leaving made her connection a spectator's: it heard the end too.

@@ -15,6 +15,8 @@ from tuikit import Heard, shown, wait_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 from netkit import (  # noqa: E402
+    board_winners,
+    deals,
     heard,
     join,
     play_my_turns,
@@ -39,6 +41,9 @@ from mantis.tui.widgets.game_log import GameLog  # noqa: E402
 
 SIZE = (100, 30)
 CLOCK = 5  # the shortest clock a table may have
+#: A two-seat deal that the host's seat, played by its away bot (greedy), wins against a
+#: person scoring every card: only leaving makes it the host's loss.
+HOST_SEAT_WINS = 0
 
 
 async def seated_app(url: str, **rules: object) -> tuple[MantisApp, TableConnection]:
@@ -179,7 +184,7 @@ async def test_talk_goes_both_ways_esc_cancels_and_h_hides_it(tmp_path: Path) ->
 async def test_leaving_asks_first_and_the_game_still_counts_as_a_loss_here(
     tmp_path: Path,
 ) -> None:
-    async with running_server(tmp_path / "server") as (_, url):
+    async with running_server(tmp_path / "server", seeds=deals(HOST_SEAT_WINS)) as (_, url):
         app, ann = await seated_app(url)
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
@@ -196,7 +201,8 @@ async def test_leaving_asks_first_and_the_game_still_counts_as_a_loss_here(
             await wait_for(pilot, lambda: shown(app, LobbyScreen))
             await bea.until(lambda: any(isinstance(m, Left) for m in bea.stream), "Ann left")
             await play_my_turns(bea, 1)  # the away bot plays Ann's seat to the end
-            # Ann's app listened on, and keeps the game: a loss for her, whoever won.
+            assert board_winners(bea) == (0,)  # Ann's seat won on the board
+            # Ann's app listened on, and keeps the game: a loss for her all the same.
             await wait_for(pilot, lambda: len(_past_games()) == 1)
             with StatsDB() as db:
                 [ann_stats] = [p for p in db.player_stats() if p.name == "Ann"]
