@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 from clusterkit import Nodes, until
+from leakkit import leaks
 from netkit import WAIT, Client, create, join, play_my_turns, running_server, watch, welcome
 from servicekit import need
-from test_net_no_leak import leaks, play_table
+from test_net_no_leak import play_table
 from test_net_resilience import follow_and_play
 
 from mantis.engine import CardRevealed, TurnStarted
@@ -311,7 +312,8 @@ async def test_no_client_on_any_node_hears_a_card_before_its_turn_or_the_seed(
     nodes.ready()
     # Through the proxy, each table's people and spectators are spread over the nodes:
     # every kind of message crosses between them (a clock in games 1 and 5, talk in 2
-    # and 10, someone leaving in 4, game 10 played again).
+    # and 10, someone leaving in 4, game 10 played again once an offer was declined, a
+    # spectator's refused move at each table), to clients of protocol versions 1 to 3.
     tables = await asyncio.gather(*(play_table(nodes.proxy.url, n) for n in (*range(6), 10)))
     games = [game for table in tables for game in table]
     assert len(games) == 8

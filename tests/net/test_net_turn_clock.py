@@ -9,6 +9,7 @@ import asyncio
 import json
 from pathlib import Path
 
+from leakkit import leaks
 from netkit import (
     WAIT,
     Client,
@@ -20,7 +21,6 @@ from netkit import (
     turn_to_answer,
     welcome,
 )
-from test_net_no_leak import leaks
 
 from mantis.engine import SCORE, CardRevealed
 from mantis.engine.record import parse_record
