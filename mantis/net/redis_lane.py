@@ -23,23 +23,26 @@ import math
 from collections import deque
 from typing import Any
 
+from ..players.clock import SYSTEM_CLOCK, Clock, Timer
+
 
 class RedisLane:
     """Commands on one connection of their own, replies matched in order."""
 
-    def __init__(self, client: Any, timeout: float = 5.0) -> None:
+    def __init__(self, client: Any, timeout: float = 5.0, clock: Clock = SYSTEM_CLOCK) -> None:
         """A lane to the Redis that ``client`` (a ``redis.asyncio.Redis``) talks to;
-        ``timeout``: seconds a command may wait for its reply."""
+        ``timeout``: seconds a command may wait for its reply, on ``clock``."""
         pool = client.connection_pool
         # Its own timeouts: redis-py's would start a task for each write.
         options = {**pool.connection_kwargs, "socket_timeout": None}
         self._connection = pool.connection_class(**options)
         self._waiting: deque[asyncio.Future[Any]] = deque()
         self._sent_at: deque[float] = deque()  # (beside ``_waiting``: when each was sent)
-        self._watch: asyncio.TimerHandle | None = None
+        self._watch: Timer | None = None
         self._reader: asyncio.Task[None] | None = None
         self._connecting = asyncio.Lock()
         self.timeout = timeout
+        self.clock = clock
 
     async def execute(self, *args: Any) -> Any:
         """Send one command and wait for its reply (Redis's error replies are raised)."""
@@ -50,13 +53,12 @@ class RedisLane:
                     await connection.disconnect(nowait=True)  # (what is left of a lost one)
                     await connection.connect()
                     self._reader = asyncio.get_running_loop().create_task(self._read())
-        loop = asyncio.get_running_loop()
-        reply: asyncio.Future[Any] = loop.create_future()
+        reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         # Queued and written with no await between: the replies come in this order.
         self._waiting.append(reply)
-        self._sent_at.append(loop.time())
+        self._sent_at.append(self.clock.now())
         if self._watch is None:
-            self._watch = loop.call_at(loop.time() + self.timeout, self._check)
+            self._watch = self.clock.call_later(self.timeout, self._check)
         try:
             await connection.send_packed_command(connection.pack_command(*args), False)
         except BaseException as exc:
@@ -69,10 +71,9 @@ class RedisLane:
         self._watch = None
         if not self._sent_at:
             return
-        loop = asyncio.get_running_loop()
-        due = self._sent_at[0] + self.timeout
-        if loop.time() < due:
-            self._watch = loop.call_at(due, self._check)
+        wait = self._sent_at[0] + self.timeout - self.clock.now()
+        if wait > 0:
+            self._watch = self.clock.call_later(wait, self._check)
             return
         # Redis does not answer: every command in flight fails, the next connects again.
         self._fail(TimeoutError(f"no reply from Redis in {self.timeout:g} s"))

@@ -13,6 +13,7 @@ from random import Random
 
 from ..engine import Action, View
 from ..players import Player, make_bot
+from ..players.clock import SYSTEM_CLOCK, Clock
 from ..players.decision import decide
 from . import protocol
 
@@ -20,8 +21,13 @@ from . import protocol
 class RemoteSeat:
     """A person's seat at a server table: intents in, the away bot when they are gone."""
 
-    def __init__(self, seat: int, away_bot: str, bot_timeout: float) -> None:
+    def __init__(
+        self, seat: int, away_bot: str, bot_timeout: float, clock: Clock = SYSTEM_CLOCK
+    ) -> None:
+        """Seat ``seat``, played by ``away_bot`` (within ``bot_timeout`` seconds on ``clock``)
+        while its person is away."""
         self.seat = seat
+        self.clock = clock
         self.away = False
         self.bot_name = away_bot
         self.bot: Player = make_bot(away_bot)
@@ -48,7 +54,7 @@ class RemoteSeat:
         try:
             while True:
                 if self.away:
-                    return (await decide(self.bot, view, self.bot_timeout)).action
+                    return (await decide(self.bot, view, self.bot_timeout, self.clock)).action
                 self._answer = asyncio.get_running_loop().create_future()
                 action = await self._answer
                 if action is not None:

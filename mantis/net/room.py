@@ -837,7 +837,7 @@ class Room:
                 assert seat.bot is not None
                 players.append(make_bot(seat.bot))
             else:
-                remote = RemoteSeat(s, self.away_bot, self.config.bot_timeout)
+                remote = RemoteSeat(s, self.away_bot, self.config.bot_timeout, self.clock)
                 remote.away = seat.away
                 remotes[s] = remote
                 players.append(remote)

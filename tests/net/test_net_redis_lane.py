@@ -8,6 +8,7 @@ import secrets
 import pytest
 
 from mantis.net.redis_lane import RedisLane
+from mantis.players.clock import ManualClock
 
 pytestmark = pytest.mark.xdist_group("cluster")
 
@@ -19,6 +20,14 @@ async def client(redis_server):
     redis = aioredis.Redis.from_url(redis_server.url.replace("/0", "/4"))
     yield redis
     await redis.aclose()
+
+
+async def blocked_in_blpop(client, name: str) -> None:
+    """Once Redis shows the connection named ``name`` blocked in a BLPOP."""
+    while not any(
+        c.get("name") == name and c.get("cmd") == "blpop" for c in await client.client_list()
+    ):
+        await asyncio.sleep(0.05)  # a state in Redis, which tells no one: looked at again
 
 
 async def test_commands_in_flight_together_each_get_their_own_reply(client) -> None:
@@ -72,15 +81,7 @@ async def test_a_lost_connection_fails_what_was_in_flight_and_the_next_command_r
         await lane.execute("CLIENT", "SETNAME", name)
         # A command that holds its reply, cut off by Redis while it waits.
         held = asyncio.ensure_future(lane.execute("BLPOP", f"{key}:never", 0))
-
-        async def blocked() -> None:
-            while not any(
-                c.get("name") == name and c.get("cmd") == "blpop"
-                for c in await client.client_list()
-            ):
-                await asyncio.sleep(0.05)  # a state in Redis: looked at again, bounded
-
-        await asyncio.wait_for(blocked(), 60)
+        await asyncio.wait_for(blocked_in_blpop(client, name), 60)
         await client.client_kill_filter(_type="normal", skipme=True)
         with pytest.raises(RedisConnectionError):
             await held
@@ -106,15 +107,23 @@ async def test_a_reply_that_never_comes_fails_what_waits_and_the_next_command_re
 ) -> None:
     from redis.exceptions import ConnectionError as RedisConnectionError
 
-    lane = RedisLane(client, timeout=0.2)
+    # Its time runs on a clock the test moves: a slow reply is never a lost one here.
+    clock = ManualClock(frozen=True)
+    lane = RedisLane(client, timeout=5, clock=clock)
     key = secrets.token_hex(4)
     try:
         assert await lane.execute("INCR", key) == 1
+        name = f"lane-{key}"
+        await lane.execute("CLIENT", "SETNAME", name)
         # Redis holds BLPOP's reply for good, and every reply after it on the connection.
         held = asyncio.ensure_future(lane.execute("BLPOP", f"{key}:never", 0))
         behind = asyncio.ensure_future(lane.execute("INCR", key))
+        await asyncio.wait_for(blocked_in_blpop(client, name), 60)  # (behind sent with it)
+        clock.advance(4.9)
+        assert not held.done() and not behind.done()  # (a lane gives up at once, or not)
+        clock.advance(0.1)
         for waiting in (held, behind):
-            with pytest.raises(RedisConnectionError, match="no reply from Redis in 0.2 s"):
+            with pytest.raises(RedisConnectionError, match="no reply from Redis in 5 s"):
                 await asyncio.wait_for(waiting, 60)
         # The INCR behind it may or may not have been carried out: 2 or 3, never an error.
         assert await lane.execute("INCR", key) in (2, 3)

@@ -1,4 +1,8 @@
-"""The table driver run headless: the same game as the engine alone, kept before it is told."""
+"""The table driver run headless: the same game as the engine alone, kept before it is told.
+
+The bots' time budgets run on a ``ManualClock`` that stands still unless a
+test moves it: no move runs out of time because the machine is slow.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import threading
 
 from mantis.engine import SCORE, Game, SeatInfo, bot_rng, record_of, steal
 from mantis.players import HumanPlayer, make_bot
+from mantis.players.clock import ManualClock
 from mantis.players.decision import BUSY
 from mantis.table import Fault, KeepFailed, PublicPosition, Recorded, Table, stream_of
 from mantis.table.messages import Message
@@ -62,6 +67,11 @@ class Keeping:
         self.finished.append(record)
 
 
+def table_of(record, players, **options) -> Table:
+    """A table whose bots' budgets are on a clock that stands still (none runs out)."""
+    return Table(record, players, clock=ManualClock(frozen=True), **options)
+
+
 def run(table: Table) -> list[Message]:
     heard: list[Message] = []
     table.subscribe(heard.append)
@@ -75,7 +85,7 @@ def test_bots_through_the_driver_play_the_engines_game() -> None:
         record, _ = engine_alone(seats, seed=77 + players)
         dealt = record.from_start()
         keeper = Keeping()
-        table = Table(dealt, [make_bot(s.bot) for s in seats], keeper=keeper)
+        table = table_of(dealt, [make_bot(s.bot) for s in seats], keeper=keeper)
         heard = run(table)
         assert table.record == record
         assert heard[:-1] == stream_of(record)
@@ -93,7 +103,7 @@ def test_bots_and_a_scripted_person_play_the_engines_game() -> None:
     scripted = iter(script)
     record, events = engine_alone(seats, seed=5, choose_for_person=lambda view: next(scripted))
     you = HumanPlayer()
-    table = Table(record.from_start(), [you, make_bot("casual"), make_bot("expert")])
+    table = table_of(record.from_start(), [you, make_bot("casual"), make_bot("expert")])
     moves = iter(list(script))
 
     def answer(message: Message) -> None:
@@ -115,7 +125,7 @@ def test_a_table_opened_mid_game_plays_on_as_the_unbroken_game() -> None:
     record, _ = engine_alone(seats, seed=36)
     assert len(record.actions) > 30  # a long game: each opening point leaves many moves to play
     for upto in (1, 7, len(record.actions) // 2):
-        table = Table(record, [make_bot(s.bot) for s in seats], upto=upto)
+        table = table_of(record, [make_bot(s.bot) for s in seats], upto=upto)
         run(table)
         assert table.record == record, f"opened after {upto} moves"
 
@@ -123,7 +133,7 @@ def test_a_table_opened_mid_game_plays_on_as_the_unbroken_game() -> None:
 def test_the_move_is_kept_before_anyone_hears_of_it() -> None:
     seats = BOT_SEATS[:2]
     record, _ = engine_alone(seats, seed=9)
-    table = Table(record.from_start(), [make_bot(s.bot) for s in seats])
+    table = table_of(record.from_start(), [make_bot(s.bot) for s in seats])
     keeper = Keeping(table.messages)
     table.keeper = keeper
     heard = run(table)
@@ -137,7 +147,7 @@ def test_a_failing_save_is_reported_once_and_the_game_goes_on() -> None:
     seats = BOT_SEATS[:3]
     record, _ = engine_alone(seats, seed=12)
     keeper = Keeping(fail_saves=True)
-    table = Table(record.from_start(), [make_bot(s.bot) for s in seats], keeper=keeper)
+    table = table_of(record.from_start(), [make_bot(s.bot) for s in seats], keeper=keeper)
     heard = run(table)
     failures = [m for m in heard if isinstance(m, KeepFailed)]
     assert failures == [KeepFailed("save", "No space left on device")]
@@ -149,6 +159,7 @@ class Hanging:
 
     def __init__(self) -> None:
         self.release = threading.Event()
+        self.asked = threading.Event()
         self.calls = 0
         self.running = 0
         self.most_at_once = 0
@@ -159,6 +170,7 @@ class Hanging:
             self.calls += 1
             self.running += 1
             self.most_at_once = max(self.most_at_once, self.running)
+        self.asked.set()
         self.release.wait(30)
         with self.lock:
             self.running -= 1
@@ -169,15 +181,27 @@ def test_a_hung_bot_holds_one_thread_however_many_turns_it_misses() -> None:
     hung = Hanging()
     seats = (SeatInfo("Hal", "bot", "hang"), SeatInfo("Sam", "bot", "score"))
     record, _ = engine_alone((SeatInfo("a", "bot", "score"), seats[1]), seed=3)
-    table = Table(record.from_start(), [hung, make_bot("score")], bot_timeout=0.05)
+    clock = ManualClock(frozen=True)
+    table = Table(record.from_start(), [hung, make_bot("score")], bot_timeout=5, clock=clock)
+    heard: list[Message] = []
+    table.subscribe(heard.append)
+
+    async def play() -> None:
+        playing = asyncio.ensure_future(table.run())
+        # Once the hung bot is asked, its budget is the one time the table waits on.
+        assert await asyncio.to_thread(hung.asked.wait, 60)
+        await clock.until_pending(5)
+        clock.advance(5)
+        await playing
+
     try:
-        heard = run(table)
+        asyncio.run(play())
         faults = [m for m in heard if isinstance(m, Fault)]
         alive = [t for t in threading.enumerate() if t.name == "seat-0"]
     finally:
         hung.release.set()
     assert len(faults) >= 10 and all(f.seat == 0 for f in faults)
-    assert faults[0].reason == "took longer than 0.05 s"
+    assert faults[0].reason == "took longer than 5 s"
     assert {f.reason for f in faults[1:]} == {BUSY}
     assert hung.calls == 1 and hung.most_at_once == 1
     assert len(alive) == 1  # one thread, however many turns were missed

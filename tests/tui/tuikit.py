@@ -51,7 +51,15 @@ def table_of(app: MantisApp) -> LocalPlayScreen:
 
 
 async def wait_for(pilot: Pilot, test: Callable[[], object], timeout: float = 90.0) -> None:
-    """Let the app run until ``test()`` holds; fail after ``timeout`` seconds."""
+    """Let the app run until ``test()`` holds; fail after ``timeout`` seconds.
+
+    Textual tells nobody when a widget's state changes, so the state is looked
+    at again each time the screen has handled all that was pending
+    (``pilot.pause``), a moment apart so that workers run meanwhile.  The
+    bound is real time on purpose: it bounds the machine (a slow one makes a
+    test slower, never failed), not anything the app times — its pacing,
+    budgets and autoplay run on the clock a test hands it.
+    """
     deadline = time.monotonic() + timeout
     while not test():
         if time.monotonic() > deadline:
