@@ -121,7 +121,11 @@ async def running_server(
 
 
 class ServerProcess:
-    """``mantis serve`` as a real process, to be killed with -9 and started again."""
+    """``mantis serve`` as a real process, to be killed with -9 and started again.
+
+    It deals game *i* it starts from ``game_seed(SEED, i)`` (``--seed``), as a
+    server running here deals from ``deals()``: the same deals every run.
+    """
 
     def __init__(self, data: Path, port: int = 0, *extra: str) -> None:
         command = [
@@ -135,7 +139,7 @@ class ServerProcess:
             str(data),
         ]
         self.process = subprocess.Popen(
-            [*command, "--bot-pace", "0", *extra],
+            [*command, "--bot-pace", "0", "--seed", str(SEED), *extra],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 
 from netkit import (
+    SEED,
     WAIT,
     ServerProcess,
     create,
@@ -16,7 +17,7 @@ from netkit import (
     welcome,
 )
 
-from mantis.engine import SCORE, TurnStarted
+from mantis.engine import SCORE, TurnStarted, game_seed
 from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.net.client import Dropped, Reconnected, StreamUpdate, TableConnection
@@ -95,6 +96,7 @@ async def test_the_server_killed_mid_game_comes_back_and_no_move_is_lost_or_doub
             server.stop()
     assert killed.is_set() and any(isinstance(d, Reconnected) for d in drops)
     record = parse_record(ann.record)  # the record re-plays through the rules: nothing doubled
+    assert record.seed == game_seed(SEED, 0)  # (dealt from the seed it was handed)
     assert ann.record == bea.record
     assert results[0].view() == record.replay().view()
     # The stream the clients pieced together across the restart is the record's, move for move.
