@@ -181,9 +181,10 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
             clock.advance(10)
         # The host offers another game and the next person declines it; then everyone
         # offers (the first to offer again, the others accepting).
-        await _ask_again(host, welcome(host).seat)
         declining = seated[1]
-        await declining.next(protocol.Offer, len(declining.heard) - 1)
+        mark = len(declining.heard)
+        await _ask_again(host, welcome(host).seat)
+        await declining.next(protocol.Offer, mark)
         await declining.send(protocol.Decline())
         await host.until(lambda: heard(host, protocol.OfferClosed), "the offer declined")
         for client in seated:
