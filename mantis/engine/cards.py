@@ -15,6 +15,14 @@ from itertools import combinations
 #: Colour letters in canonical order; a colour is its index in this string.
 COLOUR_LETTERS = "RGBPKYO"
 COLOUR_NAMES = ("red", "green", "blue", "purple", "pink", "yellow", "orange")
+#: A distinct shape per colour, always shown beside its letter where there is room,
+#: so that hue never carries meaning alone.  Orange's is a club: a heavy Greek cross
+#: (U+271A) draws in common monospace fonts as a plain "+".  The README lists them, and
+#: ``mantis web`` serves a font with every one of them (``tools/make_symbol_font.py``).
+COLOUR_GLYPHS = ("●", "▲", "■", "◆", "♥", "★", "♣")
+#: The hue each colour is drawn in (hex), picked so that a 16-colour terminal still
+#: maps them to different colours where it can.
+COLOUR_HUES = ("#e5484d", "#30a46c", "#3e8ef7", "#9d5bd2", "#f279c2", "#f5d90a", "#f76b15")
 NUM_COLOURS = 7
 
 RED, GREEN, BLUE, PURPLE, PINK, YELLOW, ORANGE = range(NUM_COLOURS)

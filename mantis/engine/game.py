@@ -226,6 +226,60 @@ class Game:
         while self._winners is None:
             act(choosers[self._to_move](view()), None, None)
 
+    def copy(self) -> Game:
+        """An independent copy of the game as it stands, with no subscribers.
+
+        For searches that branch from a position: the copy and the original
+        play on without touching each other (tanks are immutable tuples, so
+        they are shared; the lists holding them are not).
+        """
+        other = Game.__new__(Game)
+        other.players = self.players
+        other.target = self.target
+        other.seed = self.seed
+        other.first = self.first
+        other._initial_tanks = self._initial_tanks
+        other._initial_pile = self._initial_pile
+        other._tanks = self._tanks.copy()
+        other._scores = self._scores.copy()
+        other._pile = self._pile.copy()
+        other._seen = self._seen
+        other._to_move = self._to_move
+        other._extra = self._extra
+        other._history = self._history.copy()
+        other._winners = self._winners
+        other._reason = self._reason
+        other._subscribers = []
+        return other
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        return self.copy()
+
+    def put_on_top(self, card: int) -> None:
+        """Make ``card``, which must still be in the draw pile, its top card.
+
+        Nobody sees the pile's order, so it can be treated as chance decided
+        card by card: a caller that models it so (a chance node, a search)
+        picks the next card with this.  The dealt pile (``initial_pile``, and
+        so the record) is rearranged to match: replaying the record plays the
+        same game.  ``ValueError`` for a card that is not in the pile or once
+        the game is over.
+        """
+        if self._winners is not None:
+            raise ValueError("the game is over: the pile is not drawn from again")
+        if type(card) is not int or not 0 <= card < NUM_CARDS or self._seen & BIT[card]:
+            raise ValueError(f"card {card!r} is not in the draw pile")
+        pile = self._pile
+        j = pile.index(card)
+        top = len(pile) - 1
+        if j != top:
+            pile[j], pile[top] = pile[top], card
+            # _pile[j] is _initial_pile[last - j] at every turn (cards leave the end)
+            dealt = list(self._initial_pile)
+            last = len(dealt) - 1
+            dealt[last - j], dealt[last - top] = dealt[last - top], dealt[last - j]
+            self._initial_pile = tuple(dealt)
+
     def check_accounting(self) -> None:
         """``AssertionError`` unless every card is in exactly one place."""
         scored = sum(self._scores)

@@ -11,15 +11,14 @@ from __future__ import annotations
 from rich.text import Text
 
 from ..engine import COLOUR_LETTERS, COLOUR_NAMES
+from ..engine.cards import COLOUR_GLYPHS, COLOUR_HUES
 
 #: Foreground hue per colour (canonical order R G B P K Y O).
-HUES = ("#e5484d", "#30a46c", "#3e8ef7", "#9d5bd2", "#f279c2", "#f5d90a", "#f76b15")
+HUES = COLOUR_HUES
 #: Text drawn on a chip of the colour, chosen for contrast.
 INKS = ("#ffffff", "#ffffff", "#ffffff", "#ffffff", "#000000", "#000000", "#000000")
-#: A distinct shape per colour, for when there is room.  Orange's is a club: a heavy
-#: Greek cross (U+271A) draws in common monospace fonts as a plain "+".  The README lists them, and
-#: ``mantis web`` serves a font with every one of them (``tools/make_symbol_font.py``).
-GLYPHS = ("●", "▲", "■", "◆", "♥", "★", "♣")
+#: A distinct shape per colour, for when there is room (the engine's, beside the letters).
+GLYPHS = COLOUR_GLYPHS
 
 
 def letter(colour: int) -> str:

@@ -1,0 +1,183 @@
+"""PettingZoo's ``mantis_v0``: every seat an agent, turn by turn (the AEC API).
+
+Built as PettingZoo's own classic card games are: agents ``player_0`` to
+``player_{n-1}`` (one per seat), observations ``{"observation": Box,
+"action_mask": Box}`` (``observation.py``; the mask is all zeros for a seat
+that is not to move), ``Discrete(6)`` actions (``actions.py``), rewards only
+when the game ends (``rewards.py``: the share of the win, 0 for a loss) with
+every agent terminated then.  With two players a seat that steals
+successfully is selected again at once (its extra turn).
+
+``env()`` wraps ``raw_env`` in PettingZoo's standard wrappers: an illegal
+action ends the game with -1 for whoever played it (and 0 for the others),
+an action outside the space is an error, and calls out of order are errors.
+
+``reset(seed=s)`` deals ``Game.new(num_players, s)``, the engine's own game
+for that seed; ``reset()`` with no seed deals a seed drawn from the
+environment's generator (itself seeded by the last seeded reset).  The whole
+environment pickles, mid-game included, and plays on from where it was.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..engine import Game, IllegalActionError
+from ..engine.seat_count import SEAT_RANGE, valid_seat_count
+from .actions import MASKS, NO_ACTIONS, NUM_ACTIONS, to_engine
+from .observation import HIGH, LOW, encode
+from .render import move_text, paints, show, table_text
+from .rewards import win_shares
+
+RENDER_MODES = ("ansi", "human")
+ILLEGAL_REWARD = -1.0
+"""What ``env()`` gives a seat that plays an illegal action (the game ends)."""
+#: Deal seeds drawn by an unseeded reset are below this.
+SEED_BOUND = 2**63
+
+
+def check_settings(num_players: int, render_mode: str | None) -> None:
+    """``ValueError`` in one line for a table size or render mode there is not."""
+    if type(num_players) is not int or not valid_seat_count(num_players):
+        raise ValueError(f"Mantis is played by {SEAT_RANGE} players, not {num_players!r}")
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}")
+
+
+def observation_box() -> spaces.Box:
+    """The observation's space (the same at every table size)."""
+    return spaces.Box(LOW, HIGH, dtype=np.float32)
+
+
+class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo: untyped, and its name)
+    """Mantis for ``num_players`` (2-6) as a PettingZoo AEC environment, unwrapped."""
+
+    metadata = {
+        "render_modes": list(RENDER_MODES),
+        "name": "mantis_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(self, num_players: int = 2, render_mode: str | None = None) -> None:
+        check_settings(num_players, render_mode)
+        super().__init__()
+        self.num_players = num_players
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": observation_box(),
+                    "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
+        self._mask = MASKS[num_players]
+        self._generator: np.random.Generator | None = None
+        self._game: Game | None = None
+        self._last: str | None = None
+
+    # ------------------------------------------------------------------ spaces
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ playing
+
+    @property
+    def game(self) -> Game:
+        """The engine's game being played (after ``reset``)."""
+        if self._game is None:
+            raise RuntimeError("call reset() before playing")
+        return self._game
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None or self._generator is None:
+            self._generator, _ = seeding.np_random(seed)
+        if seed is None:
+            seed = int(self._generator.integers(SEED_BOUND))
+        game = self._game = Game.new(self.num_players, seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.agents[game.to_move]
+        self._last = None
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        game = self.game
+        seat = self._seats[agent]
+        mask = self._mask if seat == game.to_move and not game.over else NO_ACTIONS
+        return {"observation": encode(game.view(), seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        if action is None:
+            raise IllegalActionError(f"{agent} is to move: None is not an action")
+        move = to_engine(self.num_players, game.to_move, action)
+        self._cumulative_rewards[agent] = 0.0
+        if self.render_mode is None:
+            game.play(move)
+        else:
+            self._last = move_text(game.apply(move), self.possible_agents)
+        rewards = self.rewards
+        for other in rewards:
+            rewards[other] = 0.0
+        if game.winners is not None:
+            for seat, share in enumerate(win_shares(game.winners, self.num_players)):
+                rewards[self.possible_agents[seat]] = share
+            self.terminations = dict.fromkeys(self.agents, True)
+            for other in self.agents:
+                self.infos[other] = {"winners": game.winners, "scores": game.scores}
+        else:
+            self.agent_selection = self.possible_agents[game.to_move]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    # ------------------------------------------------------------------ showing
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        game = self.game
+        text = table_text(
+            game.view(),
+            self.possible_agents,
+            painted=self.render_mode == "human" and paints(),
+            last=self._last,
+        )
+        if self.render_mode == "ansi":
+            return text
+        show(text)
+        return None
+
+    def close(self) -> None:
+        """Nothing to release: the environment holds no window or file."""
+
+
+def env(num_players: int = 2, render_mode: str | None = None) -> AECEnv[str, Any, Any]:
+    """``raw_env`` in PettingZoo's standard wrappers (illegal move: -1 and the end)."""
+    wrapped: AECEnv[str, Any, Any] = raw_env(num_players=num_players, render_mode=render_mode)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_REWARD)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)

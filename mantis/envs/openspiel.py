@@ -1,0 +1,357 @@
+"""OpenSpiel's ``python_mantis``: Mantis with explicit chance nodes.
+
+    import pyspiel
+    import mantis.envs.openspiel  # registers the game
+    game = pyspiel.load_game("python_mantis", {"players": 4})
+
+Mantis is a game of perfect information with chance: every tank and score
+pile is public and every card is distinct, and what nobody knows is the
+order of the draw pile.  So, as backgammon's dice, the pile is chance decided
+card by card, each outcome with its exact probability:
+
+1. the deal: one chance node per dealt card (seat 0's four cards, then seat
+   1's...), uniform over the cards not dealt yet, then one for the first
+   seat, uniform over the seats;
+2. every turn: the top card's *back*, before the move (a back with ``u``
+   unseen cards among ``U`` unseen in all has probability ``u / U``); the
+   move; then the card's *face*, after the move (uniform over the unseen
+   cards with that back).  Back then face give every unseen card ``1 / U``:
+   exactly a uniformly shuffled pile, revealed one card at a time.
+
+Chance outcomes are numbered apart from each other so that a history reads
+without its states: ``0``-``104`` a card (dealt, or the face turned),
+``105``-``139`` a back, ``140``-``145`` the first seat.  Moves are the
+environments' action numbers (``actions.py``: 0 scores, ``k`` steals from
+the seat ``k`` places on).
+
+The rules are the engine's: the state holds a ``Game``, puts the card chance
+picked on top of its pile (``Game.put_on_top``) and plays the move there.
+A seeded engine game (``Game.new(players, seed)``) is one sample of this
+process: its deal, first seat and pile order are one sequence of outcomes
+(``state_from_record`` follows a recorded game into a state).
+
+Returns: each seat's share of the win (1, ``1/k`` for a win shared by ``k``,
+0 for a loss), so they sum to 1 (``CONSTANT_SUM``).  The observation tensor
+is ``observation.py``'s layout from the observer's seat, then six entries:
+the move waiting for its face, one-hot, numbered from the mover.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import numpy as np
+import pyspiel
+
+from ..engine import BACK, Game, GameRecord, View, card_code, target_for
+from ..engine.cards import BIT, FACE, NUM_BACKS, NUM_CARDS, NUM_COLOURS, back_code
+from ..engine.deal import HAND_SIZE
+from ..engine.seat_count import MAX_SEATS, MIN_SEATS, SEAT_RANGE, valid_seat_count
+from .actions import NUM_ACTIONS, from_engine, name, to_engine
+from .observation import SIZE, encode
+from .render import table_text
+from .rewards import win_shares
+
+SHORT_NAME = "python_mantis"
+FIRST_BACK = NUM_CARDS
+"""Chance outcome of back ``b``: ``FIRST_BACK + b``."""
+FIRST_SEAT = FIRST_BACK + NUM_BACKS
+"""Chance outcome "seat ``s`` starts": ``FIRST_SEAT + s``."""
+NUM_OUTCOMES = FIRST_SEAT + MAX_SEATS
+#: Unseen cards of a back from the back's three bits of the seen mask.
+_FREE = (3, 2, 2, 1, 2, 1, 1, 0)
+_NO_MOVE = -1
+
+GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Python Mantis",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=MAX_SEATS,
+    min_num_players=MIN_SEATS,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"players": MIN_SEATS},
+)
+
+
+def pile_at_deal(players: int) -> int:
+    """Cards in the draw pile once ``players`` seats are dealt."""
+    return NUM_CARDS - HAND_SIZE * players
+
+
+class MantisGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type information
+    """Mantis for ``players`` seats (the one parameter, 2 to 6)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        players = params.get("players", MIN_SEATS)
+        if type(players) is not int or not valid_seat_count(players):
+            raise ValueError(f"Mantis is played by {SEAT_RANGE} players, not {players!r}")
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_OUTCOMES,
+            num_players=players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            # every move draws a card: at most the pile's size of moves
+            max_game_length=pile_at_deal(players),
+        )
+        super().__init__(GAME_TYPE, info, {"players": players})
+        self.players = players
+
+    def new_initial_state(self) -> MantisState:
+        """The state before the deal."""
+        return MantisState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> MantisObserver:
+        """The observer (the game is of perfect information: every type sees it all)."""
+        return MantisObserver(params)
+
+    def max_chance_nodes_in_history(self) -> int:
+        """The deal, the first seat, and a back and a face per move."""
+        return HAND_SIZE * self.players + 1 + 2 * pile_at_deal(self.players)
+
+
+class MantisState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type information
+    """A position: the deal in progress, or the engine's game with what chance has drawn.
+
+    Its attributes are few on purpose: OpenSpiel copies each one to clone a
+    state (the engine's ``Game`` copies itself cheaply).
+    """
+
+    def __init__(self, game: MantisGame) -> None:
+        super().__init__(game)
+        self._players: int = game.players
+        self._dealt: list[int] = []
+        self._game: Game | None = None
+        self._back = _NO_MOVE
+        self._pending = _NO_MOVE
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def engine_game(self) -> Game | None:
+        """The engine's game once the deal is done (its pile's order beyond the top is
+        not decided: chance decides it card by card)."""
+        return self._game
+
+    def current_player(self) -> int:
+        game = self._game
+        if game is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if game.winners is not None:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if self._back == _NO_MOVE or self._pending != _NO_MOVE:
+            return int(pyspiel.PlayerId.CHANCE)
+        return game.to_move
+
+    def is_terminal(self) -> bool:
+        game = self._game
+        return game is not None and game.winners is not None
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return list(range(self._players))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Every outcome of this chance node with its exact probability."""
+        game = self._game
+        if game is None:
+            dealt = self._dealt
+            if len(dealt) < HAND_SIZE * self._players:
+                left = [c for c in range(NUM_CARDS) if c not in dealt]
+                p = 1.0 / len(left)
+                return [(card, p) for card in left]
+            return [(FIRST_SEAT + seat, 1.0 / self._players) for seat in range(self._players)]
+        seen = game.view().seen
+        if self._pending == _NO_MOVE:
+            free = [(b, _FREE[seen >> 3 * b & 7]) for b in range(NUM_BACKS)]
+            total = sum(k for _, k in free)
+            return [(FIRST_BACK + b, k / total) for b, k in free if k]
+        back = self._back
+        cards = [back * 3 + k for k in range(3) if not seen & BIT[back * 3 + k]]
+        p = 1.0 / len(cards)
+        return [(card, p) for card in cards]
+
+    def returns(self) -> list[float]:
+        game = self._game
+        if game is None or game.winners is None:
+            return [0.0] * self._players
+        return win_shares(game.winners, self._players)
+
+    # ------------------------------------------------------------------ playing
+
+    def _apply_action(self, action: int) -> None:
+        game = self._game
+        if game is None:
+            self._deal(action)
+        elif self._back == _NO_MOVE:
+            back = action - FIRST_BACK
+            if not 0 <= back < NUM_BACKS:
+                raise ValueError(f"{action} is not a back's chance outcome")
+            seen = game.view().seen
+            unseen = [back * 3 + k for k in range(3) if not seen & BIT[back * 3 + k]]
+            if not unseen:
+                raise ValueError(f"no unseen card has the back {back_code(back)}")
+            game.put_on_top(unseen[0])  # its face is chance's, after the move
+            self._back = back
+        elif self._pending == _NO_MOVE:
+            to_engine(self._players, game.to_move, action)  # checks it is a move here
+            self._pending = action
+        else:
+            if not 0 <= action < NUM_CARDS or BACK[action] != self._back:
+                raise ValueError(f"{action} is not a face of the back {back_code(self._back)}")
+            game.put_on_top(action)
+            game.play(to_engine(self._players, game.to_move, self._pending))
+            self._back = self._pending = _NO_MOVE
+
+    def _deal(self, action: int) -> None:
+        dealt = self._dealt
+        players = self._players
+        if len(dealt) < HAND_SIZE * players:
+            if not 0 <= action < NUM_CARDS or action in dealt:
+                raise ValueError(f"{action} is not a card still to deal")
+            dealt.append(action)
+            return
+        first = action - FIRST_SEAT
+        if not 0 <= first < players:
+            raise ValueError(f"{action} is not a first seat's chance outcome")
+        tanks = [dealt[s * HAND_SIZE : (s + 1) * HAND_SIZE] for s in range(players)]
+        pile = [c for c in range(NUM_CARDS) if c not in dealt]
+        self._game = Game(tanks, pile, first)
+
+    # ------------------------------------------------------------------ showing
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return outcome_name(action)
+        return name(action)
+
+    def view(self) -> View:
+        """The public position (during the deal, the cards dealt so far); the top
+        card's back is shown only once chance has drawn it."""
+        game = self._game
+        if game is None:
+            return _deal_view(self._dealt, self._players)
+        view = game.view()
+        if self._back == _NO_MOVE and view.top_back is not None:
+            view = msgspec.structs.replace(view, top_back=None)
+        return view
+
+    @property
+    def pending_move(self) -> int | None:
+        """The move waiting for its card's face (``None`` at other nodes)."""
+        return None if self._pending == _NO_MOVE else self._pending
+
+    def __str__(self) -> str:
+        if self._game is None:
+            return f"dealing: {len(self._dealt)} of {HAND_SIZE * self._players} cards dealt"
+        names = [f"player {s}" for s in range(self._players)]
+        text = table_text(self.view(), names)
+        if self._pending != _NO_MOVE:
+            mover = names[self._game.to_move]
+            text += f"\n{mover} played {name(self._pending)}; the card's face is to be turned"
+        return text
+
+
+def outcome_name(outcome: int) -> str:
+    """A chance outcome in words: ``card R:RGB``, ``back RGB``, ``seat 2 starts``."""
+    if 0 <= outcome < FIRST_BACK:
+        return f"card {card_code(outcome)}"
+    if outcome < FIRST_SEAT:
+        return f"back {back_code(outcome - FIRST_BACK)}"
+    return f"seat {outcome - FIRST_SEAT} starts"
+
+
+def _deal_view(dealt: list[int], players: int) -> View:
+    tanks: list[list[tuple[int, ...]]] = [[() for _ in range(NUM_COLOURS)] for _ in range(players)]
+    for i, card in enumerate(dealt):
+        tank = tanks[i // HAND_SIZE]
+        tank[FACE[card]] += (card,)
+    seen = 0
+    for card in dealt:
+        seen |= BIT[card]
+    return View(
+        seat=0,
+        players=players,
+        target=target_for(players),
+        to_move=0,
+        tanks=tuple(tuple(tank) for tank in tanks),
+        scores=(0,) * players,
+        pile_size=NUM_CARDS - len(dealt),
+        top_back=None,
+        seen=seen,
+        extra_turn=False,
+        turn=0,
+        winners=None,
+        reason=None,
+    )
+
+
+class MantisObserver:
+    """The observation of a state from a seat: the public position and the pending move."""
+
+    def __init__(self, params: dict[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"the observer takes no parameters, not {params}")
+        self.tensor = np.zeros(SIZE + NUM_ACTIONS, np.float32)
+        self.dict = {"public": self.tensor[:SIZE], "pending": self.tensor[SIZE:]}
+
+    def set_from(self, state: MantisState, player: int) -> None:
+        """Fill ``tensor`` with ``state`` seen from ``player``."""
+        self.tensor[:SIZE] = encode(state.view(), player)
+        pending = self.dict["pending"]
+        pending.fill(0)
+        move = state.pending_move
+        if move is not None:
+            pending[move] = 1
+
+    def string_from(self, state: MantisState, player: int) -> str:
+        """The table as text, for ``player``."""
+        return f"player {player} observing\n{state}"
+
+
+def state_from_record(game: pyspiel.Game, record: GameRecord) -> MantisState:
+    """The state of a recorded engine game after its moves, its cards drawn as recorded.
+
+    The deal and every card drawn become the chance outcomes they are in
+    this model; the rest of the pile is left to chance.  ``game`` must be
+    ``python_mantis`` for the record's number of players.
+    """
+    if game.num_players() != record.players:
+        raise ValueError(f"a record of {record.players} players, a game of {game.num_players()}")
+    state: MantisState = game.new_initial_state()
+    for tank in record.tanks:
+        for card in tank:
+            state.apply_action(card)
+    state.apply_action(FIRST_SEAT + record.first)
+    for turn, (seat, action) in enumerate(record.actions):
+        card = record.pile[turn]
+        state.apply_action(FIRST_BACK + BACK[card])
+        state.apply_action(from_engine(record.players, seat, action))
+        state.apply_action(card)
+    return state
+
+
+pyspiel.register_game(GAME_TYPE, MantisGame)
+
+__all__ = [
+    "FIRST_BACK",
+    "FIRST_SEAT",
+    "GAME_TYPE",
+    "MantisGame",
+    "MantisObserver",
+    "MantisState",
+    "SHORT_NAME",
+    "outcome_name",
+    "state_from_record",
+]
