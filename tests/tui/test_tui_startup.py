@@ -53,6 +53,11 @@ NEVER_AT_START = (
     "textual_plotext",
     "mantis.rating.update",
     "openskill",
+    "mantis.envs",
+    "numpy",
+    "gymnasium",
+    "pettingzoo",
+    "pyspiel",
 )
 
 

@@ -1,0 +1,95 @@
+"""Gymnasium's ``Mantis-v0``: Gymnasium's own checks, the opponents, seeding, illegal actions."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from mantis.engine import Game
+from mantis.envs import ENV_ID, MantisEnv
+from mantis.players import PlayerSpecError
+
+LINEUPS = {
+    2: ["greedy"],
+    3: ["casual", "random"],
+    4: ["random", "expert", "casual"],
+    6: ["score", "casual", "greedy", "random", "expert"],
+}
+
+
+@pytest.mark.parametrize("players", sorted(LINEUPS))
+def test_gymnasium_check_env_passes_with_every_level_among_the_opponents(players, capsys):
+    env = gymnasium.make(ENV_ID, num_players=players, opponents=LINEUPS[players])
+    check_env(env.unwrapped)  # its determinism checks included: casual and random draw noise
+
+
+def test_make_builds_the_environment_named_in_the_issue():
+    env = gymnasium.make("Mantis-v0", num_players=2, opponents=["greedy"])
+    assert isinstance(env.unwrapped, MantisEnv)
+    assert env.action_space == gymnasium.spaces.Discrete(6)
+    obs, info = env.reset(seed=0)
+    assert env.observation_space.contains(obs)
+    assert info["action_mask"].tolist() == [1, 1, 0, 0, 0, 0]
+    assert env.unwrapped.action_masks().tolist() == [True, True, False, False, False, False]
+
+
+def test_reset_with_a_seed_deals_the_engines_game_for_that_seed():
+    env = MantisEnv(num_players=3, opponents="score")
+    env.reset(seed=99)
+    expected = Game.new(3, 99)
+    assert env.game.initial_tanks == expected.initial_tanks
+    assert env.game.initial_pile == expected.initial_pile
+    assert env.game.first == expected.first
+
+
+def history_of(seed: int, opponents: list[str]) -> tuple:
+    env = MantisEnv(num_players=len(opponents) + 1, opponents=opponents)
+    env.reset(seed=seed)
+    done = False
+    while not done:
+        *_, terminated, truncated, _info = env.step(0)
+        done = terminated or truncated
+    return env.game.history
+
+
+def test_the_opponents_randomness_comes_from_the_environments_seed():
+    noisy = ["casual", "random", "casual"]
+    assert history_of(8, noisy) == history_of(8, noisy)
+    assert history_of(8, noisy) != history_of(9, noisy)
+
+
+def test_an_illegal_action_ends_the_episode_with_the_illegal_reward():
+    env = MantisEnv(num_players=2, opponents="greedy", illegal_reward=-2.5)
+    env.reset(seed=1)
+    turn = env.game.turn
+    _obs, reward, terminated, truncated, info = env.step(np.int64(4))
+    assert (reward, terminated, truncated) == (-2.5, True, False)
+    assert info["illegal_action"] and not info["action_mask"].any()
+    assert env.game.turn == turn
+
+
+def test_the_episode_pays_the_learners_share_of_the_win_once_at_the_end():
+    env = MantisEnv(num_players=4, opponents="random")
+    rewards = []
+    for seed in range(30):
+        env.reset(seed=seed)
+        done = False
+        while not done:
+            _obs, reward, terminated, _truncated, info = env.step(0)
+            rewards.append(reward)
+            done = terminated
+        winners = env.game.winners
+        expected = 1 / len(winners) if 0 in winners else 0.0
+        assert reward == expected and info["winners"] == winners
+    assert sum(r != 0 for r in rewards) <= 30
+
+
+def test_opponents_that_do_not_fit_the_table_are_one_line_errors():
+    with pytest.raises(ValueError, match="names 2 seats for a table of 4"):
+        MantisEnv(num_players=4, opponents=["greedy", "greedy"])
+    with pytest.raises(PlayerSpecError, match="unknown bot 'grandmaster'"):
+        MantisEnv(num_players=2, opponents=["grandmaster"])
+    with pytest.raises(ValueError, match="has choose"):
+        MantisEnv(num_players=2, opponents=[42])  # type: ignore[list-item]
