@@ -52,7 +52,7 @@ def check_settings(num_players: int, render_mode: str | None) -> None:
 
 def observation_box() -> spaces.Box:
     """The observation's space (the same at every table size)."""
-    return spaces.Box(LOW, HIGH, dtype=np.float32)
+    return spaces.Box(LOW, HIGH, dtype=np.uint8)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo: untyped, and its name)
@@ -134,23 +134,22 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo: untyped
         if action is None:
             raise IllegalActionError(f"{agent} is to move: None is not an action")
         move = to_engine(self.num_players, game.to_move, action)
-        self._cumulative_rewards[agent] = 0.0
         if self.render_mode is None:
             game.play(move)
         else:
             self._last = move_text(game.apply(move), self.possible_agents)
-        rewards = self.rewards
-        for other in rewards:
-            rewards[other] = 0.0
+        # Rewards come only at the end, so until then every reward, and every
+        # cumulative reward, stays 0 and needs no clearing nor adding up.
         if game.winners is not None:
+            agents = self.possible_agents
             for seat, share in enumerate(win_shares(game.winners, self.num_players)):
-                rewards[self.possible_agents[seat]] = share
+                self.rewards[agents[seat]] = share
             self.terminations = dict.fromkeys(self.agents, True)
             for other in self.agents:
                 self.infos[other] = {"winners": game.winners, "scores": game.scores}
+            self._accumulate_rewards()
         else:
             self.agent_selection = self.possible_agents[game.to_move]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

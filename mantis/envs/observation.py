@@ -1,6 +1,6 @@
 """The observation every environment gives: the public state seen from one seat.
 
-A flat ``float32`` vector of ``SIZE`` (178) small whole numbers, the same
+A flat ``uint8`` vector of ``SIZE`` (178) small whole numbers, the same
 layout at every table size (seats past the table's size are zeros), so that
 one network can play 2 to 6 players.  Seats are listed from the observer:
 slot 0 is the observer, slot ``k`` the seat ``k`` places after it, which is
@@ -34,6 +34,7 @@ import numpy as np
 from ..engine import BACKS, View
 from ..engine.cards import ALL_CARDS_MASK, NUM_CARDS, NUM_COLOURS
 from ..engine.deal import HAND_SIZE
+from ..engine.events import Tank
 from ..engine.game import TWO_PLAYER_TARGET_SCORE
 from ..engine.seat_count import MAX_SEATS, MIN_SEATS
 from ..players.counting import unseen_face_counts
@@ -58,7 +59,7 @@ MAX_SCORE = TWO_PLAYER_TARGET_SCORE - 1 + _PER_COLOUR
 
 
 def _bounds() -> np.ndarray:
-    high = np.zeros(SIZE, dtype=np.float32)
+    high = np.zeros(SIZE, dtype=np.uint8)
     for slot in range(MAX_SEATS):
         start = slot * SEAT_FIELDS
         high[start : start + NUM_COLOURS] = _PER_COLOUR
@@ -75,7 +76,7 @@ def _bounds() -> np.ndarray:
     return high
 
 
-LOW = np.zeros(SIZE, dtype=np.float32)
+LOW = np.zeros(SIZE, dtype=np.uint8)
 LOW.flags.writeable = False
 HIGH = _bounds()
 """The largest value of each field, the same at every table size."""
@@ -90,9 +91,36 @@ _FACE_BYTES = tuple(
     )
     for back in BACKS
 )
+_NO_TOP = bytes(2 * NUM_COLOURS)
+_SCORES = tuple(bytes((k,)) for k in range(MAX_SCORE + 1))
+#: The empty seat slots past a table's size.
+_PADDING = {n: bytes((MAX_SEATS - n) * SEAT_FIELDS) for n in range(MIN_SEATS, MAX_SEATS + 1)}
+#: _ORDER[n][seat]: the seats from ``seat`` on, in turn.
+_ORDER = {
+    n: tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n))
+    for n in range(MIN_SEATS, MAX_SEATS + 1)
+}
 #: "0"/"1" digits to bytes 0/1.
 _DIGITS = bytes.maketrans(b"01", b"\x00\x01")
 _UNSEEN_FORMAT = f"0{NUM_CARDS}b"
+
+#: A tank's counts by colour, by the tank's identity: the engine replaces a tank
+#: only when it changes, so most tanks of a position were counted at the last one.
+#: The tank itself is kept beside its counts, so that its id is not reused while
+#: it is here; the memo is emptied when it is full.
+_COUNTED: dict[int, tuple[Tank, bytes]] = {}
+_COUNTED_MAX = 4096
+
+
+def _counts(tank: Tank) -> bytes:
+    memo = _COUNTED.get(id(tank))
+    if memo is not None and memo[0] is tank:
+        return memo[1]
+    if len(_COUNTED) >= _COUNTED_MAX:
+        _COUNTED.clear()
+    counts = bytes(map(len, tank))
+    _COUNTED[id(tank)] = (tank, counts)
+    return counts
 
 
 def encode(view: View, seat: int) -> np.ndarray:
@@ -100,30 +128,24 @@ def encode(view: View, seat: int) -> np.ndarray:
     n = view.players
     tanks = view.tanks
     scores = view.scores
-    out = bytearray(SIZE)
-    at = 0
-    for k in range(n):
-        s = seat + k
-        if s >= n:
-            s -= n
-        out[at : at + NUM_COLOURS] = map(len, tanks[s])
-        out[at + NUM_COLOURS] = scores[s]
-        at += SEAT_FIELDS
+    parts = []
+    for s in _ORDER[n][seat]:
+        parts.append(_counts(tanks[s]))
+        parts.append(_SCORES[scores[s]])
+    parts.append(_PADDING[n])
     back = view.top_back
     seen = view.seen
-    if back is not None:
-        out[TOP_BACK] = _BACK_BYTES[back]
-        out[TOP_FACES] = _FACE_BYTES[back][seen >> 3 * back & 7]
-    out[UNSEEN_FACES] = unseen_face_counts(seen)
+    if back is None:
+        parts.append(_NO_TOP)
+    else:
+        parts.append(_BACK_BYTES[back])
+        parts.append(_FACE_BYTES[back][seen >> 3 * back & 7])
+    parts.append(bytes(unseen_face_counts(seen)))
     # bit i of the unseen mask is card i: its binary digits, lowest first
-    out[UNSEEN_CARDS] = (
-        format(ALL_CARDS_MASK ^ seen, _UNSEEN_FORMAT).encode()[::-1].translate(_DIGITS)
-    )
-    out[PILE] = view.pile_size
-    out[TARGET] = view.target
-    out[PLAYERS] = n
-    out[TO_MOVE] = (view.to_move - seat) % n
-    return np.frombuffer(out, dtype=np.uint8).astype(np.float32)
+    parts.append(format(ALL_CARDS_MASK ^ seen, _UNSEEN_FORMAT).encode()[::-1].translate(_DIGITS))
+    parts.append(bytes((view.pile_size, view.target, n, (view.to_move - seat) % n)))
+    # a bytearray, so that the array is writable (whoever is given it may change it)
+    return np.frombuffer(bytearray(b"".join(parts)), dtype=np.uint8)
 
 
 def describe(observation: np.ndarray) -> dict[str, object]:

@@ -1,0 +1,182 @@
+"""The research environments' speed, beside the engine's own, in one run.
+
+Run: ``.venv/bin/python benchmarks/research.py [--games N] [--repeat R]`` (about 3 minutes).
+
+* PettingZoo's own ``performance_benchmark`` (turns/s over 5 s of random
+  legal moves) on ``mantis_v0.env`` (its standard wrappers) and on
+  ``raw_env``, at 2, 4 and 6 players.
+* The cost of a turn, uniformly random moves everywhere (every action
+  ``0..n-1`` is legal in Mantis, so the policy is one ``randrange``):
+  the engine's own turn (its view, the choice, ``Game.play``) beside
+  PettingZoo's turn (``env.last()``, the choice, ``env.step``), raw and
+  wrapped, and Gymnasium's (one ``step``: the learner's move and the
+  ``random`` bots' until the learner's next turn, per move played).
+* Whole games per second: the engine with ``random`` bots (the simulator's
+  ``play_game``), ``Mantis-v0`` with ``random`` opponents, and OpenSpiel's
+  random playouts of ``python_mantis`` (chance drawn with its exact
+  probabilities), at 2, 4 and 6 players.
+
+Each figure is the best of ``--repeat`` runs (other load only slows a run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import random
+import re
+import time
+from collections.abc import Callable
+
+import numpy as np
+import pyspiel
+from pettingzoo.test import performance_benchmark
+
+import mantis.envs.openspiel  # noqa: F401  (registers python_mantis)
+from mantis.engine import Game, legal_actions_for
+from mantis.envs import MantisEnv, mantis_v0
+from mantis.players import make_bot
+from mantis.sim.runner import play_game
+
+SIZES = (2, 4, 6)
+
+
+def best(repeat: int, run: Callable[[], float]) -> float:
+    """The highest rate of ``repeat`` runs of ``run`` (a rate per second)."""
+    return max(run() for _ in range(repeat))
+
+
+def pettingzoo_turns(env: object) -> float:
+    """PettingZoo's ``performance_benchmark`` figure: turns/s over its 5 s of play."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        performance_benchmark(env)
+    found = re.search(r"([\d.]+) turns per second", out.getvalue())
+    assert found, out.getvalue()
+    return float(found.group(1))
+
+
+def engine_turns(players: int, games: int) -> float:
+    """Turns/s of the engine: its view, a random move, ``Game.play``."""
+    rng = random.Random(1)
+    moves = [legal_actions_for(players, s) for s in range(players)]
+    turns = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        game = Game.new(players, seed)
+        view, play = game.view, game.play
+        while game.winners is None:
+            view()
+            play(moves[game.to_move][rng.randrange(players)])
+        turns += game.turn
+    return turns / (time.perf_counter() - start)
+
+
+def aec_turns(players: int, games: int, *, wrapped: bool) -> float:
+    """Turns/s of PettingZoo's environment: ``last()``, a random move, ``step``."""
+    rng = random.Random(1)
+    env = mantis_v0.env(num_players=players) if wrapped else mantis_v0.raw_env(players)
+    turns = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        env.reset(seed=seed)
+        last, step = env.last, env.step
+        while True:
+            _obs, _reward, terminated, _truncated, _info = last()
+            if terminated:
+                break
+            step(rng.randrange(players))
+            turns += 1
+    return turns / (time.perf_counter() - start)
+
+
+def engine_games(players: int, games: int) -> tuple[float, float]:
+    """Games/s and moves/s of the engine with ``random`` bots in every seat."""
+    bots = [make_bot("random") for _ in range(players)]
+    turns = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        turns += play_game(bots, seed).turn
+    seconds = time.perf_counter() - start
+    return games / seconds, turns / seconds
+
+
+def gymnasium_games(players: int, games: int) -> tuple[float, float]:
+    """Games/s and moves/s (everyone's) of ``Mantis-v0``: a random learner, ``random`` bots."""
+    rng = random.Random(1)
+    env = MantisEnv(num_players=players, opponents="random")
+    turns = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        env.reset(seed=seed)
+        step = env.step
+        done = env.game.winners is not None
+        while not done:
+            _obs, _reward, done, _truncated, _info = step(rng.randrange(players))
+        turns += env.game.turn
+    seconds = time.perf_counter() - start
+    return games / seconds, turns / seconds
+
+
+def openspiel_games(players: int, games: int) -> tuple[float, float]:
+    """Games/s and moves/s of random playouts of ``python_mantis``, chance exact."""
+    game = pyspiel.load_game("python_mantis", {"players": players})
+    rng = random.Random(1)
+    moves = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            else:
+                state.apply_action(rng.randrange(players))
+                moves += 1
+    seconds = time.perf_counter() - start
+    return games / seconds, moves / seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000, help="games per timed loop")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    games, repeat = args.games, args.repeat
+    np.random.seed(0)
+    random.seed(0)  # performance_benchmark draws its moves from the global random
+
+    print("PettingZoo performance_benchmark, turns/s")
+    for players in SIZES:
+        wrapped = pettingzoo_turns(mantis_v0.env(num_players=players))
+        raw = pettingzoo_turns(mantis_v0.raw_env(players))
+        print(f"  {players} players: env() {wrapped:9,.0f}   raw_env {raw:9,.0f}")
+
+    print(f"A turn, random moves (best of {repeat} x {games} games): µs, and x the engine's")
+    for players in SIZES:
+        engine = 1e6 / best(repeat, lambda n=players: engine_turns(n, games))
+        raw = 1e6 / best(repeat, lambda n=players: aec_turns(n, games, wrapped=False))
+        wrapped = 1e6 / best(repeat, lambda n=players: aec_turns(n, games, wrapped=True))
+        gym = 1e6 / best(repeat, lambda n=players: gymnasium_games(n, games)[1])
+        sim = 1e6 / best(repeat, lambda n=players: engine_games(n, games)[1])
+        print(
+            f"  {players} players: engine {engine:5.2f}; PettingZoo raw_env {raw:5.2f} "
+            f"({raw / engine:.1f}x), env() {wrapped:5.2f} ({wrapped / engine:.1f}x); "
+            f"engine with random bots {sim:5.2f}, Mantis-v0 {gym:5.2f} ({gym / sim:.1f}x)"
+        )
+
+    spiel_games = max(1, games // 10)
+    print(f"Whole random games/s (best of {repeat}; OpenSpiel {spiel_games} games a run)")
+    for players in SIZES:
+        engine, engine_moves = max(engine_games(players, games) for _ in range(repeat))
+        gym, _ = max(gymnasium_games(players, games) for _ in range(repeat))
+        spiel, spiel_moves = max(openspiel_games(players, spiel_games) for _ in range(repeat))
+        print(
+            f"  {players} players: engine {engine:8,.0f}   Mantis-v0 {gym:8,.0f}   "
+            f"OpenSpiel {spiel:6,.0f} ({engine_moves / spiel_moves:.0f}x the engine's move)"
+        )
+
+
+if __name__ == "__main__":
+    main()
