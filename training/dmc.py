@@ -40,14 +40,14 @@ import numpy as np
 import mantis.envs  # noqa: F401  (registers Mantis-v0)
 from mantis.engine import Action, View
 from mantis.envs.actions import NUM_ACTIONS, to_engine
-from mantis.envs.observation import HIGH, SEAT_FIELDS, SEATS, TOP_FACES, encode
+from mantis.envs.observation import HIGH, TANKS, TOP_FACES, encode
 from training.common import fmt, match
 
 SCALE = (1.0 / HIGH).astype(np.float32)
 COLOURS = TOP_FACES.stop - TOP_FACES.start
-SLOTS = SEATS.stop // SEAT_FIELDS
-#: Where each seat slot's tank counts are in the observation.
-TANK_COLUMNS = np.array([[k * SEAT_FIELDS + c for c in range(COLOURS)] for k in range(SLOTS)])
+#: Where each seat slot's tank counts are in the observation, a row per slot.
+TANK_COLUMNS = np.array([np.arange(tank.start, tank.stop) for tank in TANKS])
+SLOTS = len(TANK_COLUMNS)
 FEATURES = len(HIGH) + 2 * SLOTS * COLOURS
 
 

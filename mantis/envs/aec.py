@@ -31,7 +31,7 @@ from pettingzoo.utils import wrappers
 from ..engine import Game, IllegalActionError
 from ..engine.seat_count import SEAT_RANGE, valid_seat_count
 from .actions import MASKS, NO_ACTIONS, NUM_ACTIONS, to_engine
-from .observation import HIGH, LOW, encode
+from .observation import HIGH, LOW, Encoder
 from .render import move_text, paints, show, table_text
 from .rewards import win_shares
 
@@ -83,7 +83,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo: untyped
         }
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
         self._mask = MASKS[num_players]
+        self._encode = Encoder().encode
         self._generator: np.random.Generator | None = None
+        self._generator_seed: int | None = None
         self._game: Game | None = None
         self._last: str | None = None
 
@@ -105,9 +107,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo: untyped
         return self._game
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None or self._generator is None:
-            self._generator, _ = seeding.np_random(seed)
-        if seed is None:
+        if seed is not None:
+            # the generator is made from this seed when an unseeded reset first needs
+            # it (making one costs half a deal, and seeded resets never need it)
+            self._generator = None
+            self._generator_seed = seed
+        else:
+            if self._generator is None:
+                self._generator, _ = seeding.np_random(self._generator_seed)
             seed = int(self._generator.integers(SEED_BOUND))
         game = self._game = Game.new(self.num_players, seed)
         self.agents = self.possible_agents[:]
@@ -120,17 +127,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo: untyped
         self._last = None
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        game = self.game
+        game = self._game or self.game  # (the property says what is missing)
         seat = self._seats[agent]
-        mask = self._mask if seat == game.to_move and not game.over else NO_ACTIONS
-        return {"observation": encode(game.view(), seat), "action_mask": mask}
+        mask = self._mask if seat == game.to_move and game.winners is None else NO_ACTIONS
+        return {"observation": self._encode(game.view(), seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self.game
+        game = self._game or self.game
         if action is None:
             raise IllegalActionError(f"{agent} is to move: None is not an action")
         move = to_engine(self.num_players, game.to_move, action)

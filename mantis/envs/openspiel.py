@@ -49,7 +49,7 @@ from ..engine.cards import BIT, FACE, NUM_BACKS, NUM_CARDS, NUM_COLOURS, back_co
 from ..engine.deal import HAND_SIZE
 from ..engine.seat_count import MAX_SEATS, MIN_SEATS, SEAT_RANGE, valid_seat_count
 from .actions import NUM_ACTIONS, from_engine, name, to_engine
-from .observation import SIZE, encode
+from .observation import SIZE, Encoder
 from .render import table_text
 from .rewards import win_shares
 
@@ -305,10 +305,11 @@ class MantisObserver:
             raise ValueError(f"the observer takes no parameters, not {params}")
         self.tensor = np.zeros(SIZE + NUM_ACTIONS, np.float32)
         self.dict = {"public": self.tensor[:SIZE], "pending": self.tensor[SIZE:]}
+        self._encode = Encoder().encode
 
     def set_from(self, state: MantisState, player: int) -> None:
         """Fill ``tensor`` with ``state`` seen from ``player``."""
-        self.tensor[:SIZE] = encode(state.view(), player)
+        self.tensor[:SIZE] = self._encode(state.view(), player)
         pending = self.dict["pending"]
         pending.fill(0)
         move = state.pending_move

@@ -42,7 +42,7 @@ from ..engine import Game
 from ..players import Player, bot_factory, is_player
 from .actions import MASKS, NO_ACTIONS, NUM_ACTIONS, to_engine
 from .aec import SEED_BOUND, check_settings, observation_box
-from .observation import encode
+from .observation import Encoder
 from .render import move_text, paints, show, table_text
 from .rewards import win_shares
 
@@ -94,6 +94,7 @@ class MantisEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.illegal_reward = float(illegal_reward)
         self.observation_space = observation_box()
         self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self._encode = Encoder().encode
         self._names = ["learner"] + [f"seat {s}" for s in range(1, num_players)]
         self._game: Game | None = None
         self._last: str | None = None
@@ -121,13 +122,13 @@ class MantisEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._opponents_play()
         if self.render_mode == "human":
             self.render()
-        return encode(game.view(), LEARNER), {"action_mask": self._mask()}
+        return self._encode(game.view(), LEARNER), {"action_mask": self._mask()}
 
     def step(self, action: np.int64 | int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         game = self.game
         if game.winners is None:
             if not 0 <= action < self.num_players:
-                observation = encode(game.view(), LEARNER)
+                observation = self._encode(game.view(), LEARNER)
                 info = {"action_mask": NO_ACTIONS.copy(), "illegal_action": True}
                 return observation, self.illegal_reward, True, False, info
             move = to_engine(self.num_players, LEARNER, int(action))
@@ -138,7 +139,7 @@ class MantisEnv(gymnasium.Env[np.ndarray, np.int64]):
             self._opponents_play()
         if self.render_mode == "human":
             self.render()
-        observation = encode(game.view(), LEARNER)
+        observation = self._encode(game.view(), LEARNER)
         winners = game.winners
         if winners is None:
             return observation, 0.0, False, False, {"action_mask": self._mask()}

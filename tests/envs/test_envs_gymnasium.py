@@ -72,18 +72,19 @@ def test_an_illegal_action_ends_the_episode_with_the_illegal_reward():
 
 def test_the_episode_pays_the_learners_share_of_the_win_once_at_the_end():
     env = MantisEnv(num_players=4, opponents="random")
-    rewards = []
+    won = 0
     for seed in range(30):
         env.reset(seed=seed)
+        rewards = []
         done = False
         while not done:
-            _obs, reward, terminated, _truncated, info = env.step(0)
+            _obs, reward, done, _truncated, info = env.step(0)
             rewards.append(reward)
-            done = terminated
         winners = env.game.winners
-        expected = 1 / len(winners) if 0 in winners else 0.0
-        assert reward == expected and info["winners"] == winners
-    assert sum(r != 0 for r in rewards) <= 30
+        assert rewards[-1] == (1 / len(winners) if 0 in winners else 0.0)
+        assert set(rewards[:-1]) <= {0.0} and info["winners"] == winners
+        won += 0 in winners
+    assert 0 < won < 30  # always scoring against random seats wins some, loses some
 
 
 def test_opponents_that_do_not_fit_the_table_are_one_line_errors():
