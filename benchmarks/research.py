@@ -5,18 +5,23 @@ Run: ``.venv/bin/python benchmarks/research.py [--games N] [--repeat R]`` (about
 * PettingZoo's own ``performance_benchmark`` (turns/s over 5 s of random
   legal moves) on ``mantis_v0.env`` (its standard wrappers) and on
   ``raw_env``, at 2, 4 and 6 players.
-* The cost of a turn, uniformly random moves everywhere (every action
-  ``0..n-1`` is legal in Mantis, so the policy is one ``randrange``):
-  the engine's own turn (its view, the choice, ``Game.play``) beside
-  PettingZoo's turn (``env.last()``, the choice, ``env.step``), raw and
-  wrapped, and Gymnasium's (one ``step``: the learner's move and the
-  ``random`` bots' until the learner's next turn, per move played).
+* The cost of a turn of uniformly random moves, in CPU time (so that other
+  load on the machine counts less): the engine's own step, a turn of its own
+  game loop with ``random`` bots in every seat (the simulator's
+  ``play_game``, what ``benchmarks/engine.py`` counts games of), and the bare
+  engine (its view, a ``randrange``, ``Game.play``); beside them PettingZoo's
+  turn (``env.last()``, a ``randrange``, ``env.step``: every action ``0..n-1``
+  is legal in Mantis), raw and in its standard wrappers, and Gymnasium's (per
+  move played: the learner's ``step`` plays its move and the ``random`` bots'
+  until its next turn).
 * Whole games per second: the engine with ``random`` bots (the simulator's
   ``play_game``), ``Mantis-v0`` with ``random`` opponents, and OpenSpiel's
   random playouts of ``python_mantis`` (chance drawn with its exact
   probabilities), at 2, 4 and 6 players.
 
 Each figure is the best of ``--repeat`` runs (other load only slows a run).
+Every figure but PettingZoo's own benchmark (which times itself, by the
+clock on the wall) is per second of CPU time.
 """
 
 from __future__ import annotations
@@ -153,21 +158,25 @@ def main() -> None:
         raw = pettingzoo_turns(mantis_v0.raw_env(players))
         print(f"  {players} players: env() {wrapped:9,.0f}   raw_env {raw:9,.0f}")
 
-    print(f"A turn, random moves (best of {repeat} x {games} games): µs, and x the engine's")
+    print(f"A turn of random moves, µs of CPU (best of {repeat} x {games} games)")
+    print("  engine: its own game loop (random seats), and bare (view + Game.play)")
     for players in SIZES:
-        engine = 1e6 / best(repeat, lambda n=players: engine_turns(n, games))
+        own = 1e6 / best(repeat, lambda n=players: engine_games(n, games)[1])
+        bare = 1e6 / best(repeat, lambda n=players: engine_turns(n, games))
         raw = 1e6 / best(repeat, lambda n=players: aec_turns(n, games, wrapped=False))
         wrapped = 1e6 / best(repeat, lambda n=players: aec_turns(n, games, wrapped=True))
         gym = 1e6 / best(repeat, lambda n=players: gymnasium_games(n, games)[1])
-        sim = 1e6 / best(repeat, lambda n=players: engine_games(n, games)[1])
         print(
-            f"  {players} players: engine {engine:5.2f}; PettingZoo raw_env {raw:5.2f} "
-            f"({raw / engine:.1f}x), env() {wrapped:5.2f} ({wrapped / engine:.1f}x); "
-            f"engine with random bots {sim:5.2f}, Mantis-v0 {gym:5.2f} ({gym / sim:.1f}x)"
+            f"  {players} players: engine {own:4.2f} (bare {bare:4.2f}); "
+            f"PettingZoo raw_env {raw:5.2f} = {raw / own:.1f}x (bare {raw / bare:.1f}x), "
+            f"env() {wrapped:5.2f} = {wrapped / own:.1f}x; "
+            f"Mantis-v0 {gym:5.2f} a move = {gym / own:.1f}x"
         )
 
     spiel_games = max(1, games // 10)
-    print(f"Whole random games/s (best of {repeat}; OpenSpiel {spiel_games} games a run)")
+    print(
+        f"Whole games of random moves a CPU second (best of {repeat}; OpenSpiel {spiel_games} games a run)"
+    )
     for players in SIZES:
         engine, engine_moves = max(engine_games(players, games) for _ in range(repeat))
         gym, _ = max(gymnasium_games(players, games) for _ in range(repeat))

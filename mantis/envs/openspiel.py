@@ -45,7 +45,15 @@ import numpy as np
 import pyspiel
 
 from ..engine import BACK, Game, GameRecord, View, card_code, target_for
-from ..engine.cards import BIT, FACE, NUM_BACKS, NUM_CARDS, NUM_COLOURS, back_code
+from ..engine.cards import (
+    ALL_CARDS_MASK,
+    BIT,
+    FACE,
+    NUM_BACKS,
+    NUM_CARDS,
+    NUM_COLOURS,
+    back_code,
+)
 from ..engine.deal import HAND_SIZE
 from ..engine.seat_count import MAX_SEATS, MIN_SEATS, SEAT_RANGE, valid_seat_count
 from .actions import NUM_ACTIONS, from_engine, name, to_engine
@@ -174,9 +182,13 @@ class MantisState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type i
             return [(FIRST_SEAT + seat, 1.0 / self._players) for seat in range(self._players)]
         seen = game.view().seen
         if self._pending == _NO_MOVE:
-            free = [(b, _FREE[seen >> 3 * b & 7]) for b in range(NUM_BACKS)]
-            total = sum(k for _, k in free)
-            return [(FIRST_BACK + b, k / total) for b, k in free if k]
+            total = (ALL_CARDS_MASK ^ seen).bit_count()
+            outcomes = []
+            for back in range(NUM_BACKS):
+                unseen = _FREE[seen >> 3 * back & 7]
+                if unseen:
+                    outcomes.append((FIRST_BACK + back, unseen / total))
+            return outcomes
         back = self._back
         cards = [back * 3 + k for k in range(3) if not seen & BIT[back * 3 + k]]
         p = 1.0 / len(cards)
