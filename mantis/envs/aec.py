@@ -127,10 +127,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo: untyped
         self._last = None
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        game = self._game or self.game  # (the property says what is missing)
+        view = (self._game or self.game).view()  # (the property says what is missing)
         seat = self._seats[agent]
-        mask = self._mask if seat == game.to_move and game.winners is None else NO_ACTIONS
-        return {"observation": self._encode(game.view(), seat), "action_mask": mask}
+        mask = self._mask if seat == view.to_move and view.winners is None else NO_ACTIONS
+        return {"observation": self._encode(view, seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -34,6 +34,9 @@ move of the engine does.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import is_not
+
 import numpy as np
 
 from ..engine import BACKS, View
@@ -100,6 +103,7 @@ _TOP = tuple(
     for back in BACKS
 )
 _NO_TOP = bytes(2 * NUM_COLOURS)
+_SEAT_NUMBERS = range(MAX_SEATS)
 #: The empty seat slots past a table's size.
 _PADDING = {n: bytes((MAX_SEATS - n) * SEAT_FIELDS) for n in range(MIN_SEATS, MAX_SEATS + 1)}
 #: _TAIL[n][k]: the last fields but the pile's size, k seats from the observer to the mover.
@@ -153,11 +157,10 @@ class Encoder:
             )
             self._scores = scores
         else:
-            at = 0
-            for tank, old in zip(tanks, known, strict=True):
-                if tank is not old:
-                    slots[at : at + NUM_COLOURS] = bytes(map(len, tank))
-                at += SEAT_FIELDS
+            # the seats whose tank was replaced, found without a Python loop over all
+            for s in compress(_SEAT_NUMBERS, map(is_not, tanks, known)):
+                at = s * SEAT_FIELDS
+                slots[at : at + NUM_COLOURS] = bytes(map(len, tanks[s]))
             if scores != self._scores:
                 slots[NUM_COLOURS::SEAT_FIELDS] = bytes(scores)
                 self._scores = scores

@@ -95,6 +95,7 @@ class MantisEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.observation_space = observation_box()
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._encode = Encoder().encode
+        self._legal = MASKS[num_players]
         self._names = ["learner"] + [f"seat {s}" for s in range(1, num_players)]
         self._game: Game | None = None
         self._last: str | None = None
@@ -125,7 +126,7 @@ class MantisEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self._encode(game.view(), LEARNER), {"action_mask": self._mask()}
 
     def step(self, action: np.int64 | int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        game = self.game
+        game = self._game or self.game  # (the property says what is missing)
         if game.winners is None:
             if not 0 <= action < self.num_players:
                 observation = self._encode(game.view(), LEARNER)
@@ -139,10 +140,11 @@ class MantisEnv(gymnasium.Env[np.ndarray, np.int64]):
             self._opponents_play()
         if self.render_mode == "human":
             self.render()
-        observation = self._encode(game.view(), LEARNER)
-        winners = game.winners
+        view = game.view()
+        observation = self._encode(view, LEARNER)
+        winners = view.winners
         if winners is None:
-            return observation, 0.0, False, False, {"action_mask": self._mask()}
+            return observation, 0.0, False, False, {"action_mask": self._legal.copy()}
         reward = win_shares(winners, self.num_players)[LEARNER]
         info = {"action_mask": NO_ACTIONS.copy(), "winners": winners, "scores": game.scores}
         return observation, reward, True, False, info
@@ -151,8 +153,8 @@ class MantisEnv(gymnasium.Env[np.ndarray, np.int64]):
         game = self.game
         opponents = self.opponents
         view = game.view
-        while game.winners is None and game.to_move != LEARNER:
-            bot = opponents[game.to_move]
+        while game.winners is None and (seat := game.to_move) != LEARNER:
+            bot = opponents[seat]
             assert bot is not None
             move = bot.choose(view())
             if self.render_mode is None:
