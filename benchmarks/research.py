@@ -174,9 +174,7 @@ def main() -> None:
         )
 
     spiel_games = max(1, games // 10)
-    print(
-        f"Whole games of random moves a CPU second (best of {repeat}; OpenSpiel {spiel_games} games a run)"
-    )
+    print(f"Whole games of random moves a CPU second (best of {repeat}; OpenSpiel {spiel_games})")
     for players in SIZES:
         engine, engine_moves = max(engine_games(players, games) for _ in range(repeat))
         gym, _ = max(gymnasium_games(players, games) for _ in range(repeat))

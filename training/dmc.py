@@ -13,8 +13,9 @@ and no discount: Mantis pays only at the end.
   Q-values among the legal actions (``action_masks()``), ``--epsilon`` at
   first, falling linearly to a tenth of it by the end.  The environment is
   reset with ``--seed`` once, then deals from its own generator.
-* Fit: after every ``--batch`` episodes, one pass of Adam over those
-  episodes' decisions in minibatches, mean squared error.
+* Fit: after every ``--batch`` episodes, one pass of Adam over the
+  decisions of the last ``--window`` batches in minibatches, mean squared
+  error.
 * Network: the observation scaled by the space's bounds, one hidden ReLU
   layer (``--hidden`` units), six outputs.
 
@@ -32,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections import deque
 from typing import Any
 
 import gymnasium
@@ -136,7 +138,7 @@ class Adam:
 
 def best_action(net: QNetwork, observation: np.ndarray, legal: int) -> int:
     """The legal action (``0`` to ``legal - 1``) with the highest Q-value."""
-    return int(np.argmax(net.q(observation)[:legal]))
+    return int(np.argmax(net.q(observation)[0, :legal]))
 
 
 def train(args: argparse.Namespace) -> tuple[QNetwork, list[str]]:
@@ -146,6 +148,9 @@ def train(args: argparse.Namespace) -> tuple[QNetwork, list[str]]:
     env = gymnasium.make("Mantis-v0", num_players=args.players, opponents="greedy")
     env.reset(seed=args.seed)
     log: list[str] = []
+    # the decisions of the last few batches: each fit sees every decision several
+    # times, and a policy that swings in one batch is pulled back by the ones before
+    window: deque[tuple[np.ndarray, np.ndarray, np.ndarray]] = deque(maxlen=args.window)
     played = 0
     start = time.perf_counter()
     while played < args.train_games:
@@ -180,9 +185,10 @@ def train(args: argparse.Namespace) -> tuple[QNetwork, list[str]]:
             rets.extend([float(reward)] * len(episode_x))
             won += float(reward)
             played += 1
-        x = np.asarray(xs, np.float32)
-        a = np.asarray(acts, np.int64)
-        g = np.asarray(rets, np.float32)
+        window.append(
+            (np.asarray(xs, np.float32), np.asarray(acts, np.int64), np.asarray(rets, np.float32))
+        )
+        x, a, g = (np.concatenate(part) for part in zip(*window, strict=True))
         order = rng.permutation(len(a))
         losses = []
         for lo in range(0, len(order), args.minibatch):
@@ -219,7 +225,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--batch", type=int, default=1000, help="episodes between fits")
     parser.add_argument("--minibatch", type=int, default=256)
     parser.add_argument("--hidden", type=int, default=128)
-    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--lr", type=float, default=3e-4)
+    parser.add_argument("--window", type=int, default=4, help="batches each fit learns from")
     parser.add_argument("--epsilon", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--eval-games", type=int, default=10_000)
