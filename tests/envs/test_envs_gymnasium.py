@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import gymnasium
 import numpy as np
 import pytest
@@ -94,3 +96,18 @@ def test_opponents_that_do_not_fit_the_table_are_one_line_errors():
         MantisEnv(num_players=2, opponents=["grandmaster"])
     with pytest.raises(ValueError, match="has choose"):
         MantisEnv(num_players=2, opponents=[42])  # type: ignore[list-item]
+
+
+def test_a_pickled_environment_plays_on_exactly_as_the_original():
+    env = MantisEnv(num_players=3, opponents=["casual", "random"])
+    env.reset(seed=21)
+    for _ in range(3):
+        env.step(1)
+    twin = pickle.loads(pickle.dumps(env))
+    for action in (0, 2, 0, 1, 0, 0, 2, 1) * 12:
+        first = env.step(action)
+        second = twin.step(action)
+        assert np.array_equal(first[0], second[0]) and first[1:4] == second[1:4]
+        if first[2]:
+            break
+    assert twin.game.history == env.game.history
