@@ -25,7 +25,7 @@ def load(players: int) -> pyspiel.Game:
     return pyspiel.load_game("python_mantis", {"players": players})
 
 
-@pytest.mark.parametrize("players", SIZES)
+@pytest.mark.parametrize("players", (2, 3, 4, 5, 6))
 def test_openspiel_random_sim_test_passes_with_serialization(players):
     pyspiel.random_sim_test(load(players), num_sims=3, serialize=True, verbose=False)
 
