@@ -34,7 +34,10 @@ class Console:
         self.prompting = False
         """A prompt is written and waits for its answer."""
         self._open = False
-        self._lines: asyncio.Queue[str | None] | None = None
+        self._prompts = 0
+        """Prompts written so far (a line typed before the last one was written is told apart:
+        the terminal echoed it above that prompt, whose line is still open)."""
+        self._lines: asyncio.Queue[tuple[str | None, int]] | None = None
         self._pending: asyncio.Task[str | None] | None = None
 
     # ------------------------------------------------------------------ output
@@ -49,6 +52,7 @@ class Console:
         self._open = False
         if waiting:
             self.out.write(PROMPT)
+            self._prompts += 1
             self._open = True
         self.out.flush()
 
@@ -58,6 +62,7 @@ class Console:
             self.out.write("\n")
         self.out.write(printable(question) + " " + PROMPT)
         self.out.flush()
+        self._prompts += 1
         self.prompting = True
         self._open = True
 
@@ -72,7 +77,7 @@ class Console:
         if self._lines is not None:
             return
         loop = asyncio.get_running_loop()
-        lines: asyncio.Queue[str | None] = asyncio.Queue()
+        lines: asyncio.Queue[tuple[str | None, int]] = asyncio.Queue()
         self._lines = lines
 
         def read() -> None:
@@ -85,7 +90,7 @@ class Console:
                 text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
                 line = None if not text else text.rstrip("\r\n")
                 try:
-                    loop.call_soon_threadsafe(lines.put_nowait, line)
+                    loop.call_soon_threadsafe(lines.put_nowait, (line, self._prompts))
                 except RuntimeError:
                     return  # the loop is gone: the program is ending
                 if line is None:
@@ -107,9 +112,10 @@ class Console:
     async def _read(self) -> str | None:
         self.start_reading()
         assert self._lines is not None
-        line = await self._lines.get()
-        # The Enter that ended it moved the terminal to a new line.
-        self._open = False
+        line, prompts = await self._lines.get()
+        # The Enter that ended it moved the terminal to a new line, unless a prompt was
+        # written after it was typed: that prompt's line is still open.
+        self._open = self._open and prompts < self._prompts
         self.prompting = False
         return line
 

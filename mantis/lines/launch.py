@@ -53,10 +53,11 @@ def run_online(args: argparse.Namespace) -> int:
     async def play() -> int:
         from .online import OnlineTable
 
+        console = Console()
+        console.say(f"Connecting to {url}.")
         connection = await reach_table(url, opening, tokens)
         if connection is None:
             return FAILED
-        console = Console()
         prefs = LinePreferences.load(warn=console.say)
         try:
             return await OnlineTable(console, prefs, connection).run()

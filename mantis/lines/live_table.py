@@ -22,7 +22,7 @@ from ..players.clock import SYSTEM_CLOCK, Clock
 from ..store import SPEEDS
 from ..table import KeepFailed, Left, Message, Opening, PublicPosition, StreamError, Talk
 from ..table.names import YOU, clean_name
-from ..table.narration import narrate, opening_line
+from ..table.narration import narrate, opening_line, possessive
 from ..table.pacing import PacingGate
 from . import wording
 from .commands import Command
@@ -94,6 +94,11 @@ class LiveTable:
         """The time the seat to move has, as the prompt says it ("" for none)."""
         self.said_turns: Callable[[int], bool] = lambda seat: False
         """Whether a turn of this seat (played elsewhere) is said as it starts."""
+        self.waits: Callable[[int], bool] = lambda seat: False
+        """Whether the question of this seat's turn waits (online: for the server's word on
+        its clock, so the question says the time; or while a bot plays the seat)."""
+        self.unasked = False
+        """A turn played here is awaited, its question not asked yet (``waits``)."""
         self._misfit = False
         self.has_bots = any(seat.kind != "human" for seat in backlog[0].seats)
         self.gate: PacingGate[Message] = PacingGate(
@@ -103,6 +108,7 @@ class LiveTable:
             clock=clock,
             can_hold=moves.can_hold,
             paused=paused and self.has_bots,
+            on_hold=self._held,
         )
         self.gate.uncover()  # lines are never covered: nothing waits for a screen
         for message in backlog:
@@ -114,9 +120,9 @@ class LiveTable:
         """What is said first: the table, and where the game stands if it is under way."""
         opening = self.state.opening
         assert opening is not None
-        lines = [opening_line(opening.target, opening.first, self.names, self.seed)]
+        lines = [wording.heard(opening_line(opening.target, opening.first, self.names, self.seed))]
         seats = "; ".join(
-            f"{seat + 1}, {'you' if name == YOU else name}"
+            f"{seat + 1}, {wording.who(name)}"
             + (f", {self.about(seat)}" if self.about(seat) else "")
             for seat, name in enumerate(self.names)
         )
@@ -163,16 +169,22 @@ class LiveTable:
             if message.seat in self.controls:
                 self.ask()
             elif self.said_turns(message.seat):
-                mover = self.names[message.seat]
-                self.console.say(f"{mover} to move: {wording.colours(message.top_back)}.")
+                mover = possessive(self.names[message.seat], start=True)
+                self.console.say(f"{mover} turn, top card {wording.colours(message.top_back)}.")
         elif isinstance(message, CardRevealed):
-            self.asking = None
-            self.console.settle()
+            self._answered()
         elif isinstance(message, GameOver):
-            self.asking = None
-            self.console.settle()
-            self.console.say(*wording.result_lines(message, self.names, self.played_on))
+            self._answered()
+            self.console.say(
+                *wording.result_lines(message, self.names, self.seed, played_on=self.played_on)
+            )
             self.over.set()
+
+    def _answered(self) -> None:
+        """The turn being asked was played (here, or for this seat by a bot)."""
+        self.asking = None
+        self.unasked = False
+        self.console.settle()
 
     def _fold(self, message: Message, *, say: bool = False) -> None:
         self.state.apply(message)
@@ -197,28 +209,45 @@ class LiveTable:
         if isinstance(message, GameOver):
             return None  # said whole by result_lines
         line = narrate(message, self.names)
-        return None if line is None else _sentence(line)
+        return None if line is None else wording.heard(line)
 
     # ------------------------------------------------------------------ the prompt
 
     def ask(self) -> None:
-        """Ask the seat to move here for its move (again)."""
+        """Ask the seat to move here for its move: the whole question (again)."""
         view = self.state.view()
         if view.over or view.to_move not in self.controls:
             return
         self.asking = view.to_move
-        if self.prefs.settings.coach:
+        if self.waits(view.to_move):
+            self.unasked = True
+            return
+        self.unasked = False
+        settings = self.prefs.settings
+        if settings.coach:
             self.console.say(wording.coach_line(view, self.names))
         self.console.prompt(
             wording.decision(
-                view, self.names, odds=self.prefs.settings.show_odds, clock=self.clock_text()
+                view,
+                self.names,
+                odds=settings.show_odds,
+                more=settings.lines_more,
+                clock=self.clock_text(),
             )
         )
 
-    def reprompt(self) -> None:
-        """After an answer that was no move: the question again, if one is open."""
-        if self.asking is not None:
+    def reprompt(self, *, whole: bool = False) -> None:
+        """After an answer that was no move, if a question is open: the moves' keys alone
+        ("s, 2 or 3"), the rest having been said just before; ``whole``: all of it."""
+        if self.asking is None or self.unasked:
+            return
+        if whole:
             self.ask()
+            return
+        view = self.state.view()
+        mover = self.names[self.asking]
+        keys = wording.choices(view)
+        self.console.prompt(keys if mover == YOU else f"{mover}: {keys}")
 
     # ------------------------------------------------------------------ commands
 
@@ -230,9 +259,11 @@ class LiveTable:
         if word in ("score", "steal"):
             self._move(command)
             return
+        whole = False
         if word == "repeat":
-            if self.asking is None:
+            if self.asking is None or self.unasked:
                 say(self.status())
+            whole = True
         elif word == "look":
             say(
                 *wording.table_lines(view, self.names, [self.about(s) for s in range(view.players)])
@@ -240,9 +271,11 @@ class LiveTable:
         elif word == "scores":
             say(wording.scores_line(view, self.names))
         elif word == "odds":
-            self._switch(command, "show_odds", "Odds", wording.odds_lines)
+            whole = self._switch(command, "show_odds", wording.odds_lines)
+        elif word == "more":
+            whole = self._switch(command, "lines_more", self._option_lines)
         elif word == "coach":
-            self._switch(command, "coach", "Coach", lambda v, n: [wording.coach_line(v, n)])
+            whole = self._switch(command, "coach", lambda v, n: [wording.coach_line(v, n)])
         elif word == "log":
             count = int(command.rest) if command.rest.isdigit() else LOG_LINES
             said = self.said[-count:] if count else []
@@ -259,14 +292,12 @@ class LiveTable:
             self._speed(command.rest)
         else:
             say(self.possible(command))
-        self.reprompt()
+        self.reprompt(whole=whole)
 
     def possible(self, command: Command) -> str:
-        """One line for a command that does nothing here: what is possible instead."""
-        what = f"{command.rest or command.word!r} is not a command here"
-        if self.asking is not None:
-            return f"{what}: s scores, {self._seat_choice()} steals; help lists every command."
-        return f"{what}: help lists every command."
+        """One line for a command that does nothing here: what is possible instead (the
+        question that follows names the moves)."""
+        return f"{command.rest or command.word!r} is not a command here: help lists them."
 
     def status(self) -> str:
         """Where the table is, in a line (for an empty line typed while nobody here moves)."""
@@ -274,15 +305,17 @@ class LiveTable:
         if view.over:
             return "The game is over."
         mover = self.names[view.to_move]
+        turn = f"{possessive(mover, start=True)} turn"
         if self.gate.held or self.gate.paused:
-            return f"Bots paused, {mover} to move: p resumes, n plays one move."
-        return f"{mover} to move."
+            return f"{turn}, bots paused: n plays one move, p plays on."
+        return f"{turn}."
 
-    def _seat_choice(self) -> str:
-        seats = [
-            str(a.target + 1) for a in self.state.view().legal_actions() if isinstance(a, Steal)
-        ]
-        return wording.join_or(seats)
+    def _held(self) -> None:
+        """The pause holds the table before a bot's move: said, so silence is understood."""
+        view = self.state.view()
+        if not view.over:
+            mover = possessive(self.names[view.to_move])
+            self.console.say(f"Paused before {mover} move: n plays it, p plays on.")
 
     def _move(self, command: Command) -> None:
         view = self.state.view()
@@ -291,7 +324,8 @@ class LiveTable:
             if view.over:
                 self.console.say("The game is over.")
             else:
-                self.console.say(f"Not your turn: {self.names[view.to_move]} is to move.")
+                mover = possessive(self.names[view.to_move], start=True)
+                self.console.say(f"Not your turn: {mover} turn.")
             return
         action: Action = SCORE
         if command.word == "steal":
@@ -299,40 +333,43 @@ class LiveTable:
             legal = [a.target for a in view.legal_actions() if isinstance(a, Steal)]
             if target is None or target not in legal:
                 if target is not None and target == seat:
-                    problem = "You cannot steal from yourself"
+                    problem = "You cannot steal from yourself."
                 elif target is not None and 0 <= target < view.players:
-                    problem = f"Seat {target + 1} cannot be stolen from"
+                    problem = f"Seat {target + 1} cannot be stolen from."
                 elif target is not None:
-                    problem = f"There is no seat {target + 1}"
+                    problem = f"There is no seat {target + 1}."
                 else:
-                    problem = "Steal from whom?"
-                self.console.say(f"{problem}: s scores, {self._seat_choice()} steals.")
+                    problem = "Steal from whom? Type the seat's number."
+                self.console.say(problem)
                 self.reprompt()
                 return
             action = steal(target)
-        self.asking = None
-        self.console.settle()
+        self._answered()
         asyncio.get_running_loop().create_task(self.moves.play(seat, view.turn, action))
 
     def _switch(
         self,
         command: Command,
         setting: str,
-        title: str,
         now: Callable[[View, Sequence[str]], list[str]],
-    ) -> None:
+    ) -> bool:
+        """``odds``, ``coach`` or ``more``: said now, or (``on``, ``off``) at every turn; whether
+        the question is asked whole again (it changed)."""
         answer = command.rest.casefold()
         if answer in ("on", "off"):
             self.prefs.change(**{setting: answer == "on"})
-            every = (
-                "every prompt says them"
-                if setting == "show_odds"
-                else "said at every turn of yours"
-            )
+            title, every = SWITCHES[setting]
             self.console.say(f"{title} {answer}" + (f": {every}." if answer == "on" else "."))
-            return
+            return True
         view = self.state.view()
-        self.console.say(*now(view, self.names))
+        if view.over:
+            self.console.say("The game is over.")
+        else:
+            self.console.say(*now(view, self.names))
+        return False
+
+    def _option_lines(self, view: View, names: Sequence[str]) -> list[str]:
+        return wording.option_lines(view, names, odds=self.prefs.settings.show_odds)
 
     def _pause(self) -> None:
         if not (self.moves.can_hold and self.has_bots):
@@ -343,7 +380,7 @@ class LiveTable:
             return
         self.gate.toggle_pause()
         if self.gate.paused:
-            self.console.say("Bots paused: n plays one move, p resumes.")
+            self.console.say("Bots paused.")
         else:
             self.console.say("Bots play on.")
 
@@ -360,6 +397,9 @@ class LiveTable:
         self.console.say(f"Bot speed {speed}.")
 
 
-def _sentence(line: str) -> str:
-    """A line of the log as a sentence (a full stop at its end)."""
-    return line if line.endswith((".", "!", "?", "”")) else f"{line}."
+SWITCHES = {
+    "show_odds": ("Odds", "each move's chance in every question"),
+    "coach": ("Coach", "said before every question"),
+    "lines_more": ("More", "every question says what each tank holds of the top card's colours"),
+}
+"""The switches ``odds on``, ``coach on``, ``more on`` turn: a title, and what "on" does."""

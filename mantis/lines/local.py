@@ -5,8 +5,9 @@ program holds alone (``store.save_slots``), a saved game no other program
 is playing is offered back at the next start (``--resume`` takes the newest
 at once), and a finished game goes into the statistics, with each person's
 rating before and after it.  ``quit`` leaves at any moment and loses
-nothing.  After a game: again (a new deal, the same seats), rematch (the
-same deal), review, or quit.
+nothing.  After a game, as the app's game-over screen offers: again (a new
+deal, the same seats), rematch (the same deal), replay, review, a new table
+(its seats typed as ``--seats`` takes them), or quit.
 """
 
 from __future__ import annotations
@@ -23,16 +24,19 @@ from ..store.saves import LoadedSave
 from ..table import LocalKeeper, Table, dealt, seats_of
 from ..table.history import new_seed
 from ..table.narration import join_names
-from ..table.seating import SeatingError, make_players
+from ..table.seating import SeatingError, make_players, parse_seats
 from . import wording
 from .commands import Command, read_command
 from .console import INTERRUPTED, Console
+from .help import help_lines
 from .live_table import LiveTable
 from .preferences import LinePreferences
 
 QUIT = "quit"
-AGAIN = "again"
-REMATCH = "rematch"
+
+#: What the end of a game asks (a key each, as the app's game-over screen has them).
+WHAT_NEXT = "What next? a again, r rematch, v replay, e review, n new table, q quit."
+NEXT_KEYS = "a, r, v, e, n or q"
 
 
 class SeatsHere:
@@ -76,13 +80,7 @@ class LocalGames:
         try:
             record = await self._first(start)
             while record is not None:
-                choice = await self.play(record)
-                if choice == QUIT:
-                    break
-                if choice == REMATCH:
-                    record = record.from_start()
-                else:
-                    record = dealt(seats_of(record), new_seed())
+                record = await self.play(record)
         finally:
             if self.slot is not None:
                 self.slot.release()
@@ -152,14 +150,15 @@ class LocalGames:
 
     # ------------------------------------------------------------------ one game
 
-    async def play(self, record: GameRecord) -> str:
-        """Play ``record`` from where it stands to the end; what the person chose next."""
+    async def play(self, record: GameRecord) -> GameRecord | None:
+        """Play ``record`` from where it stands to the end; the game the person chose to
+        play next (None: they quit)."""
         assert self.slot is not None
         try:
             players = make_players(seats_of(record))
         except SeatingError as exc:
             self.console.say(f"Cannot play this game: {exc}.")
-            return QUIT
+            return None
         keeper = LocalKeeper(save_path=self.slot.path)
         table = Table(
             record,
@@ -196,11 +195,11 @@ class LocalGames:
                         f"Game saved after move {live.state.turn}: "
                         "mantis play --lines offers it again."
                     )
-                    return QUIT
+                    return None
                 if command.word == "help":
                     self.console.say(*help_lines(playing=True))
                     live.reprompt()
-                elif command.word in (AGAIN, REMATCH, "review", "new"):
+                elif command.word in ("again", "rematch", "review", "replay", "new"):
                     self.console.say("That comes once the game is over.")
                     live.reprompt()
                 else:
@@ -217,33 +216,63 @@ class LocalGames:
                 task.cancel()
             await asyncio.gather(showing, running, return_exceptions=True)
 
-    async def _after(self, live: LiveTable, record: GameRecord) -> str:
-        """What next, once the game is over: again, rematch, review, or quit."""
-        question = "Game over. a: again, a new deal; r: rematch, the same deal; e: review; q: quit."
+    async def _after(self, live: LiveTable, record: GameRecord) -> GameRecord | None:
+        """What next, once the game is over: the next game to play, or None to quit."""
+        question = WHAT_NEXT
         while True:
             self.console.prompt(question)
+            question = NEXT_KEYS  # the whole question once; after an answer, its keys
             line = await self.console.line()
             if line is None:
-                return QUIT
+                return None
             command = read_command(line)
             word = command.word
-            if word in (AGAIN, "new", "yes"):
-                return AGAIN
-            if word == REMATCH:
-                return REMATCH
+            if word in ("again", "yes"):
+                return dealt(seats_of(record), new_seed())
+            if word == "rematch":
+                return record.from_start()
             if word == QUIT:
-                return QUIT
-            if word == "review":
+                return None
+            if word in ("new", "next"):
+                seats = await self._new_seats()
+                if seats is not None:
+                    self.prefs.change(last_seats=seats)
+                    return dealt(seats, new_seed())
+            elif word == "review":
                 from .review import say_review
 
                 person = min(live.controls, default=None)
                 await say_review(self.console, record, None if person is None else [person])
+            elif word == "replay":
+                from .replay import replay
+
+                await replay(self.console, self.prefs, record, clock=self.clock)
             elif word == "help":
                 self.console.say(*help_lines(playing=False))
             elif word in ("look", "scores", "log"):
                 live.handle(command)
-            elif word != "repeat":
-                self.console.say(f"{line.strip()!r} is not an answer here.")
+            elif word == "repeat":
+                question = WHAT_NEXT
+            else:
+                self.console.say(f"{line.strip()!r} is not an answer here: help explains them.")
+
+    async def _new_seats(self) -> tuple[SeatInfo, ...] | None:
+        """The seats of a new table, typed as ``--seats`` takes them (None: none after all)."""
+        self.console.say(
+            "Type the seats with a comma between them: human for you, then bots, "
+            "random, casual, greedy or expert; such as human, greedy, expert. "
+            "Enter alone goes back."
+        )
+        while True:
+            self.console.prompt("Seats:")
+            line = await self.console.line()
+            if line is None or not line.strip():
+                return None
+            try:
+                return parse_seats(line)
+            except SeatingError as exc:
+                problem = str(exc).removeprefix("--seats: ").removeprefix("--seats has ")
+                self.console.say(f"No table: {problem}.")
 
 
 def _what_sits(seat: SeatInfo) -> str:
@@ -273,49 +302,6 @@ def describe_save(save: LoadedSave) -> str:
     if save.saved_at is not None:
         when = f", saved on {save.saved_at:%-d %B} at {save.saved_at:%H:%M} UTC"
     return f"{record.players} players, {join_names(names)}, after move {len(record.actions)}{when}"
-
-
-def help_lines(*, playing: bool, online: bool = False, seated: bool = True) -> list[str]:
-    """The commands, a line each, for a table being played (or one that is over)."""
-    lines = ["Commands, each a word or its first letter, then Enter:"]
-    if playing and seated:
-        lines += [
-            "s: score, turn the top card into your own tank.",
-            "A seat's number, such as 2: steal, turn the top card into that seat's tank.",
-        ]
-    lines += [
-        "look or l: the whole table again, each seat's score and tank.",
-        "scores: the scores.",
-        "log: the last 5 moves again; log 20: the last 20.",
-        "odds or o: each move's chance now; odds on, odds off: at every prompt.",
-        "coach or c: what the strongest bot would do now; coach on, coach off: at every turn.",
-    ]
-    if online:
-        lines += [
-            "talk TEXT or t TEXT: say something to the table.",
-            "clock: the time left for the move being played.",
-        ]
-        if seated:
-            lines += [
-                "leave: leave the game for good, a bot plays your seat.",
-                "back or b: play your own turns again after being away.",
-            ]
-    else:
-        lines += [
-            "p: pause the bots, or let them play on; n: one move while paused.",
-            "speed: the bots' speed, slow, normal, fast or instant; speed fast sets it.",
-        ]
-    if not playing:
-        lines += (
-            ["a: offer another game, or accept one; d: decline."]
-            if online
-            else ["a: again, a new deal; r: rematch, the same deal; e: review the game."]
-        )
-    lines.append(
-        "Enter alone: the question again. help or h: this list. q: quit"
-        + (", the game is saved." if not online else ", the seat stays yours.")
-    )
-    return lines
 
 
 def _saved_at(save: LoadedSave) -> float:

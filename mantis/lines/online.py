@@ -1,12 +1,16 @@
 """A server's table in lines: its waiting room, its games, its talk, its clock, its people.
 
 What the connection (``net.client.TableConnection``) hears is said as it
-comes: who sits down, the game's stream at a person's pace (``LiveTable``),
-what people say, who drops and comes back, the turn clock (at the prompt,
-and once at 10 s left), offers of another game.  A seat played here is
-asked at the prompt and its move sent as an intent naming its turn; the
-server runs the game.  ``leave`` leaves the game for good (after a yes) and
-keeps listening until it ends, so its record still reaches this computer's
+comes: who sits down, the seats the host adds and removes, the game's
+stream at a person's pace (``LiveTable``), what people say, who drops and
+comes back, the turn clock (in the question, and once at 10 s left),
+offers of another game, ratings.  In the waiting room the host adds bots
+and open seats, removes seats and starts, as the app's waiting room lets
+them.  A seat played here is asked at the prompt and its move sent as an
+intent naming its turn; the server runs the game.  At a table with a turn
+clock the question waits for the server's word on the clock, so it always
+says the time.  ``leave`` leaves the game for good (after a yes) and keeps
+listening until it ends, so its record still reaches this computer's
 statistics, as every finished game does (``store.finished``).  ``quit``
 keeps the seat: joining again takes it back.
 """
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 
 from ..engine import Action, CardRevealed, GameOver
 from ..net import protocol
@@ -23,16 +28,20 @@ from ..net.codes import shown_code
 from ..net.presence import WORDS
 from ..net.seat_ratings import rating_changes, seat_rating
 from ..players.clock import SYSTEM_CLOCK, Clock
+from ..players.registry import BOTS, level_choices
 from ..table import Away, Message, Recorded, Talk
 from ..table.names import YOU
-from ..table.narration import join_names, talk_line
+from ..table.narration import join_names
 from . import wording
 from .commands import Command, read_command
 from .console import INTERRUPTED, Console
+from .help import help_lines
 from .live_table import LiveTable, seat_names
-from .local import help_lines
 from .preferences import LinePreferences
 from .turn_clock import TurnClockCall
+
+#: The level a bot added without one has (as the app's waiting room offers first).
+DEFAULT_BOT = "greedy"
 
 
 class SeatOnline:
@@ -50,6 +59,23 @@ class SeatOnline:
 def spelt(code: str) -> str:
     """A table's code, letter by letter for a screen reader: "K X Q D"."""
     return " ".join(c for c in shown_code(code) if c.isalnum())
+
+
+def rating_words(text: str) -> str:
+    """A rating as ``seat_rating`` shows it, in words: "1,500?" is "1,500, provisional",
+    "1,537 (+37)" is "1,537, up 37"."""
+    text = text.replace("?", ", provisional")
+    text = re.sub(r" \(\+([\d,]+)\)", r", up \1", text)
+    return re.sub(r" \(-([\d,]+)\)", r", down \1", text)
+
+
+def bot_level(word: str) -> str | None:
+    """The bot a typed level names ("expert", "hard", "greedy"...), or None."""
+    wanted = word.casefold()
+    for label, bot in level_choices():
+        if wanted in (label.casefold(), bot):
+            return bot
+    return wanted if wanted in BOTS else None
 
 
 class OnlineTable:
@@ -77,8 +103,10 @@ class OnlineTable:
         self._presence: tuple[str, ...] = connection.presence
         self._kept: set[str] = set()
         self._rated_said: set[str] = set()
+        self._why_said: str | None = None
+        self._waiting_said = ""
         self._asked_to_leave = False
-        self._clock_said: int | None = None
+        self._dropped = False
 
     # ------------------------------------------------------------------ running
 
@@ -121,45 +149,134 @@ class OnlineTable:
     def _welcome(self) -> list[str]:
         connection = self.connection
         code = connection.code or "?"
-        where = f"Table {shown_code(code)}, spelt {spelt(code)}, on {connection.url}."
-        lines = [where]
+        lines = [f"Table {shown_code(code)}, spelt {spelt(code)}, on {connection.url}."]
         if connection.seat is None:
             lines.append("You are watching.")
         if connection.stream:
             return lines
         return lines + self._room_lines()
 
+    # ------------------------------------------------------------------ the waiting room
+
+    def _seat_words(self, seat: int) -> str:
+        """A seat in the waiting room: "2, Bea, rated 1,512" or "3, greedy bot" or "4, open"."""
+        room = self._room
+        assert room is not None
+        state = room.seats[seat]
+        if state.kind == "bot":
+            what = f"{state.bot} bot"
+        elif state.taken:
+            what = "you" if seat == self.connection.seat else state.name
+        else:
+            what = "open"
+        if seat == room.host and not room.quick:
+            what += ", host"
+        presence = self._presence[seat] if seat < len(self._presence) else ""
+        if state.kind == "human" and state.taken and presence == "gone":
+            what += ", offline"
+        rating = self._rating(seat)
+        return f"{seat + 1}, {what}{f', rated {rating}' if rating else ''}"
+
+    def _rating(self, seat: int) -> str:
+        """A seat's rating in words, at a rated table ("" at any other: it means nothing)."""
+        ratings = self.connection.ratings
+        if ratings is None or not ratings.rated:
+            return ""
+        return rating_words(seat_rating(ratings, self._room, seat))
+
     def _room_lines(self) -> list[str]:
         room = self._room
         if room is None:
             return []
-        seats = []
-        for seat, state in enumerate(room.seats):
-            if state.kind == "bot":
-                what = f"{state.bot} bot"
-            elif state.taken:
-                what = "you" if seat == self.connection.seat else state.name
-            else:
-                what = "open"
-            extra = ", host" if seat == room.host else ""
-            rating = seat_rating(self.connection.ratings, room, seat)
-            seats.append(f"{seat + 1}, {what}{extra}{f', rated {rating}' if rating else ''}")
-        lines = [f"Seats: {'; '.join(seats)}."]
+        seats = "; ".join(self._seat_words(seat) for seat in range(len(room.seats)))
+        lines = [f"Seats: {seats}."]
+        rules = []
         if room.clock is not None:
-            lines.append(f"A turn clock of {room.clock} seconds a move.")
+            rules.append(f"a turn clock of {room.clock} seconds a move")
+        if not room.talk:
+            rules.append("no talk")
+        if rules:
+            lines.append(f"{' and '.join(rules).capitalize()}.")
+        why = self._why_unrated()
+        if why:
+            lines.append(why)
         if room.state == "waiting":
-            missing = sum(1 for s in room.seats if s.kind == "human" and not s.taken)
-            if missing:
-                lines.append(
-                    f"Waiting for {wording.plural(missing, 'more person')}.".replace(
-                        "persons", "people"
-                    )
-                )
-            if self.connection.seat == room.host:
-                lines.append("Type start once every seat is taken; others join with the code.")
-            else:
-                lines.append("The host starts the game.")
+            self._waiting_said = self._waiting_line(room)
+            lines.append(self._waiting_said)
         return lines
+
+    def _waiting_line(self, room: protocol.RoomState) -> str:
+        """Who or what the waiting room waits for, in a line."""
+        missing = sum(1 for s in room.seats if not s.taken)
+        people = wording.plural(missing, "more person", "more people")
+        if room.quick:
+            line = (
+                f"Waiting for {people}: the game starts by itself once the table is full."
+                if missing
+                else "The table is full: the game starts."
+            )
+            if missing and room.bots_in is not None:
+                line += f" In {room.bots_in:.0f} seconds, {room.away_bot} bots take the open seats."
+            return line
+        if self._hosting():
+            if missing:
+                return f"Waiting for {people} to join with the code."
+            return "Every seat is taken: type start."
+        if missing:
+            return f"Waiting for {people}, then for the host to start."
+        return "Waiting for the host to start."
+
+    def _why_unrated(self) -> str:
+        ratings = self.connection.ratings
+        if ratings is None or not ratings.why:
+            return ""
+        return f"Not rated: {ratings.why}."
+
+    def _room_changed(self, room: protocol.RoomState) -> None:
+        old, self._room = self._room, room
+        if room.state != "waiting" or old is None:
+            return
+        said: list[str] = []
+        if len(room.seats) > len(old.seats):
+            for seat in range(len(old.seats), len(room.seats)):
+                what = self._seat_words(seat).split(", ", 1)[1]
+                said.append(f"Seat {seat + 1} added: {what}.")
+        elif len(room.seats) < len(old.seats):
+            gone = next(
+                (i for i, (a, b) in enumerate(zip(old.seats, room.seats, strict=False)) if a != b),
+                len(room.seats),
+            )
+            seats = "; ".join(self._seat_words(seat) for seat in range(len(room.seats)))
+            said.append(f"Seat {gone + 1} removed. Seats: {seats}.")
+        else:
+            for seat, (was, now) in enumerate(zip(old.seats, room.seats, strict=True)):
+                if now.kind == "human" and now.taken and not was.taken:
+                    said.append(f"{now.name} sat down in seat {seat + 1}.")
+                elif was.kind == "human" and was.taken and not now.taken:
+                    said.append(f"{was.name} left seat {seat + 1}: it is open again.")
+        waiting = self._waiting_line(room)
+        if waiting != self._waiting_said:
+            self._waiting_said = waiting
+            said.append(waiting)
+        if said:
+            self.console.say(*said)
+
+    def _presence_changed(self, presence: tuple[str, ...]) -> None:
+        old, self._presence = self._presence, presence
+        names = self._names()
+        live = self.live
+        me = self.connection.seat
+        for seat, (was, now) in enumerate(zip(old, presence, strict=False)):
+            if seat >= len(names) or was == now:
+                continue
+            if seat == me:
+                if was == "away" and live is not None and live.unasked:
+                    live.ask()  # back: the question of this turn, if it is still open
+                continue
+            if now == "gone":
+                self.console.say(f"{names[seat]} is offline.")
+            elif now == "here" and was == "gone":
+                self.console.say(f"{names[seat]} is online again.")
 
     # ------------------------------------------------------------------ what the server says
 
@@ -180,18 +297,11 @@ class OnlineTable:
             mine = event.seat == self.connection.seat
             self.turn_clock.heard(event.turn, event.seat, event.remaining, mine=mine)
             live = self.live
-            # Asked before the server's word on the clock came: said now, once.
-            if (
-                mine
-                and live is not None
-                and live.asking == event.seat
-                and live.state.turn == event.turn
-                and self._clock_said != event.turn
-            ):
-                self.console.say(f"{self._clock_text(event.turn).capitalize()}.")
+            if live is not None and live.unasked and live.asking == event.seat:
+                live.ask()  # the question waited for this word: it says the time now
         elif isinstance(event, protocol.Said):
-            names = self._names()
-            self.console.say(talk_line(Talk(event.seat, event.name, event.text), names))
+            talk = Talk(event.seat, event.name, event.text)
+            self.console.say(wording.talk_text(talk, self._names()))
         elif isinstance(event, protocol.Offer):
             self._offered(event)
         elif isinstance(event, protocol.OfferClosed):
@@ -199,19 +309,22 @@ class OnlineTable:
         elif isinstance(event, protocol.Ratings):
             self._ratings()
         elif isinstance(event, protocol.Error):
-            self.console.say(f"{event.message}.".replace("..", "."))
+            text = event.message.rstrip(".")
+            self.console.say(f"{text[:1].upper()}{text[1:]}.")
         elif isinstance(event, Dropped):
-            self.console.say(
-                f"Connection lost, {event.reason}: trying again in {event.retry_in:g} s."
-            )
+            # Said once: the client tries again by itself, sooner or later, until it is back.
+            if not self._dropped:
+                self._dropped = True
+                self.console.say("Connection lost: reconnecting.")
         elif isinstance(event, Reconnected):
+            self._dropped = False
             self.console.say("Back online.")
 
     def _names(self) -> list[str]:
         if self.live is not None:
             return self.live.names
         room = self._room
-        names = [s.name for s in room.seats] if room is not None else []
+        names = [s.name or f"Seat {i + 1}" for i, s in enumerate(room.seats)] if room else []
         if self.connection.seat is not None and self.connection.seat < len(names):
             names[self.connection.seat] = YOU
         return names
@@ -231,9 +344,11 @@ class OnlineTable:
             clock=self.clock,
         )
         live.about = self._about
-        live.clock_text = lambda: self._clock_text(live.state.turn)
+        live.clock_text = lambda: self._clock_left(live.state.turn)
         live.said_turns = lambda s: self._person(s) and s != seat
+        live.waits = lambda s: self._waits(live, s)
         self.live = live
+        self.console.settle()  # the question of the last game's end is moot
         if another:
             self.console.say("Another game at this table.")
         self.console.say(*live.opening_lines())
@@ -262,15 +377,27 @@ class OnlineTable:
             self.console.say("Type back to play your own turns again.")
         if isinstance(message, GameOver):
             self._ratings()
-            if self.seated:
-                self.console.say("a: offer another game; e: review; q: quit.")
+            self.console.prompt(self._what_next())
 
-    def _clock_text(self, turn: int) -> str:
-        """The time left for ``turn`` ("30 seconds to move"), noted as said."""
-        text = self.turn_clock.text(turn)
-        if text:
-            self._clock_said = turn
-        return text
+    def _what_next(self) -> str:
+        if self.seated:
+            return "What next? a another game, v replay, e review, q quit."
+        return "What next? v replay, e review, q quit."
+
+    def _waits(self, live: LiveTable, seat: int) -> bool:
+        """Whether the question of ``seat``'s turn waits: while a bot plays the seat (its
+        person away), or at a clocked table until the server said the time for this turn."""
+        if seat < len(self._presence) and self._presence[seat] == "away":
+            return True
+        room = self._room
+        if room is None or room.clock is None:
+            return False
+        return not (self.turn_clock.turn == live.state.turn and self.turn_clock.seat == seat)
+
+    def _clock_left(self, turn: int) -> str:
+        """ "30 seconds left" for the clock running for ``turn`` ("" for none)."""
+        seconds = self.turn_clock.seconds(turn)
+        return "" if seconds is None else f"{wording.plural(seconds, 'second')} left"
 
     def _person(self, seat: int) -> bool:
         room = self._room
@@ -282,58 +409,31 @@ class OnlineTable:
         if room is not None and seat < len(room.seats) and room.seats[seat].kind == "bot":
             words.append(f"{room.seats[seat].bot} bot")
         presence = self._presence[seat] if seat < len(self._presence) else ""
-        if presence in WORDS and seat != self.connection.seat:
-            words.append(WORDS[presence])
-        rating = seat_rating(self.connection.ratings, room, seat)
+        if presence in WORDS and presence != "here" and seat != self.connection.seat:
+            words.append(WORDS[presence])  # a person's connection, said when it is not up
+        rating = self._rating(seat)
         if rating:
             words.append(f"rated {rating}")
         return ", ".join(words)
 
-    def _room_changed(self, room: protocol.RoomState) -> None:
-        old, self._room = self._room, room
-        if room.state != "waiting" or old is None:
-            return
-        for seat, (was, now) in enumerate(zip(old.seats, room.seats, strict=False)):
-            if now.kind == "human" and now.taken and not was.taken:
-                self.console.say(f"{now.name} sat down in seat {seat + 1}.")
-            elif was.kind == "human" and was.taken and not now.taken:
-                self.console.say(f"Seat {seat + 1} is open again.")
-        if len(room.seats) != len(old.seats) or any(
-            a.kind != b.kind or a.bot != b.bot for a, b in zip(old.seats, room.seats, strict=False)
-        ):
-            self.console.say(*self._room_lines())
-
-    def _presence_changed(self, presence: tuple[str, ...]) -> None:
-        old, self._presence = self._presence, presence
-        if self.live is None:
-            return
-        names = self.live.names
-        for seat, (was, now) in enumerate(zip(old, presence, strict=False)):
-            if seat == self.connection.seat or seat >= len(names) or was == now:
-                continue
-            if now == "gone":
-                self.console.say(f"{names[seat]} is offline.")
-            elif now == "here" and was == "gone":
-                self.console.say(f"{names[seat]} is online again.")
-
     def _offered(self, offer: protocol.Offer) -> None:
         names = self._names()
         me = self.connection.seat
-        left = f"{offer.lapses_in:.0f} seconds"
+        left = f"{offer.lapses_in:.0f} seconds to answer"
         if me is not None and self.seated and me not in offer.accepted:
             self.console.say(
-                f"{names[offer.by]} offers another game: a accepts, d declines, {left}."
+                f"{names[offer.by]} offers another game: a accepts, d declines; {left}."
             )
         else:
-            waiting = [names[s] for s in range(len(names)) if s not in offer.accepted]
-            who = "You" if offer.by == me else names[offer.by]
+            waiting = [wording.who(names[s]) for s in range(len(names)) if s not in offer.accepted]
+            asker = "You" if offer.by == me else names[offer.by]
             self.console.say(
-                f"{who} asked for another game, waiting for {join_names(waiting)}, {left}."
+                f"{asker} asked for another game, waiting for {join_names(waiting)}; {left}."
             )
 
     def _closed(self, closed: protocol.OfferClosed) -> str:
         names = self._names()
-        who = "" if closed.seat is None else names[closed.seat]
+        who = "" if closed.seat is None else wording.who(names[closed.seat]).capitalize()
         if closed.reason == "declined":
             return f"{who} declined another game."
         if closed.reason == "left":
@@ -342,8 +442,14 @@ class OnlineTable:
 
     def _ratings(self) -> None:
         live = self.live
+        if live is None:
+            why = self._why_unrated()
+            if why and why != self._why_said:
+                self._why_said = why
+                self.console.say(why)
+            return
         record = self.connection.record
-        if live is None or not live.state.over or record is None or record in self._rated_said:
+        if not live.state.over or record is None or record in self._rated_said:
             return
         changes = rating_changes(self.connection.ratings, live.names)
         if changes:
@@ -374,67 +480,157 @@ class OnlineTable:
 
     async def command(self, command: Command) -> None:
         """Act on one typed command."""
-        word = command.word
         live = self.live
-        send = self.connection.send
         if self._asked_to_leave:
             self._asked_to_leave = False
-            if word == "yes":
+            if command.word == "yes":
                 await self._leave()
             else:
                 self.console.say("You stay.")
                 if live is not None:
                     live.reprompt()
             return
-        if word == "help":
-            over = live is not None and live.state.over
-            self.console.say(*help_lines(playing=not over, online=True, seated=self.seated))
-        elif word == "talk":
+        if live is None:
+            await self._in_waiting_room(command)
+        elif live.state.over:
+            await self._after_game(command, live)
+        else:
+            await self._in_game(command, live)
+
+    async def _everywhere(self, command: Command) -> bool:
+        """``help`` and ``talk``, which work anywhere; whether ``command`` was one."""
+        if command.word == "help":
+            self._help()
+        elif command.word == "talk":
             if not command.rest:
                 self.console.say("Say what? talk, then your words: talk good game.")
             else:
-                await send(protocol.Say(command.rest))
+                await self.connection.send(protocol.Say(command.rest))
+        else:
+            return False
+        return True
+
+    async def _in_game(self, command: Command, live: LiveTable) -> None:
+        """A game under way: what online play adds to the commands every table has."""
+        word = command.word
+        if await self._everywhere(command):
+            pass
         elif word == "clock":
-            turn = live.state.turn if live is not None else -1
-            self.console.say(
-                f"{self.turn_clock.text(turn).capitalize()}."
-                if self.turn_clock.text(turn)
-                else "No clock runs for this move."
-            )
-        elif word == "start":
-            await send(protocol.Start())
+            left = self._clock_left(live.state.turn)
+            self.console.say(f"{left.capitalize()}." if left else "No clock runs for this move.")
         elif word == "back":
-            await send(protocol.ImBack())
+            await self.connection.send(protocol.ImBack())
         elif word == "leave":
-            if not self.seated or live is None or live.state.over:
-                self.console.say("Nothing to leave: q quits.")
+            if not self.seated:
+                self.console.say("Nothing to leave: you are watching; q quits.")
             else:
                 self._asked_to_leave = True
-                self.console.say(
+                self.console.prompt(
                     "Leave this game for good? A bot plays your seat to the end, it counts "
                     "as a loss, and you cannot take the seat back. yes leaves, anything else stays."
                 )
-        elif word in ("again", "yes") and live is not None and live.state.over and self.seated:
-            await send(protocol.Again())
-        elif word == "no" and live is not None and live.state.over and self.seated:
-            await send(protocol.Decline())
-        elif word == "review" and live is not None and live.state.over:
-            record = self.connection.record
-            if record is not None:
-                from ..engine.record import parse_record
-                from .review import say_review
-
-                seat = self.connection.seat
-                await say_review(
-                    self.console, parse_record(record), None if seat is None else [seat]
-                )
-        elif live is None:
-            if word == "look":
-                self.console.say(*self._room_lines())
-            elif word != "repeat":
-                self.console.say("The game has not started: help lists the commands.")
+                return
+        elif word in ("again", "review", "replay"):
+            self.console.say("That comes once the game is over.")
+        elif word in ("start", "bot", "open", "remove"):
+            self.console.say("The game has started.")
         else:
             live.handle(command)
+            return
+        live.reprompt()
+
+    def _hosting(self) -> bool:
+        """Whether this person hosts the table (a quick-play table has nobody to set it up)."""
+        room = self._room
+        seat = self.connection.seat
+        return room is not None and not room.quick and seat is not None and room.host == seat
+
+    def _help(self) -> None:
+        live = self.live
+        self.console.say(
+            *help_lines(
+                playing=live is not None and not live.state.over,
+                online=True,
+                seated=self.seated,
+                waiting=live is None,
+                host=self._hosting(),
+            )
+        )
+
+    async def _in_waiting_room(self, command: Command) -> None:
+        """The waiting room's commands: the seats, and the host's setting up."""
+        word, send = command.word, self.connection.send
+        room = self._room
+        if await self._everywhere(command):
+            return
+        if word in ("look", "repeat"):
+            self.console.say(*self._room_lines())
+        elif word in ("start", "bot", "open", "remove") and not self._hosting():
+            self.console.say(
+                "The table starts by itself once it is full."
+                if room is not None and room.quick
+                else "Only the host sets up and starts the table."
+            )
+        elif word == "start":
+            await send(protocol.Start())
+        elif word == "bot":
+            level = bot_level(command.rest or DEFAULT_BOT)
+            if level is None:
+                levels = wording.join_or([bot for _, bot in level_choices()])
+                self.console.say(f"No bot {command.rest!r}: {levels}.")
+            else:
+                await send(protocol.AddBot(level))
+        elif word == "open":
+            await send(protocol.AddOpen())
+        elif word == "remove":
+            number = command.rest.split(" ", 1)[0]
+            seats = len(room.seats) if room is not None else 0
+            if not number.isdigit() or not 1 <= int(number) <= seats:
+                self.console.say(f"Remove which seat? remove, then its number, 1 to {seats}.")
+            else:
+                await send(protocol.RemoveSeat(int(number) - 1))
+        else:
+            self.console.say("The game has not started: help lists what you can do now.")
+
+    async def _after_game(self, command: Command, live: LiveTable) -> None:
+        """The answers to the end of a game: another game, decline, replay, review."""
+        word = command.word
+        question = "a, v, e or q" if self.seated else "v, e or q"
+        if await self._everywhere(command):
+            pass
+        elif word in ("again", "yes") and self.seated:
+            await self.connection.send(protocol.Again())
+        elif word == "no" and self.seated:
+            await self.connection.send(protocol.Decline())
+        elif word in ("review", "replay"):
+            await self._look_back(word)
+        elif word == "repeat":
+            question = self._what_next()
+        elif word in ("look", "scores", "log"):
+            live.handle(command)
+        else:
+            what = command.rest or command.word
+            self.console.say(f"{what!r} is not an answer here: help explains them.")
+        self.console.prompt(question)
+
+    async def _look_back(self, word: str) -> None:
+        """``replay`` or ``review`` the game just played."""
+        text = self.connection.record
+        if text is None:
+            self.console.say("The game's record has not come yet.")
+            return
+        from ..engine.record import parse_record
+
+        record = parse_record(text)
+        if word == "replay":
+            from .replay import replay
+
+            await replay(self.console, self.prefs, record, clock=self.clock)
+        else:
+            from .review import say_review
+
+            seat = self.connection.seat
+            await say_review(self.console, record, None if seat is None else [seat])
 
     async def _leave(self) -> None:
         live = self.live
@@ -444,6 +640,7 @@ class OnlineTable:
             live.controls = frozenset()
             live.gate.controls = frozenset()
             live.asking = None
+            live.unasked = False
             self.console.settle()
         self.console.say(
             "You left the game. It is said on to its end and kept in your statistics; q quits now."

@@ -1,4 +1,4 @@
-"""A person's turn clock at an online table, said: at the prompt, and once at 10 s left.
+"""A person's turn clock at an online table, said: in the question, and once at 10 s left.
 
 The server keeps the time and says how much is left when a person's clock
 starts (``protocol.Clock``); this counts down from when that was heard, on
@@ -42,18 +42,11 @@ class TurnClockCall:
         self._timer = None
         self.say(f"{WARNING} seconds left.")
 
-    def left(self) -> int | None:
-        """Whole seconds left on the running clock (None: none runs)."""
-        if self.turn is None:
+    def seconds(self, turn: int) -> int | None:
+        """Whole seconds left on the clock running for ``turn`` (None: none runs for it)."""
+        if self.turn is None or turn != self.turn:
             return None
         return max(0, math.ceil(self._deadline - self.clock.now()))
-
-    def text(self, turn: int) -> str:
-        """ "30 seconds to move" for a clock running for ``turn`` ("" otherwise)."""
-        seconds = self.left()
-        if seconds is None or turn != self.turn:
-            return ""
-        return f"{seconds} second{'' if seconds == 1 else 's'} to move"
 
     def stop(self, *, before: int | None = None) -> None:
         """The move was played (or the game ended): no clock runs, no warning comes.

@@ -62,6 +62,9 @@ class Settings:
     lines: bool = False
     """Play in lines of text (for screen readers and braille displays) unless told otherwise;
     ``MANTIS_LINES`` in the environment overrides it."""
+    lines_more: bool = False
+    """The line mode's question on each turn says what each tank holds of the top card's
+    colours (``more on``), not only each move's key."""
 
     def with_changes(self, **changes: Any) -> Settings:
         """A copy with some fields changed."""
@@ -136,7 +139,7 @@ def _from_json(data: dict[str, Any]) -> tuple[Settings, list[str]]:
         bad.append("animations")
 
     # Files written before these switches existed simply lack them: defaults apply.
-    for flag in ("show_odds", "coach", "online_talk", "show_talk", "lines"):
+    for flag in ("show_odds", "coach", "online_talk", "show_talk", "lines", "lines_more"):
         value = data.get(flag, getattr(defaults, flag))
         if isinstance(value, bool):
             values[flag] = value

@@ -48,6 +48,9 @@ class Lines:
             timeout=WAIT,
             dimensions=(24, 80),
         )
+        # What is typed goes at once: the line mode reads whole lines, so pexpect's pause
+        # before each (for programs that drop early keystrokes) only slows the tests.
+        self.child.delaybeforesend = None
         self.seen = b""
         """Every byte read from the program so far."""
 
@@ -96,11 +99,16 @@ class Lines:
         return [line.rstrip("\r") for line in self.text.split("\n")]
 
 
+#: The question at the end of a game.
+WHAT_NEXT = re.compile(rb"What next\?[^\n]*> ")
+
+
 def play_out(lines: Lines, answer: str = "s") -> None:
-    """Answer every prompt of a turn with ``answer`` until the game is over."""
+    """Answer every question of a turn with ``answer`` until the game is over (and the
+    question of what next is asked)."""
     while True:
-        found = lines.expect(re.compile(rb"Your turn[^\n]*> |Game over\. a: again[^\n]*> "))
-        if found.group(0).startswith(b"Game over"):
+        found = lines.expect(re.compile(YOUR_TURN.pattern + b"|" + WHAT_NEXT.pattern))
+        if found.group(0).startswith(b"What next"):
             return
         lines.type(answer)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import signal
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,15 @@ from linekit import COLOURS, YOUR_TURN, Lines, controls_in, play_out, settle_spe
 from mantis.store.stats import StatsDB
 
 SEATS = "human,greedy,casual,score"
+COLOUR = f"({'|'.join(COLOURS)})"
+#: The question of a turn at SEATS, short as it is by default: the top card's back, the keys.
+QUESTION_TEXT = (
+    rf"Your turn, top card {COLOUR}, {COLOUR} or {COLOUR}\. "
+    r"s scores; steal from 2 Ann, 3 Bea or 4 Cal\. > "
+)
+QUESTION = re.compile(QUESTION_TEXT.encode())
+#: The question again after an answer that was no move: the keys alone.
+KEYS = "\r\ns, 2, 3 or 4 > "
 
 
 @pytest.fixture
@@ -20,10 +30,21 @@ def home(_mantis_home: Path) -> Path:
     return _mantis_home
 
 
+@pytest.fixture
+def asked(home: Path) -> Iterator[Lines]:
+    """A game against three bots (seed 11), at its first question; ended after the test."""
+    lines = Lines(home, "play", "--lines", "--seats", SEATS, "--seed", "11")
+    try:
+        lines.expect(QUESTION)
+        yield lines
+    finally:
+        lines.close()
+
+
 def test_a_whole_game_against_three_bots_in_lines_and_nothing_but_lines(home: Path) -> None:
     lines = Lines(home, "play", "--lines", "--seats", SEATS, "--seed", "11")
     try:
-        lines.expect("New game (seed 11): 4 players, first to 10 scored cards wins.")
+        lines.expect("New game, seed 11: 4 players, first to 10 scored cards wins. Bea starts.")
         lines.expect("Seats: 1, you; 2, Ann, greedy bot; 3, Bea, casual bot; 4, Cal, score bot.")
         play_out(lines)
         lines.type("q")
@@ -31,24 +52,21 @@ def test_a_whole_game_against_three_bots_in_lines_and_nothing_but_lines(home: Pa
     finally:
         lines.close()
     said = lines.lines()
-    # Every prompt states the decision: the top card's back spelt as colours, the moves.
+    # Every question is the short one: the top card's back spelt as colours, each move's key.
     prompts = [line for line in said if line.startswith("Your turn")]
     assert prompts
-    spelt = re.compile(
-        rf"Top card ({'|'.join(COLOURS)}), ({'|'.join(COLOURS)}) or ({'|'.join(COLOURS)})\."
-    )
     for prompt in prompts:
-        assert spelt.search(prompt), prompt
-        assert ". s: score, you have " in prompt
-        assert ". 2: steal from Ann, who has " in prompt and "4: steal from Cal" in prompt
-        assert prompt.endswith("> s")  # the answer typed after "> ", on the prompt's line
-    # The end, its result and the statistics, as the app keeps them.
-    over = next(line for line in said if line.startswith("Game over: "))
-    assert "Final scores: you " in lines.text
+        assert re.fullmatch(QUESTION_TEXT + "s", prompt), prompt  # "s" typed after "> "
+    # The end as the game-over screen has it, and the game in the statistics.
+    over = re.search(r"Game over: (\w+) wins? with (\d+) scored cards\.", lines.text)
+    assert over is not None and int(over.group(2)) >= 10
+    assert re.search(r"\nScores: \w+ \d+, \w+ \d+, \w+ \d+, \w+ \d+\.\r?\n", lines.text)
+    assert re.search(r"\nTanks: \w+ \d+, \w+ \d+, \w+ \d+, \w+ \d+\.\r?\n", lines.text)
+    turns = int(re.search(r"\n(\d+) moves, seed 11\.", lines.text).group(1))
+    assert re.search(r"Rating: you 1,500 to [\d,]+, (up|down) \d+\.", lines.text)
     with StatsDB(home / "data" / "stats.sqlite3") as db:
         [game] = db.past_games()
-    turns = int(re.search(r"; (\d+) moves\.", lines.text).group(1))
-    assert game.turns == turns, over
+    assert game.turns == turns
     # Each move is one line, named first: as many move lines as the record has moves.
     movers = ("You ", "Ann ", "Bea ", "Cal ")
     verbs = (" scored ", " missed a score", " stole ", " tried to steal ")
@@ -57,40 +75,110 @@ def test_a_whole_game_against_three_bots_in_lines_and_nothing_but_lines(home: Pa
         for line in said
         if any(verb in line for verb in verbs) and not line.startswith("Your turn")
     ]
-    moves = [m for m in moves if m.startswith(movers)]
-    assert len(moves) == turns
-    # Nothing the program wrote moves the cursor, clears the screen or colours a word.
+    assert len([m for m in moves if m.startswith(movers)]) == turns
+    # Nothing the program wrote moves the cursor, clears the screen or colours a word, and
+    # nothing is a glyph: brackets and quotation marks are read out by name, so none either.
     assert b"\x1b" not in lines.seen
+    assert controls_in(lines.seen) == []
+    assert not re.search(r"[^\w\s.,;:'?>-]", lines.text), set(
+        re.findall(r"[^\w\s.,;:'?>-]", lines.text)
+    )
+
+
+def test_answers_at_the_question_are_said_once_and_the_question_keys_follow(asked: Lines) -> None:
+    lines = asked
+    lines.type("hello")
+    lines.expect("'hello' is not a command here: help lists them." + KEYS)
+    lines.type("9")
+    lines.expect("There is no seat 9." + KEYS)
+    lines.type("1")
+    lines.expect("You cannot steal from yourself." + KEYS)
+    lines.type("help")
+    lines.expect("look or l: the whole table, each seat's score and tank.")
+    lines.expect(KEYS)
+    # look ends on whose turn it is; the question is not asked whole again after it.
+    lines.type("look")
+    lines.expect(re.compile(rb"2, Ann, greedy bot: score \d+, tank "))
+    lines.expect(KEYS)
+    looked = lines.text.rsplit("look", 1)[1]
+    assert looked.count("Your turn") == 1, looked
+    lines.type("odds")
+    lines.expect(re.compile(rb"Odds for you: the top card is \w+ (1 in \d|sure|no chance)"))
+    lines.expect(re.compile(rb"\n2 steals from Ann: (\d in \d|sure|no chance) to match"))
+    lines.expect(KEYS)
+    lines.type("more")
+    lines.expect(re.compile(rb"\ns scores, you have [^\n]+\.\r\n2 steals from Ann, who has "))
+    lines.expect(KEYS)
+    # Enter alone: the whole question again.
+    lines.type("")
+    lines.expect(QUESTION)
+    # More and odds at every question, then the short question again.
+    lines.type("more on")
+    lines.expect("More on: every question says what each tank holds")
+    lines.expect(re.compile(rb"Your turn, [^\n]*; 4 steals from Cal, who has [^\n]*\. > "))
+    lines.type("odds on")
+    lines.expect(re.compile(rb"Your turn, [^\n]*, (\d in \d|sure) to match[^\n]*\. > "))
+    lines.type("more off")
+    lines.type("odds off")
+    lines.expect("Odds off.")
+    lines.expect(QUESTION)
+    lines.type("2")  # a steal, at last
+    lines.expect(re.compile(rb"You (stole|tried to steal) "))
+    lines.type("q")
+    lines.expect("Game saved after move")
+    assert lines.finish() == 0
     assert controls_in(lines.seen) == []
 
 
-def test_bad_input_says_what_is_possible_and_asks_again(home: Path) -> None:
-    lines = Lines(home, "play", "--lines", "--seats", SEATS, "--seed", "11")
+def test_p_pauses_the_bots_before_each_move_and_n_plays_one(asked: Lines) -> None:
+    lines = asked
+    lines.type("p")
+    lines.expect("Bots paused." + KEYS)
+    lines.type("s")
+    lines.expect(re.compile(rb"You (scored|missed a score)"))
+    lines.expect("Paused before Ann's move: n plays it, p plays on.")
+    lines.type("n")
+    lines.expect(re.compile(rb"\nAnn [^\n]+\r\nPaused before Bea's move: "))
+    lines.type("p")
+    lines.expect("Bots play on.")
+    lines.expect(re.compile(rb"\nCal [^\n]+\r\n" + QUESTION.pattern))
+    lines.type("q")
+    assert lines.finish() == 0
+    # While held, nothing moved: Bea's move came only after p.
+    held = lines.text.split("Paused before Bea's move", 1)[1]
+    assert held.index("Bots play on.") < held.index("\nBea ")
+
+
+def move_lines(text: str) -> list[str]:
+    """The lines that say a move, in order."""
+    return re.findall(r"^\w+ (?:scored|missed a score|stole|tried to steal) [^\r\n]*", text, re.M)
+
+
+def test_after_a_game_replay_a_new_table_and_a_rematch(home: Path) -> None:
+    lines = Lines(home, "play", "--lines", "--seats", "human,score", "--seed", "3")
     try:
+        play_out(lines)
+        played = move_lines(lines.text)
+        lines.type("v")
+        lines.expect("New game, seed 3: 2 players")
+        lines.expect("End of the replay.")
+        lines.expect("\r\na, r, v, e, n or q > ")
+        # The replay says the game's moves again, in the same words.
+        assert move_lines(lines.text) == played * 2
+        # A new table: its seats typed as --seats takes them; a bad one is said, and asked again.
+        lines.type("n")
+        lines.expect("Seats: > ")
+        lines.type("human, nobody")
+        lines.expect(re.compile(rb"No table: [^\n]*nobody[^\n]*\.\r\nSeats: > "))
+        lines.type("human, random, random")
+        seed = lines.expect(re.compile(rb"New game, seed (\d+): 3 players")).group(1)
+        lines.expect("Seats: 1, you; 2, Ann, random bot; 3, Bea, random bot.")
+        play_out(lines)
+        # The rematch deals the same cards again: the same seed.
+        lines.type("r")
+        lines.expect(b"New game, seed " + seed + b": 3 players")
         lines.expect(YOUR_TURN)
-        lines.type("hello")
-        lines.expect("'hello' is not a command here: s scores, 2, 3 or 4 steals; help lists")
-        prompt = lines.expect(YOUR_TURN)
-        assert prompt.group(0).startswith(b"Your turn")
-        lines.type("9")
-        lines.expect("There is no seat 9: s scores, 2, 3 or 4 steals.")
-        lines.expect(YOUR_TURN)
-        lines.type("1")
-        lines.expect("You cannot steal from yourself: s scores, 2, 3 or 4 steals.")
-        lines.expect(YOUR_TURN)
-        lines.type("help")
-        lines.expect("look or l: the whole table again, each seat's score and tank.")
-        lines.expect(YOUR_TURN)
-        lines.type("look")
-        lines.expect(re.compile(rb"2, Ann, greedy bot: score \d+, tank "))
-        lines.expect(YOUR_TURN)
-        lines.type("odds")
-        lines.expect(re.compile(rb"Odds for you\. The top card is \w+ (1 in \d|sure|no chance)"))
-        lines.expect(YOUR_TURN)
-        lines.type("2")  # a steal, at last
-        lines.expect(re.compile(rb"You (stole|tried to steal) "))
         lines.type("q")
-        lines.expect("Game saved after move")
         assert lines.finish() == 0
     finally:
         lines.close()
@@ -128,7 +216,7 @@ def test_a_game_killed_mid_play_is_resumed_where_it_stood(home: Path) -> None:
         again.close()
     with StatsDB(home / "data" / "stats.sqlite3") as db:
         [game] = db.past_games()
-    assert game.turns == int(re.search(r"; (\d+) moves\.", again.text).group(1)) > moves
+    assert game.turns == int(re.search(r"\n(\d+) moves, seed 5\.", again.text).group(1)) > moves
 
 
 def test_quit_keeps_the_game_and_resume_takes_it_at_once(home: Path) -> None:

@@ -13,6 +13,7 @@ from linekit import Lines, controls_in, settle_speed
 from mantis.engine import Scored, ScoreMissed, StealMissed, Stolen
 from mantis.lines.live_table import seat_names
 from mantis.lines.turn_clock import TurnClockCall
+from mantis.lines.wording import heard
 from mantis.players.clock import ManualClock
 from mantis.store.record_file import read_records
 from mantis.table import moves_of
@@ -56,7 +57,7 @@ def test_a_replay_says_every_move_of_the_record_once_and_in_order(
     moves = moves_of(record)
     names = seat_names(moves[0])
     expected = [
-        f"{narrate(event, names)}."
+        heard(narrate(event, names))
         for move in moves[1:]
         for event in move
         if isinstance(event, OUTCOMES)
@@ -98,9 +99,9 @@ async def test_the_turn_clock_warns_once_at_ten_seconds_for_a_turn_played_here()
     clock = ManualClock(frozen=True)
     call = TurnClockCall(said.append, clock)
     call.heard(4, 1, 30.0, mine=True)
-    assert call.text(4) == "30 seconds to move" and call.text(5) == ""
+    assert call.seconds(4) == 30 and call.seconds(5) is None
     clock.advance(19.5)
-    assert said == [] and call.text(4) == "11 seconds to move"
+    assert said == [] and call.seconds(4) == 11
     clock.advance(0.5)
     assert said == ["10 seconds left."]
     clock.advance(5)
