@@ -84,6 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return lines.run_replay(args)
             if command == "review":
                 return lines.run_review(args)
+            if command == "stats":
+                return lines.run_stats(args)
             if args.command is None:
                 args = parser.parse_args(["play", "--lines"])
             return lines.run_play(args)

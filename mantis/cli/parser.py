@@ -495,4 +495,5 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     stats = _command(sub, "stats", "each human player's results in finished games")
     stats.add_argument("--player", metavar="NAME", help="only this player (any case)")
     stats.add_argument("--json", action="store_true", help="print one JSON object")
+    _lines(stats, "say the figures")
     return parser

@@ -1,5 +1,5 @@
 """Where the command line comes into the line mode: ``play``, ``host``/``join``/``watch``/
-``quick``, ``replay`` and ``review`` with ``--lines``.
+``quick``, ``replay``, ``review`` and ``stats`` with ``--lines``.
 
 Each checks its values as the app's launch does (the same functions), so a
 bad value ends the command with one line and status 2, then plays in lines.
@@ -80,6 +80,13 @@ def run_replay(args: argparse.Namespace) -> int:
     console = Console()
     prefs = LinePreferences.load(warn=console.say)
     return asyncio.run(replay(console, prefs, record))
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    """``mantis stats --lines``: each person's figures in sentences."""
+    from .stats import run_stats as say_stats
+
+    return say_stats(args)
 
 
 def run_review(args: argparse.Namespace) -> int:

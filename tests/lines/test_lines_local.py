@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import re
 import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from linekit import COLOURS, YOUR_TURN, Lines, controls_in, play_out, settle_speed
+from linekit import COLOURS, WAIT, YOUR_TURN, Lines, controls_in, play_out, settle_speed
 
 from mantis.store.stats import StatsDB
 
@@ -20,6 +23,8 @@ QUESTION_TEXT = (
     r"s scores; steal from 2 Ann, 3 Bea or 4 Cal\. > "
 )
 QUESTION = re.compile(QUESTION_TEXT.encode())
+#: What a line may hold (the question's "> " besides): words, figures, plain punctuation.
+HEARD = re.compile(r"[\w ,.;:'?>-]+")
 #: The question again after an answer that was no move: the keys alone.
 KEYS = "\r\ns, 2, 3 or 4 > "
 
@@ -67,6 +72,24 @@ def test_a_whole_game_against_three_bots_in_lines_and_nothing_but_lines(home: Pa
     with StatsDB(home / "data" / "stats.sqlite3") as db:
         [game] = db.past_games()
     assert game.turns == turns
+    # The statistics, heard: sentences, no table of figures, no chart, no sign.
+    stats = subprocess.run(
+        [sys.executable, "-m", "mantis", "stats", "--lines"],
+        env={**os.environ, "MANTIS_HOME": str(home)},
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+    assert stats.returncode == 0, stats.stderr
+    won = over.group(1) == "you"
+    wins = "1 win, 100" if won else "0 wins, 0"
+    assert stats.stdout.startswith(f"You: 1 game, {wins} percent.\n"), stats.stdout
+    assert f"\nYour last game: {'won' if won else 'lost'}.\n" in stats.stdout
+    assert re.search(
+        r"\nYour rating: [\d,]+, give or take [\d,]+, provisional, after 1 rated game", stats.stdout
+    )
+    assert "\nYou against each bot: casual, won " in stats.stdout
+    assert all(HEARD.fullmatch(line) for line in stats.stdout.splitlines()), stats.stdout
     # Each move is one line, named first: as many move lines as the record has moves.
     movers = ("You ", "Ann ", "Bea ", "Cal ")
     verbs = (" scored ", " missed a score", " stole ", " tried to steal ")
@@ -80,8 +103,8 @@ def test_a_whole_game_against_three_bots_in_lines_and_nothing_but_lines(home: Pa
     # nothing is a glyph: brackets and quotation marks are read out by name, so none either.
     assert b"\x1b" not in lines.seen
     assert controls_in(lines.seen) == []
-    assert not re.search(r"[^\w\s.,;:'?>-]", lines.text), set(
-        re.findall(r"[^\w\s.,;:'?>-]", lines.text)
+    assert all(HEARD.fullmatch(line) for line in said if line), set(said) - set(
+        filter(HEARD.fullmatch, said)
     )
 
 
