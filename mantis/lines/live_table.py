@@ -17,7 +17,17 @@ import asyncio
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
-from ..engine import SCORE, Action, CardRevealed, GameOver, Steal, TurnStarted, View, steal
+from ..engine import (
+    SCORE,
+    Action,
+    CardRevealed,
+    ExtraTurn,
+    GameOver,
+    Steal,
+    TurnStarted,
+    View,
+    steal,
+)
 from ..players.clock import SYSTEM_CLOCK, Clock
 from ..store import SPEEDS
 from ..table import KeepFailed, Left, Message, Opening, PublicPosition, StreamError, Talk
@@ -208,6 +218,8 @@ class LiveTable:
             return None  # talk is heard beside the stream (online)
         if isinstance(message, GameOver):
             return None  # said whole by result_lines
+        if isinstance(message, ExtraTurn) and message.seat in self.controls:
+            return None  # the question says it: "Your extra turn"
         line = narrate(message, self.names)
         return None if line is None else wording.heard(line)
 
@@ -297,7 +309,9 @@ class LiveTable:
     def possible(self, command: Command) -> str:
         """One line for a command that does nothing here: what is possible instead (the
         question that follows names the moves)."""
-        return f"{command.rest or command.word!r} is not a command here: help lists them."
+        if command.word == "unknown":
+            return f"{command.rest!r} is not a command: help lists them."
+        return f"{command.word.capitalize()} does nothing here: help lists what does."
 
     def status(self) -> str:
         """Where the table is, in a line (for an empty line typed while nobody here moves)."""

@@ -104,7 +104,7 @@ class OnlineTable:
         self._kept: set[str] = set()
         self._rated_said: set[str] = set()
         self._why_said: str | None = None
-        self._waiting_said = ""
+        self._waiting_said: list[str] = []
         self._asked_to_leave = False
         self._dropped = False
 
@@ -201,36 +201,38 @@ class OnlineTable:
         if why:
             lines.append(why)
         if room.state == "waiting":
-            self._waiting_said = self._waiting_line(room)
-            lines.append(self._waiting_said)
+            self._waiting_said = self._waiting_lines(room)
+            lines += self._waiting_said
         return lines
 
-    def _waiting_line(self, room: protocol.RoomState) -> str:
-        """Who or what the waiting room waits for, in a line."""
+    def _waiting_lines(self, room: protocol.RoomState) -> list[str]:
+        """Who or what the waiting room waits for (and, at a quick-play table, when bots
+        take the open seats)."""
         missing = sum(1 for s in room.seats if not s.taken)
         people = wording.plural(missing, "more person", "more people")
         if room.quick:
-            line = (
-                f"Waiting for {people}: the game starts by itself once the table is full."
-                if missing
-                else "The table is full: the game starts."
-            )
-            if missing and room.bots_in is not None:
-                line += f" In {room.bots_in:.0f} seconds, {room.away_bot} bots take the open seats."
-            return line
+            if not missing:
+                return ["The table is full: the game starts."]
+            lines = [f"Waiting for {people}: the game starts by itself once the table is full."]
+            if room.bots_in is not None:
+                lines.append(
+                    f"In {room.bots_in:.0f} seconds, {room.away_bot} bots take the open seats."
+                )
+            return lines
         if self._hosting():
             if missing:
-                return f"Waiting for {people} to join with the code."
-            return "Every seat is taken: type start."
+                return [f"Waiting for {people} to join with the code."]
+            return ["Every seat is taken: type start."]
         if missing:
-            return f"Waiting for {people}, then for the host to start."
-        return "Waiting for the host to start."
+            return [f"Waiting for {people}, then for the host to start."]
+        return ["Waiting for the host to start."]
 
     def _why_unrated(self) -> str:
         ratings = self.connection.ratings
         if ratings is None or not ratings.why:
             return ""
-        return f"Not rated: {ratings.why}."
+        why = ratings.why.rstrip(".")
+        return f"{why[:1].upper()}{why[1:]}."
 
     def _room_changed(self, room: protocol.RoomState) -> None:
         old, self._room = self._room, room
@@ -254,10 +256,9 @@ class OnlineTable:
                     said.append(f"{now.name} sat down in seat {seat + 1}.")
                 elif was.kind == "human" and was.taken and not now.taken:
                     said.append(f"{was.name} left seat {seat + 1}: it is open again.")
-        waiting = self._waiting_line(room)
-        if waiting != self._waiting_said:
-            self._waiting_said = waiting
-            said.append(waiting)
+        waiting = self._waiting_lines(room)
+        said += [line for line in waiting if line not in self._waiting_said]
+        self._waiting_said = waiting
         if said:
             self.console.say(*said)
 

@@ -15,6 +15,7 @@ from ..review import GameReview, review_game
 from ..review.report import ADJUSTED_MEANS, LUCK_MEANS, adjusted_points, result_word
 from ..table.credit import credited_names, left_note, stand_ins_of
 from .console import Console
+from .wording import spoken, who
 
 #: The costliest decisions, and the luckiest cards, said at most.
 KEY_MOMENTS = 5
@@ -55,7 +56,7 @@ def seat_line(review: GameReview, seat: int) -> str:
         play = play.replace("inaccuracys", "inaccuracies")
     return (
         f"{s.name} {result}: {play}; luck {_points(s.luck)}; "
-        f"adjusted result {adjusted_points(s)} points."
+        f"adjusted result {adjusted_points(s, minus='minus ')} points."
     )
 
 
@@ -73,10 +74,10 @@ def review_lines(review: GameReview, heading: str, seats: Sequence[int]) -> list
     how = "reaching the target" if result.reason == "target" else "when the pile ran out"
     seed = "" if record.seed is None else f", seed {record.seed}"
     game = heading[:1].lower() + heading[1:]
-    lines = [f"Review of {game}{seed}: {winners} {verb} {how}, in {result.turns} moves."]
+    lines = [_heard(f"Review of {game}{seed}: {winners} {verb} {how}, in {result.turns} moves.")]
     lines += [seat_line(review, s) for s in seats]
     left = left_note([seat.name for seat in review.seats], played_on)
-    lines += [LUCK_MEANS, ADJUSTED_MEANS, *([left] if left else [])]
+    lines += [_heard(LUCK_MEANS), _heard(ADJUSTED_MEANS), *([left] if left else [])]
     chosen = set(seats)
     worst = sorted(
         (d for d in review.decisions if d.seat in chosen and d.real and d.loss >= 0.05),
@@ -88,9 +89,9 @@ def review_lines(review: GameReview, heading: str, seats: Sequence[int]) -> list
         taken, best = d.chosen_option, d.best_option
         label = f", {d.label}" if d.label else ""
         lines.append(
-            f"Move {d.move + 1}, {review.seats[d.seat].name}: "
-            f"{_action(review, taken.action)}, {taken.win:.0%} to win; "
-            f"best {_action(review, best.action)}, {best.win:.0%}; "
+            f"Move {d.move + 1}, {who(review.seats[d.seat].name)}: "
+            f"{_action(review, taken.action)}, {taken.win * 100:.0f} percent to win; "
+            f"best {_action(review, best.action)}, {best.win * 100:.0f} percent; "
             f"{d.loss:.1f} points lost{label}."
         )
     lucky = sorted(
@@ -101,10 +102,16 @@ def review_lines(review: GameReview, heading: str, seats: Sequence[int]) -> list
         seat = max(seats, key=lambda s: abs(card.luck[s]))
         lines.append(
             f"Move {card.move + 1}, {review.seats[card.seat].name} turned "
-            f"{COLOUR_NAMES[FACE[card.card]]}: {review.seats[seat].name} "
+            f"{COLOUR_NAMES[FACE[card.card]]}: {who(review.seats[seat].name)} "
             f"{_points(card.luck[seat])}."
         )
     return lines
+
+
+def _heard(text: str) -> str:
+    """The review's own sentences without signs or brackets ("win-% points" is read as
+    "win percentage points")."""
+    return spoken(text.replace("win-% ", "win percentage "))
 
 
 def review_text(review: GameReview, heading: str, seats: Sequence[int]) -> str:

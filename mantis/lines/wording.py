@@ -196,7 +196,8 @@ def coach_line(view: View, names: Sequence[str]) -> str:
     advice = advise(view, names)
     if advice is None:
         return "No advice: the game is over."
-    return f"Coach: {spoken(advice.reason)}."
+    move, _, why = advice.reason.partition(": ")  # "score: 1 in 3 to match..."
+    return f"Coach: {spoken(move)}{f', {spoken(why)}' if why else ''}."
 
 
 def spoken(text: str) -> str:
@@ -217,8 +218,9 @@ def _unbracketed(text: str) -> str:
 
 
 def heard(line: str) -> str:
-    """A line of the game log as it is said: no brackets, and a full stop at its end."""
-    text = _unbracketed(line)
+    """A line of the game log as it is said: no brackets, seconds in full ("10 s" is read
+    as "10 s"), and a full stop at its end."""
+    text = re.sub(r"\b(\d+(?:\.\d+)?) s\b", r"\1 seconds", _unbracketed(line))
     return text if text.endswith((".", "!", "?")) else f"{text}."
 
 
@@ -227,7 +229,7 @@ def talk_text(talk: Talk, names: Sequence[str]) -> str:
     "Bea says: good luck", "Cal, watching says: hello"."""
     line = talk_line(talk, names)
     speaker, _, words = line.partition(" “")
-    return f"{_unbracketed(speaker)}: {words.removesuffix('”')}"
+    return f"{_unbracketed(speaker.replace(') ', '), '))}: {words.removesuffix('”')}"
 
 
 def scores_line(view: View, names: Sequence[str]) -> str:

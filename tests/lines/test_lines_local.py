@@ -111,7 +111,9 @@ def test_a_whole_game_against_three_bots_in_lines_and_nothing_but_lines(home: Pa
 def test_answers_at_the_question_are_said_once_and_the_question_keys_follow(asked: Lines) -> None:
     lines = asked
     lines.type("hello")
-    lines.expect("'hello' is not a command here: help lists them." + KEYS)
+    lines.expect("'hello' is not a command: help lists them." + KEYS)
+    lines.type("talk hello")  # talk is for online tables
+    lines.expect("Talk does nothing here: help lists what does." + KEYS)
     lines.type("9")
     lines.expect("There is no seat 9." + KEYS)
     lines.type("1")

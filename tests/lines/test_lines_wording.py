@@ -6,14 +6,14 @@ import asyncio
 import io
 import re
 
-from mantis.engine import SCORE, GameOver
+from mantis.engine import SCORE, GameOver, steal
 from mantis.lines import wording
 from mantis.lines.console import Console
 from mantis.lines.live_table import LiveTable
 from mantis.lines.preferences import LinePreferences
 from mantis.players.clock import ManualClock
 from mantis.store import Settings
-from mantis.table import dealt, moves_of
+from mantis.table import Away, Back, Fault, Left, StartFailed, Talk, TimedOut, dealt, moves_of
 from mantis.table.narration import narrate
 from mantis.table.seating import parse_seats
 
@@ -80,6 +80,32 @@ def test_every_line_of_a_whole_game_is_words_and_plain_punctuation() -> None:
     for line in said:
         assert HEARD.fullmatch(line), line
     assert any(", score " in line for line in said)  # "(score 4)" heard as ", score 4"
+
+
+def test_notices_are_heard_without_brackets_or_abbreviations() -> None:
+    names = ["You", "Ann"]
+    said = [
+        wording.heard(narrate(notice, names))
+        for notice in (
+            Fault(1, "took longer than 10 s"),
+            Fault(1, "failed (ValueError: no)"),
+            StartFailed(1, "no module named bots"),
+            Away(0, "greedy"),
+            Back(0),
+            TimedOut(1, "greedy", steal(0)),
+            Left(1, "greedy"),
+        )
+    ]
+    assert said == [
+        "Ann's bot took longer than 10 seconds; Ann scores instead.",
+        "Ann's bot failed, ValueError: no; Ann scores instead.",
+        "Ann's bot failed to start, no module named bots.",
+        "You are away: greedy plays for you until you are back.",
+        "You are back.",
+        "Ann's time ran out: greedy steals from you for Ann.",
+        "Ann left the game: greedy plays for Ann to the end.",
+    ]
+    assert wording.talk_text(Talk(None, "Cal", "hi"), names) == "Cal, watching, says: hi"
 
 
 def test_a_tie_on_the_pile_running_out_says_the_tiebreak() -> None:

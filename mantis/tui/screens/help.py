@@ -126,12 +126,13 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
         "For a screen reader or a braille display, run [b]mantis play --lines[/b] (and "
         "[b]--lines [/b]on host, join, quick, watch, replay and review). Mantis then writes "
         "plain lines and never redraws: each move is one line, said once, and on your turn "
-        "one line asks the question, the top card's back in colour words and each move "
-        "with what it would match, then waits at [b]> [/b]. Type [b]s [/b]to score, a seat's "
-        "number to steal from it, [b]look [/b]for the whole table, [b]odds[/b], "
-        "[b]coach[/b], [b]log[/b], [b]p [/b]to pause the bots, [b]help [/b]for the rest, "
-        "[b]q [/b]to quit (the game is saved). [b]MANTIS_LINES=1 [/b]or the Line mode "
-        "setting (F2) makes it the way Mantis starts; [b]--no-lines [/b]opens this app.",
+        "one short line asks the question, the top card's back in colour words and each "
+        "move's key, then waits at [b]> [/b]. Type [b]s [/b]to score, a seat's "
+        "number to steal from it, [b]more [/b]for what each tank holds, [b]look [/b]for the "
+        "whole table, [b]odds[/b], [b]coach[/b], [b]log[/b], [b]p [/b]to pause the bots, "
+        "[b]help [/b]for the rest, [b]q [/b]to quit (the game is saved). "
+        "[b]MANTIS_LINES=1 [/b]or the Line mode setting (F2) makes it the way Mantis starts "
+        "([b]mantis stats [/b]too); [b]--no-lines [/b]opens this app.",
     ),
     (
         "Playing in a browser",
