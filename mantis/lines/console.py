@@ -45,7 +45,7 @@ class Console:
     def say(self, *lines: str) -> None:
         """Write each line, whole; a prompt waiting is written again after them."""
         waiting = self.prompting
-        if waiting and self._open:
+        if self._open:
             self.out.write("\n")  # the prompt's line is left as it was, never overwritten
         for line in lines:
             self.out.write(printable(line) + "\n")

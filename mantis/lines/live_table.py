@@ -30,7 +30,16 @@ from ..engine import (
 )
 from ..players.clock import SYSTEM_CLOCK, Clock
 from ..store import SPEEDS
-from ..table import KeepFailed, Left, Message, Opening, PublicPosition, StreamError, Talk
+from ..table import (
+    KeepFailed,
+    Left,
+    Message,
+    Opening,
+    PublicPosition,
+    StreamError,
+    Talk,
+    TimedOut,
+)
 from ..table.names import YOU, clean_name
 from ..table.narration import narrate, opening_line, possessive
 from ..table.pacing import PacingGate
@@ -173,6 +182,8 @@ class LiveTable:
 
     def take(self, message: Message) -> None:
         """Say one message of the stream, and ask if it makes a turn played here."""
+        if isinstance(message, TimedOut) and message.seat == self.asking:
+            self._answered()  # a bot answers the question: it is not asked again
         self._fold(message, say=True)
         if isinstance(message, TurnStarted):
             self.gate.turn_shown()

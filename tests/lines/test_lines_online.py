@@ -265,7 +265,8 @@ async def test_the_clock_is_in_the_question_and_said_at_ten_seconds_left(
             await lines.expect_async(re.compile(rb"Your turn, \d+ seconds? left, "))
             clock.advance(11)
             await lines.expect_async(
-                re.compile(rb"Your time ran out: greedy (scores|steals from Ann) for you\.")
+                # The question is moot once a bot answers it: no prompt is left standing.
+                re.compile(rb"Your time ran out: greedy (scores|steals from Ann) for you\.\r\nYou ")
             )
             await ann.until(lambda: any(isinstance(m, TimedOut) for m in ann.stream), "time out")
             lines.type("q")
@@ -277,3 +278,27 @@ async def test_the_clock_is_in_the_question_and_said_at_ten_seconds_left(
     assert controls_in(lines.seen) == []
     # Said once per turn: the first turn's warning, and the second's (one second after it).
     assert lines.text.count("10 seconds left.") <= 2
+
+
+def test_a_server_restart_is_said_once_and_the_game_goes_on(home: Path, tmp_path: Path) -> None:
+    data = tmp_path / "server"
+    server = ServerProcess(data)
+    lines = Lines(home, "host", server.url, "--seats", "human,greedy", "--name", "Ann", "--lines")
+    try:
+        lines.expect("Every seat is taken: type start.")
+        lines.type("start")
+        lines.expect(YOUR_TURN)
+        server.kill()
+        lines.expect("Connection lost: reconnecting.\r\n> ")
+        server = ServerProcess(data, server.port)
+        lines.expect("Back online.\r\n> ")
+        lines.type("s")
+        lines.expect(re.compile(rb"\nYou (scored|missed a score)"))
+        lines.expect(YOUR_TURN)
+        lines.type("q")
+        assert lines.finish() == 0
+    finally:
+        lines.close()
+        server.stop()
+    # Said once, however many tries the reconnection took.
+    assert lines.text.count("Connection lost") == 1

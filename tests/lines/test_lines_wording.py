@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
 import re
 
 from mantis.engine import SCORE, GameOver, steal
@@ -168,3 +169,31 @@ def _command(text: str):
     from mantis.lines.commands import read_command
 
     return read_command(text)
+
+
+async def test_a_line_typed_before_the_prompt_keeps_the_prompt_line_open() -> None:
+    """A fast typist's line comes before the question is written: the terminal echoed it
+    above the question, so the next line said starts on a line of its own."""
+    read, write = os.pipe()
+    out = io.StringIO()
+    with open(read, encoding="utf-8") as source, open(write, "w", encoding="utf-8") as typed:
+        console = Console(out=out, source=source)
+        console.start_reading()
+        typed.write("s\n")
+        typed.flush()
+        assert await asyncio.wait_for(_queued(console), 60)
+        console.prompt("s or 2")  # written after the line was typed
+        assert await console.line() == "s"
+        console.say("You scored 2 red.")
+        console.prompt("s or 2")
+        typed.write("2\n")  # typed at the prompt, as usual: Enter ends the prompt's line
+        typed.flush()
+        assert await console.line() == "2"
+        console.say("You stole 2 red from Ann.")
+    assert out.getvalue() == ("s or 2 > \nYou scored 2 red.\ns or 2 > You stole 2 red from Ann.\n")
+
+
+async def _queued(console: Console) -> bool:
+    while console._lines is None or console._lines.empty():
+        await asyncio.sleep(0.01)
+    return True
