@@ -10,8 +10,10 @@ import contract in ``pyproject.toml`` says so), so it starts at once.
 ``console`` writes the lines and reads the typed ones; ``wording`` says a
 position, a decision and a move; ``commands`` reads what was typed;
 ``live_table`` follows a table being played (the stream at a person's
-pace, the prompt, the commands every table has); ``local`` plays here,
-``online`` at a server's table; ``turn_clock`` says a person's time;
-``replay`` and ``review`` read a finished game; ``launch`` is where the
-command line comes in.
+pace, the question, the commands every table has); ``local`` plays here,
+``online`` at a server's table, ``waiting_room`` before its game starts;
+``turn_clock`` says a person's time; ``help`` lists the commands that
+work where the person is; ``replay`` and ``review`` read a finished game,
+``stats`` a person's figures; ``launch`` is where the command line comes
+in.
 """

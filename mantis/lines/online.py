@@ -1,15 +1,14 @@
-"""A server's table in lines: its waiting room, its games, its talk, its clock, its people.
+"""A server's table in lines: its games, its talk, its clock, its people.
 
 What the connection (``net.client.TableConnection``) hears is said as it
-comes: who sits down, the seats the host adds and removes, the game's
-stream at a person's pace (``LiveTable``), what people say, who drops and
-comes back, the turn clock (in the question, and once at 10 s left),
-offers of another game, ratings.  In the waiting room the host adds bots
-and open seats, removes seats and starts, as the app's waiting room lets
-them.  A seat played here is asked at the prompt and its move sent as an
-intent naming its turn; the server runs the game.  At a table with a turn
-clock the question waits for the server's word on the clock, so it always
-says the time.  ``leave`` leaves the game for good (after a yes) and keeps
+comes: the waiting room (``WaitingRoom``: the seats, the host's bots, open
+seats and start), the game's stream at a person's pace (``LiveTable``),
+what people say, who drops and comes back, the turn clock (in the
+question, and once at 10 s left), offers of another game, ratings.  A seat
+played here is asked at the prompt and its move sent as an intent naming
+its turn; the server runs the game.  At a table with a turn clock the
+question waits for the server's word on the clock, so it always says the
+time.  ``leave`` leaves the game for good (after a yes) and keeps
 listening until it ends, so its record still reaches this computer's
 statistics, as every finished game does (``store.finished``).  ``quit``
 keeps the seat: joining again takes it back.
@@ -19,16 +18,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 
 from ..engine import Action, CardRevealed, GameOver
 from ..net import protocol
 from ..net.client import Dropped, OnlineError, Reconnected, StreamUpdate, TableConnection
 from ..net.codes import shown_code
 from ..net.presence import WORDS
-from ..net.seat_ratings import rating_changes, seat_rating
+from ..net.seat_ratings import rating_changes
 from ..players.clock import SYSTEM_CLOCK, Clock
-from ..players.registry import BOTS, level_choices
 from ..table import Away, Message, Recorded, Talk
 from ..table.names import YOU
 from ..table.narration import join_names
@@ -39,9 +36,7 @@ from .help import help_lines
 from .live_table import LiveTable, seat_names
 from .preferences import LinePreferences
 from .turn_clock import TurnClockCall
-
-#: The level a bot added without one has (as the app's waiting room offers first).
-DEFAULT_BOT = "greedy"
+from .waiting_room import WaitingRoom
 
 
 class SeatOnline:
@@ -59,23 +54,6 @@ class SeatOnline:
 def spelt(code: str) -> str:
     """A table's code, letter by letter for a screen reader: "K X Q D"."""
     return " ".join(c for c in shown_code(code) if c.isalnum())
-
-
-def rating_words(text: str) -> str:
-    """A rating as ``seat_rating`` shows it, in words: "1,500?" is "1,500, provisional",
-    "1,537 (+37)" is "1,537, up 37"."""
-    text = text.replace("?", ", provisional")
-    text = re.sub(r" \(\+([\d,]+)\)", r", up \1", text)
-    return re.sub(r" \(-([\d,]+)\)", r", down \1", text)
-
-
-def bot_level(word: str) -> str | None:
-    """The bot a typed level names ("expert", "hard", "greedy"...), or None."""
-    wanted = word.casefold()
-    for label, bot in level_choices():
-        if wanted in (label.casefold(), bot):
-            return bot
-    return wanted if wanted in BOTS else None
 
 
 class OnlineTable:
@@ -99,12 +77,9 @@ class OnlineTable:
         """The connection ended for good (the server said why)."""
         self.seated = connection.seat is not None
         self._showing: asyncio.Task[None] | None = None
-        self._room: protocol.RoomState | None = connection.room
-        self._presence: tuple[str, ...] = connection.presence
+        self.waiting = WaitingRoom(console, connection)
         self._kept: set[str] = set()
         self._rated_said: set[str] = set()
-        self._why_said: str | None = None
-        self._waiting_said: list[str] = []
         self._asked_to_leave = False
         self._dropped = False
 
@@ -154,116 +129,10 @@ class OnlineTable:
             lines.append("You are watching.")
         if connection.stream:
             return lines
-        return lines + self._room_lines()
-
-    # ------------------------------------------------------------------ the waiting room
-
-    def _seat_words(self, seat: int) -> str:
-        """A seat in the waiting room: "2, Bea, rated 1,512" or "3, greedy bot" or "4, open"."""
-        room = self._room
-        assert room is not None
-        state = room.seats[seat]
-        if state.kind == "bot":
-            what = f"{state.bot} bot"
-        elif state.taken:
-            what = "you" if seat == self.connection.seat else state.name
-        else:
-            what = "open"
-        if seat == room.host and not room.quick:
-            what += ", host"
-        presence = self._presence[seat] if seat < len(self._presence) else ""
-        if state.kind == "human" and state.taken and presence == "gone":
-            what += ", offline"
-        rating = self._rating(seat)
-        return f"{seat + 1}, {what}{f', rated {rating}' if rating else ''}"
-
-    def _rating(self, seat: int) -> str:
-        """A seat's rating in words, at a rated table ("" at any other: it means nothing)."""
-        ratings = self.connection.ratings
-        if ratings is None or not ratings.rated:
-            return ""
-        return rating_words(seat_rating(ratings, self._room, seat))
-
-    def _room_lines(self) -> list[str]:
-        room = self._room
-        if room is None:
-            return []
-        seats = "; ".join(self._seat_words(seat) for seat in range(len(room.seats)))
-        lines = [f"Seats: {seats}."]
-        rules = []
-        if room.clock is not None:
-            rules.append(f"a turn clock of {room.clock} seconds a move")
-        if not room.talk:
-            rules.append("no talk")
-        if rules:
-            lines.append(f"{' and '.join(rules).capitalize()}.")
-        why = self._why_unrated()
-        if why:
-            lines.append(why)
-        if room.state == "waiting":
-            self._waiting_said = self._waiting_lines(room)
-            lines += self._waiting_said
-        return lines
-
-    def _waiting_lines(self, room: protocol.RoomState) -> list[str]:
-        """Who or what the waiting room waits for (and, at a quick-play table, when bots
-        take the open seats)."""
-        missing = sum(1 for s in room.seats if not s.taken)
-        people = wording.plural(missing, "more person", "more people")
-        if room.quick:
-            if not missing:
-                return ["The table is full: the game starts."]
-            lines = [f"Waiting for {people}: the game starts by itself once the table is full."]
-            if room.bots_in is not None:
-                lines.append(
-                    f"In {room.bots_in:.0f} seconds, {room.away_bot} bots take the open seats."
-                )
-            return lines
-        if self._hosting():
-            if missing:
-                return [f"Waiting for {people} to join with the code."]
-            return ["Every seat is taken: type start."]
-        if missing:
-            return [f"Waiting for {people}, then for the host to start."]
-        return ["Waiting for the host to start."]
-
-    def _why_unrated(self) -> str:
-        ratings = self.connection.ratings
-        if ratings is None or not ratings.why:
-            return ""
-        why = ratings.why.rstrip(".")
-        return f"{why[:1].upper()}{why[1:]}."
-
-    def _room_changed(self, room: protocol.RoomState) -> None:
-        old, self._room = self._room, room
-        if room.state != "waiting" or old is None:
-            return
-        said: list[str] = []
-        if len(room.seats) > len(old.seats):
-            for seat in range(len(old.seats), len(room.seats)):
-                what = self._seat_words(seat).split(", ", 1)[1]
-                said.append(f"Seat {seat + 1} added: {what}.")
-        elif len(room.seats) < len(old.seats):
-            gone = next(
-                (i for i, (a, b) in enumerate(zip(old.seats, room.seats, strict=False)) if a != b),
-                len(room.seats),
-            )
-            seats = "; ".join(self._seat_words(seat) for seat in range(len(room.seats)))
-            said.append(f"Seat {gone + 1} removed. Seats: {seats}.")
-        else:
-            for seat, (was, now) in enumerate(zip(old.seats, room.seats, strict=True)):
-                if now.kind == "human" and now.taken and not was.taken:
-                    said.append(f"{now.name} sat down in seat {seat + 1}.")
-                elif was.kind == "human" and was.taken and not now.taken:
-                    said.append(f"{was.name} left seat {seat + 1}: it is open again.")
-        waiting = self._waiting_lines(room)
-        said += [line for line in waiting if line not in self._waiting_said]
-        self._waiting_said = waiting
-        if said:
-            self.console.say(*said)
+        return lines + self.waiting.lines()
 
     def _presence_changed(self, presence: tuple[str, ...]) -> None:
-        old, self._presence = self._presence, presence
+        old, self.waiting.presence = self.waiting.presence, presence
         names = self._names()
         live = self.live
         me = self.connection.seat
@@ -291,7 +160,7 @@ class OnlineTable:
                 for message in event.messages:
                     self.live.feed(message)
         elif isinstance(event, protocol.RoomState):
-            self._room_changed(event)
+            self.waiting.changed(event)
         elif isinstance(event, protocol.Presence):
             self._presence_changed(event.seats)
         elif isinstance(event, protocol.Clock):
@@ -324,7 +193,7 @@ class OnlineTable:
     def _names(self) -> list[str]:
         if self.live is not None:
             return self.live.names
-        room = self._room
+        room = self.waiting.room
         names = [s.name or f"Seat {i + 1}" for i, s in enumerate(room.seats)] if room else []
         if self.connection.seat is not None and self.connection.seat < len(names):
             names[self.connection.seat] = YOU
@@ -388,9 +257,9 @@ class OnlineTable:
     def _waits(self, live: LiveTable, seat: int) -> bool:
         """Whether the question of ``seat``'s turn waits: while a bot plays the seat (its
         person away), or at a clocked table until the server said the time for this turn."""
-        if seat < len(self._presence) and self._presence[seat] == "away":
+        if seat < len(self.waiting.presence) and self.waiting.presence[seat] == "away":
             return True
-        room = self._room
+        room = self.waiting.room
         if room is None or room.clock is None:
             return False
         return not (self.turn_clock.turn == live.state.turn and self.turn_clock.seat == seat)
@@ -401,18 +270,18 @@ class OnlineTable:
         return "" if seconds is None else f"{wording.plural(seconds, 'second')} left"
 
     def _person(self, seat: int) -> bool:
-        room = self._room
+        room = self.waiting.room
         return room is not None and seat < len(room.seats) and room.seats[seat].kind == "human"
 
     def _about(self, seat: int) -> str:
-        room = self._room
+        room = self.waiting.room
         words = []
         if room is not None and seat < len(room.seats) and room.seats[seat].kind == "bot":
             words.append(f"{room.seats[seat].bot} bot")
-        presence = self._presence[seat] if seat < len(self._presence) else ""
+        presence = self.waiting.presence[seat] if seat < len(self.waiting.presence) else ""
         if presence in WORDS and presence != "here" and seat != self.connection.seat:
             words.append(WORDS[presence])  # a person's connection, said when it is not up
-        rating = self._rating(seat)
+        rating = self.waiting.rating(seat)
         if rating:
             words.append(f"rated {rating}")
         return ", ".join(words)
@@ -444,10 +313,7 @@ class OnlineTable:
     def _ratings(self) -> None:
         live = self.live
         if live is None:
-            why = self._why_unrated()
-            if why and why != self._why_said:
-                self._why_said = why
-                self.console.say(why)
+            self.waiting.say_why()
             return
         record = self.connection.record
         if not live.state.over or record is None or record in self._rated_said:
@@ -492,7 +358,8 @@ class OnlineTable:
                     live.reprompt()
             return
         if live is None:
-            await self._in_waiting_room(command)
+            if not await self._everywhere(command):
+                await self.waiting.command(command)
         elif live.state.over:
             await self._after_game(command, live)
         else:
@@ -540,12 +407,6 @@ class OnlineTable:
             return
         live.reprompt()
 
-    def _hosting(self) -> bool:
-        """Whether this person hosts the table (a quick-play table has nobody to set it up)."""
-        room = self._room
-        seat = self.connection.seat
-        return room is not None and not room.quick and seat is not None and room.host == seat
-
     def _help(self) -> None:
         live = self.live
         self.console.say(
@@ -554,44 +415,9 @@ class OnlineTable:
                 online=True,
                 seated=self.seated,
                 waiting=live is None,
-                host=self._hosting(),
+                host=self.waiting.hosting(),
             )
         )
-
-    async def _in_waiting_room(self, command: Command) -> None:
-        """The waiting room's commands: the seats, and the host's setting up."""
-        word, send = command.word, self.connection.send
-        room = self._room
-        if await self._everywhere(command):
-            return
-        if word in ("look", "repeat"):
-            self.console.say(*self._room_lines())
-        elif word in ("start", "bot", "open", "remove") and not self._hosting():
-            self.console.say(
-                "The table starts by itself once it is full."
-                if room is not None and room.quick
-                else "Only the host sets up and starts the table."
-            )
-        elif word == "start":
-            await send(protocol.Start())
-        elif word == "bot":
-            level = bot_level(command.rest or DEFAULT_BOT)
-            if level is None:
-                levels = wording.join_or([bot for _, bot in level_choices()])
-                self.console.say(f"No bot {command.rest!r}: {levels}.")
-            else:
-                await send(protocol.AddBot(level))
-        elif word == "open":
-            await send(protocol.AddOpen())
-        elif word == "remove":
-            number = command.rest.split(" ", 1)[0]
-            seats = len(room.seats) if room is not None else 0
-            if not number.isdigit() or not 1 <= int(number) <= seats:
-                self.console.say(f"Remove which seat? remove, then its number, 1 to {seats}.")
-            else:
-                await send(protocol.RemoveSeat(int(number) - 1))
-        else:
-            self.console.say("The game has not started: help lists what you can do now.")
 
     async def _after_game(self, command: Command, live: LiveTable) -> None:
         """The answers to the end of a game: another game, decline, replay, review."""
