@@ -191,7 +191,9 @@ class LiveTable:
                 self.ask()
             elif self.said_turns(message.seat):
                 mover = possessive(self.names[message.seat], start=True)
-                self.console.say(f"{mover} turn, top card {wording.colours(message.top_back)}.")
+                turn = "extra turn" if message.extra else "turn"
+                back = wording.colours(message.top_back)
+                self.console.say(f"{mover} {turn}, top card {back}.")
         elif isinstance(message, CardRevealed):
             self._answered()
         elif isinstance(message, GameOver):
@@ -229,8 +231,10 @@ class LiveTable:
             return None  # talk is heard beside the stream (online)
         if isinstance(message, GameOver):
             return None  # said whole by result_lines
-        if isinstance(message, ExtraTurn) and message.seat in self.controls:
-            return None  # the question says it: "Your extra turn"
+        if isinstance(message, ExtraTurn) and (
+            message.seat in self.controls or self.said_turns(message.seat)
+        ):
+            return None  # the turn said next says it: "Your extra turn", "Bea's extra turn"
         line = narrate(message, self.names)
         return None if line is None else wording.heard(line)
 

@@ -7,7 +7,7 @@ import io
 import os
 import re
 
-from mantis.engine import SCORE, GameOver, steal
+from mantis.engine import SCORE, ExtraTurn, GameOver, steal
 from mantis.lines import wording
 from mantis.lines.console import Console
 from mantis.lines.live_table import LiveTable
@@ -197,3 +197,32 @@ async def _queued(console: Console) -> bool:
     while console._lines is None or console._lines.empty():
         await asyncio.sleep(0.01)
     return True
+
+
+def test_an_extra_turn_is_said_once_with_the_turn() -> None:
+    """Bea, a person elsewhere, steals and goes again: "Bea's extra turn, top card ...",
+    not also "Extra turn for Bea"."""
+    seats = parse_seats("human,human")
+    for seed in range(200):
+        record = dealt(seats, seed)
+        game = record.replay()
+        if game.view().to_move == 1:
+            move = game.apply(steal(0), 1)
+            if any(isinstance(event, ExtraTurn) for event in move):
+                break
+    else:
+        raise AssertionError("no deal where the second seat's first steal matches")
+    out = io.StringIO()
+    live = LiveTable(
+        Console(out=out),
+        moves_of(record)[0],
+        LinePreferences(Settings(speed="instant")),
+        _NoMoves(),
+        controls=(0,),
+        names=["You", "Bea"],
+    )
+    live.said_turns = lambda seat: seat == 1
+    for message in move:
+        live.take(message)
+    said = out.getvalue()
+    assert "\nBea's extra turn, top card " in said and "Extra turn" not in said, said
