@@ -110,10 +110,11 @@ def test_the_line_mode_credits_it_the_same_way() -> None:
     (ann,) = record.left
     over = next(m for m in stream_of(record) if isinstance(m, GameOver))
     names = [seat.name for seat in record.seats]
-    said = " ".join(result_lines(over, names, {ann: "greedy"}))
-    assert said.startswith("Game over: Ann's seat (played by greedy) reached the target")
+    said = " ".join(result_lines(over, names, played_on={ann: "greedy"}))
+    # In lines, without brackets (a screen reader reads them out).
+    assert said.startswith("Game over: Ann's seat, played by greedy, wins with ")
     assert "Ann left the game: it counts as a loss for Ann." in said
     review = " ".join(review_lines(review_game(record), "Past game 1", range(3)))
     assert "Review of past game 1, seed" in review
-    assert ": Ann's seat (played by greedy) won reaching the target" in review
+    assert ": Ann's seat, played by greedy, won reaching the target" in review
     assert "Ann left:" in review and "adjusted result" in review and "% of a win" not in review
