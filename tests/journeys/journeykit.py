@@ -31,14 +31,22 @@ crash would) and ``quit`` presses ctrl+q and returns the exit status.
 ``printed()`` is what the app printed outside its full screen (an error, a
 traceback), ``dump()`` the screen as text and ``cell(x, y)`` one character
 with its colours and attributes.
+
+Online journeys take a ``serve`` fixture too: ``mantis serve`` run as a
+process of its own on a free port, stopped after the test. Each person
+plays from a home of their own (``person_home``: a ``MANTIS_HOME`` with the
+settings they start with), as two people on two computers would.
 """
 
 from __future__ import annotations
 
 import inspect
+import json
 import os
+import queue
 import re
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -392,6 +400,18 @@ def environment(size: Size, home: str) -> dict[str, str]:
     return env
 
 
+def notified(text: str) -> Callable[[Lines], bool]:
+    """A predicate: a notification on the screen says ``text`` (whose lines it may wrap)."""
+
+    def holds(lines: Lines) -> bool:
+        # Textual draws each notification as a box whose left edge is "▌", at the bottom right.
+        said = " ".join(line.split("▌", 1)[1].strip() for line in lines if "▌" in line)
+        return text in " ".join(said.split())
+
+    holds.__doc__ = f"a notification saying {text!r}"
+    return holds
+
+
 def _predicate(what: Awaited) -> Callable[[Lines], object]:
     if isinstance(what, str):
         return lambda lines: any(what in line for line in lines)
@@ -407,3 +427,64 @@ def _describe(what: Awaited) -> str:
         return inspect.getsource(what).strip()
     except (OSError, TypeError):
         return repr(what)
+
+
+# ---------------------------------------------------------------------- a server, and people
+
+
+class Server:
+    """``mantis serve`` as a process of its own on a free port (``url``), until ``stop``."""
+
+    def __init__(self, options: Sequence[str], home: Path) -> None:
+        self.home = home
+        home.mkdir(parents=True, exist_ok=True)
+        self._log = (home / "serve.log").open("wb")
+        env = {**os.environ, "MANTIS_HOME": str(home)}
+        self.process = subprocess.Popen(
+            [str(mantis_script()), "serve", "--port", "0", *options],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+        )
+        lines: queue.Queue[bytes] = queue.Queue()
+        out = self.process.stdout
+        assert out is not None
+
+        def read() -> None:
+            for line in iter(out.readline, b""):
+                lines.put(line)
+
+        threading.Thread(target=read, name="journey-server", daemon=True).start()
+        try:
+            # "mantis server on ws://127.0.0.1:PORT", once it listens.
+            first = lines.get(timeout=TIMEOUT).decode(errors="replace")
+        except queue.Empty:
+            first = ""
+        found = re.search(r"ws://\S+", first)
+        if found is None:
+            self.stop()
+            log = (home / "serve.log").read_text(errors="replace")
+            raise RuntimeError(f"mantis serve did not say where it listens: {first!r}\n{log}")
+        self.url = found.group(0)
+
+    def stop(self) -> int:
+        """Stop the server as a person would (SIGTERM) and return its exit status."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._log.close()
+        return self.process.returncode
+
+
+def person_home(root: Path, name: str, **settings: object) -> Path:
+    """A ``MANTIS_HOME`` for one person under ``root``, the app's settings there (any of
+    ``store.Settings``'s fields: ``speed="instant"``, ``server=url``...)."""
+    home = root / name
+    config = home / "config"
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    return home
