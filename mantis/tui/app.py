@@ -6,7 +6,9 @@ dismisses with a typed result; none calls into the app), and keeps what
 every screen shares: the session's preferences and the terminal's minimum
 size.  Games played here live in ``LocalGames`` (tables, the save slot,
 resuming), online play in ``OnlinePlay`` (the lobby, a followed table, the
-server run inside the app).
+server run inside the app), reviews in ``Reviews``.  Each is handed the app
+as a ``Shell`` (``shell.py``): what a controller may ask of the app, so none
+imports it, and none reaches another through it.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
     from ..engine import GameRecord
     from ..review import GameReview
     from ..store import Settings
+    from .online_table import OnlineTable
     from .screens.game_over import GameOverScreen
     from .screens.lobby import LobbyScreen
     from .screens.local_play import LocalPlayScreen
@@ -174,7 +177,7 @@ class MantisApp(StylesWhenAttached):
     def on_past_games_screen_review(self, message: PastGamesScreen.Review) -> None:
         name = self.prefs.settings.online_name if message.online else None
         person = person_of(message.record, name)
-        self.reviews.open(message.record, title=message.title, person=person)
+        self.open_review(message.record, title=message.title, person=person)
 
     def on_review_screen_jump(self, message: ReviewScreen.Jump) -> None:
         self.reviews.jump(message)
@@ -196,6 +199,9 @@ class MantisApp(StylesWhenAttached):
 
     def on_online_play_screen_leave(self, message: OnlinePlayScreen.Leave) -> None:
         self.online.leave_game()
+
+    def on_online_table_game_started(self, message: OnlineTable.GameStarted) -> None:
+        self.online.open_board(message.table)
 
     def on_lobby_screen_seated(self, message: LobbyScreen.Seated) -> None:
         self.online.follow(message.connection, lobby=message.lobby)
@@ -227,6 +233,16 @@ class MantisApp(StylesWhenAttached):
             record, self.prefs, title=title, clock=self.clock, review=review, at=at, focus=focus
         )
         self.push_screen(screen, then)
+
+    def open_review(
+        self, record: GameRecord, *, title: str = "", person: int | None = None
+    ) -> None:
+        """Review the finished ``record`` over whatever is up, for ``person``'s seat."""
+        self.reviews.open(record, title=title, person=person)
+
+    def new_game(self) -> None:
+        """Leave any table for the setup screen."""
+        self.action_new_game()
 
     # ------------------------------------------------------------ actions
 

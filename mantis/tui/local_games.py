@@ -21,18 +21,18 @@ if TYPE_CHECKING:
     from ..store.save_slots import SaveSlot
     from ..store.saves import LoadedSave
     from ..table import Table
-    from .app import MantisApp
     from .preferences import Preferences
     from .screens.game_over_choice import GameOverChoice
     from .screens.local_play import LocalPlayScreen
     from .screens.setup import SetupScreen
+    from .shell import Shell
 
 
 class LocalGames:
     """The app's games played here, against bots or at one keyboard."""
 
-    def __init__(self, app: MantisApp, prefs: Preferences, clock: Clock) -> None:
-        self.app = app
+    def __init__(self, shell: Shell, prefs: Preferences, clock: Clock) -> None:
+        self.shell = shell
         self.prefs = prefs
         self.clock = clock
         self._slot: SaveSlot | None = None
@@ -122,19 +122,19 @@ class LocalGames:
 
     def show(self, board: LocalPlayScreen) -> None:
         """Put ``board`` up: in place of the setup screen or a finished table, else on top."""
-        app = self.app
-        if len(app.screen_stack) == 1:
+        shell = self.shell
+        if len(shell.screen_stack) == 1:
             # Opened on a table: nothing but the app's blank screen to cover (and
             # the setup screen's module need not be loaded to know that).
-            app.push_screen(board)
+            shell.push_screen(board)
             return
         from .screens.local_play import LocalPlayScreen
         from .screens.setup import SetupScreen
 
-        if isinstance(app.screen, SetupScreen | LocalPlayScreen):
-            app.switch_screen(board)
+        if isinstance(shell.screen, SetupScreen | LocalPlayScreen):
+            shell.switch_screen(board)
         else:
-            app.push_screen(board)
+            shell.push_screen(board)
 
     # ------------------------------------------------------------ resuming
 
@@ -146,10 +146,10 @@ class LocalGames:
         saves, warnings = saved_games(mine.path.parent, mine=mine)
         for warning in warnings:
             # An unreadable save was moved aside; the player sets up a new game.
-            plain.notify(self.app, warning, severity="warning", timeout=10)
+            plain.notify(self.shell, warning, severity="warning", timeout=10)
         if not saves:
             if now and not warnings:
-                self.app.notify("No saved game to resume: set up a new one.", timeout=6)
+                self.shell.notify("No saved game to resume: set up a new one.", timeout=6)
         elif now:
             self.resume(max(saves, key=_saved_at))
         else:
@@ -160,7 +160,7 @@ class LocalGames:
                     self.resume(save)
 
             replaced = saves[0] if slot_of(saves[0].path) == mine.number else None
-            self.app.push_screen(ResumeScreen(saves, replaced=replaced), chosen)
+            self.shell.push_screen(ResumeScreen(saves, replaced=replaced), chosen)
 
     def resume(self, save: LoadedSave) -> None:
         """Open the table on the saved game, at the saved position, saving on in its slot."""
@@ -173,7 +173,7 @@ class LocalGames:
         if slot is None and number is not None:
             slot = claim_slot(number, save.path.parent)
             if slot is None:
-                self.app.notify(
+                self.shell.notify(
                     "That game is open in another window or tab.", severity="warning", timeout=8
                 )
                 return
@@ -183,7 +183,7 @@ class LocalGames:
             if slot is not None and slot is not mine:
                 slot.release()
             plain.notify(
-                self.app, f"Cannot resume the saved game: {exc}", severity="error", timeout=10
+                self.shell, f"Cannot resume the saved game: {exc}", severity="error", timeout=10
             )
             return
         if slot is not None and slot is not mine:
@@ -203,15 +203,15 @@ class LocalGames:
         elif choice is GameOverChoice.REMATCH:
             self.show(self.board(self.make_table(board.record.from_start())))
         elif choice is GameOverChoice.REPLAY:
-            self.app.open_replay(board.record, title="this game")
+            self.shell.open_replay(board.record, title="this game")
         elif choice is GameOverChoice.REVIEW:
             # The person at this keyboard (the first, when several take turns at it).
             person = min(board.controls, default=None)
-            self.app.reviews.open(board.record, title="this game", person=person)
+            self.shell.open_review(board.record, title="this game", person=person)
         elif choice is GameOverChoice.NEW:
-            self.app.action_new_game()
+            self.shell.new_game()
         elif choice is GameOverChoice.QUIT:
-            self.app.exit(0)
+            self.shell.exit(0)
 
 
 def _saved_at(save: LoadedSave) -> float:

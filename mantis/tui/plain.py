@@ -20,12 +20,10 @@ as their visible pictures (ESC as ␛) and bidirectional overrides are dropped
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from rich.text import Text
-from textual.app import App
 from textual.content import Content
-from textual.widget import Widget
 
 from ..store.printable import printable
 
@@ -58,6 +56,20 @@ def fill(markup: str, **values: object) -> Content:
     return Content.from_markup(markup, **{k: visible(v) for k, v in values.items()})
 
 
-def notify(node: Widget | App[Any], text: object, **options: Any) -> None:
+class Notifies(Protocol):
+    """What shows a notification: a widget, a screen, the app (or the app as a ``Shell``)."""
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = ...,
+        severity: Any = ...,
+        timeout: float | None = ...,
+        markup: bool = ...,
+    ) -> None: ...
+
+
+def notify(node: Notifies, text: object, **options: Any) -> None:
     """A notification of ``text`` (``options`` as ``notify`` takes them), shown as it is."""
     node.notify(visible(text, lines=True), markup=False, **options)

@@ -18,10 +18,10 @@ from . import plain
 if TYPE_CHECKING:
     from ..engine import GameRecord
     from ..players.clock import Clock
-    from .app import MantisApp
     from .preferences import Preferences
     from .screens.retry import RetryScreen
     from .screens.review import ReviewScreen
+    from .shell import Shell
 
 
 def person_of(record: GameRecord, name: str | None = None) -> int | None:
@@ -39,8 +39,8 @@ def person_of(record: GameRecord, name: str | None = None) -> int | None:
 class Reviews:
     """The app's reviews: what the review and retry screens ask for."""
 
-    def __init__(self, app: MantisApp, prefs: Preferences, clock: Clock) -> None:
-        self.app = app
+    def __init__(self, shell: Shell, prefs: Preferences, clock: Clock) -> None:
+        self.shell = shell
         self.prefs = prefs
         self.clock = clock
 
@@ -48,12 +48,12 @@ class Reviews:
         """Review the finished ``record`` over whatever is up, for ``person``'s seat."""
         from .screens.review import ReviewScreen
 
-        self.app.push_screen(ReviewScreen(record, title=title, person=person))
+        self.shell.push_screen(ReviewScreen(record, title=title, person=person))
 
     def jump(self, message: ReviewScreen.Jump) -> None:
         """Show the board at the decision asked for, with each option's chance."""
         review = message.review
-        self.app.open_replay(
+        self.shell.open_replay(
             review.record, title=message.title, review=review, at=message.move, focus=message.seats
         )
 
@@ -62,22 +62,22 @@ class Reviews:
         drill = message.drill
         if drill.over:
             drill.new_round()
-        self.app.push_screen(self._board(message))
+        self.shell.push_screen(self._board(message))
 
     def next(self, message: RetryScreen.Next) -> None:
         """The drill's next position in place of the last; back to the review after the round."""
         drill = message.drill
         if drill.advance() is not None:
-            self.app.switch_screen(self._board(message))
+            self.shell.switch_screen(self._board(message))
             return
-        self.app.pop_screen()
+        self.shell.pop_screen()
         solved, total = len(drill.solved), drill.total
         if solved == total:
             text = f"All {total} solved: well played. r starts again from the first."
         else:
             left = total - solved
             text = f"Solved {solved} of {total}: r tries the {left} left again."
-        plain.notify(self.app, text, timeout=8)
+        plain.notify(self.shell, text, timeout=8)
 
     def _board(self, message: ReviewScreen.Retry | RetryScreen.Next) -> RetryScreen:
         from .screens.retry import RetryScreen

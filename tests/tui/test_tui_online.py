@@ -259,7 +259,7 @@ async def test_from_the_setup_screen_to_a_table_through_the_lobby(tmp_path: Path
             await pilot.press("enter")  # the listed table, joined
             await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
             (seated,) = heard.of(LobbyScreen.Seated)
-            assert seated.lobby is lobby and app.screen.online is seated.connection
+            assert seated.lobby is lobby and app.screen.online.connection is seated.connection
             assert app.screen.online.seat == 1
             assert app.settings.server == url and app.settings.online_name == "Bea"
             await pilot.press("escape")  # leave: back to the lobby, the seat kept

@@ -181,11 +181,26 @@ async def test_talk_goes_both_ways_esc_cancels_and_h_hides_it(tmp_path: Path) ->
         await bea.close()
 
 
+class CountedReaders(TableConnection):
+    """A connection that counts who reads it: ``events()`` iterations begun."""
+
+    readers = 0
+
+    async def events(self):  # type: ignore[override]
+        self.readers += 1
+        async for event in super().events():
+            yield event
+
+
 async def test_leaving_asks_first_and_the_game_still_counts_as_a_loss_here(
     tmp_path: Path,
 ) -> None:
     async with running_server(tmp_path / "server", seeds=deals(HOST_SEAT_WINS)) as (_, url):
-        app, ann = await seated_app(url)
+        ann = CountedReaders(
+            url, protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "open"))
+        )
+        await ann.open()
+        app = MantisApp(first_screens.Online(ann), still=True)
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
             bea = await join(url, ann.code, "Bea")
@@ -207,6 +222,9 @@ async def test_leaving_asks_first_and_the_game_still_counts_as_a_loss_here(
             with StatsDB() as db:
                 [ann_stats] = [p for p in db.player_stats() if p.name == "Ann"]
             assert ann_stats.overall.games == 1 and ann_stats.overall.wins == 0
+            # One reader for the connection's whole life: leaving started no second one
+            # (two at once is what websockets refuses: the app ended on it).
+            assert ann.readers == 1
         await bea.close()
 
 

@@ -12,12 +12,16 @@ the move buttons use, so nothing else on the board moves), ``h`` hides or
 shows talk; ``l`` leaves the game for good (after a yes), ``b`` comes back
 when the seat went away because its time ran out too often.  Once the game
 is over, another game is offered and answered on the game-over screen.
+
+The board hears the table from the moment it is made (``OnlineTable``'s
+messages): what came before, it reads off the table then (the stream so far
+and what was said), and everything after comes as a message, handled once
+the board is up.  Everything this seat says goes through the table.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import Protocol
 
 from textual import on
@@ -32,12 +36,14 @@ from ...engine import Action, GameOver
 from ...net import protocol
 from ...net.codes import shown_code
 from ...net.presence import presence_label
-from ...net.protocol import Act, SeatRequest
+from ...net.protocol import Act
 from ...net.seat_ratings import rating_changes, seat_rating
 from ...table import Message, Talk
 from ...table.messages import MAX_TALK
 from ...table.names import YOU
 from ...table.narration import join_names, talk_line
+from .. import plain
+from ..online_table import OnlineTable
 from ..preferences import Preferences
 from ..widgets.game_log import GameLog
 from ..widgets.turn_banner import TurnBanner
@@ -45,6 +51,7 @@ from .board import BOARD_CSS
 from .game_over import GameOverScreen, ratings_line
 from .game_over_choice import ONLINE_ANSWERS, ONLINE_CHOICES
 from .play import PlayScreen
+from .waiting_room import RoomLink
 
 #: A person's own clock stands out from this many seconds left.
 URGENT = 10
@@ -52,18 +59,16 @@ URGENT = 10
 TICK = 0.5
 
 
-class PlayLink(Protocol):
-    """What the screen needs of ``net.client.TableConnection`` (a test may hand it a stand-in)."""
+class PlayLink(RoomLink, Protocol):
+    """What the board needs of ``OnlineTable`` (a test may hand it a stand-in)."""
 
-    url: str
-    code: str | None
-    seat: int | None
-    presence: tuple[str, ...]
-    offer: protocol.Offer | None
-    room: protocol.RoomState | None
-    ratings: protocol.Ratings | None
+    @property
+    def offer(self) -> protocol.Offer | None: ...
+    @property
+    def stream(self) -> tuple[Message, ...]: ...
 
-    async def send(self, message: SeatRequest) -> None: ...
+    game: int
+    talk: list[protocol.Said]
 
     def clock_left(self) -> tuple[protocol.Clock, float] | None: ...
 
@@ -82,7 +87,7 @@ class SeatOnline:
         self.online = online
 
     async def play(self, seat: int, turn: int, action: Action) -> None:
-        await self.online.send(Act(turn, action))
+        self.online.send(Act(turn, action))
 
 
 class OnlinePlayScreen(PlayScreen):
@@ -108,19 +113,23 @@ class OnlinePlayScreen(PlayScreen):
     class Leave(UIMessage):
         """The person said yes to leaving this game for good."""
 
-    def __init__(self, online: PlayLink, backlog: Sequence[Message], prefs: Preferences) -> None:
+    def __init__(self, online: PlayLink, prefs: Preferences) -> None:
+        """The board of the game on show at ``online``'s table, from its stream so far."""
         self.online = online
         self.code = online.code
         """The table's code on its server."""
+        self.game = online.game
+        """Which of the table's games this board shows (another game has a board of its own)."""
         controls = () if online.seat is None else (online.seat,)
-        super().__init__(backlog, prefs, SeatOnline(online), controls=controls)
+        super().__init__(online.stream, prefs, SeatOnline(online), controls=controls)
         self.connection = ""
         """Empty while connected; what is happening otherwise ("reconnecting…")."""
         self.offer_news = ""
         """What became of the last offer of another game ("Bea declined."), until the next."""
         self._result_screen: GameOverScreen | None = None
-        self._unheard: list[protocol.Said] = []
-        """Lines said before the board was up, to log once it is."""
+        self._said = tuple(online.talk)
+        """What was said at the table before this board, to log once it is up."""
+        online.listen(self)  # everything after, as messages
 
     def seat_names(self) -> list[str]:
         names = super().seat_names()
@@ -160,16 +169,15 @@ class OnlinePlayScreen(PlayScreen):
         self._mark_presence()
         self._show_talk(self.prefs.settings.show_talk)
         self._show_clock()
-        for said in self._unheard:
+        for said in self._said:
             self._log_talk(said)
-        self._unheard.clear()
         if self.online.offer is not None:
             self.call_after_refresh(self.show_offer)
         if not self.prefs.still:
             self.set_interval(TICK, self._tick)
 
     def _tick(self) -> None:
-        self.show_clock()
+        self._show_clock()
         if self.state.over and self.online.offer is not None:
             self.show_offer()
 
@@ -179,12 +187,18 @@ class OnlinePlayScreen(PlayScreen):
 
     # ------------------------------------------------------------------ the connection
 
+    @on(OnlineTable.StreamGrew)
+    def _on_stream(self, message: OnlineTable.StreamGrew) -> None:
+        if message.game == self.game:  # (a board of an earlier game hears no later one)
+            for item in message.messages:
+                self.feed(item)
+
+    @on(OnlineTable.RoomChanged)
     def show_presence(self) -> None:
         """Mark each seat's connection and rating as the server last said, and, after a
         rated game, its rating changes on the result."""
-        if self.is_mounted:
-            self._mark_presence()
-            self._update_controls()
+        self._mark_presence()
+        self._update_controls()
         screen = self._result_screen
         if screen is not None and screen.is_attached:
             screen.show_ratings(self._ratings_line())  # (the server says them after the end)
@@ -195,11 +209,15 @@ class OnlinePlayScreen(PlayScreen):
             words = [presence_label(state), seat_rating(ratings, room, seat)]
             panel.show_presence(" · ".join(w for w in words if w))
 
-    def show_connection(self, note: str) -> None:
+    @on(OnlineTable.ConnectionChanged)
+    def _on_connection(self, message: OnlineTable.ConnectionChanged) -> None:
         """Say how this app's own connection is ("" once it is up)."""
-        self.connection = note
-        if self.is_mounted:
-            self._update_status()
+        self.connection = message.note
+        self._update_status()
+
+    @on(OnlineTable.Refused)
+    def _on_refused(self, message: OnlineTable.Refused) -> None:
+        plain.notify(self, message.text, severity="warning", timeout=6)
 
     def status_parts(self) -> list[str]:
         code = shown_code(self.online.code) if self.online.code else "?"
@@ -215,12 +233,9 @@ class OnlinePlayScreen(PlayScreen):
 
     # ------------------------------------------------------------------ the turn clock
 
-    def show_clock(self) -> None:
-        """Count down the seconds the seat to move has, as the server last said them."""
-        if self.is_mounted:
-            self._show_clock()
-
+    @on(OnlineTable.ClockHeard)
     def _show_clock(self) -> None:
+        """Count down the seconds the seat to move has, as the server last said them."""
         running = self.online.clock_left()
         banner = self.query_one(TurnBanner)
         if running is None or self.state.over:
@@ -239,12 +254,10 @@ class OnlinePlayScreen(PlayScreen):
 
     # ------------------------------------------------------------------ talk
 
-    def hear(self, said: protocol.Said) -> None:
+    @on(OnlineTable.Said)
+    def _on_said(self, message: OnlineTable.Said) -> None:
         """A line someone said at the table: into the log, marked as talk."""
-        if self.is_mounted:
-            self._log_talk(said)
-        else:
-            self._unheard.append(said)
+        self._log_talk(message.said)
 
     def _log_talk(self, said: protocol.Said) -> None:
         talk = Talk(said.seat, said.name, said.text)
@@ -261,7 +274,7 @@ class OnlinePlayScreen(PlayScreen):
     def _on_talk(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         if text:
-            self.run_worker(self.online.send(protocol.Say(text)), group="send")
+            self.online.send(protocol.Say(text))
         self._close_talk()
 
     def _close_talk(self) -> None:
@@ -314,7 +327,7 @@ class OnlinePlayScreen(PlayScreen):
 
     def action_back(self) -> None:
         if self._away_here():
-            self.run_worker(self.online.send(protocol.ImBack()), group="send")
+            self.online.send(protocol.ImBack())
 
     def _away_here(self) -> bool:
         """This seat is played by the away bot while this app is connected."""
@@ -364,6 +377,10 @@ class OnlinePlayScreen(PlayScreen):
     def _ratings_line(self) -> str:
         return ratings_line(rating_changes(self.online.ratings, self.names))
 
+    @on(OnlineTable.OfferChanged)
+    def _on_offer(self, message: OnlineTable.OfferChanged) -> None:
+        self.show_offer(message.closed)
+
     def show_offer(self, closed: protocol.OfferClosed | None = None) -> None:
         """Show how another game stands (``closed``: why the last offer is off)."""
         if closed is not None:
@@ -375,8 +392,7 @@ class OnlinePlayScreen(PlayScreen):
             self._offer_to(screen)
         elif self.online.offer is not None and self.result is not None and self.is_current:
             self.show_result()  # someone offers: the result comes back up to answer it
-        if self.is_mounted:
-            self._update_controls()
+        self._update_controls()
 
     def _offer_to(self, screen: GameOverScreen) -> None:
         offer = self.online.offer

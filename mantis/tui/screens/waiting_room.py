@@ -8,6 +8,9 @@ seat is taken.  What the server refuses is said on the screen, in one line.
 A quick-play table ("Play now") has no host: it says how many people it
 waits for and counts down to the bots that will take the open seats; it
 starts by itself.
+
+The screen hears the table from the moment it is made (``OnlineTable``'s
+messages), and says the host's choices through it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Select, Static
 
@@ -31,6 +35,7 @@ from ...net.seat_ratings import seat_rating, table_rating
 from ...players.registry import level_choices
 from .. import plain
 from ..level_ratings import rated, relabel
+from ..online_table import OnlineTable
 
 
 def bot_choices(players: int | None) -> list[tuple[str, str]]:
@@ -39,14 +44,24 @@ def bot_choices(players: int | None) -> list[tuple[str, str]]:
 
 
 class RoomLink(Protocol):
-    url: str
-    code: str | None
-    seat: int | None
-    room: protocol.RoomState | None
-    presence: tuple[str, ...]
-    ratings: protocol.Ratings | None
+    """What the waiting room needs of ``OnlineTable`` (a test may hand it a stand-in)."""
 
-    async def send(self, message: protocol.SeatRequest) -> None: ...
+    @property
+    def url(self) -> str: ...
+    @property
+    def code(self) -> str | None: ...
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def room(self) -> protocol.RoomState | None: ...
+    @property
+    def presence(self) -> tuple[str, ...]: ...
+    @property
+    def ratings(self) -> protocol.Ratings | None: ...
+
+    def send(self, intent: protocol.SeatRequest) -> None: ...
+
+    def listen(self, screen: MessagePump) -> None: ...
 
 
 class WaitingRoomScreen(Screen[None]):
@@ -117,6 +132,7 @@ class WaitingRoomScreen(Screen[None]):
         """The waiting room of the table ``online`` is at (``still``: no countdown ticks)."""
         super().__init__()
         self.online = online
+        online.listen(self)
         self.still = still
         self.connection = ""
         self._room_heard = time.monotonic()
@@ -173,6 +189,7 @@ class WaitingRoomScreen(Screen[None]):
 
     # ------------------------------------------------------------------ what the server says
 
+    @on(OnlineTable.RoomChanged)
     def update_room(self) -> None:
         """Show the room as the server last described it."""
         room = self.room
@@ -264,8 +281,13 @@ class WaitingRoomScreen(Screen[None]):
     def show_error(self, message: str) -> None:
         self.query_one("#room-error", Static).update(plain.content(message))
 
-    def show_connection(self, note: str) -> None:
-        self.connection = note
+    @on(OnlineTable.Refused)
+    def _on_refused(self, message: OnlineTable.Refused) -> None:
+        self.show_error(message.text)
+
+    @on(OnlineTable.ConnectionChanged)
+    def _on_connection(self, message: OnlineTable.ConnectionChanged) -> None:
+        self.connection = message.note
         self.update_room()
 
     # ------------------------------------------------------------------ the host's controls
@@ -275,9 +297,9 @@ class WaitingRoomScreen(Screen[None]):
             return self.is_host and self.room is not None and self.room.state == "waiting"
         return True
 
-    def _send(self, message: protocol.SeatRequest) -> None:
+    def _send(self, intent: protocol.SeatRequest) -> None:
         self.show_error("")
-        self.run_worker(self.online.send(message), group="send")
+        self.online.send(intent)
 
     def action_start(self) -> None:
         if self.is_host:
