@@ -8,6 +8,7 @@ from pathlib import Path
 
 import onlinekit
 import pytest
+from screenkit import assert_table_whole, snapshot_lines
 from tuikit import Heard, shown, wait_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
@@ -227,12 +228,14 @@ def test_waiting_room(snap_compare) -> None:
     assert snap_compare(onlinekit.waiting_room_app(), terminal_size=SIZE)
 
 
-def test_online_table(snap_compare) -> None:
+def test_online_table(snap_compare, request) -> None:
     assert snap_compare(onlinekit.online_table_app(away=False), terminal_size=SIZE)
+    assert_table_whole(snapshot_lines(request.path, request.node.name))
 
 
-def test_online_table_with_a_seat_away(snap_compare) -> None:
+def test_online_table_with_a_seat_away(snap_compare, request) -> None:
     assert snap_compare(onlinekit.online_table_app(away=True), terminal_size=SIZE)
+    assert_table_whole(snapshot_lines(request.path, request.node.name))
 
 
 # ----------------------------------------------------------------- the lobby
@@ -422,23 +425,26 @@ async def test_the_lobby_pages_through_the_tables_and_waits_when_told_to(
             await host.close()
 
 
-def test_online_table_own_clock_in_its_last_seconds(snap_compare) -> None:
+def test_online_table_own_clock_in_its_last_seconds(snap_compare, request) -> None:
     assert snap_compare(onlinekit.clocked_table_app(8), terminal_size=SIZE)
+    assert_table_whole(snapshot_lines(request.path, request.node.name))
 
 
 def test_online_table_own_clock_in_its_last_seconds_without_colour(
-    snap_compare, monkeypatch: pytest.MonkeyPatch
+    snap_compare, request, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("NO_COLOR", "1")  # Textual reads it when the app is built
     assert snap_compare(onlinekit.clocked_table_app(8), terminal_size=SIZE)
+    assert_table_whole(snapshot_lines(request.path, request.node.name))
 
 
-def test_online_table_counting_down_and_talk_in_the_log(snap_compare) -> None:
+def test_online_table_counting_down_and_talk_in_the_log(snap_compare, request) -> None:
     async def talk(pilot) -> None:
         await pilot.press("t", *"gg, well played")
 
     app = onlinekit.clocked_table_app(23, talk=("nice steal!", "your move :)"))
     assert snap_compare(app, terminal_size=SIZE, run_before=talk)
+    assert_table_whole(snapshot_lines(request.path, request.node.name))
 
 
 def test_another_game_offered_on_the_game_over_screen(snap_compare) -> None:

@@ -206,8 +206,7 @@ class OnlinePlayScreen(PlayScreen):
     def _mark_presence(self) -> None:
         room, ratings = self.online.room, self.online.ratings
         for seat, (panel, state) in enumerate(zip(self.panels, self.online.presence, strict=False)):
-            words = [presence_label(state), seat_rating(ratings, room, seat)]
-            panel.show_presence(" · ".join(w for w in words if w))
+            panel.show_presence(presence_label(state), seat_rating(ratings, room, seat))
 
     @on(OnlineTable.ConnectionChanged)
     def _on_connection(self, message: OnlineTable.ConnectionChanged) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -27,7 +28,9 @@ class SeatPanel(Vertical):
     """A seat: "1 Ann · human" on the border, the tank inside, the score below.
 
     State flags are shown as words on the border as well as by style:
-    "▶ to move", "◎ steal from?" and "★ winner".
+    "▶ to move", "◎ steal from?" and "★ winner"; online, the seat's connection
+    and rating follow.  Where the border is too short for them all, each
+    gives up its words for its mark, the flag first ("▶ · ● online · 1,537").
     """
 
     DEFAULT_CSS = """
@@ -81,7 +84,8 @@ class SeatPanel(Vertical):
         self.view = view
         """The position shown (the board's fold of the stream)."""
         self.presence = ""
-        """How the seat's person is connected, online ("● online", "○ offline"…)."""
+        """How the seat's person is connected and rated, online ("● online · 1,537")."""
+        self._presence: tuple[str, ...] = ()
         self.border_title = plain.content(f"{seat + 1} {name} · {kind}")
 
     @property
@@ -141,11 +145,17 @@ class SeatPanel(Vertical):
         self._flag("-target", target)
         self._update_subtitle()
 
-    def show_presence(self, presence: str) -> None:
-        """Show the seat's connection (online play): a word or two on the border."""
-        if presence != self.presence:
-            self.presence = presence
+    def show_presence(self, *parts: str) -> None:
+        """Show the seat's connection and rating (online play) on the border: "● online",
+        "1,537" (an empty part is left out)."""
+        presence = tuple(part for part in parts if part)
+        if presence != self._presence:
+            self._presence = presence
+            self.presence = " · ".join(presence)
             self._update_subtitle()
+
+    def on_resize(self) -> None:
+        self._update_subtitle()
 
     def set_pickable(self, pickable: bool) -> None:
         """Whether clicking this seat would pick it as a steal target."""
@@ -164,15 +174,27 @@ class SeatPanel(Vertical):
             flags.append("◎ steal from?")
         elif self.has_class("-to-move"):
             flags.append("▶ to move")
-        if self.presence:
-            flags.append(self.presence)
-        subtitle = " · ".join(flags)
+        # The border's corners and the space each side of the text take six cells.
+        subtitle = _fitted([*flags, *self._presence], self.outer_size.width - 6)
         if subtitle != self.border_subtitle:
             self.border_subtitle = subtitle
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
         self.post_message(self.Picked(self.seat))
+
+
+def _fitted(parts: list[str], room: int) -> str:
+    """``parts`` joined by " · ", within ``room`` cells if they can be: from the first
+    on, each is shortened to its first word (its mark) until they fit (``room`` of 0 or
+    less: not laid out yet, nothing to fit)."""
+    for shortened in range(len(parts) + 1):
+        text = " · ".join(
+            part.split(" ", 1)[0] if n < shortened else part for n, part in enumerate(parts)
+        )
+        if room <= 0 or cell_len(text) <= room:
+            break
+    return text
 
 
 def _view_flags(seat: int, view: View) -> dict[str, bool]:
