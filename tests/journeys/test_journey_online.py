@@ -1,18 +1,25 @@
 """Online play as people play it: ``mantis serve`` running, and an app per person, each in a
 terminal of its own.
 
+Hosting and joining, talk and leaving (the leaver's app stays up and keeps the game,
+a loss); "Play now" for two people, a bot filling the table, someone watching; a turn
+clock running out, then another game; a server that is not there and a wrong code.
+
 Every journey starts its own server on a free port (bots move at once, quick-play tables
 fill after a short wait) and stops it at the end; each person plays from a home of their
-own, at instant speed. Every table screen on the way is checked whole.
+own, at instant speed. Every table screen on the way is checked whole. Together they
+take about 26 s of CPU time, run one after another (the apps, the servers and pytest).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 from journeykit import Lines, Size, Terminal, notified, person_home
 from screenkit import assert_table_whole
+from servicekit import free_port
 
 pytestmark = pytest.mark.journey
 
@@ -53,7 +60,9 @@ def leave(term: Terminal) -> None:
 def test_host_join_talk_and_leave_the_game_which_counts_as_a_loss(
     terminal, serve, tmp_path, size: Size
 ) -> None:
-    server = serve(*SERVER)
+    # The server's first game is dealt from seed 1 (its own tests' seeds): once both have
+    # left, the away bots play it out the same way every time, and Bea's seat wins it.
+    server = serve(*SERVER, "--seed", "1")
     ann = terminal(
         "host",
         server.url,
@@ -89,16 +98,20 @@ def test_host_join_talk_and_leave_the_game_which_counts_as_a_loss(
     # Ann leaves for good: Bea hears it, and Ann's app stays up, in the lobby.
     leave(ann)
     bea.wait_for("Ann left the game")
-    # Bea leaves too: the away bots play both seats to the end.
+    # Bea leaves too: the away bots play both seats to the end, and Ann's app says the
+    # game is kept.
     leave(bea)
-    for term in (ann, bea):
-        term.wait_for(notified("is over: it is in your past games, counted as a loss"))
+    ann.wait_for(notified("is over: it is in your past games, counted as a loss"))
 
-    # The game is in Ann's past games, and counts as a loss in her statistics.
+    # The game is in Ann's past games, won by Bea's seat, and counts as a loss in her
+    # statistics.
     ann.press("escape")  # from the lobby to the setup screen
     ann.settle("set up a table")
     ann.press("g")
-    ann.wait_for(f"online {code}: Ann, Bea")
+    lines = ann.wait_for(f"online {code}: Ann, Bea")
+    (row,) = [line for line in lines if f"online {code}" in line]
+    winner = row.split(f"online {code}: Ann, Bea")[1]  # the winner, then the moves
+    assert "Bea" in winner and "Ann" not in winner, row
     ann.press("escape")
     ann.settle("set up a table")
     ann.press("t")
@@ -106,3 +119,117 @@ def test_host_join_talk_and_leave_the_game_which_counts_as_a_loss(
     for term in (ann, bea):
         assert term.quit() == 0
         assert "Traceback" not in term.printed()
+
+
+def board_of(code: str) -> Callable[[Lines], bool]:
+    """A predicate: the board of table ``code`` is up."""
+
+    def holds(lines: Lines) -> bool:
+        return on_board(lines) and table_code(lines) == code
+
+    holds.__doc__ = f"the board of table {code}"
+    return holds
+
+
+@pytest.mark.parametrize("size", SIZES, ids=str)
+def test_quick_play_seats_two_people_together_a_bot_fills_the_table_and_anyone_may_watch(
+    terminal, serve, tmp_path, size: Size
+) -> None:
+    # Bots fill a quick-play table 5 s after someone sits: both people press "Play now"
+    # with their lobbies up, so both sit within the same moment, long before then.
+    server = serve(*SERVER, "--quick-wait", "5")
+    people = {}
+    for name in ("Ann", "Bea"):
+        home = person_home(
+            tmp_path, name, speed="instant", server=server.url, online_name=name, quick_players=3
+        )
+        people[name] = terminal(size=size, home=home)
+    for term in people.values():
+        term.settle("set up a table")
+        term.press("o")
+        term.settle(in_lobby)
+    for term in people.values():
+        term.press("ctrl+g")
+    ann, bea = people["Ann"], people["Bea"]
+    ann.wait_for("bots (greedy) take the open seats")
+    code = table_code(ann.settle(on_board))
+    assert_table_whole(ann.lines())
+    lines = bea.settle(board_of(code))
+    assert_table_whole(lines)
+    seats = " ".join(lines)
+    assert "Ann · human" in seats and "You · human" in seats and "· greedy" in seats
+
+    # Someone else watches the table by its code: the same board, as a spectator.
+    cal = terminal(
+        "watch", server.url, code, size=size, home=person_home(tmp_path, "cal", speed="instant")
+    )
+    lines = cal.settle(lambda lines: any(f"watching {code}" in line for line in lines))
+    assert_table_whole(lines)
+    assert "You · human" not in " ".join(lines)
+    for term in (ann, bea, cal):
+        assert term.quit() == 0
+        assert "Traceback" not in term.printed()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=str)
+def test_the_clock_runs_out_then_the_bot_plays_on_and_another_game_follows(
+    terminal, serve, tmp_path, size: Size
+) -> None:
+    server = serve(*SERVER)
+    ann = terminal(
+        "host",
+        server.url,
+        "--seats",
+        "human,greedy",
+        "--clock",
+        "5",  # the shortest a table may have
+        "--name",
+        "Ann",
+        size=size,
+        home=person_home(tmp_path, "ann", speed="instant"),
+    )
+    code = table_code(ann.settle("Every seat is taken"))
+    ann.press("ctrl+s")
+    assert_table_whole(ann.settle(on_board))
+    # Ann never moves: her time runs out and the bot moves for her (after three times, it
+    # plays her seat to the end).
+    ann.wait_for("Your time ran out")
+    ann.wait_for("Play again (a)")  # the result, once the game is over
+    ann.press("a")  # another game: the bot is always willing
+    lines = ann.settle(lambda lines: board_of(code)(lines) and "· move 0 ·" in lines[0])
+    assert_table_whole(lines)
+    assert ann.quit() == 0
+    assert "Traceback" not in ann.printed()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=str)
+def test_a_server_that_is_not_there_is_said_in_the_lobby_in_one_line(
+    terminal, tmp_path, size: Size
+) -> None:
+    nowhere = f"ws://127.0.0.1:{free_port()}"
+    home = person_home(tmp_path, "bea", server=nowhere, online_name="Bea")
+    bea = terminal(size=size, home=home)
+    bea.settle("set up a table")
+    bea.press("o")
+    lines = bea.settle("connection refused")
+    # One sentence (wrapped to the lobby's width), with what to do about it.
+    said = " ".join(" ".join(lines).split())
+    assert f"cannot reach {nowhere}: connection refused" in said
+    assert "or press Serve here to run one on this computer." in said
+    assert bea.quit() == 0
+
+
+def test_the_command_line_says_a_missing_server_or_a_wrong_code_in_one_line(
+    terminal, serve
+) -> None:
+    nowhere = terminal("join", f"ws://127.0.0.1:{free_port()}", "KXQD")
+    assert nowhere.wait_exit() == 1
+    assert (
+        nowhere.printed().strip().splitlines() == [nowhere.printed().strip()]
+        and "cannot reach" in nowhere.printed()
+    )
+    server = serve(*SERVER)
+    wrong = terminal("join", server.url, "BDFH")
+    assert wrong.wait_exit() == 1
+    printed = wrong.printed().strip()
+    assert printed == "mantis: there is no table 'BDFH' here"
