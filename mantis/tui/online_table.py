@@ -23,6 +23,7 @@ comes, then closes the connection and says that the game was kept.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
@@ -38,6 +39,10 @@ from . import plain
 
 if TYPE_CHECKING:
     from .shell import Shell
+
+#: Seconds what was said may take to go out before the connection is closed anyway
+#: (a server that stopped reading must not keep a closed table open).
+SEND_BEFORE_CLOSING = 5.0
 
 
 class OnlineTable:
@@ -197,7 +202,8 @@ class OnlineTable:
         self.shell.run_worker(self._close(), group="online-close", exit_on_error=False)
 
     async def _close(self) -> None:
-        await self._outbox.join()  # what was said goes first
+        with contextlib.suppress(TimeoutError):  # what was said goes first
+            await asyncio.wait_for(self._outbox.join(), SEND_BEFORE_CLOSING)
         await self.connection.close()
         # The reader ends as the connection closes (or would try to reconnect, were it
         # waiting to): nobody reads this connection again, and nothing more is written.
