@@ -9,13 +9,10 @@ left, whose seat's win is never theirs.
 from __future__ import annotations
 
 import re
-import signal
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from journeykit import SIZES, Lines, Size, Terminal, environment, mantis_script
+from journeykit import SIZES, Lines, Size, Terminal, environment
 from screenkit import box_rows
 
 from mantis.rating.levels import rating_text
@@ -118,28 +115,9 @@ def instant(home: Path | None = None) -> None:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
+def server(serve) -> str:
     """A real ``mantis serve`` on a free port, its bots moving at once; its address."""
-    process = subprocess.Popen(
-        [str(mantis_script()), "serve", "--port", "0", "--bot-pace", "0", "--seed", "3"]
-        + ["--data", str(tmp_path / "server")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stdout is not None
-    first = process.stdout.readline()
-    found = re.search(r"ws://\S+", first)
-    try:
-        assert found, first + (process.stderr.read() if process.stderr else "")
-        yield found.group(0)
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    return serve("--bot-pace", "0", "--seed", "3").url
 
 
 def test_the_waiting_room_offers_each_bot_at_the_rating_its_seats_show(terminal, server) -> None:
