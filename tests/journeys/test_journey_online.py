@@ -196,8 +196,13 @@ def test_the_clock_runs_out_then_the_bot_plays_on_and_another_game_follows(
     ann.wait_for("Your time ran out")
     ann.wait_for("Play again (a)")  # the result, once the game is over
     ann.press("a")  # another game: the bot is always willing
-    lines = ann.settle(lambda lines: board_of(code)(lines) and "· move 0 ·" in lines[0])
-    assert_table_whole(lines)
+
+    def next_game(lines: Lines) -> bool:
+        """the next game's board: the result gone, a turn being played"""
+        result = any("Play again (a)" in line for line in lines)
+        return board_of(code)(lines) and not result and "TURN" in lines[1]
+
+    assert_table_whole(ann.settle(next_game))
     assert ann.quit() == 0
     assert "Traceback" not in ann.printed()
 
