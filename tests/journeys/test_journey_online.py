@@ -99,9 +99,12 @@ def test_host_join_talk_and_leave_the_game_which_counts_as_a_loss(
     leave(ann)
     bea.wait_for("Ann left the game")
     # Bea leaves too: the away bots play both seats to the end, and Ann's app says the
-    # game is kept.
-    leave(bea)
+    # game is kept (for a few seconds: it is looked for at once).
+    bea.press("l")
+    bea.wait_for("Leave this game for good?")
+    bea.press("y")
     ann.wait_for(notified("is over: it is in your past games, counted as a loss"))
+    bea.settle(in_lobby)
 
     # The game is in Ann's past games, won by Bea's seat, and counts as a loss in her
     # statistics.
@@ -151,7 +154,6 @@ def test_quick_play_seats_two_people_together_a_bot_fills_the_table_and_anyone_m
     for term in people.values():
         term.press("ctrl+g")
     ann, bea = people["Ann"], people["Bea"]
-    ann.wait_for("bots (greedy) take the open seats")
     code = table_code(ann.settle(on_board))
     assert_table_whole(ann.lines())
     lines = bea.settle(board_of(code))
