@@ -47,3 +47,22 @@ def test_a_deals_first_table_is_the_same_from_setup_from_play_and_as_a_rematch(t
     assert_table_whole(from_setup)
     assert from_setup == from_play, f"setup:\n{dump(from_setup)}\nplay:\n{dump(from_play)}"
     assert rematch == from_setup, f"rematch:\n{dump(rematch)}\nsetup:\n{dump(from_setup)}"
+
+
+def test_four_players_picked_from_the_setup_screens_list_sit_at_a_whole_table(terminal) -> None:
+    # The players' list is made when first opened (ChosenSelect): opened here with keys.
+    remember(seats=3)
+    term = terminal(size=SIZES[0])
+    term.settle("set up a table")
+    term.press("tab", "tab", "tab", "tab")  # from Start, round to the players' select
+    term.press("enter")
+    term.settle("Dismiss menu")  # the list is open: 2 to 6, on 3
+    term.press("down", "enter")
+    term.settle(
+        lambda lines: any(line.lstrip().startswith("4") and "Cal" in line for line in lines)
+    )
+    term.press("ctrl+s")
+    lines = term.settle(lambda lines: table_up(lines) and "^p palette" in lines[-1])
+    assert_table_whole(lines)
+    assert "4 players" in "".join(lines)
+    assert term.quit() == 0
