@@ -6,8 +6,9 @@ snapshot tests store): ``table_faults`` reads either the same way.
 
 A table is whole when every seat panel, the draw pile (with the odds when
 they are shown) and the game log are closed boxes showing all their rows,
-no blank row splits the board from the footer, and no text is cut short
-with "…" at the edge of its box.
+no box is empty (a border with nothing inside), no blank row splits the
+board from the footer, and no text is cut short with "…" at the edge of its
+box.
 """
 
 from __future__ import annotations
@@ -138,6 +139,7 @@ def table_faults(lines: Sequence[str]) -> list[str]:
         faults.extend(f"{pile}: {fault}" for fault in _pile_faults(pile, seats))
     if len(logs) != 1:
         faults.append(f"{len(logs)} game logs found: a table shows one")
+    faults.extend(f"{box}: nothing inside its border" for box in found if _empty(box))
     faults.extend(_blank_rows(lines, found))
     faults.extend(_cut_texts(lines))
     return faults
@@ -190,6 +192,11 @@ def _pile_faults(pile: Box, seats: Sequence[Box]) -> list[str]:
                     f"the odds show {len(steals)} Steal row(s) for {len(seats) - 1} other seat(s)"
                 )
     return faults
+
+
+def _empty(box: Box) -> bool:
+    """A closed box with rows inside and not a character on any of them."""
+    return box.bottom is not None and bool(box.inside) and not any(box.inside)
 
 
 def _blank_rows(lines: Sequence[str], found: Sequence[Box]) -> list[str]:
@@ -268,3 +275,14 @@ def snapshot_lines(test_file: str | Path, name: str) -> list[str]:
     """The rows of the snapshot a ``snap_compare`` test stored (by its file and its node name)."""
     path = Path(test_file).parent / "__snapshots__" / Path(test_file).stem / f"{name}.svg"
     return svg_lines(path.read_text(encoding="utf-8"))
+
+
+def assert_snapshot_table_whole(request: object) -> None:
+    """The table in a ``snap_compare`` test's stored snapshot passes the layout check.
+
+    ``request`` is the test's pytest ``request``.  The stored snapshot is what
+    the app drew once ``snap_compare`` has passed (with ``--snapshot-update``,
+    the next plain run checks the new one).
+    """
+    path, name = request.path, request.node.name  # type: ignore[attr-defined]
+    assert_table_whole(snapshot_lines(path, name))

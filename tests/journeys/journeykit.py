@@ -30,7 +30,9 @@ screen sees a finished frame. ``press`` takes Textual's key names
 crash would) and ``quit`` presses ctrl+q and returns the exit status.
 ``printed()`` is what the app printed outside its full screen (an error, a
 traceback), ``dump()`` the screen as text and ``cell(x, y)`` one character
-with its colours and attributes.
+with its colours and attributes.  ``mark()`` and ``frames_since(mark)`` give
+every frame drawn whole in between, so a journey can check each frame a
+person saw, not only the last.
 
 Online journeys take a ``serve`` fixture too: ``mantis serve`` run as a
 process of its own on a free port, stopped after the test. Each person
@@ -155,6 +157,8 @@ class TerminalScreen(pyte.Screen):
         self._answer = answer
         self.held: tuple[list[str], dict[int, dict[int, pyte.screens.Char]]] | None = None
         """The frame on show while the next one is drawn (None: the screen as it is)."""
+        self.frames: list[list[str]] = []
+        """Every frame drawn whole (between the marks of synchronized output), in order."""
 
     def shown_lines(self) -> list[str]:
         """The rows the terminal shows."""
@@ -183,8 +187,9 @@ class TerminalScreen(pyte.Screen):
 
     def reset_mode(self, *modes: int, **kwargs: object) -> None:
         if kwargs.get("private"):
-            if SYNCHRONIZED_OUTPUT in modes:
+            if SYNCHRONIZED_OUTPUT in modes and self.held is not None:
                 self.held = None
+                self.frames.append(list(self.display))
             if ALTERNATE_SCREEN in modes and self._main is not None:
                 self.buffer, self.cursor = self._main  # type: ignore[assignment]
                 self._main = None
@@ -252,6 +257,16 @@ class Terminal:
         """The screen as shown now, one string per row, as wide as the terminal."""
         with self._changed:
             return self._screen.shown_lines()
+
+    def mark(self) -> int:
+        """A mark in the frames drawn so far, for ``frames_since``."""
+        with self._changed:
+            return len(self._screen.frames)
+
+    def frames_since(self, mark: int) -> list[Lines]:
+        """Every frame drawn whole since ``mark``, in order: what a person saw, however briefly."""
+        with self._changed:
+            return [list(frame) for frame in self._screen.frames[mark:]]
 
     def cell(self, column: int, line: int) -> pyte.screens.Char:
         """One character cell as shown: its ``data``, ``fg``, ``bg``, ``bold``, ``reverse``..."""

@@ -53,6 +53,8 @@ def test_a_frame_shows_only_once_it_is_drawn_whole() -> None:
     assert screen.shown_cells()[0][0].data == "f"
     stream.feed(b"\x1b[?2026l")
     assert screen.shown_lines()[0].rstrip() == "second"
+    # Each whole frame is kept, in order.
+    assert [frame[0].rstrip() for frame in screen.frames] == ["first", "second"]
 
 
 def test_the_alternate_screen_gives_back_what_was_there() -> None:

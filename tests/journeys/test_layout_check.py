@@ -93,6 +93,27 @@ def test_an_open_border_is_named() -> None:
     assert faults[0].startswith("'Game log' (row 12, column 32): its sides stop at row 21")
 
 
+def test_an_empty_box_is_named() -> None:
+    # The chances of a reviewed decision as they once showed: a border, nothing inside.
+    lines = edited(
+        {
+            12: "╭─ Draw pile ──────────────────╮╭─ Game log ───────────────────────────────────╮",
+            13: "│ 89 cards left                ││     New game (seed 7): 4 players, first to   │",
+            14: "│ Top back  B   Y   O          ││     10 scored cards wins. You start.         │",
+            15: "╰──────────────────────────────╯│                                              │",
+            16: "╭──────────────────────────────╮│                                              │",
+            17: "│                              ││                                              │",
+            18: "│                              ││                                              │",
+            19: "│                              ││                                              │",
+            20: "╰──────────────────────────────╯│                                              │",
+            21: "                                ╰──────────────────────────────────────────────╯",
+        }
+    )
+    assert table_faults(lines) == [
+        "'an untitled box' (row 16, column 0): nothing inside its border"
+    ]
+
+
 def test_a_blank_band_above_the_footer_is_named() -> None:
     lines = edited({22: " " * 80})
     assert table_faults(lines) == ["row(s) 22 blank between the board and the footer"]

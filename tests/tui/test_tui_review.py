@@ -9,6 +9,7 @@ from dataclasses import replace
 import history
 import positions
 import pytest
+from screenkit import app_lines, assert_snapshot_table_whole, assert_table_whole, box_rows
 from tuikit import Heard, shown, wait_for, wait_for_human
 
 from mantis.engine import SCORE, GameRecord
@@ -229,6 +230,26 @@ async def test_a_decision_opens_on_the_board_at_its_position_with_each_options_c
         assert app.screen is screen
 
 
+async def test_the_first_move_opens_on_the_board_with_its_chances_drawn() -> None:
+    # The game's first decision (move 0): the board opens at once, with no move to step
+    # to, and its chances box is filled as it is drawn (it once showed only its border).
+    record = sample()
+    app = review_app(record)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await reviewed(pilot)
+        first = screen.shown[0]
+        assert first.move == 0
+        screen.query_one("#decisions").move_cursor(row=0, animate=False)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: shown(app, ReplayScreen))
+        await pilot.pause()
+        assert app.screen.position == 0
+        rows = box_rows(app_lines(app), "Move 1 · your chances")
+        assert any(row.startswith("Score") for row in rows), rows
+        assert any("★ best" in row for row in rows), rows
+        assert_table_whole(app_lines(app))
+
+
 async def test_retrying_accepts_a_near_best_choice_and_refuses_a_bad_one() -> None:
     record = sample()
     app = review_app(record)
@@ -335,7 +356,7 @@ def test_review_no_color(snap_compare, monkeypatch: pytest.MonkeyPatch) -> None:
     assert snap_compare(review_app(sample()), terminal_size=SIZE, run_before=_review_ready)
 
 
-def test_review_decision_on_the_board(snap_compare) -> None:
+def test_review_decision_on_the_board(snap_compare, request) -> None:
     async def open_first_mistake(pilot) -> None:
         screen = await reviewed(pilot)
         await pilot.press("enter")  # on the first mistake, where the list opens
@@ -350,9 +371,10 @@ def test_review_decision_on_the_board(snap_compare) -> None:
         await pilot.pause()
 
     assert snap_compare(review_app(sample()), terminal_size=SIZE, run_before=open_first_mistake)
+    assert_snapshot_table_whole(request)
 
 
-def test_review_retry_answered(snap_compare) -> None:
+def test_review_retry_answered(snap_compare, request) -> None:
     async def answer_near_best(pilot) -> None:
         screen = await reviewed(pilot)
         first = mistakes_of(screen.review, 0)[0]
@@ -366,3 +388,4 @@ def test_review_retry_answered(snap_compare) -> None:
         await pilot.pause()
 
     assert snap_compare(review_app(sample()), terminal_size=SIZE, run_before=answer_near_best)
+    assert_snapshot_table_whole(request)

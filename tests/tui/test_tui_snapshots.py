@@ -14,7 +14,7 @@ from pathlib import Path
 import history
 import positions
 import pytest
-from screenkit import app_lines, assert_table_whole, snapshot_lines
+from screenkit import app_lines, assert_snapshot_table_whole, assert_table_whole, snapshot_lines
 from tuikit import wait_for
 
 from mantis.engine import SeatInfo
@@ -36,15 +36,6 @@ def table_app(position: positions.Position) -> MantisApp:
     return MantisApp(first_screens.Position(record, upto), still=True)
 
 
-def assert_whole_table(request: pytest.FixtureRequest) -> None:
-    """The table in the test's snapshot passes the layout check.
-
-    The stored snapshot is what the app drew once ``snap_compare`` has passed
-    (with ``--snapshot-update``, the next plain run checks the new one).
-    """
-    assert_table_whole(snapshot_lines(request.path, request.node.name))
-
-
 async def until_game_over(pilot) -> None:
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
     await pilot.pause()
@@ -64,7 +55,7 @@ def test_setup_screen(snap_compare, mantis_home: Path) -> None:
 def test_table_small_terminal(snap_compare, request, players: int) -> None:
     upto = 12 if players == 2 else 14
     assert snap_compare(table_app(positions.mid_game(players, upto=upto)), terminal_size=SMALL)
-    assert_whole_table(request)
+    assert_snapshot_table_whole(request)
 
 
 async def test_a_table_read_in_the_tests_is_its_snapshot(request) -> None:
@@ -82,18 +73,18 @@ async def test_a_table_read_in_the_tests_is_its_snapshot(request) -> None:
 
 def test_table_large_terminal(snap_compare, request) -> None:
     assert snap_compare(table_app(positions.mid_game(6)), terminal_size=LARGE)
-    assert_whole_table(request)
+    assert_snapshot_table_whole(request)
 
 
 def test_steal_target_selected(snap_compare, request) -> None:
     # "You" sit in seat 1 here: pressing 4 picks Dee, and nothing is stolen yet.
     assert snap_compare(table_app(positions.mid_game(4)), press=["4"], terminal_size=SMALL)
-    assert_whole_table(request)
+    assert_snapshot_table_whole(request)
 
 
 def test_two_player_extra_turn_banner(snap_compare, request) -> None:
     assert snap_compare(table_app(positions.extra_turn()), terminal_size=SMALL)
-    assert_whole_table(request)
+    assert_snapshot_table_whole(request)
 
 
 def test_game_over_single_winner(snap_compare) -> None:
@@ -120,7 +111,7 @@ def test_no_color(snap_compare, request, monkeypatch: pytest.MonkeyPatch) -> Non
     # Textual reads NO_COLOR when the app is built and renders in monochrome.
     monkeypatch.setenv("NO_COLOR", "1")
     assert snap_compare(table_app(positions.mid_game(4)), terminal_size=SMALL)
-    assert_whole_table(request)
+    assert_snapshot_table_whole(request)
 
 
 # ----------------------------------------------------------------- odds, coach, replay, history
@@ -133,13 +124,13 @@ def _settings(**changes) -> None:
 def test_odds_panel(snap_compare, request) -> None:
     _settings(show_odds=True)
     assert snap_compare(table_app(positions.mid_game(3)), terminal_size=SMALL)
-    assert_whole_table(request)
+    assert_snapshot_table_whole(request)
 
 
 def test_coach(snap_compare, request) -> None:
     _settings(coach=True)
     assert snap_compare(table_app(positions.mid_game(4)), terminal_size=SMALL)
-    assert_whole_table(request)
+    assert_snapshot_table_whole(request)
 
 
 def _replay_app() -> MantisApp:
@@ -150,7 +141,7 @@ def _replay_app() -> MantisApp:
 def test_replay_screen(snap_compare, request) -> None:
     _settings(show_odds=True)
     assert snap_compare(_replay_app(), press=["right"] * 9, terminal_size=SMALL)
-    assert_whole_table(request)
+    assert_snapshot_table_whole(request)
 
 
 def test_statistics_screen(snap_compare) -> None:

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from screenkit import app_lines, assert_table_whole
 from textual.app import App
 from textual.message import Message
 from textual.pilot import Pilot
@@ -78,7 +79,12 @@ def shown(app: App[object], kind: type[Screen[object]]) -> bool:
 
 
 async def wait_for_human(pilot: Pilot) -> LocalPlayScreen:
-    """The table, once it waits for a person's move (or the game is over)."""
+    """The table, once it waits for a person's move (or the game is over).
+
+    A table on top is then drawn, and what is drawn must pass the layout check
+    (``screenkit.table_faults``): every test that waits for a person's move also
+    checks what the table looks like, not only its widgets' state.
+    """
     table = table_of(pilot.app)
     await wait_for(
         pilot,
@@ -88,4 +94,13 @@ async def wait_for_human(pilot: Pilot) -> LocalPlayScreen:
             and pilot.app.screen.is_mounted
         ),
     )
+    if pilot.app.screen is table:
+        await assert_drawn_whole(pilot)
     return table
+
+
+async def assert_drawn_whole(pilot: Pilot) -> None:
+    """Let the app draw what it has pending, then check the table on screen is whole."""
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+    assert_table_whole(app_lines(pilot.app))

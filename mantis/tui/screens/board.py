@@ -122,6 +122,7 @@ class BoardScreen(StyledAtMount, Screen[None]):
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
+        self.note_sheets()  # before any widget is made (see StyledAtMount)
         # Roomy or not is settled before the widgets exist (the screen has its size
         # by now): settled on the first resize, it restyled the whole board again.
         # So are the breakpoints' classes, which Textual would set on that resize.

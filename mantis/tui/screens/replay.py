@@ -178,7 +178,7 @@ class ReplayScreen(BoardScreen):
     def _update_insights(self) -> None:
         """The odds (if shown) and, in a reviewed game, each option's chance here."""
         super()._update_insights()
-        if self.review is None or not self.is_mounted:
+        if self.review is None:
             return
         from ..widgets.option_chances import OptionChances
 

@@ -241,6 +241,8 @@ class RetryScreen(PlayScreen):
             return not self.solved
         if action == "toggle_odds":
             return self.solved
+        if action == "cancel":
+            return True  # Esc drops a picked target, else goes back: never greyed out
         return super().check_action(action, parameters)
 
     def _update_insights(self) -> None:

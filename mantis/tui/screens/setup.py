@@ -108,6 +108,7 @@ class SetupScreen(StyledAtMount, Screen[None]):
         self.options = _choices(self.remembered_bots, self.players)
 
     def compose(self) -> ComposeResult:
+        self.note_sheets()  # before any widget is made (see StyledAtMount)
         with VerticalScroll(id="setup", can_focus=False):
             yield Static("MANTIS · set up a table", id="title")
             with Horizontal(classes="row"):

@@ -86,7 +86,9 @@ class SeatPanel(Vertical):
         self.presence = ""
         """How the seat's person is connected and rated, online ("● online · 1,537")."""
         self._presence: tuple[str, ...] = ()
-        self.border_title = plain.content(f"{seat + 1} {name} · {kind}")
+        title = plain.content(self._titles()[0])
+        self._title = title.plain
+        self.border_title = title
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -96,6 +98,26 @@ class SeatPanel(Vertical):
     @property
     def score(self) -> int:
         return self.view.scores[self.seat]
+
+    def _titles(self) -> tuple[str, ...]:
+        """The border's title, longest first: "1 Ann · greedy", then shorter forms.
+
+        A plug-in's kind ("my_bots.py:CountingBot") gives way to its class's
+        name, then the kind to nothing, so a narrow panel is never cut mid-word.
+        """
+        number = f"{self.seat + 1} {self.seat_name}"
+        short = self.kind.rpartition(":")[2]
+        return tuple(dict.fromkeys((f"{number} · {self.kind}", f"{number} · {short}", number)))
+
+    def on_resize(self) -> None:
+        # Textual draws the title between the corners, a line and a space on each side.
+        room = self.outer_size.width - 6
+        titles = [plain.content(title) for title in self._titles()]
+        title = next((t for t in titles if t.cell_length <= room), titles[-1])
+        if title.plain != self._title:
+            self._title = title.plain
+            self.border_title = title
+        self._update_subtitle()
 
     def compose(self) -> ComposeResult:
         yield Tank()
@@ -153,9 +175,6 @@ class SeatPanel(Vertical):
             self._presence = presence
             self.presence = " · ".join(presence)
             self._update_subtitle()
-
-    def on_resize(self) -> None:
-        self._update_subtitle()
 
     def set_pickable(self, pickable: bool) -> None:
         """Whether clicking this seat would pick it as a steal target."""
