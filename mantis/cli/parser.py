@@ -11,7 +11,8 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from .. import __version__
-from ..store.settings import DEFAULT_BOT_TIMEOUT, SPEEDS
+from ..engine.seat_count import SEAT_RANGE, valid_seat_count
+from ..store.settings import SPEEDS
 from ..web import MAX_TABS
 from . import UsageError
 
@@ -47,7 +48,9 @@ _seconds = _number(float, "a number of seconds", lambda v: v > 0, "must be more 
 _port = _number(int, "a port number", lambda v: 0 <= v <= 65535, "ports are 0 to 65535")
 _pace = _number(float, "a number of seconds", lambda v: 0 <= v <= 60, "must be 0 to 60 seconds")
 _clock = _number(int, "a whole number of seconds", lambda v: 5 <= v <= 3600, "must be 5 to 3600")
-_players = _number(int, "a number of players", lambda v: 2 <= v <= 6, "must be 2 to 6")
+_players = _number(
+    int, "a number of players", lambda v: valid_seat_count(int(v)), f"must be {SEAT_RANGE}"
+)
 
 
 def _host_name(text: str) -> str:
@@ -197,7 +200,7 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     play.add_argument(
         "--bot-timeout",
         type=_seconds,
-        help=f"seconds a bot may think (default {DEFAULT_BOT_TIMEOUT:g})",
+        help="seconds a bot may think (default: as set in the settings, F2)",
     )
     play.add_argument(
         "--resume", action="store_true", help="resume the unfinished game, if there is one"
@@ -258,7 +261,7 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         "play bot-vs-bot games headless and report",
         "Per seat (numbered from 1): wins, win rate with its 95% interval and mean score.",
     )
-    sim.add_argument("--players", type=int, required=True, help="seats at the table, 2-6")
+    sim.add_argument("--players", type=int, required=True, help=f"seats at the table, {SEAT_RANGE}")
     sim.add_argument("--bots", required=True, help="one bot for every seat, or one per seat")
     sim.add_argument("--games", type=int, required=True, help="how many games")
     sim.add_argument("--seed", type=_seed, default=0, help="base seed (default 0)")
@@ -273,7 +276,7 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         "A ranking, a head-to-head table and decision times; --games counts per lineup.",
     )
     tour.add_argument("--bots", required=True, help="comma list of bots (at least two)")
-    tour.add_argument("--players", type=int, default=2, help="seats at the table, 2-6")
+    tour.add_argument("--players", type=int, default=2, help=f"seats at the table, {SEAT_RANGE}")
     tour.add_argument("--games", type=int, required=True, help="games per lineup")
     tour.add_argument("--seed", type=_seed, default=0, help="base seed (default 0)")
     tour.add_argument("--jobs", type=_jobs, help=_JOBS_HELP)
@@ -398,7 +401,7 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     )
     quick.add_argument("url", metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
     quick.add_argument(
-        "--players", type=_players, default=3, help="seats at the table, 2 to 6 (default 3)"
+        "--players", type=_players, default=3, help=f"seats at the table, {SEAT_RANGE} (default 3)"
     )
     quick.add_argument("--name", help="your name at the table (default: your login name)")
     _lines(quick)

@@ -9,14 +9,11 @@ their types checked: an intent sent over the network is one of these.
 
 from __future__ import annotations
 
-from typing import Annotated, final
+from typing import final
 
 import msgspec
 
-from .seat_count import SEAT_COUNTS
-
-#: A seat number as it may appear in a message (the table size is checked by the rules).
-SeatNumber = Annotated[int, msgspec.Meta(ge=0, le=5)]
+from .seat_count import MAX_SEATS, SEAT_COUNTS, SeatNumber
 
 
 class IllegalActionError(ValueError):
@@ -44,7 +41,7 @@ class Steal(msgspec.Struct, frozen=True, tag="steal"):
 Action = Score | Steal
 
 SCORE = Score()
-_STEALS = tuple(Steal(t) for t in range(6))
+_STEALS = tuple(Steal(t) for t in range(MAX_SEATS))
 
 
 def steal(target: int) -> Steal:

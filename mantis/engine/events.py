@@ -17,7 +17,8 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from .actions import Action, SeatNumber
+from .actions import Action
+from .seat_count import MAX_SEATS, ONE_PER_SEAT, SeatCount, SeatNumber
 
 Card = Annotated[int, msgspec.Meta(ge=0, le=104)]
 Colour = Annotated[int, msgspec.Meta(ge=0, le=6)]
@@ -28,16 +29,16 @@ Cards = Annotated[tuple[Card, ...], msgspec.Meta(max_length=105)]
 Tank = Annotated[tuple[Cards, ...], msgspec.Meta(min_length=7, max_length=7)]
 """A seat's tank: for each of the 7 colours, the cards of that face colour."""
 
-PerSeat = Annotated[tuple[Count, ...], msgspec.Meta(min_length=2, max_length=6)]
+PerSeat = Annotated[tuple[Count, ...], ONE_PER_SEAT]
 
 
 class GameStarted(msgspec.Struct, frozen=True, tag="game_started"):
     """The deal: every seat's tank, the pile size and the first seat."""
 
-    players: Annotated[int, msgspec.Meta(ge=2, le=6)]
+    players: SeatCount
     target: Count
     first: SeatNumber
-    tanks: Annotated[tuple[Tank, ...], msgspec.Meta(min_length=2, max_length=6)]
+    tanks: Annotated[tuple[Tank, ...], ONE_PER_SEAT]
     pile_size: Count
     seed: int | None
 
@@ -117,7 +118,7 @@ EndReason = Literal["target", "deck_out"]
 class GameOver(msgspec.Struct, frozen=True, tag="game_over"):
     """The game ended: ``reason`` is ``"target"`` or ``"deck_out"``."""
 
-    winners: Annotated[tuple[SeatNumber, ...], msgspec.Meta(min_length=1, max_length=6)]
+    winners: Annotated[tuple[SeatNumber, ...], msgspec.Meta(min_length=1, max_length=MAX_SEATS)]
     reason: EndReason
     scores: PerSeat
     tank_sizes: PerSeat

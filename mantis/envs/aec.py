@@ -56,7 +56,7 @@ def observation_box() -> spaces.Box:
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo: untyped, and its name)
-    """Mantis for ``num_players`` (2-6) as a PettingZoo AEC environment, unwrapped."""
+    """Mantis for ``num_players`` (2 to 6) as a PettingZoo AEC environment, unwrapped."""
 
     metadata = {
         "render_modes": list(RENDER_MODES),

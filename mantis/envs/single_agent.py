@@ -76,7 +76,7 @@ def _opponents(num_players: int, opponents: str | Sequence[str | Player] | None)
 
 
 class MantisEnv(gymnasium.Env[np.ndarray, np.int64]):
-    """One learning seat against bots at a table of ``num_players`` (2-6)."""
+    """One learning seat against bots at a table of ``num_players`` (2 to 6)."""
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..players.decision import DEFAULT_BOT_TIMEOUT
 from ..store import Settings, load_settings, save_settings
 from ..table.pacing import Pace, next_speed, pace_for
 
@@ -28,7 +29,7 @@ class LinePreferences:
     ) -> None:
         self.settings = settings
         self.speed = speed or settings.speed
-        self.bot_timeout = bot_timeout or settings.bot_timeout
+        self.bot_timeout = bot_timeout or settings.bot_timeout or DEFAULT_BOT_TIMEOUT
         self._warn = warn
 
     @classmethod

@@ -32,7 +32,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from ..engine import Action
-from ..engine.actions import SeatNumber
+from ..engine.seat_count import ONE_PER_SEAT, SeatCount, SeatNumber
 from ..table.messages import MAX_TALK, Message
 
 PROTOCOL_VERSION = 3
@@ -53,7 +53,6 @@ SeatSpec = Annotated[str, msgspec.Meta(max_length=16)]
 Turn = Annotated[int, msgspec.Meta(ge=0, le=105)]
 Seconds = Annotated[int, msgspec.Meta(ge=5, le=3600)]
 """A turn clock: seconds a person has for each move."""
-Players = Annotated[int, msgspec.Meta(ge=2, le=6)]
 TalkText = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TALK)]
 KEY_LENGTH = 43
 """Characters of a player key: 32 random bytes in URL-safe base64, unpadded."""
@@ -79,7 +78,7 @@ class Create(_Message, frozen=True, tag="create"):
 
     protocol: int
     name: Name
-    seats: Annotated[tuple[SeatSpec, ...], msgspec.Meta(min_length=2, max_length=6)]
+    seats: Annotated[tuple[SeatSpec, ...], ONE_PER_SEAT]
     private: bool = False
     away_bot: Level = "greedy"
     clock: Seconds | None = None
@@ -117,7 +116,7 @@ class Quick(_Message, frozen=True, tag="quick"):
 
     protocol: int
     name: Name
-    players: Players = 3
+    players: SeatCount = 3
     key: PlayerKey | None = None
     """Version 3: the player key."""
 

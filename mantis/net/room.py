@@ -42,10 +42,10 @@ from ..engine import Action, CardRevealed, GameRecord, SeatInfo, TurnStarted
 from ..engine.seat_count import MAX_SEATS, MIN_SEATS, SEAT_RANGE, valid_seat_count
 from ..players import BOTS, InputPlayer, Player, make_bot
 from ..players.clock import Clock, Timer
+from ..players.decision import DEFAULT_BOT_TIMEOUT
 from ..rating.levels import level_rating
 from ..rating.scale import Rating
 from ..store.player_ratings import GameRating, StoredPlayer
-from ..store.settings import DEFAULT_BOT_TIMEOUT
 from ..store.table_store import RoomPhase, StoredSeat, StoreError, TableStore
 from ..table import (
     Away,
@@ -384,9 +384,7 @@ class Room:
             if isinstance(message, protocol.Welcome) and version == 2:
                 message = msgspec.structs.replace(message, protocol=version)
         if version == version1.VERSION:
-            if isinstance(message, protocol.Clock | protocol.Offer | protocol.OfferClosed):
-                return
-            if isinstance(message, protocol.Said):
+            if isinstance(message, version1.NOT_HEARD):
                 return
             self.send((connection,), version1.encode(message))
         else:
@@ -405,9 +403,7 @@ class Room:
             older = []
         if recent:
             self.send(recent, protocol.encode(message).decode())
-        if older and not isinstance(
-            message, protocol.Clock | protocol.Offer | protocol.OfferClosed | protocol.Said
-        ):
+        if older and not isinstance(message, version1.NOT_HEARD):
             self.send(older, version1.encode(message))
 
     def send_room(self, but: Connection | None = None) -> None:

@@ -1273,7 +1273,7 @@ class TableServer:
 
     def _counts(self) -> dict[str, Any]:
         # Counted by phase class, then named: a node counts its rooms several times a
-        # second, and reading each room's state as an enum's value cost more.
+        # second, and a room's state read as an enum's value costs more.
         phases = Counter(type(room.phase) for room in self.rooms.values())
         tables = {"waiting": phases[Waiting], "playing": phases[Playing], "over": phases[Over]}
         return {"tables": tables, "connections": len(self.connections)}

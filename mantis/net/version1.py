@@ -26,6 +26,8 @@ VERSION = 1
 
 _NEW_IN_2 = (TimedOut, Left)
 """Stream messages version 1 has no word for."""
+NOT_HEARD = (protocol.Clock, protocol.Offer, protocol.OfferClosed, protocol.Said)
+"""What the server says that a version-1 client never hears: a clock, an offer, talk."""
 
 
 class SeatState(msgspec.Struct, frozen=True):

@@ -32,6 +32,9 @@ from ..engine import SCORE, Action, View
 from .clock import SYSTEM_CLOCK, Clock, within
 from .protocol import InputPlayer, Player, answers_from_input
 
+DEFAULT_BOT_TIMEOUT = 5.0
+"""Seconds a bot may think before its seat scores instead, unless a table is told otherwise."""
+
 BUSY = "was still thinking about an earlier move"
 """The fault of a bot asked while an abandoned decision of its own still runs."""
 

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..engine.seat_count import valid_seat_count
+from ..engine.seat_count import MAX_SEATS, MIN_SEATS, valid_seat_count
 from ..engine.seats import RecordError, SeatInfo, seats_from_json
 from .atomic import remove_stale_temp_files, write_text_atomic
 from .paths import settings_path
@@ -23,8 +23,6 @@ SPEEDS = ("slow", "normal", "fast", "instant")
 """How fast bots move, slowest first."""
 
 DEFAULT_THEME = "textual-dark"
-DEFAULT_BOT_TIMEOUT = 5.0
-"""Seconds a bot may think unless the user says otherwise (the table driver's default too)."""
 MAX_BOT_TIMEOUT = 600.0
 DEFAULT_SERVER = "ws://127.0.0.1:8765"
 
@@ -36,8 +34,9 @@ class Settings:
     speed: str = "normal"
     animations: bool = True
     theme: str = DEFAULT_THEME
-    bot_timeout: float = DEFAULT_BOT_TIMEOUT
-    """Seconds a bot may think before its seat scores instead."""
+    bot_timeout: float | None = None
+    """Seconds a bot may think before its seat scores instead (None until the user sets
+    it: a table's own default, ``players.decision.DEFAULT_BOT_TIMEOUT``)."""
     show_odds: bool = False
     """Show the exact odds of every action at the table."""
     coach: bool = False
@@ -153,7 +152,9 @@ def _from_json(data: dict[str, Any]) -> tuple[Settings, list[str]]:
         bad.append("theme")
 
     timeout = data.get("bot_timeout", defaults.bot_timeout)
-    if (
+    if timeout is None:
+        values["bot_timeout"] = None
+    elif (
         isinstance(timeout, int | float)
         and not isinstance(timeout, bool)
         and 0 < timeout <= MAX_BOT_TIMEOUT
@@ -172,7 +173,7 @@ def _from_json(data: dict[str, Any]) -> tuple[Settings, list[str]]:
     online = data.get("online_seats", list(defaults.online_seats))
     if (
         isinstance(online, list)
-        and 1 <= len(online) <= 5
+        and MIN_SEATS - 1 <= len(online) <= MAX_SEATS - 1
         and all(isinstance(spec, str) and len(spec) <= 20 for spec in online)
     ):
         values["online_seats"] = tuple(online)
@@ -186,7 +187,7 @@ def _from_json(data: dict[str, Any]) -> tuple[Settings, list[str]]:
         bad.append("online_clock")
 
     players = data.get("quick_players", defaults.quick_players)
-    if type(players) is int and 2 <= players <= 6:
+    if type(players) is int and valid_seat_count(players):
         values["quick_players"] = players
     else:
         bad.append("quick_players")
@@ -200,7 +201,8 @@ def _from_json(data: dict[str, Any]) -> tuple[Settings, list[str]]:
 
 
 def _remembered_seats(data: Any) -> tuple[SeatInfo, ...] | None:
-    """The remembered table (none, or 2 to 6 seats); None if it cannot be offered again."""
+    """The remembered table (none, or a playable number of seats); None if it cannot be
+    offered again."""
     try:
         seats = seats_from_json(data)
     except RecordError:

@@ -38,8 +38,7 @@ from ..engine import GameRecord, SeatInfo, View, bot_rng, record_of
 from ..engine.game import Game
 from ..players import InputPlayer, Player
 from ..players.clock import SYSTEM_CLOCK, Clock
-from ..players.decision import Decision, decide
-from ..store.settings import DEFAULT_BOT_TIMEOUT
+from ..players.decision import DEFAULT_BOT_TIMEOUT, Decision, decide
 from .history import opening_of, record_notices, seats_of
 from .keeper import Keeper
 from .messages import (

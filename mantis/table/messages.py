@@ -37,8 +37,9 @@ from ..engine import (
     Stolen,
     TurnStarted,
 )
-from ..engine.actions import Action, SeatNumber
+from ..engine.actions import Action
 from ..engine.events import Count, Tank
+from ..engine.seat_count import ONE_PER_SEAT, SeatNumber
 
 STREAM_VERSION = 2
 """The format of the public stream; a reader refuses an opening of a version it does not know.
@@ -69,10 +70,10 @@ class Opening(msgspec.Struct, frozen=True, tag="opening"):
     """
 
     version: int
-    seats: Annotated[tuple[SeatInfo, ...], msgspec.Meta(min_length=2, max_length=6)]
+    seats: Annotated[tuple[SeatInfo, ...], ONE_PER_SEAT]
     target: Count
     first: SeatNumber
-    tanks: Annotated[tuple[Tank, ...], msgspec.Meta(min_length=2, max_length=6)]
+    tanks: Annotated[tuple[Tank, ...], ONE_PER_SEAT]
     pile_size: Count
 
     @property

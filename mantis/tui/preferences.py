@@ -16,6 +16,7 @@ from typing import Any
 from textual.dom import DOMNode
 from textual.signal import Signal
 
+from ..players.decision import DEFAULT_BOT_TIMEOUT
 from ..store import Settings, save_settings
 from ..table.pacing import Pace, next_speed, pace_for
 
@@ -45,7 +46,7 @@ class Preferences:
         self.still = still
         self.speed = "instant" if still else (speed or settings.speed)
         """The bot speed of this session (``--speed``, else the saved one)."""
-        self.bot_timeout = bot_timeout or settings.bot_timeout
+        self.bot_timeout = bot_timeout or settings.bot_timeout or DEFAULT_BOT_TIMEOUT
         """The bots' time budget of this session (``--bot-timeout``, else the saved one)."""
         self.changed: Signal[Preferences] = Signal(owner, "preferences-changed")
         """Published after every change, with these preferences."""

@@ -1,6 +1,6 @@
 """An independent checker for Mantis game records (docs/game-record.md).
 
-Written from the record format and shared/rules.md alone: it imports nothing
+Written from the record format and docs/rules.md alone: it imports nothing
 from ``mantis`` and works on plain dicts and strings, so it can judge the
 engine (and ``mantis simulate --record`` output) from the outside.
 

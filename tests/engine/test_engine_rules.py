@@ -1,4 +1,4 @@
-"""One focused test per rule of shared/rules.md, on hand-built positions."""
+"""One focused test per rule of docs/rules.md, on hand-built positions."""
 
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mantis.engine import Game, SeatInfo, record_of
+from mantis.engine.seat_count import MAX_SEATS, MIN_SEATS, valid_seat_count
 from mantis.table import (
     Away,
     Back,
@@ -23,7 +24,7 @@ from mantis.table import (
 )
 from mantis.table.messages import MESSAGE_TYPES, from_builtins, to_builtins
 
-seats = st.integers(0, 5)
+seats = st.integers(0, MAX_SEATS - 1)
 texts = st.text(max_size=200)
 notices = st.one_of(
     st.builds(Fault, seats, texts),
@@ -37,7 +38,7 @@ notices = st.one_of(
 @st.composite
 def game_streams(draw) -> list:
     """The whole stream of a game played by hypothesis's choices, record included."""
-    players = draw(st.integers(2, 6))
+    players = draw(st.integers(MIN_SEATS, MAX_SEATS))
     game = Game.new(players, draw(st.integers(0, 2**32)))
     while not game.over:
         actions = game.legal_actions()
@@ -97,3 +98,28 @@ def test_typical_bad_messages_name_the_problem(data: bytes) -> None:
     with pytest.raises(StreamError) as caught:
         decode(data)
     assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("players", [MIN_SEATS - 1, MIN_SEATS, MAX_SEATS, MAX_SEATS + 1])
+def test_the_stream_takes_the_table_sizes_the_rules_allow_and_no_other(players) -> None:
+    """An opening and a result hold one entry per seat, bounded by engine/seat_count.py."""
+    game = Game.new(MAX_SEATS, 3)
+    while not game.over:
+        game.play(game.legal_actions()[0])
+    record = record_of(game, [SeatInfo(f"Seat {n}", "bot", "score") for n in range(MAX_SEATS)])
+    opening, *_, over = (json.loads(encode(m)) for m in stream_of(record))
+    assert isinstance(opening, dict) and isinstance(over, dict)
+
+    def resize(entries: list) -> list:
+        """``players`` entries: the last seat's repeated, or the list cut short."""
+        return [*entries, *entries[-1:] * MAX_SEATS][:players]
+
+    opening |= {"seats": resize(opening["seats"]), "tanks": resize(opening["tanks"])}
+    over |= {"scores": resize(over["scores"]), "tank_sizes": resize(over["tank_sizes"])}
+    for message in (opening, over):
+        data = json.dumps(message)
+        if valid_seat_count(players):
+            assert json.loads(encode(decode(data))) == message
+        else:
+            with pytest.raises(StreamError):
+                decode(data)

@@ -12,6 +12,7 @@ from tuikit import table_of
 from mantis.cli import PLAIN_PLAY, main
 from mantis.cli.parser import build_parser
 from mantis.engine import SeatInfo
+from mantis.players.decision import DEFAULT_BOT_TIMEOUT
 from mantis.store import Settings, load_settings, save_settings
 from mantis.store.paths import config_dir, data_dir, settings_path
 from mantis.table.seating import SeatingError, default_names, parse_seats
@@ -67,6 +68,14 @@ async def test_app_starts_with_a_corrupt_settings_file() -> None:
         assert app.settings_warning is not None
 
 
+def test_a_bot_budget_never_set_is_the_tables_own() -> None:
+    """The settings keep no copy of the bots' budget: until one is set, none is saved."""
+    save_settings(Settings(speed="fast"))
+    settings, warning = load_settings()
+    assert warning is None and settings.bot_timeout is None
+    assert json.loads(settings_path().read_text(encoding="utf-8"))["bot_timeout"] is None
+
+
 async def test_settings_screen_saves_to_disk() -> None:
     app = MantisApp(still=True)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -74,6 +83,8 @@ async def test_settings_screen_saves_to_disk() -> None:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, SettingsScreen)
+        # A budget never set is the one every table has by default.
+        assert screen.query_one("#bot-timeout").value == f"{DEFAULT_BOT_TIMEOUT:g}"
         screen.query_one("#bot-timeout").value = "soon"
         await pilot.click("#save")
         await pilot.pause()

@@ -124,8 +124,8 @@ class BoardScreen(StyledAtMount, Screen[None]):
     def compose(self) -> ComposeResult:
         self.note_sheets()  # before any widget is made (see StyledAtMount)
         # Roomy or not is settled before the widgets exist (the screen has its size
-        # by now): settled on the first resize, it restyled the whole board again.
-        # So are the breakpoints' classes, which Textual would set on that resize.
+        # by now): settled on the first resize, it would restyle the whole board a
+        # second time. The breakpoints' classes too, which Textual would set on that resize.
         self._set_breakpoints()
         self._fit_tanks()
         view = self.state.view()

@@ -10,7 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from ...engine import NUM_COLOURS
-from ...engine.seat_count import SEAT_COUNTS
+from ...engine.seat_count import MAX_SEATS, SEAT_COUNTS
 from ...players.registry import BOTS, level_label
 from .. import palette
 from ..level_ratings import rating_text
@@ -180,7 +180,7 @@ def _levels_table() -> Table:
 
 KEYS: tuple[tuple[str, str], ...] = (
     ("s", "score (or click Score)"),
-    ("1–6, ← →", "pick a seat to steal from (or click its tank)"),
+    (f"1–{MAX_SEATS}, ← →", "pick a seat to steal from (or click its tank)"),
     ("Enter", "steal from the picked seat (or click Steal)"),
     ("Esc", "unpick the seat"),
     ("p / n", "pause bots / let one bot move while paused"),

@@ -139,7 +139,7 @@ class LobbyScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label("Play now", classes="label")
                 yield Select(
-                    [(f"{n} players", n) for n in range(2, 7)],
+                    [(f"{n} players", n) for n in SEAT_COUNTS],
                     value=settings.quick_players,
                     allow_blank=False,
                     id="quick-players",

@@ -64,7 +64,7 @@ class PlayScreen(BoardScreen):
 
     BINDINGS = [
         Binding("s", "score", "Score"),
-        Binding("1", "pick(0)", "Pick", key_display="1-6"),
+        Binding("1", "pick(0)", "Pick", key_display=f"1-{MAX_SEATS}"),
         *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(2, MAX_SEATS + 1)),
         Binding("left,up", "cycle(-1)", "Pick", show=False),
         Binding("right,down", "cycle(1)", "Pick", show=False),
