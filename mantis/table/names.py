@@ -221,7 +221,7 @@ def clean_line(text: str, limit: int = MAX_LINE_LENGTH) -> str:
             marks += 1
             if marks > MAX_MARKS or not kept or kept[-1] == " ":
                 continue  # piled too high, or on nothing at all
-        else:
-            marks = 0
+        else:  # (a letter composed with its marks, like é, brings them along)
+            marks = len(unicodedata.normalize("NFD", c)) - 1
         kept.append(c)
     return " ".join("".join(kept).split())[:limit].strip()

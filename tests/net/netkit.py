@@ -324,8 +324,8 @@ async def join(
     return client
 
 
-async def watch(url: str, code: str, name: str = "") -> Client:
-    client = await Client.connect(url)
+async def watch(url: str, code: str, name: str = "", source: str | None = None) -> Client:
+    client = await Client.connect(url, source=source)
     await client.send(protocol.Watch(protocol.PROTOCOL_VERSION, code, name))
     await client.next(protocol.Welcome)
     return client
