@@ -167,6 +167,27 @@ async def test_another_game_counts_as_a_table_for_the_address_that_opened_it(
             await client.close()
 
 
+async def test_another_game_agreed_once_its_address_is_full_is_refused(tmp_path: Path) -> None:
+    limits = ServerLimits(tables_per_address=1)
+    async with running_server(tmp_path, limits=limits) as (server, url):
+        ann = await create(url, ("human", "open"), "Ann")
+        bea = await join(url, welcome(ann).code, "Bea", source=elsewhere(2))
+        await ann.send(protocol.Start())
+        await asyncio.gather(play_my_turns(ann, 0), play_my_turns(bea, 1))
+        await ann.send(protocol.Again())  # offered while Ann's address has no other table
+        await bea.next(protocol.Offer)
+        other = await create(url, ("human", "open"), "Ann again")  # ...then it has one
+        asked = len(bea.heard)
+        await bea.send(protocol.Again())  # agreed: the game would make two
+        refused = await bea.error(asked)
+        assert refused.code == protocol.TOO_MANY_TABLES
+        closed = await ann.next(protocol.OfferClosed)
+        assert closed.reason == "lapsed"
+        assert server.rooms[welcome(ann).code].state.value == "over"
+        for client in (ann, bea, other):
+            await client.close()
+
+
 # ---------------------------------------------------------------------- 5. a clock, always
 
 
