@@ -42,10 +42,9 @@ from ..engine import Action, CardRevealed, GameRecord, SeatInfo, TurnStarted
 from ..engine.seat_count import MAX_SEATS, MIN_SEATS, SEAT_RANGE, valid_seat_count
 from ..players import BOTS, InputPlayer, Player, make_bot
 from ..players.clock import Clock, Timer
-from ..rating.scale import Rating
-from ..store.player_ratings import GameRating, StoredPlayer
+from ..store.player_ratings import GameRating
 from ..store.settings import DEFAULT_BOT_TIMEOUT
-from ..store.table_store import RoomPhase, StoredSeat, StoreError, TableStore
+from ..store.table_store import RoomPhase, StoredSeat, TableStore
 from ..table import (
     Away,
     Back,
@@ -64,9 +63,10 @@ from . import protocol, version1
 from .bot_share import BotShare
 from .directory import Directory
 from .keeper import ServerKeeper
-from .rated_games import UNRATED, RatedGames, SeatFacts, Verdict
+from .rated_games import RatedGames, SeatFacts
 from .rematch import Offer, seed_with_first
 from .remote import RemoteSeat
+from .table_ratings import TableRatings
 from .turn_clock import Timeouts, TurnTimer
 
 T = TypeVar("T")
@@ -330,16 +330,8 @@ class Room:
         self._backlog: tuple[int, str] | None = None
         """The stream so far as one frame for version 2, and how many messages it holds
         (sent to each newcomer: encoded once however many come)."""
-        self.known: dict[str, StoredPlayer] = {}
-        """The ratings of the players seated here, as last read from the store."""
-        self.rated_games = rated
-        self.verdict: Verdict = UNRATED
-        """Whether the table's game (or the next, with the seats as they are) counts, as last
-        judged: when the seats change outside a game, and as a game starts."""
-        self._judged = 0
-        """The game the verdict was judged for (0: none)."""
-        self._rated_before: tuple[int | None, ...] = ()
-        """Each seat's rating before the game just rated (None: it did not move)."""
+        self.ratings = TableRatings(store, rated, rules.rated)
+        """Its seated players' ratings, and whether its game counts."""
         self._listed: tuple[Phase, int, dict[str, Any]] | None = None
         """This table's listing at a phase and a move (see ``listing``)."""
 
@@ -463,53 +455,17 @@ class Room:
         self._spawn(self._load_ratings())
 
     async def _load_ratings(self, before: tuple[int | None, ...] = ()) -> None:
-        missing = [
-            s.player for s in self.seats if s.player and (before or s.player not in self.known)
-        ]
-        try:
-            if missing:
-                self.known.update(await self.store.players(missing))
-            phase = self.phase
-            # A game is judged as it starts (or once, resumed after a restart or a takeover).
-            if not isinstance(phase, Playing) or phase.number != self._judged:
-                self.verdict = await self._judge()
-                self._judged = phase.number if isinstance(phase, Playing) else 0
-        except StoreError as exc:  # shown without them, then: the game goes on
-            log.error("could not read ratings: %s", exc)
+        phase = self.phase
+        game = phase.number if isinstance(phase, Playing) else None
+        await self.ratings.read(self._facts(), game, again=bool(before))
         self.broadcast(self.ratings_state(before))
-
-    async def _judge(self) -> Verdict:
-        """Whether the table's game, with the seats as they are, counts (and how much)."""
-        if not self.rules.rated or self.rated_games is None:
-            return UNRATED
-        return await self.rated_games.judge([seat.facts() for seat in self.seats], self.known)
 
     def ratings_state(self, before: tuple[int | None, ...] = ()) -> protocol.Ratings:
         """The table's ``ratings`` message now."""
-        seats: list[protocol.SeatRating | None] = []
-        for seat in self.seats:
-            known = self.known.get(seat.player) if seat.player else None
-            if known is None:
-                seats.append(None)
-                continue
-            rating = known.rating
-            seats.append(
-                protocol.SeatRating(
-                    rating.shown, rating.plus_minus, rating.provisional, known.games
-                )
-            )
-        verdict = self.verdict
-        if self.rules.rated and not verdict.counts and verdict.why is None:
-            verdict = self._seats_verdict()  # (not judged yet: what the seats alone say)
-        why = verdict.why if self.rules.rated else None
-        return protocol.Ratings(
-            self.rules.rated, self.rules.rated and verdict.counts, why, tuple(seats), before
-        )
+        return self.ratings.state(self._facts(), before)
 
-    def _seats_verdict(self) -> Verdict:
-        if self.rated_games is None:
-            return UNRATED
-        return self.rated_games.seats_verdict([seat.facts() for seat in self.seats])
+    def _facts(self) -> list[SeatFacts]:
+        return [seat.facts() for seat in self.seats]
 
     def _game_rating(self, record: GameRecord) -> GameRating | None:
         """How the game that just ended moves ratings (None: it does not).
@@ -518,20 +474,11 @@ class Room:
         times in the game, or is away at its end (gone, and played for).
         """
         phase = self.phase
-        if not self.rules.rated or self.rated_games is None or not isinstance(phase, Playing):
+        if not isinstance(phase, Playing):
             return None
         forfeits = set(phase.forfeits) | phase.timeouts.forfeits()
         forfeits.update(s for s, seat in enumerate(self.seats) if seat.away and seat.person)
-        facts = [seat.facts() for seat in self.seats]
-        rating = self.rated_games.game_rating(self.verdict, facts, record, forfeits)
-        if rating is not None:
-            self._rated_before = tuple(
-                (self.known[seat.player].rating if seat.player in self.known else Rating()).shown
-                if seat.player
-                else None
-                for seat in self.seats
-            )
-        return rating
+        return self.ratings.game_rating(self._facts(), record, forfeits)
 
     def holds_key(self, key_hash: str) -> bool:
         """Whether a seat here is held by the player key with this digest already."""
@@ -951,12 +898,11 @@ class Room:
             seed, number = self.seeds(), 1
         self.starting = True
         try:
-            self.verdict = await self._judge()  # (the game is rated as it starts, or not)
+            await self.ratings.judge(self._facts(), number)  # (rated as it starts, or not)
             game_id = await self.store.start_game(self.table_id, seed)
         finally:
             self.starting = False
         seats = [SeatInfo(seat.name, seat.kind, seat.bot) for seat in self.seats]  # type: ignore[arg-type]
-        self._judged = number
         self.begin(game_id, number, dealt(seats, seed))
         self.send_room()
         for connection in self.connections():
@@ -975,7 +921,7 @@ class Room:
             raise
         self._flush()  # the last move before the room says it is over
         self._finish()
-        before, self._rated_before = self._rated_before, ()
+        before, self.ratings.before = self.ratings.before, ()
         if before:  # rated: everyone hears the ratings it moved
             self._spawn(self._load_ratings(before))
         self.send_room()
