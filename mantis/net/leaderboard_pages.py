@@ -8,19 +8,27 @@ read wait for that one read); the number of players is known (read at most
 that often too), so a page past the last is refused without a query; and
 the store reads on a connection of its own (``TableStore.leaderboard``), so
 a page never waits behind a move's commit, nor holds one up.  The server
-also limits how often one address group asks (``HTTP_RATE``).
+also limits how often one address group asks (``HTTP_RATE``), and however
+many ask, it reads at most ``READS_PER_SECOND`` pages it does not hold a
+second (a page deep in a board of 300,000 takes some 50 ms of a core): past
+that, ``503`` with ``Retry-After``, and the pages it holds are still served.
+A refusal is answered once its wait is over (``Page.hold``): a client that
+asks again at once, as fast as it can, waits as it should have, rather than
+costing the server a flood of refusals.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from http import HTTPStatus
 
 from ..players.clock import Clock
 from ..store.table_store import StoreError, TableStore
+from .limits import TokenBucket
 
 #: Players in one page.
 LEADERBOARD_PAGE = 50
@@ -29,6 +37,18 @@ LEADERBOARD_PAGE = 50
 LEADERBOARD_AGE = 5.0
 #: Pages kept for reuse at most.
 PAGES_KEPT = 100
+#: Pages read from the store a second at most, however many ask (and at once).
+READS_PER_SECOND, READS_BURST = 4.0, 8.0
+#: Seconds a refusal is held back at most.
+HOLD_MOST = 2.0
+
+
+class _Busy(Exception):
+    """No read is left this second: try again in ``wait`` seconds."""
+
+    def __init__(self, wait: float) -> None:
+        super().__init__(wait)
+        self.wait = wait
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +59,9 @@ class Page:
     body: bytes
     content_type: str
     headers: tuple[tuple[str, str], ...] = ()
+    hold: float = 0.0
+    """Seconds to hold the answer back (a refusal waits out its wait: asking again at once
+    costs the asker the wait, not the server a flood of refusals)."""
 
 
 def _text(status: HTTPStatus, line: str, headers: tuple[tuple[str, str], ...] = ()) -> Page:
@@ -55,6 +78,7 @@ class LeaderboardPages:
         self._reading: dict[int, asyncio.Future[bytes]] = {}
         self._total: tuple[float, int] | None = None
         """When the number of players was last read, and what it was."""
+        self._reads = TokenBucket(READS_PER_SECOND, READS_BURST, clock.now())
 
     async def page(self, number: int) -> Page:
         """Page ``number`` (from 1; 0: not a page number) of the leaderboard."""
@@ -71,6 +95,14 @@ class LeaderboardPages:
                     counted,
                 )
             body = await self._body(number)
+        except _Busy as busy:
+            wait = str(max(1, math.ceil(busy.wait)))
+            answer = _text(
+                HTTPStatus.SERVICE_UNAVAILABLE,
+                f"The leaderboard is busy: try again in {wait} s",
+                (("Retry-After", wait),),
+            )
+            return replace(answer, hold=min(busy.wait, HOLD_MOST))
         except StoreError as exc:
             return _text(
                 HTTPStatus.SERVICE_UNAVAILABLE, f"The server's store cannot answer now: {exc}"
@@ -97,6 +129,8 @@ class LeaderboardPages:
         reading = self._reading.get(number)
         if reading is not None:
             return await asyncio.shield(reading)
+        if not self._reads.allow(now):
+            raise _Busy(self._reads.wait(now))
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self._reading[number] = future
         try:

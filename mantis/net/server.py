@@ -105,6 +105,8 @@ MAX_DROPPED = 100
 #: Plain pages (``/tables``, ``/leaderboard``) one address group may ask for: two a
 #: second on average, twenty at once (a page of a big leaderboard is a costly read).
 HTTP_RATE, HTTP_BURST = 2.0, 20.0
+#: Seconds a refused page is held back at most (its wait, or this).
+PAGE_HOLD_MOST = 2.0
 #: Tries to seat a quick-play newcomer (a seat found may be gone when it is taken).
 QUICK_TRIES = 5
 #: Seconds a seat's old connection has to answer a ping before a reconnect replaces it.
@@ -453,7 +455,10 @@ class TableServer:
                 request.headers.get_all("X-Forwarded-For"),
             )
             if not self.pages_asked.allow(group):
-                wait = max(1, math.ceil(self.pages_asked.wait(group)))
+                wait = self.pages_asked.wait(group)
+                # Answered once the wait is over: asking again at once only waits longer.
+                await self.clock.sleep(min(wait, PAGE_HOLD_MOST))
+                wait = max(1, math.ceil(wait))
                 said = f"Too many requests from your address: try again in {wait} s\n"
                 return respond(
                     request,
@@ -466,6 +471,8 @@ class TableServer:
             return await self._tables_page(request, query)
         if path == "/leaderboard":
             page = await self.leaders.page(_page_number(query))
+            if page.hold:
+                await self.clock.sleep(page.hold)
             return respond(request, page.status, page.body, page.content_type, list(page.headers))
         body = await self._status()
         return respond(request, HTTPStatus.OK, json.dumps(body).encode(), "application/json")
