@@ -328,6 +328,8 @@ class TableConnection:
         opening carries the key itself."""
         if not isinstance(opening, protocol.Seating):
             return opening
+        if isinstance(opening, protocol.Join) and opening.token is not None and self.key:
+            return opening  # (taking a seat back: its token alone is its proof)
         if opening.key is not None:  # (given: a test, or another version's opening)
             self.key = opening.key
         else:
