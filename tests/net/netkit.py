@@ -169,9 +169,7 @@ class ServerProcess:
 class Client:
     """One connection speaking the protocol; every message it hears is kept in order."""
 
-    def __init__(
-        self, connection: ClientConnection, url: str = "", key: str | None = None
-    ) -> None:
+    def __init__(self, connection: ClientConnection, url: str = "", key: str | None = None) -> None:
         self.connection = connection
         self.url = url
         self.key = key

@@ -49,9 +49,10 @@ CLOCK = 30
 
 #: Stream messages no game here has: a bot's fault or failed start (the server's bots are
 #: its own levels, which neither raise nor overrun), a failed save, and talk (said to the
-#: people beside the stream, never on it).  The checker's reading of them is checked on
-#: forged frames instead.
-NEVER_SENT = {Fault, StartFailed, KeepFailed, Talk}
+#: people beside the stream, never on it), and ``rekeyed`` (the answer to replacing a key,
+#: which no table's connection asks: test_net_key_proof.py).  The checker's reading of them
+#: is checked on forged frames instead.
+NEVER_SENT = {Fault, StartFailed, KeepFailed, Talk, protocol.Rekeyed}
 
 
 def _tag(kind: type) -> str:
@@ -129,9 +130,7 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
         opening = {"type": "join", "protocol": version, "code": code, "name": f"P{k} of {n}"}
         if keys[k] is not None:
             opening["key"] = keys[k]
-        clients[f"person {k}"] = await enter(
-            url, opening, elsewhere(8 * n + k) if rated else None
-        )
+        clients[f"person {k}"] = await enter(url, opening, elsewhere(8 * n + k) if rated else None)
     seated = list(clients.values())
     watching = 1 + n % 3
     clients["spectator"] = await watch(url, code, max(watching, 2) if talks else watching)

@@ -14,6 +14,7 @@ from pathlib import Path
 from netkit import (
     Client,
     create,
+    deals,
     elsewhere,
     heard,
     join,
@@ -22,7 +23,14 @@ from netkit import (
     turn_to_answer,
     welcome,
 )
-from test_net_ratings import CLOCK, leaderboard, rated_pair, ratings_moved, season
+from test_net_ratings import (
+    CLOCK,
+    FORFEITER_WINS,
+    leaderboard,
+    rated_pair,
+    ratings_moved,
+    season,
+)
 
 from mantis.engine import SCORE
 from mantis.net import protocol
@@ -208,11 +216,11 @@ async def test_a_rated_table_always_has_a_clock_of_at_most_two_minutes(tmp_path:
 
 
 async def test_three_timeouts_in_the_game_lose_it_even_when_not_in_a_row(tmp_path: Path) -> None:
-    # Deal 0: Bea, played by a greedy stand-in three times and scoring the rest, wins on
+    # This deal: Bea, played by a greedy stand-in three times and scoring the rest, wins on
     # the board; running out of time three times in the game, she loses it all the same.
     clock = ManualClock()
     keys = await season(tmp_path, None)
-    async with running_server(tmp_path, clock=clock, seed=0) as (_, url):
+    async with running_server(tmp_path, clock=clock, seeds=deals(FORFEITER_WINS)) as (_, url):
         ann, bea = await rated_pair(url, keys=keys, clock=CLOCK)
         await ann.send(protocol.Start())
         annie = asyncio.create_task(play_my_turns(ann, 0, lambda view: SCORE))
@@ -256,10 +264,12 @@ async def test_three_timeouts_in_the_game_lose_it_even_when_not_in_a_row(tmp_pat
 
 
 async def test_walking_off_a_rated_game_loses_it_like_leaving(tmp_path: Path) -> None:
-    # Deal 0 again: the away bot (greedy) playing for Bea wins on the board.
+    # The same deal: the away bot (greedy) playing for Bea wins on the board.
     clock = ManualClock()
     keys = await season(tmp_path, None)
-    async with running_server(tmp_path, clock=clock, seed=0, away_after=60.0) as (_, url):
+    async with running_server(
+        tmp_path, clock=clock, seeds=deals(FORFEITER_WINS), away_after=60.0
+    ) as (_, url):
         ann, bea = await rated_pair(url, keys=keys, clock=CLOCK)
         await ann.send(protocol.Start())
         await bea.until(lambda: turn_to_answer(bea.stream), "the first turn")
