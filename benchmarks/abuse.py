@@ -1,7 +1,7 @@
 """What one address can cost a table server, and what a bystander feels meanwhile.
 
 Run: ``.venv/bin/python benchmarks/abuse.py [--vs DIR] [--seconds 10]
-[--only tables,bots,listing,connections,spectators] [--json]``.  ``--vs DIR``
+[--only tables,bots,listing,connections,spectators,leaderboard] [--json]``.  ``--vs DIR``
 runs every attack on the server of another checkout too (the tree before a
 change, say: ``git worktree add /tmp/before COMMIT``), one after the other
 in one run, and prints the two side by side.
@@ -27,6 +27,14 @@ and pings the server every 50 ms.  The attacks (the issue's points):
 8. ``spectators``: ``--spectators`` spectators that read nothing on its own
    waiting table while its host changes the seats 10 times a second for
    ``--seconds``: the server's CPU and memory, the kernel's socket memory.
+7. ``leaderboard`` (rated play's issue): a server whose store holds
+   ``--players`` rated players (300,000), two people playing a table of their
+   own (a move every 60 ms), for ``--seconds`` quiet and then ``--seconds``
+   while 8 clients ask random leaderboard pages as fast as they are answered,
+   each from 30 addresses in turn (so that the pages are read, not refused by
+   each address's allowance): each move's latency (its ``act`` sent to its
+   card heard), median and p95, quiet and loaded; the pages answered and
+   refused.
 
 The bystander's figures: ping round trip p50 / p99 / max (the server's event
 loop answers pings, so a stalled loop shows here first) and the gaps between
@@ -39,17 +47,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import http.client
 import json
 import os
+import random
 import resource
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 import urllib.request
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -63,6 +76,10 @@ from mantis.net import protocol
 ROOT = Path(__file__).resolve().parents[1]
 WAIT = 30.0
 BYSTANDER = "127.0.0.2"
+#: The protocol the attacks speak: one the trees compared (``--vs``) both speak.
+VERSION = 3
+#: Seconds between a move heard and the next one sent, in the leaderboard attack.
+MOVE_GAP = 0.06
 FAILED = (OSError, InvalidHandshake, InvalidMessage, ConnectionClosed, TimeoutError)
 
 
@@ -80,9 +97,14 @@ def knows(source: Path, option: str) -> bool:
 class Server:
     """``mantis serve`` from one Mantis tree, in its own process, watched through /proc."""
 
-    def __init__(self, source: Path, *options: str) -> None:
-        """``options`` it does not know (a tree from before they were made) are left out."""
+    def __init__(
+        self, source: Path, *options: str, prepare: Callable[[Path, Path], None] | None = None
+    ) -> None:
+        """``options`` it does not know (a tree from before they were made) are left out;
+        ``prepare(source, data)`` fills its data folder first."""
         self.home = Path(tempfile.mkdtemp(prefix="abuse-"))
+        if prepare is not None:
+            prepare(source, self.home / "server")
         command = [sys.executable, "-m", "mantis", "serve", "--port", "0"]
         command += ["--data", str(self.home / "server")]
         for name, value in zip(options[::2], options[1::2], strict=True):
@@ -150,6 +172,15 @@ def kernel_tcp_mb() -> float:
 # ---------------------------------------------------------------------- clients
 
 
+def frame(message: protocol.ClientMessage) -> str:
+    """``message`` as a frame of ``VERSION``: without the fields later versions added (an
+    older server refuses a field it does not know)."""
+    fields = json.loads(protocol.encode(message))
+    if fields.get("player", "") is None:
+        del fields["player"]
+    return json.dumps(fields)
+
+
 async def opening(
     url: str, message: protocol.ClientMessage, source: str = "127.0.0.1"
 ) -> tuple[ClientConnection | None, protocol.ServerMessage | None]:
@@ -161,7 +192,7 @@ async def opening(
     except FAILED:
         return None, None
     try:
-        await connection.send(protocol.encode(message).decode())
+        await connection.send(frame(message))
         answer = protocol.decode_server(await asyncio.wait_for(connection.recv(), WAIT))
     except FAILED:
         await connection.close()
@@ -194,7 +225,7 @@ class Bystander:
     async def _play(self) -> None:
         while True:
             seats = ("human", *["expert"] * 5)
-            create = protocol.Create(protocol.PROTOCOL_VERSION, "Bea", seats)
+            create = protocol.Create(VERSION, "Bea", seats)
             connection, _ = await opening(self.url, create, BYSTANDER)
             if connection is None:
                 await asyncio.sleep(0.5)
@@ -264,7 +295,7 @@ async def attack_tables(server: Server, args: argparse.Namespace) -> dict[str, A
     made = refused = 0
     rss, database = server.rss_mb(), server.database_mb()
     deadline = time.perf_counter() + args.seconds
-    create = protocol.Create(protocol.PROTOCOL_VERSION, "Eve", ("human", "open"))
+    create = protocol.Create(VERSION, "Eve", ("human", "open"))
 
     async def one() -> bool:
         nonlocal made, refused
@@ -299,7 +330,7 @@ async def _bot_tables(server: Server, args: argparse.Namespace, addresses: int) 
     """Bot tables, made from ``addresses`` addresses (127.0.0.1, then 127.0.1.x)."""
     made = refused = 0
     seats = ("human", *["expert"] * 5)
-    create = protocol.Create(protocol.PROTOCOL_VERSION, "Eve", seats)
+    create = protocol.Create(VERSION, "Eve", seats)
     sources = ["127.0.0.1", *(f"127.0.{1 + n // 250}.{1 + n % 250}" for n in range(addresses - 1))]
 
     async def one() -> bool:
@@ -320,7 +351,7 @@ async def _bot_tables(server: Server, args: argparse.Namespace, addresses: int) 
 
 
 async def attack_listing(server: Server, args: argparse.Namespace) -> dict[str, Any]:
-    create = protocol.Create(protocol.PROTOCOL_VERSION, "Eve", ("human", "open"))
+    create = protocol.Create(VERSION, "Eve", ("human", "open"))
     made = 0
 
     async def one() -> bool:
@@ -351,10 +382,10 @@ async def attack_listing(server: Server, args: argparse.Namespace) -> dict[str, 
 
 async def _own_table(server: Server) -> tuple[ClientConnection, protocol.Watch]:
     """The attacker's waiting table (its host's connection), and how to watch it."""
-    create = protocol.Create(protocol.PROTOCOL_VERSION, "Eve", ("human", "open"))
+    create = protocol.Create(VERSION, "Eve", ("human", "open"))
     host, welcome = await opening(server.url, create)
     assert host is not None and isinstance(welcome, protocol.Welcome)
-    return host, protocol.Watch(protocol.PROTOCOL_VERSION, welcome.code)
+    return host, protocol.Watch(VERSION, welcome.code)
 
 
 async def _watchers(
@@ -424,6 +455,157 @@ async def attack_spectators(server: Server, args: argparse.Namespace) -> dict[st
     return figures
 
 
+def rated_players(count: int) -> Callable[[Path, Path], None]:
+    """A ``prepare`` that fills a server's store with ``count`` rated players (in the tree's
+    own schema, made by that tree)."""
+
+    def prepare(source: Path, data: Path) -> None:
+        path = data / "server.sqlite3"
+        made = (
+            "from mantis.store.tables_db import TablesDB; import sys; TablesDB(sys.argv[1]).close()"
+        )
+        env = dict(os.environ, PYTHONPATH=str(source))
+        subprocess.run([sys.executable, "-c", made, str(path)], cwd=source, env=env, check=True)
+        draw = random.Random(7)
+        rows = []
+        for n in range(count):
+            games = draw.randint(1, 60)
+            rows.append(
+                (
+                    f"player{n}",
+                    f"Player{n}",
+                    f"{n:064x}",
+                    draw.gauss(25, 4),
+                    draw.uniform(1, 8),
+                    games,
+                    draw.randint(0, games),
+                )
+            )
+        with sqlite3.connect(path) as db:
+            db.executemany(
+                "INSERT INTO players (name_key, name, key_hash, mu, sigma, games, wins, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, '2026-01-01T00:00:00+00:00')",
+                rows,
+            )
+
+    return prepare
+
+
+async def _moves(url: str, seconds: float) -> list[float]:
+    """Two people playing tables of their own as fast as they can for ``seconds``: each
+    move's latency, from its ``act`` sent to its card heard (seconds)."""
+    latencies: list[float] = []
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        create = protocol.Create(VERSION, "Ann", ("human", "open"))
+        ann, welcome = await opening(url, create, "127.0.3.1")
+        if ann is None or not isinstance(welcome, protocol.Welcome):
+            raise SystemExit(f"the mover's table was refused: {welcome}")
+        join = protocol.Join(VERSION, welcome.code, "Bea")
+        bea, _ = await opening(url, join, "127.0.4.1")
+        assert bea is not None
+        seats = {0: ann, 1: bea}
+        heard = asyncio.create_task(_drain(bea))  # (Bea reads what she is sent: Ann listens)
+        await ann.send(protocol.encode(protocol.Start()).decode())
+        sent: dict[int, float] = {}
+        played = 0
+        playing = True
+        while playing:
+            message = protocol.decode_server(await asyncio.wait_for(ann.recv(), WAIT))
+            if not isinstance(message, protocol.Stream):
+                continue
+            for event in message.messages:
+                if isinstance(event, CardRevealed):
+                    if played in sent:
+                        latencies.append(time.perf_counter() - sent[played])
+                    played += 1
+                elif isinstance(event, TurnStarted):
+                    if time.perf_counter() >= deadline:
+                        playing = False  # (the table is left as it is)
+                        break
+                    # (A person's pace, within a connection's allowance of messages.)
+                    await asyncio.sleep(MOVE_GAP)
+                    sent[event.turn] = time.perf_counter()
+                    act = protocol.encode(protocol.Act(event.turn, SCORE)).decode()
+                    await seats[event.seat].send(act)
+                elif type(event).__name__ == "Recorded":
+                    playing = False
+        for connection in (ann, bea):
+            await connection.close()
+        await heard
+    return latencies
+
+
+async def _drain(connection: ClientConnection) -> None:
+    with contextlib.suppress(ConnectionClosed):
+        async for _ in connection:
+            pass
+
+
+def _ask_page(url: str, source: str, page: int) -> int:
+    parts = urllib.parse.urlsplit(url)
+    connection = http.client.HTTPConnection(
+        parts.hostname, parts.port, timeout=WAIT, source_address=(source, 0)
+    )
+    try:
+        connection.request("GET", f"/leaderboard?page={page}")
+        answer = connection.getresponse()
+        answer.read()
+        return answer.status
+    finally:
+        connection.close()
+
+
+async def attack_leaderboard(server: Server, args: argparse.Namespace) -> dict[str, Any]:
+    quiet = await _moves(server.url, args.seconds)
+    stop = asyncio.Event()
+    answered: Counter[int] = Counter()
+    pages = max(1, args.players // 50)
+
+    async def asker(n: int) -> None:
+        draw = random.Random(n)
+        asked = 0
+        while not stop.is_set():
+            # Each from addresses of its own (30 of them, in turn): many parties, so that
+            # the pages are read rather than refused by each address's allowance.
+            source = f"127.{10 + n}.{asked % 30}.1"
+            asked += 1
+            with contextlib.suppress(OSError):
+                status = await asyncio.to_thread(
+                    _ask_page, server.url, source, draw.randint(1, pages)
+                )
+                answered[status] += 1
+
+    askers = [asyncio.create_task(asker(n)) for n in range(8)]
+    start = time.perf_counter()
+    loaded = await _moves(server.url, args.seconds)
+    took = time.perf_counter() - start
+    stop.set()
+    await asyncio.gather(*askers)
+
+    def median(values: list[float]) -> float:
+        return 1000 * statistics.median(values) if values else float("nan")
+
+    def p95(values: list[float]) -> float:
+        ranked = sorted(values) or [float("nan")]
+        return 1000 * ranked[min(len(ranked) - 1, int(len(ranked) * 0.95))]
+
+    return {
+        "rated players": args.players,
+        "moves quiet": len(quiet),
+        "move ms p50 quiet": median(quiet),
+        "move ms p95 quiet": p95(quiet),
+        "moves loaded": len(loaded),
+        "move ms p50 loaded": median(loaded),
+        "move ms p95 loaded": p95(loaded),
+        "loaded / quiet p50": median(loaded) / median(quiet) if quiet and loaded else "",
+        "pages answered": answered[200],
+        "pages refused (429)": answered[429],
+        "pages busy (503)": answered[503],
+        "pages a second": sum(answered.values()) / took,
+    }
+
+
 ATTACKS: dict[str, tuple[Callable[..., Awaitable[dict[str, Any]]], tuple[str, ...]]] = {
     "tables": (attack_tables, ()),
     "bots": (attack_bots, ("--away-after", "1")),
@@ -431,12 +613,14 @@ ATTACKS: dict[str, tuple[Callable[..., Awaitable[dict[str, Any]]], tuple[str, ..
     "listing": (attack_listing, ("--max-tables", "100000", "--tables-per-address", "100000")),
     "connections": (attack_connections, ()),
     "spectators": (attack_spectators, ()),
+    "leaderboard": (attack_leaderboard, ()),
 }
 
 
 async def run_attack(name: str, source: Path, args: argparse.Namespace) -> dict[str, Any]:
     attack, options = ATTACKS[name]
-    server = Server(source, "--bot-pace", "1", *options, *args.server.split())
+    prepare = rated_players(args.players) if name == "leaderboard" else None
+    server = Server(source, "--bot-pace", "1", *options, *args.server.split(), prepare=prepare)
     bystander = Bystander(server.url)
     try:
         await bystander.start()
@@ -498,6 +682,9 @@ def main() -> None:
     parser.add_argument("--listed", type=int, default=10_000)
     parser.add_argument("--connections", type=int, default=4_000)
     parser.add_argument("--spectators", type=int, default=2_000)
+    parser.add_argument(
+        "--players", type=int, default=300_000, help="rated players of the leaderboard attack"
+    )
     parser.add_argument("--only", default=",".join(ATTACKS))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()

@@ -105,6 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from ..web.launch import run_web
 
             return run_web(args)
+        if command == "key" and args.key_command == "rotate":
+            from ..net.key_rotation import run_rotate
+
+            return run_rotate(args)
         if command == "key":
             from ..store.key_command import run_key
 

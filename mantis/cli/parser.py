@@ -61,6 +61,17 @@ def _host_name(text: str) -> str:
     return name
 
 
+def _listen(text: str) -> str:
+    """``--metrics``: HOST:PORT (``[::1]:9100`` for IPv6)."""
+    from ..net.metrics_listener import parse_listen
+
+    try:
+        parse_listen(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
 def _postgres_url(text: str) -> str:
     """``--database`` of ``mantis migrate``: a PostgreSQL URL."""
     if not text.startswith(("postgresql://", "postgres://")):
@@ -317,6 +328,13 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         "--node", metavar="NAME", help="this node's name in logs and metrics (default host:port)"
     )
     serve.add_argument(
+        "--metrics",
+        type=_listen,
+        metavar="HOST:PORT",
+        help="serve GET /metrics (Prometheus) on this address only, e.g. 127.0.0.1:9100 "
+        "(default: no metrics)",
+    )
+    serve.add_argument(
         "--away-after",
         type=_seconds,
         default=60.0,
@@ -382,7 +400,8 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         "--clock",
         type=_clock,
         metavar="SECONDS",
-        help="a turn clock: seconds a person has for each move (default: no clock)",
+        help="a turn clock: seconds a person has for each move (default: no clock; a rated "
+        "table needs one, 5 to 120)",
     )
     host.add_argument(
         "--no-talk", action="store_true", help="nobody talks at this table (talk is on by default)"
@@ -390,7 +409,7 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     host.add_argument(
         "--rated",
         action="store_true",
-        help="its games move the ratings of the people in them on this server",
+        help="its games move the ratings of the people in them on this server (with --clock)",
     )
     _lines(host)
     quick = _command(
@@ -469,6 +488,14 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         help="a server you hold another key for takes the file's (yours is lost)",
     )
     _command(key_sub, "list", "the servers you hold a key for")
+    rotate = _command(
+        key_sub,
+        "rotate",
+        "replace your key for a server by a new one, there and here",
+        "The server moves every name the old key held to the new one; the old key then "
+        "holds nothing there.",
+    )
+    rotate.add_argument("server", metavar="SERVER", help="the server, e.g. ws://127.0.0.1:8765")
 
     games = _command(
         sub,

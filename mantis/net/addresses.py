@@ -24,6 +24,10 @@ Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 #: The prefix one IPv6 party is assumed to hold at will.
 IPV6_GROUP = 64
+#: The networks people of one party may sit from, for ratings (``network_of``): the
+#: neighbouring IPv4 addresses of one provider's subscribers, and the /48 an IPv6
+#: subscriber is commonly given.
+IPV4_NETWORK, IPV6_NETWORK = 24, 48
 UNKNOWN = "?"
 
 
@@ -47,6 +51,17 @@ def address_group(text: str) -> str:
     if isinstance(address, ipaddress.IPv4Address):
         return str(address)
     return str(ipaddress.IPv6Network((address, IPV6_GROUP), strict=False))
+
+
+def network_of(group: str) -> str:
+    """The wider network an address group is in, for ratings: its IPv4 /24, its IPv6 /48
+    (``?`` for an unreadable one)."""
+    text = group.split("/", 1)[0]
+    address = parse_address(text)
+    if address is None:
+        return UNKNOWN
+    prefix = IPV4_NETWORK if isinstance(address, ipaddress.IPv4Address) else IPV6_NETWORK
+    return str(ipaddress.ip_network((address, prefix), strict=False))
 
 
 def parse_networks(texts: Iterable[str]) -> tuple[Network, ...]:

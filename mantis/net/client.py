@@ -9,8 +9,10 @@ stream it had not seen.  An intent sent while the connection is down is sent
 again once it is back; the server ignores a repeat, so it is never played
 twice.  A refusal that says when to try again (``retry_after``: too many
 wrong codes from this address, say) is waited out, then tried again.  It
-speaks protocol version 2: besides the stream it hears the turn clock, offers
-of another game and talk.
+speaks protocol version 4: besides the stream it hears the turn clock, offers
+of another game, talk and ratings, and it proves it holds this app's player
+key for the server (``key_proof``) without ever sending it.  ``rotate_key``
+replaces that key by a new one, at the server and here.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from ..engine import CardRevealed, GameOver, TurnStarted
 from ..store.player_keys import KeyFileError, PlayerKeys
 from ..store.seat_tokens import SeatTokens
 from ..table import Message, Recorded
-from . import protocol
+from . import key_proof, protocol
 
 #: Seconds between reconnection attempts: doubling, never more than 5.
 BACKOFF_START, BACKOFF_MAX = 0.25, 5.0
@@ -52,6 +54,9 @@ FINAL_ERRORS = frozenset(
         protocol.TOO_MANY_TABLES,
         protocol.NAME_TAKEN,
         protocol.SAME_PLAYER,
+        protocol.TOO_MANY_NAMES,
+        protocol.BAD_PROOF,
+        protocol.UNKNOWN_KEY,
         "key_file",
     }
 )
@@ -307,8 +312,9 @@ class TableConnection:
         if welcome.token is not None:
             name = welcome.room.seats[welcome.seat].name if welcome.seat is not None else ""
             self.tokens.remember(self.url, welcome.code, welcome.token, name)
+            # (The seat's token alone takes it back: no proof to make again.)
             self.opening = protocol.Join(
-                protocol.PROTOCOL_VERSION, welcome.code, name, welcome.token, self.key
+                protocol.PROTOCOL_VERSION, welcome.code, name, welcome.token
             )
         elif isinstance(self.opening, protocol.Watch):
             self.opening = protocol.Watch(
@@ -317,17 +323,24 @@ class TableConnection:
         return welcome
 
     def _keyed(self, opening: protocol.Opening) -> protocol.Opening:
-        """``opening`` with this app's player key for the server (sitting down only)."""
-        if not isinstance(opening, protocol.Create | protocol.Join | protocol.Quick):
+        """``opening`` naming this app's player key for the server (sitting down only): the
+        key's id, proved when the server challenges (``_prove``); an older protocol's
+        opening carries the key itself."""
+        if not isinstance(opening, protocol.Seating):
             return opening
-        if opening.key is not None:
+        if isinstance(opening, protocol.Join) and opening.token is not None and self.key:
+            return opening  # (taking a seat back: its token alone is its proof)
+        if opening.key is not None:  # (given: a test, or another version's opening)
             self.key = opening.key
-            return opening
-        try:
-            self.key = self.keys.key_for(self.url)
-        except (KeyFileError, ValueError) as exc:
-            raise OnlineError("key_file", str(exc)) from None
-        return msgspec.structs.replace(opening, key=self.key)
+        else:
+            try:
+                self.key = self.keys.key_for(self.url)
+            except (KeyFileError, ValueError) as exc:
+                raise OnlineError("key_file", str(exc)) from None
+        if opening.protocol < key_proof.PROVING:
+            return msgspec.structs.replace(opening, key=self.key)
+        player = key_proof.id_of(key_proof.verifier_of(self.key))
+        return msgspec.structs.replace(opening, key=None, player=player)
 
     async def _connect(self) -> protocol.Welcome:
         try:
@@ -346,8 +359,7 @@ class TableConnection:
             raise
         try:
             await connection.send(protocol.encode(self.opening).decode())
-            reply = await asyncio.wait_for(connection.recv(), OPEN_TIMEOUT)
-            message = protocol.decode_server(reply)
+            message = await self._answer(connection)
         except (ConnectionClosed, TimeoutError, protocol.ProtocolError) as exc:
             await connection.close()
             raise OnlineError("unreachable", f"{self.url} did not answer: {_why(exc)}") from None
@@ -370,6 +382,16 @@ class TableConnection:
         self._connection = connection
         self.connected = True
         return message
+
+    async def _answer(self, connection: ClientConnection) -> protocol.ServerMessage:
+        """The server's answer to the opening: proving the key each time it challenges."""
+        while True:
+            reply = await asyncio.wait_for(connection.recv(), OPEN_TIMEOUT)
+            message = protocol.decode_server(reply)
+            if not isinstance(message, protocol.Challenge) or self.key is None:
+                return message
+            prove = key_proof.answer(self.key, message)
+            await connection.send(protocol.encode(prove).decode())
 
     # ------------------------------------------------------------------ talking
 
@@ -477,7 +499,7 @@ class TableConnection:
             self.offer = None
         elif isinstance(message, protocol.Ratings):
             self.ratings = message
-        if isinstance(message, protocol.Welcome):
+        if isinstance(message, protocol.Welcome | protocol.Challenge | protocol.Rekeyed):
             return None
         return message
 
@@ -565,3 +587,37 @@ def _why(exc: BaseException | str) -> str:
         return exc.strerror.lower()
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     return text
+
+
+async def rotate_key(url: str, old: str, new: str) -> int:
+    """Replace the player key ``old`` by ``new`` at the server at ``url`` (proving ``old``);
+    how many names moved to ``new``.  ``OnlineError`` (one line) if the server says no
+    (``unknown_key``: it holds no name for ``old``)."""
+    url = check_url(url)
+    try:
+        connection = await asyncio.wait_for(
+            connect(url, open_timeout=OPEN_TIMEOUT, compression=None), OPEN_TIMEOUT + 1
+        )
+    except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as exc:
+        raise OnlineError("unreachable", f"cannot reach {url}: {_why(exc)}") from None
+    old_verifier = key_proof.verifier_of(old)
+    rekey = protocol.Rekey(
+        protocol.PROTOCOL_VERSION, key_proof.id_of(old_verifier), key_proof.verifier_of(new)
+    )
+    try:
+        await connection.send(protocol.encode(rekey).decode())
+        while True:
+            reply = await asyncio.wait_for(connection.recv(), OPEN_TIMEOUT)
+            message = protocol.decode_server(reply)
+            if not isinstance(message, protocol.Challenge):
+                break
+            await connection.send(protocol.encode(key_proof.answer(old, message)).decode())
+    except (ConnectionClosed, TimeoutError, protocol.ProtocolError) as exc:
+        raise OnlineError("unreachable", f"{url} did not answer: {_why(exc)}") from None
+    finally:
+        await connection.close()
+    if isinstance(message, protocol.Error):
+        raise OnlineError(message.code, message.message)
+    if not isinstance(message, protocol.Rekeyed):
+        raise OnlineError("bad_reply", f"{url} answered {type(message).__name__}")
+    return message.names

@@ -24,6 +24,7 @@ import math
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
+from urllib.parse import urlsplit
 
 import msgspec
 
@@ -141,7 +142,9 @@ class Cluster:
             await self.redis.ping()
         except redis_errors() as exc:
             await self.close()
-            raise ClusterError(f"cannot reach Redis at {self.url}: {_one_line(exc)}") from None
+            raise ClusterError(
+                f"cannot reach Redis at {_shown(self.url)}: {_one_line(exc)}"
+            ) from None
         self._claim = self.redis.register_script(_CLAIM)
         self._release = self.redis.register_script(_RELEASE)
         self._live_owner = self.redis.register_script(_LIVE_OWNER)
@@ -401,3 +404,12 @@ def _text(value: bytes | str) -> str:
 def _one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
+
+
+def _shown(url: str) -> str:
+    """A Redis URL without its password (and without its query), for messages."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    where = f"{host}:{parts.port}" if parts.port else host
+    user = f"{parts.username}@" if parts.username else ""
+    return f"{parts.scheme}://{user}{where}{parts.path}"

@@ -77,6 +77,11 @@ def read_opening(args: argparse.Namespace) -> tuple[str, protocol.Opening, SeatT
     tokens = SeatTokens()
     opening: protocol.Opening
     if args.command == "host":
+        if args.rated and (args.clock is None or args.clock > protocol.RATED_CLOCK_MOST):
+            raise LaunchError(
+                "a rated table needs a turn clock of at most "
+                f"{protocol.RATED_CLOCK_MOST} s: add --clock SECONDS"
+            )
         opening = protocol.Create(
             protocol.PROTOCOL_VERSION,
             online_name(args.name),

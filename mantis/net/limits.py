@@ -41,6 +41,10 @@ class ServerLimits:
     """Bytes waiting to be written to one connection before it is dropped as too slow."""
     send_buffer: int = 64 * 1024
     """The kernel's send buffer asked for each connection (``SO_SNDBUF``; 0: the system's)."""
+    names_per_key: int = 3
+    """New names one player key may hold a day (``too_many_names``)."""
+    names_per_address: int = 10
+    """New names the keys of one address group may hold a day, together."""
 
 
 class TokenBucket:

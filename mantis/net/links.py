@@ -42,6 +42,13 @@ class RemoteClient:
     def key(self) -> tuple[str, int]:
         return (self.node, self.id)
 
+    async def recv(self) -> str:
+        """The client's next message while it opens (``EOFError`` if the connection went)."""
+        kind, data = await self.inbox.get()
+        if kind != "msg":
+            raise EOFError(kind)
+        return data
+
 
 @dataclass(eq=False)
 class Relay:

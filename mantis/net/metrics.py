@@ -1,36 +1,28 @@
 """What a server tells its operator through ``GET /metrics`` (Prometheus' text format).
 
 One ``Metrics`` per server (its own registry, so several servers in one
-process — tests — never mix their figures).  Without ``prometheus-client``
-installed (it comes with the cluster extra) every figure is dropped and
-``/metrics`` says how to get them.  docs/operations.md says what each means
-and what to watch.
+process — tests — never mix their figures).  They are served only on the
+listener the operator names (``mantis serve --metrics HOST:PORT``,
+``metrics_listener``), never on the players' port.  docs/operations.md says
+what each means and what to watch.
 """
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable
 from typing import Any
 
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+
 #: Seconds: a move's latency and a commit's time are read against these.
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
-
-
-class _Nothing:
-    """A figure that is not kept (no prometheus-client)."""
-
-    def labels(self, *args: Any, **kwargs: Any) -> _Nothing:
-        return self
-
-    def inc(self, amount: float = 1) -> None:
-        pass
-
-    def observe(self, value: float) -> None:
-        pass
-
-    def set(self, value: float) -> None:
-        pass
 
 
 class Metrics:
@@ -38,19 +30,6 @@ class Metrics:
 
     def __init__(self, node: str, counts: Callable[[], dict[str, Any]]) -> None:
         """``counts()`` gives what is read when scraped: tables by state, connections."""
-        self.available = importlib.util.find_spec("prometheus_client") is not None
-        self.registry: Any = None
-        nothing = _Nothing()
-        self.moves: Any = nothing
-        self.move_latency: Any = nothing
-        self.commit_seconds: Any = nothing
-        self.pubsub_lag: Any = nothing
-        self.takeovers: Any = nothing
-        self.refused: Any = nothing
-        if not self.available:
-            return
-        from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
-
         self.registry = registry = CollectorRegistry(auto_describe=True)
         labels = {"node": node}
         self.moves = Counter(
@@ -97,10 +76,6 @@ class Metrics:
 
     def text(self) -> tuple[bytes, str]:
         """The figures in the text format, and its content type."""
-        if not self.available:
-            return b"", ""
-        from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-
         return generate_latest(self.registry), CONTENT_TYPE_LATEST
 
 

@@ -14,10 +14,13 @@ an open seat, remove a seat and start (the host, while waiting), ``act``
 ``again``, ``decline``, ``talk``, ``leave`` and ``back``.
 
 Version 3 adds a player key to ``create``, ``join`` and ``quick`` (the name
-it holds on this server is nobody else's) and ``rated`` to ``create``.  The
-server speaks version 3, 2 and 1 (``net.version1`` gives a version-1
-connection what it knows, and nothing else; a version-2 connection hears all
-but ``ratings``).
+it holds on this server is nobody else's) and ``rated`` to ``create``.
+Version 4 never sends the key: an opening names it by its id (``player``),
+the server answers ``challenge`` and the client ``prove``s it holds the key
+(an HMAC of the challenge, ``net.key_proof``); ``rekey`` replaces a key
+with another.  The server speaks versions 4 to 1 (``net.version1`` gives a
+version-1 connection what it knows, and nothing else; a version-2 connection
+hears all but ``ratings``).
 
 Every message is a ``msgspec`` struct: the server decodes what a client
 sends against ``ClientMessage`` with every field's type, range and length
@@ -35,9 +38,11 @@ from ..engine import Action
 from ..engine.seat_count import ONE_PER_SEAT, SeatCount, SeatNumber
 from ..table.messages import MAX_TALK, Message
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 """Bumped whenever a message changes shape; a client names the one it speaks."""
-SPOKEN = (1, 2, 3)
+SPOKEN = (1, 2, 3, 4)
+RATINGS_VERSION = 3
+"""The first version that hears ``ratings`` (and sends a player key)."""
 """The versions a server speaks (a version-1 client hears only what version 1 has)."""
 
 MAX_CLIENT_MESSAGE = 2048
@@ -58,8 +63,14 @@ KEY_LENGTH = 43
 """Characters of a player key: 32 random bytes in URL-safe base64, unpadded."""
 PlayerKey = Annotated[str, msgspec.Meta(pattern=f"^[A-Za-z0-9_-]{{{KEY_LENGTH}}}$")]
 """Version 3: the secret that holds its person's name on a server (only its digest is kept)."""
+Hex = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
+"""Version 4: 32 bytes in lower-case hex (a key's id, its verifier, a proof)."""
 QUICK_CLOCK = 30
 """Seconds per move at every quick-play table."""
+RATED_CLOCK = 30
+"""Seconds per move a rated table gets when its host asks for none."""
+RATED_CLOCK_MOST = 120
+"""The longest turn clock a rated table may have."""
 
 
 class _Message(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
@@ -89,6 +100,8 @@ class Create(_Message, frozen=True, tag="create"):
     """Version 3: the host's player key."""
     rated: bool = False
     """Version 3: the table's games move its players' ratings."""
+    player: Hex | None = None
+    """Version 4: the id of the host's player key (proved, never sent: ``challenge``)."""
 
 
 class Join(_Message, frozen=True, tag="join"):
@@ -100,6 +113,8 @@ class Join(_Message, frozen=True, tag="join"):
     token: Token | None = None
     key: PlayerKey | None = None
     """Version 3: the player key (with ``token``: it must be the seat's own, if it has one)."""
+    player: Hex | None = None
+    """Version 4: the player key's id (with ``token``: it must be the seat's own)."""
 
 
 class Watch(_Message, frozen=True, tag="watch"):
@@ -119,6 +134,25 @@ class Quick(_Message, frozen=True, tag="quick"):
     players: SeatCount = 3
     key: PlayerKey | None = None
     """Version 3: the player key."""
+    player: Hex | None = None
+    """Version 4: the player key's id."""
+
+
+class Rekey(_Message, frozen=True, tag="rekey"):
+    """Version 4: the key ``player`` names (proved: ``challenge``) is replaced by the key
+    whose verifier is ``verifier``: every name it holds here is the new key's."""
+
+    protocol: int
+    player: Hex
+    verifier: Hex
+
+
+class Prove(_Message, frozen=True, tag="prove"):
+    """Version 4, answering ``challenge``: ``proof``, the HMAC of its nonce keyed by the
+    key's verifier; or, for a key the server does not know yet, the ``verifier`` itself."""
+
+    proof: Hex | None = None
+    verifier: Hex | None = None
 
 
 class AddBot(_Message, frozen=True, tag="add_bot"):
@@ -176,10 +210,12 @@ SeatRequest = AddBot | AddOpen | RemoveSeat | Start | Act | Again | Decline | Sa
 VERSION_2_REQUESTS = (Again, Decline, Say, Leave, ImBack)
 """Requests version 1 does not have."""
 
-Opening = Create | Join | Watch | Quick
+Opening = Create | Join | Watch | Quick | Rekey
 """What a connection opens with."""
+Seating = Create | Join | Quick
+"""The openings that sit down (with a key, or its id)."""
 
-ClientMessage = Create | Join | Watch | Quick | SeatRequest
+ClientMessage = Create | Join | Watch | Quick | Rekey | Prove | SeatRequest
 
 
 # ---------------------------------------------------------------------- server to client
@@ -333,8 +369,36 @@ class Ratings(_Message, frozen=True, tag="ratings"):
     """After a rated game: each seat's rating before it (None: it did not move)."""
 
 
+class Challenge(_Message, frozen=True, tag="challenge"):
+    """Version 4, answering an opening that names a player key: prove you hold it.
+
+    ``known``: the server holds a name for that key (answer with ``proof``); if
+    not, answer with the key's ``verifier`` (the first time, once).
+    """
+
+    nonce: str
+    known: bool
+
+
+class Rekeyed(_Message, frozen=True, tag="rekeyed"):
+    """Version 4: the key was replaced; ``names`` it held here are the new key's now."""
+
+    names: int
+
+
 ServerMessage = (
-    Welcome | RoomState | Presence | Stream | Error | Clock | Offer | OfferClosed | Said | Ratings
+    Welcome
+    | RoomState
+    | Presence
+    | Stream
+    | Error
+    | Clock
+    | Offer
+    | OfferClosed
+    | Said
+    | Ratings
+    | Challenge
+    | Rekeyed
 )
 VERSION_3_MESSAGES = (Ratings,)
 """What the server says that a version-2 client has no word for."""
@@ -365,6 +429,9 @@ TOO_MANY_SPECTATORS = "too_many_spectators"
 NAME_TAKEN = "name_taken"
 SAME_PLAYER = "same_player"
 BUSY = "busy"
+TOO_MANY_NAMES = "too_many_names"
+BAD_PROOF = "bad_proof"
+UNKNOWN_KEY = "unknown_key"
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 _server_decoder = msgspec.json.Decoder(ServerMessage)

@@ -43,10 +43,8 @@ from ..engine.seat_count import MAX_SEATS, MIN_SEATS, SEAT_RANGE, valid_seat_cou
 from ..players import BOTS, InputPlayer, Player, make_bot
 from ..players.clock import Clock, Timer
 from ..players.decision import DEFAULT_BOT_TIMEOUT
-from ..rating.levels import level_rating
-from ..rating.scale import Rating
-from ..store.player_ratings import GameRating, StoredPlayer
-from ..store.table_store import RoomPhase, StoredSeat, StoreError, TableStore
+from ..store.player_ratings import GameRating
+from ..store.table_store import RoomPhase, StoredSeat, TableStore
 from ..table import (
     Away,
     Back,
@@ -65,8 +63,10 @@ from . import protocol, version1
 from .bot_share import BotShare
 from .directory import Directory
 from .keeper import ServerKeeper
+from .rated_games import RatedGames, SeatFacts
 from .rematch import Offer, seed_with_first
 from .remote import RemoteSeat
+from .table_ratings import TableRatings
 from .turn_clock import Timeouts, TurnTimer
 
 T = TypeVar("T")
@@ -88,6 +88,12 @@ class RoomHooks:
     """A write to the store took this long."""
     lost: Callable[[Room], None] = lambda room: None
     """Another node turned out to hold this room's table: stop running it here."""
+    again: Callable[[Room], Awaitable[str | None]] = lambda room: _nothing()
+    """Another game is about to start: count it as a table (the error code if refused)."""
+
+
+async def _nothing() -> None:
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +158,8 @@ class Seat:
     """The name its person holds with a player key (its ``name_key``), if any."""
     key_hash: str | None = None
     """The digest of its person's player key, if any."""
+    network: str | None = None
+    """The network its person sat down from (``addresses.network_of``)."""
 
     @classmethod
     def restored(cls, kept: StoredSeat) -> Seat:
@@ -164,6 +172,7 @@ class Seat:
             left=kept.left,
             player=kept.player,
             key_hash=kept.key_hash,
+            network=kept.network,
         )
 
     @property
@@ -188,8 +197,19 @@ class Seat:
 
     def stored(self) -> StoredSeat:
         return StoredSeat(
-            self.name, self.kind, self.bot, self.token_hash, self.left, self.player, self.key_hash
+            self.name,
+            self.kind,
+            self.bot,
+            self.token_hash,
+            self.left,
+            self.player,
+            self.key_hash,
+            self.network,
         )
+
+    def facts(self) -> SeatFacts:
+        """What the rated-game rules read of this seat."""
+        return SeatFacts(self.name, self.kind, self.bot, self.person, self.player, self.network)
 
 
 # ---------------------------------------------------------------------- the phases
@@ -217,7 +237,8 @@ class Playing:
     task: asyncio.Task[GameRecord] | None = None
     forfeits: set[int] = field(default_factory=set)
     """Seats whose person left, or went away for running out of time too often: in a rated
-    game they take the loss."""
+    game they take the loss (so do those out of time three times in the game, and those
+    away at its end)."""
 
 
 @dataclass
@@ -260,9 +281,11 @@ class Room:
         rules: Rules = Rules(),
         owner: str = "",
         bots: BotShare | None = None,
+        rated: RatedGames | None = None,
     ) -> None:
         """``owner``: the address group that created the table (its bots' share is that
-        group's); ``bots``: the server's share of bot moves (None: bots move at their pace)."""
+        group's); ``bots``: the server's share of bot moves (None: bots move at their pace);
+        ``rated``: the rules a rated table's games are judged by (None: rated as nothing)."""
         self.config = config
         self.store = store
         self.send = send
@@ -307,10 +330,8 @@ class Room:
         self._backlog: tuple[int, str] | None = None
         """The stream so far as one frame for version 2, and how many messages it holds
         (sent to each newcomer: encoded once however many come)."""
-        self.known: dict[str, StoredPlayer] = {}
-        """The ratings of the players seated here, as last read from the store."""
-        self._rated_before: tuple[int | None, ...] = ()
-        """Each seat's rating before the game just rated (None: it did not move)."""
+        self.ratings = TableRatings(store, rated, rules.rated)
+        """Its seated players' ratings, and whether its game counts."""
         self._listed: tuple[Phase, int, dict[str, Any]] | None = None
         """This table's listing at a phase and a move (see ``listing``)."""
 
@@ -379,9 +400,11 @@ class Room:
         """Send one connection one message, in its own protocol version's words."""
         version = self.version(connection)
         if version < protocol.PROTOCOL_VERSION:
-            if isinstance(message, protocol.VERSION_3_MESSAGES):
+            if isinstance(message, protocol.VERSION_3_MESSAGES) and (
+                version < protocol.RATINGS_VERSION
+            ):
                 return
-            if isinstance(message, protocol.Welcome) and version == 2:
+            if isinstance(message, protocol.Welcome) and version > version1.VERSION:
                 message = msgspec.structs.replace(message, protocol=version)
         if version == version1.VERSION:
             if isinstance(message, version1.NOT_HEARD):
@@ -399,7 +422,7 @@ class Room:
         for connection in self.connections() if to is None else to:
             (older if self.version(connection) == version1.VERSION else recent).append(connection)
         if isinstance(message, protocol.VERSION_3_MESSAGES):
-            recent = [c for c in recent if self.version(c) >= protocol.PROTOCOL_VERSION]
+            recent = [c for c in recent if self.version(c) >= protocol.RATINGS_VERSION]
             older = []
         if recent:
             self.send(recent, protocol.encode(message).decode())
@@ -423,84 +446,35 @@ class Room:
     # ------------------------------------------------------------------ ratings
 
     def send_ratings(self) -> None:
-        """Everyone (of version 3) hears whether the table is rated and each seat's rating
-        (read from the store first for a player not seen here yet)."""
-        missing = [s.player for s in self.seats if s.player and s.player not in self.known]
-        if missing:
-            self._spawn(self._load_ratings(missing))
-        else:
-            self.broadcast(self.ratings_state())
+        """Everyone (of version 3 on) hears whether the table is rated, whether its game
+        counts, and each seat's rating (read from the store first, and judged again)."""
+        self._spawn(self._load_ratings())
 
-    async def _load_ratings(self, players: list[str], before: tuple[int | None, ...] = ()) -> None:
-        try:
-            self.known.update(await self.store.players(players))
-        except StoreError as exc:  # shown without them, then: the game goes on
-            log.error("could not read ratings: %s", exc)
+    async def _load_ratings(self, before: tuple[int | None, ...] = ()) -> None:
+        phase = self.phase
+        game = phase.number if isinstance(phase, Playing) else None
+        await self.ratings.read(self._facts(), game, again=bool(before))
         self.broadcast(self.ratings_state(before))
 
     def ratings_state(self, before: tuple[int | None, ...] = ()) -> protocol.Ratings:
         """The table's ``ratings`` message now."""
-        seats: list[protocol.SeatRating | None] = []
-        for seat in self.seats:
-            known = self.known.get(seat.player) if seat.player else None
-            if known is None:
-                seats.append(None)
-                continue
-            rating = known.rating
-            seats.append(
-                protocol.SeatRating(
-                    rating.shown, rating.plus_minus, rating.provisional, known.games
-                )
-            )
-        why = self.unrated_because() if self.rules.rated else None
-        return protocol.Ratings(
-            self.rules.rated, self.rules.rated and why is None, why, tuple(seats), before
-        )
+        return self.ratings.state(self._facts(), before)
 
-    def unrated_because(self) -> str | None:
-        """Why the table's game would not move ratings (its seats as they are), or None."""
-        people = [s for s in self.seats if s.kind == "human" and s.token_hash is not None]
-        keyless = [s.name for s in people if s.player is None]
-        if keyless:
-            return f"{keyless[0]} plays without a player key: this game is not rated"
-        if len(people) < 2:
-            return "a rated game needs two people with player keys: this one is not rated"
-        players = len(self.seats)
-        for seat in self.seats:
-            if seat.kind == "bot" and (seat.bot is None or level_rating(seat.bot, players) is None):
-                return f"the bot {seat.name} has no rating: this game is not rated"
-        return None
+    def _facts(self) -> list[SeatFacts]:
+        return [seat.facts() for seat in self.seats]
 
     def _game_rating(self, record: GameRecord) -> GameRating | None:
-        """How the game that just ended moves ratings (None: it does not)."""
+        """How the game that just ended moves ratings (None: it does not).
+
+        A seat forfeits (takes the loss) if its person left, ran out of time three
+        times in the game, or is away at its end (gone, and played for).
+        """
         phase = self.phase
-        if not self.rules.rated or record.result is None or self.unrated_because() is not None:
+        if not isinstance(phase, Playing):
             return None
-        forfeits = set(phase.forfeits) if isinstance(phase, Playing) else set()
-        forfeits.update(record.left)
-        seats = len(self.seats)
-        winners = [w for w in record.result.winners if w not in forfeits]
-        if not winners:  # the seats that forfeited come last: the others share the win
-            winners = [s for s in range(seats) if s not in forfeits]
-        if not winners:
-            return None
-        placed: list[str | Rating] = []
-        for seat in self.seats:
-            if seat.kind == "bot":
-                anchor = level_rating(seat.bot or "", seats)
-                assert anchor is not None  # (unrated_because said so otherwise)
-                placed.append(anchor)
-            else:
-                assert seat.player is not None
-                placed.append(seat.player)
-        before = []
-        for seat in self.seats:
-            known = self.known.get(seat.player) if seat.player else None
-            before.append(
-                (known.rating.shown if known else Rating().shown) if seat.player else None
-            )
-        self._rated_before = tuple(before)
-        return GameRating(tuple(placed), tuple(winners))
+        forfeits = set(phase.forfeits) | phase.timeouts.forfeits()
+        forfeits.update(s for s, seat in enumerate(self.seats) if seat.away and seat.person)
+        return self.ratings.game_rating(self._facts(), record, forfeits)
 
     def holds_key(self, key_hash: str) -> bool:
         """Whether a seat here is held by the player key with this digest already."""
@@ -664,11 +638,12 @@ class Room:
         return None
 
     def sit(
-        self, name: str, player: str | None = None, key_hash: str | None = None
+        self, name: str, key_hash: str | None = None, network: str | None = None
     ) -> tuple[int, str] | None:
         """Seat a newcomer in the first open seat: (seat, their new token), or None if full.
 
-        ``player``, ``key_hash``: the name they hold with a player key, and its digest.
+        ``key_hash``: the digest of their player key; ``network``: where they sit from.
+        (The name they hold with it is the seat's ``player`` once bound.)
         """
         if self.starting or not isinstance(self.phase, Waiting):
             return None
@@ -677,14 +652,22 @@ class Room:
                 token = secrets.token_urlsafe(24)
                 seat.name = self.unique_name(name, s)
                 seat.token_hash = hash_token(token)
-                seat.player, seat.key_hash = player, key_hash
+                seat.key_hash, seat.network = key_hash, network
                 return s, token
         return None
+
+    def unsit(self, seat: int) -> None:
+        """A newcomer's seat taken just now is open again (their name could not be held)."""
+        self._free(seat)
+        self.seats[seat].network = None
 
     def unique_name(self, name: str, seat: int) -> str:
         """``name``, or "Player N" for none, made to look like no other seat's name."""
         others = (s.name for i, s in enumerate(self.seats) if i != seat)
         return unique_name(name, others, f"Player {seat + 1}")
+
+    def _names(self) -> list[str]:
+        return [seat.name for seat in self.seats if seat.name]
 
     # ------------------------------------------------------------------ the waiting room
 
@@ -711,11 +694,11 @@ class Room:
         place = self.seats[seat]
         if place is self.host:
             return "the host's own seat cannot be removed"
-        if place.kind == "human" and place.connection is not None:
-            return "a seat a person is connected to cannot be removed"
         if len(self.seats) <= MIN_SEATS:
             return f"a table needs at least {MIN_SEATS} seats"
         del self.seats[seat]
+        if place.connection is not None:  # its person watches now (and is told by the room)
+            self.attach(None, place.connection, self.version(place.connection))
         return None
 
     def _bot_name(self) -> str:
@@ -911,6 +894,7 @@ class Room:
             seed, number = self.seeds(), 1
         self.starting = True
         try:
+            await self.ratings.judge(self._facts(), number)  # (rated as it starts, or not)
             game_id = await self.store.start_game(self.table_id, seed)
         finally:
             self.starting = False
@@ -933,10 +917,9 @@ class Room:
             raise
         self._flush()  # the last move before the room says it is over
         self._finish()
-        before, self._rated_before = self._rated_before, ()
+        before, self.ratings.before = self.ratings.before, ()
         if before:  # rated: everyone hears the ratings it moved
-            players = [s.player for s in self.seats if s.player]
-            self._spawn(self._load_ratings(players, before))
+            self._spawn(self._load_ratings(before))
         self.send_room()
         return record
 
@@ -1056,6 +1039,10 @@ class Room:
         else:
             offer.accept(seat)
         if offer.agreed(len(self.seats)):
+            refused = await self.hooks.again(self)  # another game counts as a table
+            if refused is not None:
+                self._close_offer("lapsed", None)
+                return refused
             offer.close()
             await self._noted(self.directory.drop_note(self._offer_key))
             await self._play_again()
@@ -1133,8 +1120,8 @@ class Room:
     async def say(self, connection: Connection, text: str) -> None:
         """A line from ``connection``: to the seated people if it sits, else to the spectators."""
         seat = self.seat_of(connection)
-        if seat is None:
-            name = self.watchers.get(connection, WATCHER)
+        if seat is None:  # (never under a name seated here, nor one like it)
+            name = unique_name(self.watchers.get(connection, ""), self._names(), WATCHER)
             self.broadcast(protocol.Said("watchers", None, name, text), self.spectators)
             return
         name = self.seats[seat].name

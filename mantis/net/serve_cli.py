@@ -27,6 +27,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from .cluster import Cluster, ClusterError
     from .collector import collect_on_time, tune_garbage_collector
     from .directory import Directory, LocalDirectory
+    from .metrics_listener import MetricsError, MetricsListener, parse_listen
     from .open_files import fit_open_files, quiet_accept_errors
     from .redis_directory import RedisDirectory
     from .room import RoomConfig
@@ -102,9 +103,21 @@ def run_serve(args: argparse.Namespace) -> int:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         collector = asyncio.create_task(collect_on_time(clock))
+        metrics = MetricsListener(server.metrics.text)
         try:
+            if args.metrics is not None:
+                where = parse_listen(args.metrics)
+                try:
+                    bound = await metrics.start(*where)
+                except OSError as exc:
+                    raise MetricsError(
+                        f"cannot serve metrics on {args.metrics}: {exc.strerror}"
+                    ) from None
+                shown = f"[{where[0]}]" if ":" in where[0] else where[0]
+                print(f"mantis: metrics on http://{shown}:{bound}/metrics", file=sys.stderr)
             await server.run(args.host, args.port, stop, ready)
         finally:
+            await metrics.close()
             collector.cancel()
             await directory.close()
             if cluster is not None:
@@ -113,7 +126,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
     try:
         asyncio.run(main())
-    except (StoreError, ClusterError) as exc:
+    except (StoreError, ClusterError, MetricsError) as exc:
         print(f"mantis: error: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:  # the port is taken, the host is not this machine's...

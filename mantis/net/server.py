@@ -1,13 +1,15 @@
 """The table server: rooms by code, connections in, the public stream out.
 
-``TableServer`` listens for WebSocket connections (and answers two plain
-HTTP requests on the same port: ``GET /status`` and ``GET /tables``).  It is
-the only authority: a client says who it is (``create``, ``join`` with a
-code, ``watch``, or ``quick`` for any quick-play table), then sends intents,
-and every one is checked — its shape, its size, its rate, that it comes
-from the seat it is for, on that seat's turn, and that the rules allow it —
-before anything happens.  It speaks protocol versions 1 and 2: a version-1
-client hears what version 1 has (``net.version1``).
+``TableServer`` listens for WebSocket connections (and answers plain HTTP
+requests on the same port: ``GET /status``, ``/tables`` and ``/leaderboard``;
+its figures are served elsewhere, ``metrics_listener``).  It is the only
+authority: a client says who it is (``create``, ``join`` with a code,
+``watch``, or ``quick`` for any quick-play table; from version 4 it proves
+its player key, ``key_proof``), then sends intents, and every one is checked
+— its shape, its size, its rate, that it comes from the seat it is for, on
+that seat's turn, and that the rules allow it — before anything happens.
+It speaks protocol versions 1 to 4: an older client hears what its version
+has (``net.version1`` for version 1).
 
 Everything a table needs to go on is in the server's store before anyone
 hears of it, so ``load`` brings every table back after a restart.
@@ -18,9 +20,12 @@ address), the ``RoomConfig`` its rooms run with, the ``ServerLimits`` it
 enforces and a ``Clock``.  ``mantis serve`` (``serve_cli``) builds them.
 
 What one party may cost is bounded (``ServerLimits``; docs/protocol.md):
-its sockets and connections, its tables, its spectators at a table, its
-share of bot moves when the server is busy, its wrong guesses.  Counts per
-address group go through the directory, so they hold across a cluster.
+its sockets and connections, its tables (``table_counts``, every game
+counted), its names (``name_claims``), its talk (``talk_limits``), its
+plain pages, its spectators at a table, its share of bot moves when the
+server is busy, its wrong guesses.  Counts per address group go through the
+directory, so they hold across a cluster.  A rated game counts only when
+earned against someone else (``rated_games``).
 """
 
 from __future__ import annotations
@@ -54,18 +59,23 @@ from ..players.clock import Clock, SystemClock, within
 from ..players.seat_specs import online_seats_problem
 from ..store.table_store import RoomPhase, StoredRoom, StoreError, TableStore
 from ..table import dealt
-from ..table.names import clean_line, clean_name, name_key
+from ..table.names import capitals_key, clean_line, clean_name
 from . import protocol, version1
-from .addresses import ClientAddresses, Network
+from .addresses import ClientAddresses, Network, network_of
+from .allowances import Allowances
 from .bot_share import BotShare
 from .cluster import HEARTBEAT, Cluster, Message, redis_errors
 from .codes import new_code, normal_code, shown_code
 from .directory import Directory, Listing
+from .key_proof import KeyProofs, Receive, Refused
+from .leaderboard_pages import LeaderboardPages
 from .limits import GuessLimiter, ServerLimits, SharedCounts, TokenBucket
 from .links import Relay, RemoteClient, is_act
 from .metrics import Metrics
+from .name_claims import Claim, NameClaims, Refusal
 from .open_files import OVERFLOW
 from .plain_http import respond
+from .rated_games import RatedGames, table_clock
 from .rematch import OFFERS_PER_MINUTE
 from .room import (
     Connection,
@@ -81,6 +91,8 @@ from .room import (
     stored_notices,
 )
 from .sockets import SocketGate, gated
+from .table_counts import TableCounts
+from .talk_limits import TalkLimits
 
 log = logging.getLogger("mantis.server")
 
@@ -90,8 +102,11 @@ HELLO_TIMEOUT = 10.0
 RATE, BURST = 10.0, 30.0
 #: Messages dropped for flooding before the connection is closed.
 MAX_DROPPED = 100
-#: Lines of talk a connection may say: one every two seconds on average, five at once.
-TALK_RATE, TALK_BURST = 0.5, 5.0
+#: Plain pages (``/tables``, ``/leaderboard``) one address group may ask for: two a
+#: second on average, twenty at once (a page of a big leaderboard is a costly read).
+HTTP_RATE, HTTP_BURST = 2.0, 20.0
+#: Seconds a refused page is held back at most (its wait, or this).
+PAGE_HOLD_MOST = 2.0
 #: Tries to seat a quick-play newcomer (a seat found may be gone when it is taken).
 QUICK_TRIES = 5
 #: Seconds a seat's old connection has to answer a ping before a reconnect replaces it.
@@ -105,15 +120,6 @@ SWEEP_EVERY = 30.0
 PAGE_SIZE = 50
 #: Seconds the order of the public tables is reused for ``GET /tables`` pages.
 LISTING_AGE = 1.0
-#: Players in one page of ``GET /leaderboard``.
-LEADERBOARD_PAGE = 50
-#: Seconds a page of ``GET /leaderboard`` is reused (a request costs a read at most this often).
-LEADERBOARD_AGE = 5.0
-#: Leaderboard pages kept for reuse at most.
-LEADERBOARD_PAGES_KEPT = 100
-
-Holder = tuple[str | None, str | None]
-"""Who sits down: the name they hold with a player key (``name_key``) and the key's digest."""
 
 #: Seconds a relayed connection waits for its table's owner to answer before looking again.
 OWNER_ANSWER = 3.0
@@ -183,18 +189,25 @@ class TableServer:
             limits.send_buffer,
         )
         self.guesses = GuessLimiter(directory, limits.guesses, limits.guess_window)
-        self.tables_held = SharedCounts(directory, "tables:")
-        """Tables waiting or playing, by the address group that created them."""
+        self.tables = TableCounts(directory, limits, self.rooms)
         self.connections_held = SharedCounts(directory, "connections:")
-        self.counted: dict[str, set[Room]] = {}
-        """The rooms this node counts in ``tables_held``, by group."""
+        self.names = NameClaims(store, directory, self.clock, limits)
+        self.proofs = KeyProofs(store)
+        self.rated = RatedGames(store, self.clock)
+        self.talk = TalkLimits(self.clock)
+        self.leaders = LeaderboardPages(store, self.clock)
+        self.pages_asked = Allowances(HTTP_RATE, HTTP_BURST, self.clock)
+        """Plain pages each address group may ask for."""
         self.bots = BotShare(self.clock, limits.bot_moves)
         self.dropped_slow = 0
         """Connections dropped for not reading what they were sent."""
         self.background: set[asyncio.Task[None]] = set()
         self.metrics = Metrics(self.node or "mantis", self._counts)
         self.hooks = RoomHooks(
-            moved=self._moved, committed=self.metrics.commit_seconds.observe, lost=self._lost
+            moved=self._moved,
+            committed=self.metrics.commit_seconds.observe,
+            lost=self._lost,
+            again=self.tables.again,
         )
         self.relays: dict[int, Relay] = {}
         """Connections here to tables another node runs, by id."""
@@ -203,12 +216,8 @@ class TableServer:
         self._adopting: dict[str, asyncio.Future[bool]] = {}
         self._asked_alive: dict[int, asyncio.Future[bool]] = {}
         self._ids = 0
-        self._talk: dict[Connection, TokenBucket] = {}
-        """Each connection's allowance of talk."""
         self._order: list[Room | Listing] = []
         self._order_at: float | None = None
-        self._leaders: dict[int, tuple[float, bytes, int]] = {}
-        """Leaderboard pages read lately: (when, body, players in all) by page number."""
         self._draining = False
         self._sharing = False
         self._shared: dict[str, Listing] = {}
@@ -279,6 +288,7 @@ class TableServer:
             table_id=table_id,
             code=code,
             bots=self.bots,
+            rated=self.rated,
             **table,
         )
 
@@ -295,6 +305,7 @@ class TableServer:
         stopped before it returns (every move they made is kept already).
         The store and the directory are the caller's to close.
         """
+        await self.store.rebuild_name_keys(capitals_key)  # (names held before v5: once)
         await self.load()
         sweeper: asyncio.Task[None] | None = None
         watcher: asyncio.Task[None] | None = None
@@ -342,8 +353,8 @@ class TableServer:
             await self.clock.sleep(SWEEP_EVERY)
             try:
                 await self._drop_idle_rooms()
-                await self._settle()
-                await self.tables_held.refresh()
+                await self.tables.settle()
+                await self.tables.refresh()
                 await self.connections_held.refresh()
             except Exception as exc:  # the store or the directory away: next time, then
                 log.error("could not tidy the rooms up: %s", exc)
@@ -368,24 +379,6 @@ class TableServer:
                     await self.directory.release_code(code)
                     if self.cluster is not None:
                         await self.cluster.release(code)
-
-    async def _settle(self, group: str | None = None) -> None:
-        """Give back the count of every table this node counted (``group``'s, or every
-        group's) that is no longer waiting or playing: its game ended, or its waiting
-        room was closed."""
-        groups = list(self.counted) if group is None else [group]
-        for name in groups:
-            rooms = self.counted.get(name, set())
-            for room in list(rooms):
-                if room.state is RoomPhase.OVER or self.rooms.get(room.code) is not room:
-                    rooms.discard(room)
-                    await self.tables_held.give_back(name)
-            if not rooms:
-                self.counted.pop(name, None)
-
-    def live_tables(self) -> int:
-        """Tables waiting or playing on this node."""
-        return sum(1 for room in self.rooms.values() if room.state is not RoomPhase.OVER)
 
     # ------------------------------------------------------------------ sending
 
@@ -448,25 +441,39 @@ class TableServer:
     async def process_request(
         self, connection: ServerConnection, request: Request
     ) -> Response | None:
-        """``/status`` and ``/tables`` for browsers and scripts; WebSocket upgrades pass."""
+        """``/status``, ``/tables`` and ``/leaderboard`` for browsers and scripts (the costly
+        two within each address group's share); WebSocket upgrades pass."""
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return None
         path, _, query = request.path.partition("?")
-        if path not in ("/status", "/tables", "/metrics", "/leaderboard"):
-            text = b"Not found: try /status, /tables, /leaderboard or /metrics\n"
+        if path not in ("/status", "/tables", "/leaderboard"):
+            text = b"Not found: try /status, /tables or /leaderboard\n"
             return respond(request, HTTPStatus.NOT_FOUND, text, "text/plain; charset=utf-8")
+        if path != "/status":
+            group = self.addresses.group(
+                str(connection.remote_address[0]) if connection.remote_address else "",
+                request.headers.get_all("X-Forwarded-For"),
+            )
+            if not self.pages_asked.allow(group):
+                wait = self.pages_asked.wait(group)
+                # Answered once the wait is over: asking again at once only waits longer.
+                await self.clock.sleep(min(wait, PAGE_HOLD_MOST))
+                wait = max(1, math.ceil(wait))
+                said = f"Too many requests from your address: try again in {wait} s\n"
+                return respond(
+                    request,
+                    HTTPStatus.TOO_MANY_REQUESTS,
+                    said.encode(),
+                    "text/plain; charset=utf-8",
+                    [("Retry-After", str(wait))],
+                )
         if path == "/tables":
             return await self._tables_page(request, query)
         if path == "/leaderboard":
-            return await self._leaderboard_page(request, query)
-        if path == "/metrics":
-            metrics, kind = self.metrics.text()
-            if not kind:
-                text = b"Metrics need prometheus-client: pip install 'mantis-tui[cluster]'\n"
-                return respond(
-                    request, HTTPStatus.NOT_IMPLEMENTED, text, "text/plain; charset=utf-8"
-                )
-            return respond(request, HTTPStatus.OK, metrics, kind)
+            page = await self.leaders.page(_page_number(query))
+            if page.hold:
+                await self.clock.sleep(page.hold)
+            return respond(request, page.status, page.body, page.content_type, list(page.headers))
         body = await self._status()
         return respond(request, HTTPStatus.OK, json.dumps(body).encode(), "application/json")
 
@@ -495,50 +502,6 @@ class TableServer:
         if links:
             headers.append(("Link", ", ".join(links)))
         body = json.dumps(page).encode()
-        return respond(request, HTTPStatus.OK, body, "application/json", headers)
-
-    async def _leaderboard_page(self, request: Request, query: str) -> Response:
-        """One page of the players rated here (``?page=N``, from 1): ``LEADERBOARD_PAGE`` at
-        most, best first (the highest low end of the rating, ``rating - plus_minus``; then
-        more games; then the name in lower case).  A page is read from the store at most
-        once a ``LEADERBOARD_AGE``."""
-        number = _page_number(query)
-        if number < 1:
-            text = b"Bad request: page is a whole number from 1\n"
-            return respond(request, HTTPStatus.BAD_REQUEST, text, "text/plain; charset=utf-8")
-        now = self.clock.now()
-        kept = self._leaders.get(number)
-        if kept is None or now - kept[0] >= LEADERBOARD_AGE:
-            start = (number - 1) * LEADERBOARD_PAGE
-            try:
-                players, total = await self.store.leaderboard(start, LEADERBOARD_PAGE)
-            except StoreError as exc:
-                text = f"The server's store cannot answer now: {exc}\n".encode()
-                return respond(
-                    request, HTTPStatus.SERVICE_UNAVAILABLE, text, "text/plain; charset=utf-8"
-                )
-            rows = [
-                {
-                    "rank": start + i + 1,
-                    "name": player.name,
-                    "games": player.games,
-                    "wins": player.wins,
-                    "low": player.rating.low,
-                    **player.rating.to_json(),
-                }
-                for i, player in enumerate(players)
-            ]
-            if len(self._leaders) >= LEADERBOARD_PAGES_KEPT:
-                self._leaders.clear()
-            kept = self._leaders[number] = (now, json.dumps(rows).encode(), total)
-        _, body, total = kept
-        count = max(1, -(-total // LEADERBOARD_PAGE))
-        links = [f'</leaderboard?page={number + 1}>; rel="next"'] if number < count else []
-        if number > 1:
-            links.append(f'</leaderboard?page={min(number - 1, count)}>; rel="prev"')
-        headers = [("X-Total-Count", str(total)), ("X-Page-Size", str(LEADERBOARD_PAGE))]
-        if links:
-            headers.append(("Link", ", ".join(links)))
         return respond(request, HTTPStatus.OK, body, "application/json", headers)
 
     async def _listing_order(self) -> list[Room | Listing]:
@@ -613,7 +576,7 @@ class TableServer:
                     await self._relay(connection, *elsewhere, first, group)
                     return
             try:
-                room = await self._open(connection, first, group)
+                room = await self._open(connection, first, group, self._receiver(connection))
             except _BUSY_ERRORS as exc:
                 log.warning("node %s: a connection told busy: %s", self.node, exc)
                 self._busy(connection)
@@ -623,7 +586,7 @@ class TableServer:
             if room is None:
                 await _hang_up(connection, 1008, "refused")
                 return
-            self._talk[connection] = TokenBucket(TALK_RATE, TALK_BURST, self.clock.now())
+            self.talk.opened(connection)
             async for data in self._messages(connection):
                 try:
                     await self._handle(connection, room, data)
@@ -633,7 +596,7 @@ class TableServer:
             pass
         finally:
             self.connections.discard(connection)
-            self._talk.pop(connection, None)
+            self.talk.closed(connection)
             if room is not None:
                 room.detach(connection)
             try:
@@ -660,7 +623,16 @@ class TableServer:
     def _busy(self, connection: Connection) -> None:
         self._error(connection, protocol.BUSY, "the server is busy: try again in a moment")
 
-    async def _open(self, connection: Connection, data: str | bytes, group: str) -> Room | None:
+    def _receiver(self, connection: Connection) -> Receive:
+        """How to read the connection's next message while it opens (a proof, within the
+        opening's time)."""
+        # (A WebSocket's own, or a relayed connection's inbox.)
+        receive = cast(ServerConnection | RemoteClient, connection).recv
+        return lambda: within(self.clock, self.hello_timeout, receive())
+
+    async def _open(
+        self, connection: Connection, data: str | bytes, group: str, receive: Receive
+    ) -> Room | None:
         """Act on a connection's first message; the room it is now in, or None (refused)."""
         try:
             message = protocol.decode_client(data)
@@ -679,13 +651,23 @@ class TableServer:
         if message.protocol not in protocol.SPOKEN:
             self._version_error(connection, message.protocol)
             return None
+        if isinstance(message, protocol.Rekey):
+            await self._rekey(connection, message, receive)
+            return None
+        key_hash: str | None = None
+        if isinstance(message, protocol.Seating):
+            said = await self.proofs.key_of(lambda m: self.send(connection, m), message, receive)
+            if isinstance(said, Refused):
+                self._error(connection, said.code, said.message)
+                return None
+            key_hash = said
         if isinstance(message, protocol.Quick):
             if message.protocol == version1.VERSION:
                 self._error(connection, protocol.BAD_MESSAGE, "quick play needs protocol 2")
                 return None
-            return await self._quick(connection, message, group)
+            return await self._quick(connection, message, group, key_hash)
         if isinstance(message, protocol.Create):
-            return await self._create(connection, message, group)
+            return await self._create(connection, message, group, key_hash)
         token = message.token if isinstance(message, protocol.Join) else None
         room = await self._find(connection, message.code, group, token)
         if room is None:
@@ -704,7 +686,17 @@ class TableServer:
             room.tell(connection, room.ratings_state())
             room.send_backlog(connection)
             return room
-        return await self._join(connection, room, message, group)
+        return await self._join(connection, room, message, group, key_hash)
+
+    async def _rekey(
+        self, connection: Connection, message: protocol.Rekey, receive: Receive
+    ) -> None:
+        """Replace a player key by another (``mantis key rotate``), then the connection ends."""
+        moved = await self.proofs.rekey(lambda m: self.send(connection, m), message, receive)
+        if isinstance(moved, Refused):
+            self._error(connection, moved.code, moved.message)
+        else:
+            self.send(connection, protocol.Rekeyed(moved))
 
     def _version_error(self, connection: Connection, claimed: int) -> None:
         older = ", ".join(str(v) for v in protocol.SPOKEN if v != protocol.PROTOCOL_VERSION)
@@ -753,37 +745,23 @@ class TableServer:
             return None
         return room
 
-    async def _holder(self, connection: Connection, name: str, key: str | None) -> Holder | None:
-        """Who sits down under ``name`` with player key ``key`` (None: refused, and told).
+    async def _claim(
+        self, connection: Connection, name: str, key_hash: str | None, group: str
+    ) -> Claim | None:
+        """The name someone is about to sit under, checked (None: refused, and told)."""
+        said = await self.names.check(name, key_hash, group)
+        if isinstance(said, Refusal):
+            self._error(connection, said.code, said.message)
+            return None
+        return said
 
-        With a key, a name nobody holds becomes this key's on this server (for
-        good); a name another key holds is refused, and so is one held by any
-        key to someone without one.  An empty name (a "Player N") holds nothing.
-        """
-        cleaned = clean_name(name)
-        key_hash = hash_token(key) if key is not None else None
-        if not cleaned:
-            return None, key_hash
-        player = name_key(cleaned)
-        try:
-            if key_hash is None:
-                holder = await self.store.name_holder(player)
-            else:
-                holder = await self.store.bind_name(player, cleaned, key_hash)
-        except StoreError as exc:
-            log.error("could not look a name up: %s", exc)
-            self._error(connection, protocol.BUSY, "the server could not look your name up")
-            return None
-        if holder is None:
-            return None, None
-        if key_hash is None or not hmac.compare_digest(holder, key_hash):
-            self._error(
-                connection,
-                protocol.NAME_TAKEN,
-                f"the name {cleaned!r} belongs to another player on this server: pick another",
-            )
-            return None
-        return player, key_hash
+    async def _bind(self, connection: Connection, claim: Claim) -> str | None | Refusal:
+        """The seat is taken: the name ``claim`` holds now (its ``name_key``; None: no key);
+        a refusal (told) if another key took it meanwhile."""
+        bound = await self.names.bind(claim)
+        if isinstance(bound, Refusal):
+            self._error(connection, bound.code, bound.message)
+        return bound
 
     def _refuse_second_seat(self, connection: Connection, room: Room) -> None:
         self._error(
@@ -794,61 +772,31 @@ class TableServer:
         )
 
     async def _create(
-        self, connection: Connection, message: protocol.Create, group: str
+        self, connection: Connection, message: protocol.Create, group: str, key_hash: str | None
     ) -> Room | None:
         specs = [spec.strip().lower() for spec in message.seats]
         away_bot = message.away_bot.strip().lower()
         problem = online_seats_problem(specs, away_bot)
+        clock = table_clock(message.rated, message.clock)
+        if problem is None and isinstance(clock, str):
+            problem = clock
         if problem is not None:
             self._error(connection, protocol.BAD_SEATS, problem)
             return None
-        holder = await self._holder(connection, message.name, message.key)
-        if holder is None:
+        claim = await self._claim(connection, message.name, key_hash, group)
+        if claim is None:
             return None
-        if not await self._count_table(connection, group):
+        refused = await self.tables.take(group)
+        if refused is not None:
+            self._error(connection, refused, self.tables.refusal(refused))
             return None
-        room = await self._open_table(connection, message, specs, away_bot, group, holder)
+        rules = Rules(clock, message.talk, rated=message.rated)  # type: ignore[arg-type]
+        room = await self._open_table(connection, message, specs, away_bot, group, claim, rules)
         if room is None:
-            await self.tables_held.give_back(group)
+            await self.tables.give_back(group)
         else:
-            self.counted.setdefault(group, set()).add(room)
+            self.tables.opened(group, room)
         return room
-
-    async def _count_table(
-        self, connection: Connection, group: str, *, quietly: bool = False
-    ) -> bool:
-        """Count a new table for ``group``, or say why it may not have one (False;
-        ``quietly``: say nothing, the caller decides).
-
-        Cheap while within the limits: the rooms are counted one by one only
-        when a limit seems reached (finished tables are given back lazily).
-        """
-        most = self.limits.max_tables
-        if len(self.rooms) >= most and self.live_tables() >= most:
-            if not quietly:
-                self._error(
-                    connection,
-                    protocol.SERVER_FULL,
-                    "this server has as many tables as it can hold: try again later",
-                )
-            return False
-        limit = self.limits.tables_per_address
-        if not await self.tables_held.take(group, limit):
-            await self._settle(group)  # its finished tables no longer count
-            if not await self.tables_held.take(group, limit):
-                if not quietly:
-                    self._refuse_table(connection)
-                return False
-        return True
-
-    def _refuse_table(self, connection: Connection) -> None:
-        limit = self.limits.tables_per_address
-        self._error(
-            connection,
-            protocol.TOO_MANY_TABLES,
-            f"your address has {limit} tables waiting or playing on this server: "
-            "finish or leave one first",
-        )
 
     async def _open_table(
         self,
@@ -857,9 +805,13 @@ class TableServer:
         specs: list[str],
         away_bot: str,
         group: str,
-        holder: Holder,
+        claim: Claim,
+        rules: Rules,
     ) -> Room | None:
         """Open the table ``create`` asked for, counted already for ``group``."""
+        player = await self._bind(connection, claim)
+        if isinstance(player, Refusal):
+            return None
         seats: list[Seat] = []
         for spec in specs:
             seats.append(Seat("", "bot", spec) if spec in BOTS else Seat("", "human"))
@@ -867,9 +819,8 @@ class TableServer:
         host = seats[host_index]
         token = secrets.token_urlsafe(24)
         host.token_hash = hash_token(token)
-        host.player, host.key_hash = holder
+        host.player, host.key_hash, host.network = player, claim.key_hash, network_of(group)
         code = await new_code(self.directory.claim_code, private=message.private)
-        rules = Rules(message.clock, message.talk, rated=message.rated)
         room = self._room(
             0,
             code,
@@ -880,7 +831,7 @@ class TableServer:
             rules=rules,
             owner=group,
         )
-        host.name = room.unique_name(clean_name(message.name), host_index)
+        host.name = room.unique_name(claim.name, host_index)
         for s, seat in enumerate(seats):
             if seat.kind == "bot":
                 seat.name = room.unique_name(room._bot_name(), s)
@@ -929,7 +880,7 @@ class TableServer:
         return True
 
     async def _quick(
-        self, connection: Connection, message: protocol.Quick, group: str
+        self, connection: Connection, message: protocol.Quick, group: str, key_hash: str | None
     ) -> Room | None:
         """Seat a person at the oldest quick-play table of that size with room, or a new one.
 
@@ -939,28 +890,30 @@ class TableServer:
         is then relayed there (``QuickElsewhere``), and that node seats it at
         the table found (``RemoteClient.quick_at``) without asking again.
         """
-        name = clean_name(message.name)
-        name = clean_name(message.name)
-        holder = await self._holder(connection, name, message.key)
-        if holder is None:
+        claim = await self._claim(connection, message.name, key_hash, group)
+        if claim is None:
             return None
         at = connection.quick_at if isinstance(connection, RemoteClient) else None
         for attempt in range(QUICK_TRIES):
             if attempt == 0 and at is not None:
                 seat_at: tuple[str, bool] | None = (at, False)  # found by the person's node
             else:
-                seat_at = await self._quick_seat(connection, message.players, group)
+                seat_at = await self._quick_seat(message.players, group)
             if seat_at is None:
-                self._refuse_table(connection)
+                self._error(
+                    connection,
+                    protocol.TOO_MANY_TABLES,
+                    self.tables.refusal(protocol.TOO_MANY_TABLES),
+                )
                 return None
             code, opened = seat_at
             if opened:
                 room = self._quick_room(code, message.players, group)
                 if not await self._keep_new(connection, room, 0):
                     await self.directory.quick_free(code, message.players, 0)
-                    await self.tables_held.give_back(group)
+                    await self.tables.give_back(group)
                     return None
-                self.counted.setdefault(group, set()).add(room)
+                self.tables.opened(group, room)
             else:
                 found = self.rooms.get(code)
                 if found is None:
@@ -972,15 +925,20 @@ class TableServer:
                     continue  # (offered by a node that is gone, or by another at a relay)
                 room = found
                 await room.kept.wait()
-            if holder[1] is not None and room.holds_key(holder[1]):
+            if key_hash is not None and room.holds_key(key_hash):
                 free = sum(1 for seat in room.seats if not seat.taken)
                 await self.directory.quick_free(code, len(room.seats), free)  # (not taken)
                 self._refuse_second_seat(connection, room)
                 return None
-            taken = room.sit(name, *holder)
+            taken = room.sit(claim.name, key_hash, network_of(group))
             if taken is None:
                 continue  # it started, or filled, meanwhile: look again
             seat, token = taken
+            player = await self._bind(connection, claim)
+            if isinstance(player, Refusal):
+                room.unsit(seat)
+                return None
+            room.seats[seat].player = player
             await self._keep_seats(room)
             return await self._seated(connection, room, seat, token, message.protocol, True)
         self._error(
@@ -988,17 +946,15 @@ class TableServer:
         )
         return None
 
-    async def _quick_seat(
-        self, connection: Connection, players: int, group: str
-    ) -> tuple[str, bool] | None:
+    async def _quick_seat(self, players: int, group: str) -> tuple[str, bool] | None:
         """A seat from the directory (``Directory.quick_seat``), with a fresh code to open a
         table with if ``group`` may open one (counted; given back if not opened)."""
-        may_open = await self._count_table(connection, group, quietly=True)
+        may_open = await self.tables.take(group) is None
         fresh = await new_code(self.directory.claim_code) if may_open else None
         seat_at = await self.directory.quick_seat(players, fresh)
         if seat_at is None or not seat_at[1]:
             if may_open:
-                await self.tables_held.give_back(group)
+                await self.tables.give_back(group)
             if fresh is not None:
                 await self.directory.release_code(fresh)
         return seat_at
@@ -1029,7 +985,12 @@ class TableServer:
         )
 
     async def _join(
-        self, connection: Connection, room: Room, message: protocol.Join, group: str
+        self,
+        connection: Connection,
+        room: Room,
+        message: protocol.Join,
+        group: str,
+        key_hash: str | None,
     ) -> Room | None:
         token = message.token
         if token is not None:
@@ -1045,8 +1006,8 @@ class TableServer:
             held_by = room.seats[seat].key_hash
             if (
                 held_by is not None
-                and message.key is not None
-                and not hmac.compare_digest(held_by, hash_token(message.key))
+                and key_hash is not None
+                and not hmac.compare_digest(held_by, key_hash)
             ):
                 self._error(
                     connection, protocol.NAME_TAKEN, "that seat is another player's: not yours"
@@ -1093,13 +1054,13 @@ class TableServer:
                     f"table {shown_code(room.code)} has started: watch it instead",
                 )
                 return None
-            holder = await self._holder(connection, message.name, message.key)
-            if holder is None:
+            claim = await self._claim(connection, message.name, key_hash, group)
+            if claim is None:
                 return None
-            if holder[1] is not None and room.holds_key(holder[1]):
+            if key_hash is not None and room.holds_key(key_hash):
                 self._refuse_second_seat(connection, room)
                 return None
-            taken = room.sit(clean_name(message.name), *holder)
+            taken = room.sit(claim.name, key_hash, network_of(group))
             if taken is None:
                 self._error(
                     connection, protocol.TABLE_FULL, f"table {shown_code(room.code)} is full"
@@ -1107,9 +1068,14 @@ class TableServer:
                 return None
             seat, token = taken
             try:
+                player = await self._bind(connection, claim)
+                if isinstance(player, Refusal):
+                    room.unsit(seat)
+                    return None
+                room.seats[seat].player = player
                 await self._keep_seats(room)
             except StoreError:
-                room.seats[seat].name, room.seats[seat].token_hash = "", None  # not taken
+                room.unsit(seat)
                 raise
         return await self._seated(
             connection, room, seat, token, message.protocol, message.token is None
@@ -1144,6 +1110,10 @@ class TableServer:
             problem = room.act(seat, message.turn, message.action)
         elif isinstance(message, protocol.Again):
             if isinstance(room.phase, Over) and room.phase.offer is None:
+                full = await self.tables.full(room.owner)
+                if full is not None:  # another game counts as a table, for the table's address
+                    self._error(connection, full, _PROBLEMS[protocol.Again][full])
+                    return
                 key = f"offer:{room.code}:{seat}"
                 made = await self.directory.hits(key, 60.0)
                 if made.count >= OFFERS_PER_MINUTE:
@@ -1173,8 +1143,8 @@ class TableServer:
         if not line:
             self._error(connection, protocol.BAD_MESSAGE, "nothing is left of that line to say")
             return
-        talk = self._talk.get(connection)
-        if talk is not None and not talk.allow(self.clock.now()):
+        channel = f"{room.code}:{'watchers' if room.seat_of(connection) is None else 'players'}"
+        if not self.talk.allow(connection, self.group_of(connection), channel):
             self._error(connection, protocol.SLOW_DOWN, "you are talking too fast: wait a little")
             return
         await room.say(connection, line)
@@ -1190,7 +1160,7 @@ class TableServer:
             self._error(connection, protocol.BAD_MESSAGE, f"not a Mantis message: {exc}")
             return
         seat = room.seat_of(connection)
-        if isinstance(message, protocol.Opening):
+        if isinstance(message, protocol.Opening | protocol.Prove):
             self._error(connection, protocol.BAD_MESSAGE, "this connection is already at a table")
             return
         if (
@@ -1586,9 +1556,10 @@ class TableServer:
                     if kind == "open":  # (again, after a table moved: the seat is taken back)
                         if room is not None:
                             room.detach(client)
-                        talk = TokenBucket(TALK_RATE, TALK_BURST, self.clock.now())
-                        self._talk.setdefault(client, talk)
-                        room = await self._open(client, data, client.address)
+                        self.talk.opened(client)
+                        room = await self._open(
+                            client, data, client.address, self._receiver(client)
+                        )
                         if room is None:
                             self._close(client, 1008, "refused")
                             return
@@ -1598,7 +1569,7 @@ class TableServer:
                     log.warning("node %s: a connection told busy: %s", self.node, exc)
                     self._busy(client)
         finally:
-            self._talk.pop(client, None)
+            self.talk.closed(client)
             if room is not None:
                 room.detach(client)
             if self.remote_clients.get(client.key) is client:
@@ -1786,7 +1757,13 @@ _PROBLEMS: dict[type, dict[str, str]] = {
         protocol.ILLEGAL: "the rules do not allow that move",
         protocol.OUT_OF_TIME: "your time for that move ran out: the away bot played it",
     },
-    protocol.Again: {protocol.NOT_NOW: "another game can be offered once this one is over"},
+    protocol.Again: {
+        protocol.NOT_NOW: "another game can be offered once this one is over",
+        protocol.TOO_MANY_TABLES: "another game cannot start now: this table's address has as "
+        "many tables waiting or playing as it may; finish one first",
+        protocol.SERVER_FULL: "another game cannot start now: this server has as many tables "
+        "as it can hold",
+    },
     protocol.Decline: {protocol.NOT_NOW: "no other game is on offer"},
     protocol.Leave: {
         protocol.NOT_HOST: "the host's seat cannot be left open: close the table instead",

@@ -5,7 +5,8 @@ store, and tells every (version-2) client how many seconds are left; the
 clients only count down what they were told, so a slow or lying client
 changes nothing.  When the time runs out, the seat's away bot plays that one
 move (the driver says so on the stream: ``TimedOut``); after three in a row
-the seat is away, as if its person had gone (``Timeouts``).
+the seat is away, as if its person had gone, and after three in the game,
+in a row or not, its person has forfeited a rated game (``Timeouts``).
 
 A table that comes back after a restart, or on another node, keeps the
 deadline it had kept — but gives the person to move never less than
@@ -34,6 +35,8 @@ log = logging.getLogger("mantis.server")
 RESUME_GRACE = 10.0
 #: Moves timed out in a row after which a seat is away.
 TIMEOUTS_AWAY = 3
+#: Moves timed out in a game (in a row or not) after which a rated game is lost.
+TIMEOUTS_FORFEIT = 3
 
 
 class TurnTimer:
@@ -114,10 +117,11 @@ class TurnTimer:
 
 
 class Timeouts:
-    """Each seat's moves timed out in a row, read off the stream as it goes."""
+    """Each seat's moves timed out, in a row and in the game, read off the stream as it goes."""
 
     def __init__(self) -> None:
         self.in_a_row: dict[int, int] = {}
+        self.in_the_game: dict[int, int] = {}
         self._stood_in: int | None = None
 
     def see(self, message: Message) -> int | None:
@@ -125,6 +129,7 @@ class Timeouts:
         if isinstance(message, TimedOut):
             count = self.in_a_row.get(message.seat, 0) + 1
             self.in_a_row[message.seat] = count
+            self.in_the_game[message.seat] = self.in_the_game.get(message.seat, 0) + 1
             self._stood_in = message.seat
             return message.seat if count == TIMEOUTS_AWAY else None
         if isinstance(message, CardRevealed):
@@ -139,3 +144,7 @@ class Timeouts:
     def away(self, seat: int) -> bool:
         """Whether ``seat`` ran out of time often enough in a row to be away."""
         return self.in_a_row.get(seat, 0) >= TIMEOUTS_AWAY
+
+    def forfeits(self) -> set[int]:
+        """The seats that ran out of time often enough in the game to lose it, if rated."""
+        return {seat for seat, count in self.in_the_game.items() if count >= TIMEOUTS_FORFEIT}

@@ -1,15 +1,20 @@
 """This app's player keys: one secret per server, that holds its person's name there.
 
 The first time the app sits down at a server it makes a key (32 random bytes
-from ``secrets``, URL-safe base64) and sends it with every ``create``,
-``join`` and ``quick``; the server keeps only the key's digest, bound to the
-name, so nobody else can sit under that name there.  The keys live in
+from ``secrets``, URL-safe base64) and proves it holds it whenever it sits
+down there (``mantis.net.key_proof``: the key itself never leaves this
+computer); the server keeps only the key's digest, bound to the name, so
+nobody else can sit under that name there.  The keys live in
 ``player-keys.json`` in the data directory, readable by their owner only,
 written atomically — and never moved aside or replaced when the file cannot
 be read: losing a key loses the name on that server, so a bad file stops
 online play with one line saying so, and is left for its owner to mend.
 
-``export`` and ``import`` carry keys to another computer.
+``export`` and ``import`` carry keys to another computer.  A key is replaced
+(``mantis key rotate``) in two steps that lose nothing: the new key is kept
+in the file first, as pending (``rotating``), then the server is told, and
+only once it has taken the new key is it the server's key here
+(``rotated``); a rotation cut short is finished by the next.
 """
 
 from __future__ import annotations
@@ -87,18 +92,54 @@ class PlayerKeys:
         if key is not None:
             return key
         with self._changing():
-            keys = self.keys()
+            keys, pending = self._both()
             if server not in keys:
                 keys[server] = new_key()
-                self._write(keys)
+                self._write(keys, pending)
             return keys[server]
 
     def keys(self) -> dict[str, str]:
         """Every key kept, by server address (none if there is no file yet)."""
+        return self._both()[0]
+
+    def _both(self) -> tuple[dict[str, str], dict[str, str]]:
+        """The keys kept, and the new keys of rotations under way (by server address)."""
         try:
-            return read_keys(self.path)
+            return _read(self.path)
         except FileNotFoundError:
-            return {}
+            return {}, {}
+
+    def rotating(self, url: str) -> tuple[str, str, bool]:
+        """The key for ``url``'s server and the one to replace it with, kept first as
+        pending (a rotation cut short keeps its pending key); and whether that pending key
+        was there already.  ``KeyFileError`` if there is no key for it."""
+        server = server_address(url)
+        with self._changing():
+            keys, pending = self._both()
+            if server not in keys:
+                raise KeyFileError(f"there is no player key for {server} here")
+            earlier = server in pending
+            if not earlier:
+                pending[server] = new_key()
+                self._write(keys, pending)
+            return keys[server], pending[server], earlier
+
+    def rotated(self, url: str) -> None:
+        """The server took the pending key: it is the server's key here now."""
+        server = server_address(url)
+        with self._changing():
+            keys, pending = self._both()
+            if server in pending:
+                keys[server] = pending.pop(server)
+                self._write(keys, pending)
+
+    def not_rotated(self, url: str) -> None:
+        """The rotation did not happen: the pending key is dropped."""
+        server = server_address(url)
+        with self._changing():
+            keys, pending = self._both()
+            if pending.pop(server, None) is not None:
+                self._write(keys, pending)
 
     def export(self, target: str | os.PathLike[str], server: str | None = None) -> int:
         """Write the keys (``server``'s only, if given) to ``target``, owner-only; how many."""
@@ -124,7 +165,7 @@ class PlayerKeys:
         except FileNotFoundError:
             raise KeyFileError(f"there is no file {source}") from None
         with self._changing():
-            keys = self.keys()
+            keys, pending = self._both()
             clashes = [s for s, k in incoming.items() if keys.get(s, k) != k]
             if clashes and not replace:
                 raise KeyFileError(
@@ -133,12 +174,12 @@ class PlayerKeys:
                 )
             new = sum(1 for s, k in incoming.items() if keys.get(s) != k)
             keys.update(incoming)
-            self._write(keys)
+            self._write(keys, {s: k for s, k in pending.items() if s not in incoming})
         return new
 
-    def _write(self, keys: dict[str, str]) -> None:
+    def _write(self, keys: dict[str, str], pending: dict[str, str]) -> None:
         try:
-            write_text_atomic(self.path, _text(keys), private=True)
+            write_text_atomic(self.path, _text(keys, pending), private=True)
         except OSError as exc:
             raise KeyFileError(f"cannot write {self.path}: {exc.strerror or exc}") from None
 
@@ -147,19 +188,26 @@ class PlayerKeys:
         return held(self.path.with_name(self.path.name + ".lock"))
 
 
-def _text(keys: dict[str, str]) -> str:
-    data = {
+def _text(keys: dict[str, str], pending: dict[str, str] | None = None) -> str:
+    data: dict[str, Any] = {
         "format": FORMAT,
         "version": 1,
         "saved_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "keys": dict(sorted(keys.items())),
     }
+    if pending:
+        data["pending"] = dict(sorted(pending.items()))
     return json.dumps(data, indent=1) + "\n"
 
 
 def read_keys(path: Path) -> dict[str, str]:
     """The keys in a key file; ``FileNotFoundError`` if there is none, ``KeyFileError`` (one
     line) if it is not a key file."""
+    return _read(path)[0]
+
+
+def _read(path: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """A key file's keys, and its pending keys (rotations under way)."""
     try:
         with path.open("rb") as handle:
             raw = handle.read(MAX_FILE + 1)
@@ -176,8 +224,15 @@ def read_keys(path: Path) -> dict[str, str]:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise KeyFileError(f"{path} is not a player key file: left as it is")
     keys = data.get("keys")
+    pending = data.get("pending", {})
     if not isinstance(keys, dict) or len(keys) > MAX_SERVERS:
         raise KeyFileError(f"{path} holds no keys it can be read for: left as it is")
+    if not isinstance(pending, dict) or len(pending) > MAX_SERVERS:
+        raise KeyFileError(f"{path} holds no keys it can be read for: left as it is")
+    return _checked(path, keys), _checked(path, pending)
+
+
+def _checked(path: Path, keys: dict[Any, Any]) -> dict[str, str]:
     out: dict[str, str] = {}
     for server, key in keys.items():
         try:

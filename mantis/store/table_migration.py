@@ -42,6 +42,7 @@ COLUMNS = {
         "left_game",
         "player",
         "key_hash",
+        "network",
     ),
     "games": (
         "id",
@@ -66,10 +67,13 @@ COLUMNS = {
         "wins",
         "created_at",
         "rated_at",
+        "key_up",
+        "key_id",
+        "last_seen",
     ),
     "game_ratings": ("game_id", "player", "mu_before", "sigma_before", "mu", "sigma", "won"),
 }
-_TIMES = {"created_at", "started_at", "finished_at", "deadline", "rated_at"}
+_TIMES = {"created_at", "started_at", "finished_at", "deadline", "rated_at", "last_seen"}
 _BOOLEANS = {"private", "talk", "quick", "left_game", "rated", "won"}
 
 

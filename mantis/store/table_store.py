@@ -22,14 +22,14 @@ table (seated by the server, filled with its away bot's level).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Protocol
 
 from ..engine import Action
-from .player_ratings import GameRating, StoredPlayer
+from .player_ratings import Bound, GameRating, NameClaim, StoredPlayer
 
 
 class StoreError(Exception):
@@ -83,6 +83,9 @@ class StoredSeat:
     """The ``name_key`` of the name its person holds with a player key (None: no key)."""
     key_hash: str | None = None
     """The digest of its person's player key (one key, one seat per table)."""
+    network: str | None = None
+    """The network its person sat down from (an IPv4 /24, an IPv6 /48): two people of one
+    network do not rate each other."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,13 +195,38 @@ class TableStore(Protocol):
         """
         ...
 
-    async def bind_name(self, name_key: str, name: str, key_hash: str) -> str:
-        """Hold ``name_key`` for the key with digest ``key_hash`` unless it is held already;
-        the digest of the key that holds it now (``key_hash`` if it is this one's)."""
+    async def bind_name(self, claim: NameClaim) -> Bound | None:
+        """Hold the name ``claim`` asks for, for its key, unless another key holds it (None).
+
+        A name clashes on either of its keys; a clashing name with no rated game
+        last sat under before ``claim.released_before`` is another key's no more
+        (it is dropped).  A name the key holds already (or a look-alike it holds)
+        is marked sat under now.
+        """
         ...
 
-    async def name_holder(self, name_key: str) -> str | None:
-        """The digest of the key that holds ``name_key``, if any."""
+    async def name_holders(
+        self, low: str, capitals: str, released_before: datetime
+    ) -> list[tuple[str, str]]:
+        """Each held name clashing with these keys: its ``name_key`` and its holder's digest
+        (``player_ratings.held_by_another`` says whether they keep a key from it)."""
+        ...
+
+    async def verifier(self, key_id: str) -> str | None:
+        """The digest (verifier) of the key named ``key_id``, if it holds a name here."""
+        ...
+
+    async def rekey(self, old_hash: str, new_hash: str) -> int:
+        """Every name (and seat) held by the key ``old_hash`` is ``new_hash``'s now; how many
+        names."""
+        ...
+
+    async def pair_games(self, first: str, second: str, since: datetime) -> int:
+        """Rated games both players (``name_key``) took part in, finished since ``since``."""
+        ...
+
+    async def rebuild_name_keys(self, capitals: Callable[[str], str]) -> int:
+        """Give each held name without its second key one: ``capitals(name)``; how many."""
         ...
 
     async def players(self, name_keys: Sequence[str]) -> dict[str, StoredPlayer]:

@@ -18,12 +18,20 @@ opened.  Schema v3 adds a table's rules (its turn clock, talk, quick play),
 a seat whose person left, and a game's turn-clock deadline; a v2 file gains
 them (as "no clock, talk on, not quick") when opened.  Schema v4 adds names
 held by player keys, their ratings and each rated game's changes; a v3 file
-gains them (every table unrated) when opened.
+gains them (every table unrated) when opened.  Schema v5 adds a held name's
+second key, its key's id and last use, and a seat's network; a v4 file gains
+them when opened (each name's second key once the server is up:
+``rebuild_name_keys``).
+
+Reads that may take long (the leaderboard, players' ratings, who holds a
+name) run in a ``Reader`` of their own, on a second connection: they never
+wait behind the writer's commits, nor hold them up.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import os
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -33,7 +41,16 @@ from typing import Any, TypeVar
 
 from ..engine import SCORE, Action, Steal, steal
 from ..rating.scale import Rating
-from .player_ratings import RATING_COLUMNS, GameRating, StoredPlayer, rating_moves
+from .player_ratings import (
+    RATING_COLUMNS,
+    Bound,
+    GameRating,
+    NameClaim,
+    StoredPlayer,
+    held_by_another,
+    held_under,
+    rating_moves,
+)
 from .table_store import (
     RoomPhase,
     StoreConflict,
@@ -42,8 +59,16 @@ from .table_store import (
     StoredSeat,
     StoreError,
 )
-from .tables_schema import SCHEMA_VERSION, TABLES, schema, upgrade_from_v2, upgrade_from_v3
-from .writer import Writer
+from .tables_schema import (
+    SCHEMA_VERSION,
+    TABLES,
+    key_id,
+    schema,
+    upgrade_from_v2,
+    upgrade_from_v3,
+    upgrade_from_v4,
+)
+from .writer import Reader, Writer
 
 T = TypeVar("T")
 
@@ -111,6 +136,8 @@ class TablesDB:
                 self._upgrade(upgrade_from_v2("sqlite"))
             elif version == 3:
                 self._upgrade(upgrade_from_v3("sqlite"))
+            elif version == 4:
+                self._upgrade(upgrade_from_v4("sqlite"), key_ids=True)
             else:
                 self._db.executescript(_SCHEMA)
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -118,13 +145,34 @@ class TablesDB:
         except sqlite3.Error as exc:
             raise TablesDBError(f"cannot use {self.path}: {exc}") from None
 
-    def _upgrade(self, steps: str) -> None:
-        """An older schema to this one in one transaction (all of it, or none of it)."""
+    @classmethod
+    def reading(cls, path: str | os.PathLike[str]) -> TablesDB:
+        """A second connection to a file already opened (and upgraded), for reads only."""
+        db = cls.__new__(cls)
+        db.path = Path(path)
+        try:
+            db._db = sqlite3.connect(
+                db.path, isolation_level=None, check_same_thread=False, timeout=5
+            )
+            db._db.execute("PRAGMA query_only = ON")
+        except sqlite3.Error as exc:
+            raise TablesDBError(f"cannot use {db.path}: {exc}") from None
+        return db
+
+    def _upgrade(self, steps: str, key_ids: bool = False) -> None:
+        """An older schema to this one in one transaction (all of it, or none of it);
+        ``key_ids``: each held name's key id is worked out too."""
         # Foreign keys stay off meanwhile (they are switched on after): v1's tables'
         # rows are copied, then the old tables dropped.
-        script = "BEGIN IMMEDIATE;" + steps + "COMMIT;"
         try:
-            self._db.executescript(script)
+            self._db.executescript("BEGIN IMMEDIATE;" + steps)
+            if key_ids:
+                hashes = [r[0] for r in self._db.execute("SELECT DISTINCT key_hash FROM players")]
+                self._db.executemany(
+                    "UPDATE players SET key_id = ? WHERE key_hash = ?",
+                    [(key_id(h), h) for h in hashes],
+                )
+            self._db.execute("COMMIT")
         except sqlite3.Error:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
@@ -187,8 +235,8 @@ class TablesDB:
         self._db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
         self._db.executemany(
             "INSERT INTO seats "
-            "(table_id, seat, name, kind, bot, token_hash, left_game, player, key_hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "(table_id, seat, name, kind, bot, token_hash, left_game, player, key_hash, network) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
                     table_id,
@@ -200,6 +248,7 @@ class TablesDB:
                     int(seat.left),
                     seat.player,
                     seat.key_hash,
+                    seat.network,
                 )
                 for s, seat in enumerate(seats)
             ],
@@ -293,22 +342,71 @@ class TablesDB:
                 move.row(game_id),
             )
 
-    def bind_name(self, name_key: str, name: str, key_hash: str) -> str:
-        """Hold ``name_key`` for ``key_hash`` unless held; the holder's digest."""
-        self._db.execute(
-            "INSERT INTO players (name_key, name, key_hash, created_at) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT (name_key) DO NOTHING",
-            (name_key, name, key_hash, _iso(datetime.now(UTC))),
+    def bind_name(self, claim: NameClaim) -> Bound | None:
+        """Hold the name ``claim`` asks for, unless another key holds it (None)."""
+        rows = self._clashing(claim.low, claim.capitals)
+        released = [r for r in rows if _released(r, claim.released_before, claim.key_hash)]
+        self._db.executemany(
+            "DELETE FROM players WHERE name_key = ? AND games = 0", [(r[0],) for r in released]
         )
-        holder = self.name_holder(name_key)
-        assert holder is not None
-        return holder
+        pairs = [(r[0], r[1]) for r in rows if r not in released]
+        if held_by_another(pairs, claim.low, claim.key_hash):
+            return None
+        at = _iso(claim.at)
+        if pairs:
+            held = held_under(pairs, claim.low)
+            self._db.execute("UPDATE players SET last_seen = ? WHERE name_key = ?", (at, held))
+            return Bound(held, False)
+        self._db.execute(
+            "INSERT INTO players (name_key, name, key_hash, created_at, key_up, key_id, last_seen)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (claim.low, claim.name, claim.key_hash, at, claim.capitals, key_id(claim.key_hash), at),
+        )
+        return Bound(claim.low, True)
 
-    def name_holder(self, name_key: str) -> str | None:
+    def _clashing(self, low: str, capitals: str) -> list[tuple[str, str, int, str | None]]:
+        """(name_key, key_hash, games, last_seen) of each name clashing with these keys."""
+        return self._db.execute(
+            "SELECT name_key, key_hash, games, last_seen FROM players "
+            "WHERE name_key = ? OR key_up = ?",
+            (low, capitals),
+        ).fetchall()
+
+    def name_holders(
+        self, low: str, capitals: str, released_before: datetime
+    ) -> list[tuple[str, str]]:
+        rows = self._clashing(low, capitals)
+        return [(r[0], r[1]) for r in rows if not _released(r, released_before, None)]
+
+    def verifier(self, key_id: str) -> str | None:
         row = self._db.execute(
-            "SELECT key_hash FROM players WHERE name_key = ?", (name_key,)
+            "SELECT key_hash FROM players WHERE key_id = ? LIMIT 1", (key_id,)
         ).fetchone()
         return None if row is None else str(row[0])
+
+    def rekey(self, old_hash: str, new_hash: str) -> int:
+        cursor = self._db.execute(
+            "UPDATE players SET key_hash = ?, key_id = ? WHERE key_hash = ?",
+            (new_hash, key_id(new_hash), old_hash),
+        )
+        self._db.execute("UPDATE seats SET key_hash = ? WHERE key_hash = ?", (new_hash, old_hash))
+        return cursor.rowcount
+
+    def pair_games(self, first: str, second: str, since: datetime) -> int:
+        (count,) = self._db.execute(
+            "SELECT count(*) FROM game_ratings AS a "
+            "JOIN game_ratings AS b ON b.game_id = a.game_id "
+            "JOIN games AS g ON g.id = a.game_id "
+            "WHERE a.player = ? AND b.player = ? AND g.finished_at >= ?",
+            (first, second, _iso(since)),
+        ).fetchone()
+        return int(count)
+
+    def rebuild_name_keys(self, capitals: Callable[[str], str]) -> int:
+        rows = self._db.execute("SELECT name_key, name FROM players WHERE key_up IS NULL")
+        keys = [(capitals(name), name_key) for name_key, name in rows.fetchall()]
+        self._db.executemany("UPDATE players SET key_up = ? WHERE name_key = ?", keys)
+        return len(keys)
 
     def players(self, name_keys: Sequence[str]) -> dict[str, StoredPlayer]:
         keys = list(dict.fromkeys(name_keys))
@@ -368,10 +466,10 @@ class TablesDB:
     def _table(self, row: tuple[Any, ...]) -> StoredRoom:
         table_id, code, state, private, host, away_bot, clock, talk, quick, rated = row
         seats = tuple(
-            StoredSeat(name, kind, bot, token_hash, bool(left), player, key_hash)
-            for name, kind, bot, token_hash, left, player, key_hash in self._db.execute(
-                "SELECT name, kind, bot, token_hash, left_game, player, key_hash FROM seats "
-                "WHERE table_id = ? ORDER BY seat",
+            StoredSeat(name, kind, bot, token_hash, bool(left), player, key_hash, network)
+            for name, kind, bot, token_hash, left, player, key_hash, network in self._db.execute(
+                "SELECT name, kind, bot, token_hash, left_game, player, key_hash, network "
+                "FROM seats WHERE table_id = ? ORDER BY seat",
                 (table_id,),
             )
         )
@@ -449,6 +547,18 @@ def _player(row: tuple[Any, ...]) -> StoredPlayer:
     return StoredPlayer(name_key, name, Rating(float(mu), float(sigma)), int(games), int(wins))
 
 
+def _released(
+    row: tuple[str, str, int, Any], released_before: datetime, keeper: str | None
+) -> bool:
+    """Whether a held name is free again: no rated game, and nobody sat under it since
+    ``released_before`` (never a name ``keeper`` holds: they may sit under it again)."""
+    _, key_hash, games, last_seen = row
+    if games or last_seen is None or keeper is not None and hmac.compare_digest(key_hash, keeper):
+        return False
+    seen = last_seen if isinstance(last_seen, datetime) else datetime.fromisoformat(last_seen)
+    return seen < released_before
+
+
 class SqliteTableStore:
     """The ``TableStore`` on one SQLite file: every call runs in one writer thread.
 
@@ -460,7 +570,16 @@ class SqliteTableStore:
         """Open (or create, or upgrade) the file; ``TablesDBError`` in one line if it cannot."""
         self.db = TablesDB(path)
         self.writer = Writer(self.db)
+        self.read_db = TablesDB.reading(path)
+        self.reader = Reader(self.read_db)
         self._closed = False
+
+    async def _read(self, job: Callable[[TablesDB], T]) -> T:
+        """``job`` in the reader's thread; a database error as ``StoreError``."""
+        try:
+            return await self.reader.read(job)
+        except sqlite3.Error as exc:
+            raise StoreError(f"the server's database: {exc}") from None
 
     async def _run(self, job: Callable[[TablesDB], T]) -> T:
         """``job`` in the writer's thread, committed; a database error as ``StoreError``."""
@@ -533,18 +652,32 @@ class SqliteTableStore:
             lambda db: db.finish_game(game_id, first_turn, moves, record, rating=rating)
         )
 
-    async def bind_name(self, name_key: str, name: str, key_hash: str) -> str:
-        return await self._run(lambda db: db.bind_name(name_key, name, key_hash))
+    async def bind_name(self, claim: NameClaim) -> Bound | None:
+        return await self._run(lambda db: db.bind_name(claim))
 
-    async def name_holder(self, name_key: str) -> str | None:
-        return await self._run(lambda db: db.name_holder(name_key))
+    async def name_holders(
+        self, low: str, capitals: str, released_before: datetime
+    ) -> list[tuple[str, str]]:
+        return await self._read(lambda db: db.name_holders(low, capitals, released_before))
+
+    async def verifier(self, key_id: str) -> str | None:
+        return await self._read(lambda db: db.verifier(key_id))
+
+    async def rekey(self, old_hash: str, new_hash: str) -> int:
+        return await self._run(lambda db: db.rekey(old_hash, new_hash))
+
+    async def pair_games(self, first: str, second: str, since: datetime) -> int:
+        return await self._read(lambda db: db.pair_games(first, second, since))
+
+    async def rebuild_name_keys(self, capitals: Callable[[str], str]) -> int:
+        return await self._run(lambda db: db.rebuild_name_keys(capitals))
 
     async def players(self, name_keys: Sequence[str]) -> dict[str, StoredPlayer]:
         keys = tuple(name_keys)
-        return await self._run(lambda db: db.players(keys))
+        return await self._read(lambda db: db.players(keys))
 
     async def leaderboard(self, offset: int, limit: int) -> tuple[list[StoredPlayer], int]:
-        return await self._run(lambda db: db.leaderboard(offset, limit))
+        return await self._read(lambda db: db.leaderboard(offset, limit))
 
     async def drop_waiting(self, table_id: int) -> None:
         await self._run(lambda db: db.drop_waiting(table_id))
@@ -569,7 +702,9 @@ class SqliteTableStore:
             return
         self._closed = True
         await asyncio.to_thread(self.writer.close)  # every write queued so far, then stop
+        await asyncio.to_thread(self.reader.close)
         self.db.close()
+        self.read_db.close()
 
 
 def _iso(when: datetime) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -29,7 +30,16 @@ from typing import Any, TypeVar
 
 from ..engine import SCORE, Action, Steal, steal
 from ..rating.scale import Rating
-from .player_ratings import RATING_COLUMNS, GameRating, StoredPlayer, rating_moves
+from .player_ratings import (
+    RATING_COLUMNS,
+    Bound,
+    GameRating,
+    NameClaim,
+    StoredPlayer,
+    held_by_another,
+    held_under,
+    rating_moves,
+)
 from .table_store import (
     RoomPhase,
     StoreConflict,
@@ -39,7 +49,14 @@ from .table_store import (
     StoreError,
     StoreUnavailable,
 )
-from .tables_schema import SCHEMA_VERSION, schema, upgrade_from_v2, upgrade_from_v3
+from .tables_schema import (
+    SCHEMA_VERSION,
+    key_id,
+    schema,
+    upgrade_from_v2,
+    upgrade_from_v3,
+    upgrade_from_v4,
+)
 
 log = logging.getLogger("mantis.store")
 
@@ -54,9 +71,8 @@ CONNECT_TIMEOUT = 5.0
 #: Seconds a read waits for a broken connection to be replaced before it gives up.
 RECONNECT_WAIT = 2.0
 
-_SCHEMA = "CREATE TABLE IF NOT EXISTS mantis_schema (version INTEGER NOT NULL);" + schema(
-    "postgresql"
-)
+_VERSIONS = "CREATE TABLE IF NOT EXISTS mantis_schema (version INTEGER NOT NULL)"
+_SCHEMA = schema("postgresql")
 
 Job = Callable[[Any], Awaitable[Any]]
 """A write: given the connection, inside a transaction."""
@@ -112,9 +128,10 @@ class PgTableStore:
             async with store._writer.transaction():
                 # One node at a time creates the schema (several may start at once).
                 await store._writer.execute("SELECT pg_advisory_xact_lock(7215392)")
-                await store._writer.execute(_SCHEMA)
+                await store._writer.execute(_VERSIONS)
                 version = await store._writer.fetchval("SELECT max(version) FROM mantis_schema")
-                if version is None:
+                if version is None:  # a new database (an older one is brought up to this one)
+                    await store._writer.execute(_SCHEMA)
                     await store._writer.execute(
                         "INSERT INTO mantis_schema VALUES ($1)", SCHEMA_VERSION
                     )
@@ -125,6 +142,16 @@ class PgTableStore:
                     )
                 elif version == 3:  # names held by keys, ratings, rated tables
                     await store._writer.execute(upgrade_from_v3("postgresql"))
+                    await store._writer.execute(
+                        "UPDATE mantis_schema SET version = $1", SCHEMA_VERSION
+                    )
+                elif version == 4:  # a name's second key, its key's id, a seat's network
+                    await store._writer.execute(upgrade_from_v4("postgresql"))
+                    hashes = await store._writer.fetch("SELECT DISTINCT key_hash FROM players")
+                    await store._writer.executemany(
+                        "UPDATE players SET key_id = $1 WHERE key_hash = $2",
+                        [(key_id(row[0]), row[0]) for row in hashes],
+                    )
                     await store._writer.execute(
                         "UPDATE mantis_schema SET version = $1", SCHEMA_VERSION
                     )
@@ -401,31 +428,100 @@ class PgTableStore:
 
         await self._write(job)
 
-    async def bind_name(self, name_key: str, name: str, key_hash: str) -> str:
-        async def job(db: Any) -> str:
-            await db.execute(
-                "INSERT INTO players (name_key, name, key_hash, created_at) "
-                "VALUES ($1, $2, $3, $4) ON CONFLICT (name_key) DO NOTHING",
-                name_key,
-                name,
-                key_hash,
-                datetime.now(UTC),
+    async def bind_name(self, claim: NameClaim) -> Bound | None:
+        async def job(db: Any) -> Bound | None:
+            # One bind of a look at a time, across nodes: two names that clash only in
+            # capitals ("AIice" and "Alice") must not both be held.
+            await db.execute("SELECT pg_advisory_xact_lock(hashtext($1))", claim.capitals)
+            rows = await _clashing(db, claim.low, claim.capitals)
+            released = [r for r in rows if _released(r, claim.released_before, claim.key_hash)]
+            for row in released:
+                await db.execute(
+                    "DELETE FROM players WHERE name_key = $1 AND games = 0", row["name_key"]
+                )
+            pairs = [(r["name_key"], r["key_hash"]) for r in rows if r not in released]
+            if held_by_another(pairs, claim.low, claim.key_hash):
+                return None
+            if pairs:
+                held = held_under(pairs, claim.low)
+                await db.execute(
+                    "UPDATE players SET last_seen = $1 WHERE name_key = $2", claim.at, held
+                )
+                return Bound(held, False)
+            done = await db.execute(
+                "INSERT INTO players (name_key, name, key_hash, created_at, key_up, key_id, "
+                "last_seen) VALUES ($1, $2, $3, $4, $5, $6, $4) ON CONFLICT (name_key) DO NOTHING",
+                claim.low,
+                claim.name,
+                claim.key_hash,
+                claim.at,
+                claim.capitals,
+                key_id(claim.key_hash),
             )
-            holder: str = await db.fetchval(
-                "SELECT key_hash FROM players WHERE name_key = $1", name_key
-            )
-            return holder
+            return Bound(claim.low, True) if done == "INSERT 0 1" else None
 
-        return str(await self._write(job))
+        bound: Bound | None = await self._write(job)
+        return bound
 
-    async def name_holder(self, name_key: str) -> str | None:
-        async def query(db: Any) -> str | None:
-            holder: str | None = await db.fetchval(
-                "SELECT key_hash FROM players WHERE name_key = $1", name_key
-            )
-            return holder
+    async def name_holders(
+        self, low: str, capitals: str, released_before: datetime
+    ) -> list[tuple[str, str]]:
+        async def query(db: Any) -> list[tuple[str, str]]:
+            rows = await _clashing(db, low, capitals)
+            return [
+                (r["name_key"], r["key_hash"]) for r in rows if not _released(r, released_before)
+            ]
 
         return await self._read(query)
+
+    async def verifier(self, key_id: str) -> str | None:
+        async def query(db: Any) -> str | None:
+            found: str | None = await db.fetchval(
+                "SELECT key_hash FROM players WHERE key_id = $1 LIMIT 1", key_id
+            )
+            return found
+
+        return await self._read(query)
+
+    async def rekey(self, old_hash: str, new_hash: str) -> int:
+        async def job(db: Any) -> int:
+            done = await db.execute(
+                "UPDATE players SET key_hash = $1, key_id = $2 WHERE key_hash = $3",
+                new_hash,
+                key_id(new_hash),
+                old_hash,
+            )
+            await db.execute(
+                "UPDATE seats SET key_hash = $1 WHERE key_hash = $2", new_hash, old_hash
+            )
+            return int(done.split()[-1])
+
+        return int(await self._write(job))
+
+    async def pair_games(self, first: str, second: str, since: datetime) -> int:
+        async def query(db: Any) -> int:
+            count: int = await db.fetchval(
+                "SELECT count(*) FROM game_ratings AS a "
+                "JOIN game_ratings AS b ON b.game_id = a.game_id "
+                "JOIN games AS g ON g.id = a.game_id "
+                "WHERE a.player = $1 AND b.player = $2 AND g.finished_at >= $3",
+                first,
+                second,
+                since,
+            )
+            return count
+
+        return int(await self._read(query))
+
+    async def rebuild_name_keys(self, capitals: Callable[[str], str]) -> int:
+        async def job(db: Any) -> int:
+            rows = await db.fetch("SELECT name_key, name FROM players WHERE key_up IS NULL")
+            keys = [(capitals(row["name"]), row["name_key"]) for row in rows]
+            if keys:
+                await db.executemany("UPDATE players SET key_up = $1 WHERE name_key = $2", keys)
+            return len(keys)
+
+        return int(await self._write(job))
 
     async def players(self, name_keys: Sequence[str]) -> dict[str, StoredPlayer]:
         keys = list(dict.fromkeys(name_keys))
@@ -578,6 +674,27 @@ async def _players(db: Any, keys: Sequence[str], lock: bool = False) -> dict[str
     return {row["name_key"]: _player(row) for row in rows}
 
 
+async def _clashing(db: Any, low: str, capitals: str) -> list[Any]:
+    """Each held name clashing with these keys: its key, holder, games and last use."""
+    rows: list[Any] = await db.fetch(
+        "SELECT name_key, key_hash, games, last_seen FROM players "
+        "WHERE name_key = $1 OR key_up = $2",
+        low,
+        capitals,
+    )
+    return rows
+
+
+def _released(row: Any, released_before: datetime, keeper: str | None = None) -> bool:
+    """Whether a held name is free again: no rated game, nobody sat under it since
+    ``released_before`` (never a name ``keeper`` holds)."""
+    if row["games"] or row["last_seen"] is None:
+        return False
+    if keeper is not None and hmac.compare_digest(row["key_hash"], keeper):
+        return False
+    return bool(row["last_seen"] < released_before)
+
+
 async def _rate(db: Any, game_id: int, rating: GameRating, when: datetime) -> None:
     """Move the game's players' ratings, read and written in the game's own transaction (the
     rows locked: another node finishing a game of theirs waits for this one)."""
@@ -603,8 +720,8 @@ async def _set_seats(db: Any, table_id: int, seats: Sequence[StoredSeat]) -> Non
     await db.execute("DELETE FROM seats WHERE table_id = $1", table_id)
     await db.executemany(
         "INSERT INTO seats "
-        "(table_id, seat, name, kind, bot, token_hash, left_game, player, key_hash) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        "(table_id, seat, name, kind, bot, token_hash, left_game, player, key_hash, network) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         [
             (
                 table_id,
@@ -616,6 +733,7 @@ async def _set_seats(db: Any, table_id: int, seats: Sequence[StoredSeat]) -> Non
                 seat.left,
                 seat.player,
                 seat.key_hash,
+                seat.network,
             )
             for s, seat in enumerate(seats)
         ],
@@ -686,9 +804,10 @@ async def _table(db: Any, row: Any) -> StoredRoom:
             r["left_game"],
             r["player"],
             r["key_hash"],
+            r["network"],
         )
         for r in await db.fetch(
-            "SELECT name, kind, bot, token_hash, left_game, player, key_hash FROM seats "
+            "SELECT name, kind, bot, token_hash, left_game, player, key_hash, network FROM seats "
             "WHERE table_id = $1 ORDER BY seat",
             table_id,
         )

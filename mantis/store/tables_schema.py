@@ -7,13 +7,16 @@ a row id, a true/false, a moment in time, a 64-bit whole number.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Literal
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """v1: one game on the table's row; v2: a row per game (a table may play several);
 v3: a table's rules (its turn clock, talk, quick play), a seat whose person left, a
 game's turn-clock deadline; v4: names held by player keys and their ratings (``players``),
-each rated game's changes (``game_ratings``), a rated table, a seat's player."""
+each rated game's changes (``game_ratings``), a rated table, a seat's player; v5: a held
+name's second key (its skeleton in capitals), its key's id (for proofs) and when it was
+last sat under, and the network a seat was taken from."""
 
 TABLES = ("tables", "seats", "games", "moves", "notices", "players", "game_ratings")
 """The schema's tables, each referring only to those before it."""
@@ -44,6 +47,7 @@ CREATE TABLE IF NOT EXISTS seats (
     left_game {bool} NOT NULL DEFAULT {false},
     player TEXT,
     key_hash TEXT,
+    network TEXT,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS games (
@@ -75,8 +79,12 @@ CREATE TABLE IF NOT EXISTS notices (
 CREATE INDEX IF NOT EXISTS notices_by_game ON notices (game_id);
 {players}"""
 
-# v4: a name (its ``name_key``: how it looks, in any case) held by a player key (its
-# SHA-256 digest; the key itself is never stored), with its rating on this server.
+# v4: a name (its ``name_key``: how it looks, in lower case) held by a player key (its
+# SHA-256 digest, the verifier a proof is checked against; the key itself is never
+# stored), with its rating on this server.  v5: ``key_up``, the name's skeleton in
+# capitals (two names clash when either key is the same), ``key_id`` (the SHA-256 of
+# ``key_hash``: what a client names its key by) and ``last_seen`` (a name with no rated
+# game, unused for long, is free again).
 _PLAYERS = """
 CREATE TABLE IF NOT EXISTS players (
     name_key TEXT PRIMARY KEY,
@@ -87,7 +95,10 @@ CREATE TABLE IF NOT EXISTS players (
     games INTEGER NOT NULL DEFAULT 0,
     wins INTEGER NOT NULL DEFAULT 0,
     created_at {time} NOT NULL,
-    rated_at {time}
+    rated_at {time},
+    key_up TEXT,
+    key_id TEXT,
+    last_seen {time}
 );
 CREATE INDEX IF NOT EXISTS players_by_low ON players ((mu - 2 * sigma) DESC, games DESC, name_key)
     WHERE games > 0;
@@ -101,7 +112,7 @@ CREATE TABLE IF NOT EXISTS game_ratings (
     won {bool} NOT NULL,
     PRIMARY KEY (game_id, player)
 );
-"""
+{player_indexes}"""
 
 _TYPES = {
     # SQLite: an INTEGER PRIMARY KEY is the row id; times are ISO 8601 text (UTC).
@@ -137,16 +148,39 @@ ALTER TABLE games ADD COLUMN deadline {time};
 """
 
 
+_PLAYER_INDEXES = """
+CREATE INDEX IF NOT EXISTS players_by_key_up ON players (key_up);
+CREATE INDEX IF NOT EXISTS players_by_key_id ON players (key_id);
+CREATE INDEX IF NOT EXISTS game_ratings_by_player ON game_ratings (player);
+"""
+
 # Schema v3 had no names held by keys, no ratings: every table unrated, every seat nobody's.
 _FROM_V3 = """
 ALTER TABLE tables ADD COLUMN rated {bool} NOT NULL DEFAULT {false};
 ALTER TABLE seats ADD COLUMN player TEXT;
 ALTER TABLE seats ADD COLUMN key_hash TEXT;
+ALTER TABLE seats ADD COLUMN network TEXT;
+"""
+
+# Schema v4 held a name by one key (and no key id, no last use), and kept no seat's
+# network.  The new columns are filled in after (``key_ids`` here; ``key_up`` by the
+# server, which knows how names look: ``TableStore.rebuild_name_keys``).
+_FROM_V4 = """
+ALTER TABLE seats ADD COLUMN network TEXT;
+ALTER TABLE players ADD COLUMN key_up TEXT;
+ALTER TABLE players ADD COLUMN key_id TEXT;
+ALTER TABLE players ADD COLUMN last_seen {time};
+UPDATE players SET last_seen = coalesce(rated_at, created_at);
 """
 
 
+def key_id(key_hash: str) -> str:
+    """What a client names its key by: the SHA-256 of its verifier (``key_hash``), hex."""
+    return hashlib.sha256(key_hash.encode()).hexdigest()
+
+
 def _players(dialect: Literal["sqlite", "postgresql"]) -> str:
-    return _PLAYERS.format(**_TYPES[dialect])
+    return _PLAYERS.format(player_indexes=_PLAYER_INDEXES, **_TYPES[dialect])
 
 
 def schema(dialect: Literal["sqlite", "postgresql"]) -> str:
@@ -162,3 +196,8 @@ def upgrade_from_v2(dialect: Literal["sqlite", "postgresql"]) -> str:
 def upgrade_from_v3(dialect: Literal["sqlite", "postgresql"]) -> str:
     """The statements that bring a v3 schema to this one, in one database's words."""
     return _FROM_V3.format(**_TYPES[dialect]) + _players(dialect)
+
+
+def upgrade_from_v4(dialect: Literal["sqlite", "postgresql"]) -> str:
+    """The statements that bring a v4 schema to this one (then ``key_id`` is filled in)."""
+    return _FROM_V4.format(**_TYPES[dialect]) + _PLAYER_INDEXES

@@ -6,6 +6,10 @@ write waiting at that moment, runs them in one transaction (each inside a
 savepoint, so one failing write fails alone) and commits once, syncing the
 disk once for all of them.  Only then are the callers told, so a caller that
 hears "done" can count on the write being on disk.
+
+Reads that may take long (a leaderboard page deep in a big board) go to a
+``Reader``: a thread and a connection of their own, so they never hold up a
+move's commit, nor wait for one.
 """
 
 from __future__ import annotations
@@ -110,3 +114,40 @@ def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
         future.set_result(value)
     else:
         future.set_exception(value)
+
+
+class Reader:
+    """Runs ``read(db)`` calls in a thread of its own, one at a time, on a connection of its
+    own: a read never waits behind the writer's batch (SQLite's WAL lets it see the last
+    commit meanwhile), and the writer never waits behind a long read."""
+
+    def __init__(self, db: Any, name: str = "db-reader") -> None:
+        self.db = db
+        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    async def read(self, job: Callable[[Any], T]) -> T:
+        """Run ``job(db)`` in the reader thread; its result."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._jobs.put((job, loop, future))
+        return await future
+
+    def close(self) -> None:
+        """Finish every read queued so far, then stop the thread."""
+        self._jobs.put(None)
+        self._thread.join()
+
+    def _run(self) -> None:
+        while True:
+            item = self._jobs.get()
+            if item is None:
+                return
+            job, loop, future = item
+            try:
+                outcome: tuple[bool, Any] = (True, job(self.db))
+            except Exception as exc:
+                outcome = (False, exc)
+            with contextlib.suppress(RuntimeError):  # that caller's loop is gone
+                loop.call_soon_threadsafe(_settle, future, *outcome)

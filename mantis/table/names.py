@@ -15,7 +15,11 @@ are spelt alike: ``Аda`` with a Cyrillic А is the bot ``Ada``, and ``Yоu``
 with a Cyrillic о is "You".  Names are compared by their skeleton (Unicode
 Technical Standard #39), in any case, with Unicode's own confusables data
 (``confusables.txt`` beside this module, made by ``tools/make_confusables.py``;
-its header says which Unicode version).
+its header says which Unicode version).  Case and look-alikes meet in
+capitals: ``I`` looks like ``l`` though ``i`` does not, so ``AIice`` is
+``Alice`` only once both are written ``ALICE``; a server holds a name by two
+keys (``NameKeys``), its skeleton in lower case and in capitals, and two
+names clash when either key is the same.
 
 The one home of a seat name's rules (the length, the cleaning, the reserved
 "You", looking alike): the command line, the setup screen, the lobby and
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -39,6 +44,14 @@ _MARKUP = frozenset("[]\\")
 _PRINTED = frozenset("LMNPS")
 """Unicode's classes of characters a line keeps: letters, marks, numbers, punctuation,
 symbols (and spaces, as single spaces)."""
+MAX_MARKS = 3
+"""Combining marks a line keeps on one letter: enough for any script's stacked
+diacritics, too few to pile a letter's marks over the lines above and below."""
+_STACKED = frozenset(("Mn", "Me"))
+"""The marks that stack on their letter (a spacing mark takes room of its own)."""
+_BLANK = frozenset("\u2800\U0001d159\u3164\uffa0\u115f\u1160\U00016fe4")
+"""Printed characters that show as an empty cell, though no class says so: the blank
+Braille pattern, the null note head, the Hangul and Khitan fillers."""
 _DATA = Path(__file__).with_name("confusables.txt")
 
 
@@ -94,9 +107,16 @@ def skeleton(text: str) -> str:
     return unicodedata.normalize("NFD", mapped)
 
 
+def _capitals(name: str) -> str:
+    """The skeleton of ``name`` in capitals, in lower case: ``AIice`` and ``alice`` are both
+    ``allce`` (capital I looks like l), as ``0lga`` and ``Olga`` are ``olga``."""
+    return skeleton(name.casefold().upper()).casefold()
+
+
 def _looks(name: str) -> frozenset[str]:
-    # As written and in lower case: "Ann" is "ann", and "Ian" is "lan" (I looks like l).
-    return frozenset((skeleton(name), skeleton(name.casefold())))
+    # As written, in lower case and in capitals: "Ann" is "ann", "Ian" is "lan" (I looks
+    # like l), and "ian" is "lan" too (it is "Ian" in another case).
+    return frozenset((skeleton(name), skeleton(name.casefold()), _capitals(name)))
 
 
 def look_alike(name: str, other: str) -> bool:
@@ -108,6 +128,34 @@ def name_key(name: str) -> str:
     """One string per name as a server holds it for a player key: the skeleton of the
     cleaned name in lower case, so "Ann", "ANN" and "Аnn" (a Cyrillic А) are one name."""
     return skeleton(clean_name(name).casefold())
+
+
+@dataclass(frozen=True, slots=True)
+class NameKeys:
+    """The two keys a server holds a name by: two names clash when either is the same.
+
+    ``low`` is ``name_key`` (the skeleton in lower case: ``Аnn`` is ``ann``, ``rn`` is
+    ``m``); ``capitals`` the skeleton in capitals, in lower case (``AIice`` is ``Alice``,
+    ``lan`` is ``Ian``, ``BiII`` is ``Bill``, ``0lga`` is ``Olga``).  Each is the same
+    for a name in any case.
+    """
+
+    low: str
+    capitals: str
+
+    @classmethod
+    def of(cls, name: str) -> NameKeys:
+        cleaned = clean_name(name)
+        return cls(skeleton(cleaned.casefold()), _capitals(cleaned))
+
+    def clash(self, other: NameKeys) -> bool:
+        """Whether a server takes the two names for one."""
+        return self.low == other.low or self.capitals == other.capitals
+
+
+def capitals_key(name: str) -> str:
+    """A stored name's second key (``NameKeys.capitals``), from the name as spelt."""
+    return NameKeys.of(name).capitals
 
 
 def looks_like_you(name: str) -> bool:
@@ -152,15 +200,28 @@ def clean_line(text: str, limit: int = MAX_LINE_LENGTH) -> str:
     """``text`` as a line of table talk: printed characters only, at most ``limit``.
 
     Control characters and escape sequences, format characters, characters
-    that show as nothing, and markup's brackets and backslash are dropped
-    (the brackets and backslash leave a space); any run of white space (a
-    newline, a tab) becomes one space; the ends are trimmed.  It may come
-    back empty.
+    that show as nothing or as an empty cell (the blank Braille pattern),
+    and markup's brackets and backslash are dropped (the brackets and
+    backslash leave a space); a letter keeps at most ``MAX_MARKS`` combining
+    marks stacked on it; any run of white space (a newline, a tab) becomes
+    one space; the ends are trimmed.  It may come back empty.
     """
     text = unicodedata.normalize("NFKC", text)
-    kept = "".join(
-        " " if c in _MARKUP or c.isspace() else c
-        for c in text
-        if c.isspace() or (unicodedata.category(c)[0] in _PRINTED and not shows_as_nothing(c))
-    )
-    return " ".join(kept.split())[:limit].strip()
+    kept: list[str] = []
+    marks = 0
+    for c in text:
+        if c.isspace() or c in _MARKUP:
+            kept.append(" ")
+            marks = 0
+            continue
+        category = unicodedata.category(c)
+        if category[0] not in _PRINTED or c in _BLANK or shows_as_nothing(c):
+            continue
+        if category in _STACKED:
+            marks += 1
+            if marks > MAX_MARKS or not kept or kept[-1] == " ":
+                continue  # piled too high, or on nothing at all
+        else:  # (a letter composed with its marks, like é, brings them along)
+            marks = len(unicodedata.normalize("NFD", c)) - 1
+        kept.append(c)
+    return " ".join("".join(kept).split())[:limit].strip()

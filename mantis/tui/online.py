@@ -77,7 +77,7 @@ class OnlinePlay:
             changes: dict[str, object] = {}
             if self.prefs.settings.server != connection.url:
                 changes["server"] = connection.url
-            name = connection.opening.name
+            name = getattr(connection.opening, "name", "")
             if name and name != self.prefs.settings.online_name:
                 changes["online_name"] = name
             if changes:

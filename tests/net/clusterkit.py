@@ -55,6 +55,7 @@ class Node:
         self.redis = redis
         self.extra = extra
         self.port = free_port()
+        self.metrics_port = free_port()
         self.process: subprocess.Popen[str] | None = None
         self.log: list[str] = []
 
@@ -69,7 +70,7 @@ class Node:
     def start(self, retried: bool = False) -> None:
         command = [sys.executable, "-m", "mantis", "serve", "--port", str(self.port)]
         command += ["--node", self.name, "--database", self.database, "--redis", self.redis]
-        command += ["--bot-pace", "0", *self.extra]
+        command += ["--bot-pace", "0", "--metrics", f"127.0.0.1:{self.metrics_port}", *self.extra]
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
         )
@@ -77,7 +78,8 @@ class Node:
         line = self.process.stdout.readline()
         threading.Thread(target=self._read_log, args=(self.process,), daemon=True).start()
         if not line and self.process.wait(WAIT) == 1 and not retried:
-            self.port = free_port()  # another program took the free port meanwhile
+            # Another program took a free port meanwhile: new ones.
+            self.port, self.metrics_port = free_port(), free_port()
             return self.start(retried=True)
         assert line.startswith("mantis server on ws://"), line + "\n".join(self.log[-5:])
 
@@ -111,9 +113,11 @@ class Node:
         with opener.open(f"http://{self.address}/status", timeout=WAIT) as answer:
             return json.loads(answer.read())
 
-    def get(self, path: str) -> tuple[str, bytes]:
+    def get(self, path: str, port: int | None = None) -> tuple[str, bytes]:
+        """``path`` on the node's port (or on ``port``: its metrics')."""
         opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-        with opener.open(f"http://{self.address}{path}", timeout=WAIT) as answer:
+        address = self.address if port is None else f"127.0.0.1:{port}"
+        with opener.open(f"http://{address}{path}", timeout=WAIT) as answer:
             return answer.headers["Content-Type"], answer.read()
 
 

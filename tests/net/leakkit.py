@@ -146,6 +146,8 @@ FIELDS: dict[type, dict[str, object]] = {
         "provisional": PLAIN,
         "games": PLAIN,
     },
+    protocol.Challenge: {"nonce": TEXT, "known": PLAIN},
+    protocol.Rekeyed: {"names": PLAIN},
     # The table's stream.
     Opening: {
         "version": PLAIN,

@@ -6,7 +6,9 @@ killed); ``Client`` speaks the protocol directly and keeps every message it
 receives, so tests wait on messages, never on time.  A server started here
 deals from the seeds it is handed (``deals``), so a test whose outcome rests
 on the cards names the deal that decides it, and runs on a ``ManualClock``
-that a test (or ``play_my_turns``) moves on instead of waiting.
+that a test (or ``play_my_turns``) moves on instead of waiting.  A client given a player
+key proves it whenever the server challenges (protocol 4: the key is never
+sent), as the reference client does.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from websockets.exceptions import ConnectionClosed
 
 from mantis.engine import SCORE, CardRevealed, GameOver, TurnStarted
 from mantis.engine.record import parse_record
-from mantis.net import protocol
+from mantis.net import key_proof, protocol
 from mantis.net.cluster import Cluster
 from mantis.net.directory import Directory, LocalDirectory
 from mantis.net.limits import ServerLimits
@@ -42,7 +44,12 @@ from mantis.table import Message, PublicPosition, Recorded
 WAIT = 120.0
 #: The limits of a test's server unless it sets its own: every test client comes from
 #: 127.0.0.1, so what one address may hold is not what most tests are about.
-ROOMY = ServerLimits(tables_per_address=10_000, connections_per_address=10_000)
+ROOMY = ServerLimits(
+    tables_per_address=10_000,
+    connections_per_address=10_000,
+    names_per_key=10_000,
+    names_per_address=10_000,
+)
 #: The seed a test's server deals its games from unless the test chooses its deals.
 SEED = 2026
 
@@ -162,9 +169,11 @@ class ServerProcess:
 class Client:
     """One connection speaking the protocol; every message it hears is kept in order."""
 
-    def __init__(self, connection: ClientConnection, url: str = "") -> None:
+    def __init__(self, connection: ClientConnection, url: str = "", key: str | None = None) -> None:
         self.connection = connection
         self.url = url
+        self.key = key
+        """The player key this client proves when challenged (None: it has none)."""
         self.heard: list[protocol.ServerMessage] = []
         self.stream: list[Message] = []
         self.raw: list[str] = []
@@ -173,12 +182,23 @@ class Client:
         self.closed = False
 
     @classmethod
-    async def connect(cls, url: str, via: str | None = None, **options: Any) -> Client:
-        """A new connection; ``via``: the address a trusted proxy says it is for;
-        ``options`` go to ``websockets``' ``connect``."""
+    async def connect(
+        cls,
+        url: str,
+        via: str | None = None,
+        key: str | None = None,
+        source: str | None = None,
+        **options: Any,
+    ) -> Client:
+        """A new connection; ``via``: the address a trusted proxy says it is for; ``key``:
+        the player key it proves; ``source``: the loopback address it connects from (any
+        of 127.0.0.0/8: ``elsewhere(n)`` is another network for each ``n``); ``options``
+        go to ``websockets``' ``connect``."""
         if via is not None:
             options["additional_headers"] = {"X-Forwarded-For": via}
-        return cls(await connect(url, compression=None, **options), url)
+        if source is not None:
+            options["local_addr"] = (source, 0)
+        return cls(await connect(url, compression=None, **options), url, key)
 
     async def _read(self) -> None:
         try:
@@ -187,6 +207,9 @@ class Client:
                 self.raw.append(data)
                 message = protocol.decode_server(data)
                 self.heard.append(message)
+                if isinstance(message, protocol.Challenge) and self.key is not None:
+                    prove = key_proof.answer(self.key, message)
+                    await self.connection.send(protocol.encode(prove).decode())
                 if isinstance(message, protocol.Stream):
                     assert message.start <= len(self.stream)
                     self.stream[message.start :] = list(message.messages)
@@ -248,13 +271,39 @@ class Client:
             await self._reader
 
 
+def elsewhere(n: int) -> str:
+    """A loopback address in a network (a /24) of its own for each ``n`` (from 1): people
+    who rate each other must sit from different networks."""
+    return f"127.{n // 250}.{n % 250}.1"
+
+
+def player_id(key: str | None) -> str | None:
+    """The id a version-4 opening names player key ``key`` by."""
+    return None if key is None else key_proof.id_of(key_proof.verifier_of(key))
+
+
 async def create(
-    url: str, seats=("human", "open", "greedy"), name="Ann", via: str | None = None, **extra
+    url: str,
+    seats=("human", "open", "greedy"),
+    name="Ann",
+    via: str | None = None,
+    key: str | None = None,
+    source: str | None = None,
+    **extra,
 ) -> Client:
-    client = await Client.connect(url, via)
-    await client.send(protocol.Create(protocol.PROTOCOL_VERSION, name, tuple(seats), **extra))
+    client = await Client.connect(url, via, key, source)
+    await client.send(
+        protocol.Create(
+            protocol.PROTOCOL_VERSION, name, tuple(seats), player=player_id(key), **extra
+        )
+    )
     await client.next(protocol.Welcome)
     return client
+
+
+def answered(client: Client) -> bool:
+    """Whether the server answered the opening (a challenge is not an answer)."""
+    return any(not isinstance(m, protocol.Challenge) for m in client.heard)
 
 
 async def join(
@@ -264,24 +313,35 @@ async def join(
     token: str | None = None,
     via: str | None = None,
     key: str | None = None,
+    source: str | None = None,
 ) -> Client:
-    client = await Client.connect(url, via)
-    await client.send(protocol.Join(protocol.PROTOCOL_VERSION, code, name, token, key))
-    await client.until(lambda: client.heard, "an answer")
+    client = await Client.connect(url, via, key, source)
+    opening = protocol.Join(protocol.PROTOCOL_VERSION, code, name, token, player=player_id(key))
+    await client.send(opening)
+    await client.until(lambda: answered(client), "an answer")
     return client
 
 
-async def watch(url: str, code: str, name: str = "") -> Client:
-    client = await Client.connect(url)
+async def watch(url: str, code: str, name: str = "", source: str | None = None) -> Client:
+    client = await Client.connect(url, source=source)
     await client.send(protocol.Watch(protocol.PROTOCOL_VERSION, code, name))
     await client.next(protocol.Welcome)
     return client
 
 
-async def quick(url: str, name: str, players: int = 3, key: str | None = None) -> Client:
-    client = await Client.connect(url)
-    await client.send(protocol.Quick(protocol.PROTOCOL_VERSION, name, players, key))
-    await client.until(lambda: client.heard, "an answer")
+async def quick(
+    url: str,
+    name: str,
+    players: int = 3,
+    key: str | None = None,
+    via: str | None = None,
+    source: str | None = None,
+) -> Client:
+    client = await Client.connect(url, via, key, source)
+    await client.send(
+        protocol.Quick(protocol.PROTOCOL_VERSION, name, players, player=player_id(key))
+    )
+    await client.until(lambda: answered(client), "an answer")
     return client
 
 

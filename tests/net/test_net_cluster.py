@@ -10,26 +10,41 @@ from __future__ import annotations
 import asyncio
 import json
 import ssl
+import urllib.error
 from pathlib import Path
 
 import pytest
 from clusterkit import Nodes, until
 from leakkit import leaks
-from netkit import WAIT, Client, create, join, play_my_turns, running_server, watch, welcome
+from netkit import (
+    WAIT,
+    Client,
+    create,
+    elsewhere,
+    join,
+    play_my_turns,
+    running_server,
+    watch,
+    welcome,
+)
 from servicekit import need
 from test_net_no_leak import play_table
 from test_net_resilience import follow_and_play
 
 from mantis.engine import CardRevealed, TurnStarted
 from mantis.engine.record import parse_record
+from mantis.net import client as client_module
 from mantis.net import codes, protocol
 from mantis.net.client import Dropped, Reconnected, TableConnection
+from mantis.net.key_proof import id_of, verifier_of
+from mantis.net.rated_games import HISTORY
 from mantis.rating.levels import level_rating
 from mantis.rating.scale import Rating
 from mantis.rating.update import rate
-from mantis.store.player_keys import PlayerKeys
+from mantis.store.player_keys import PlayerKeys, new_key
 from mantis.store.seat_tokens import SeatTokens
 from mantis.table import Away, PublicPosition, Recorded, TimedOut
+from mantis.table.names import capitals_key
 
 V = protocol.PROTOCOL_VERSION
 
@@ -196,13 +211,50 @@ async def test_the_owner_killed_mid_game_another_node_takes_over_and_nothing_is_
         await client.close()
 
 
+async def seasoned(database: str, keys: dict[str, str]) -> None:
+    """These people hold their names with these keys, each with the rated games behind them
+    that make them weigh fully as an opponent."""
+    import asyncpg
+
+    db = await asyncpg.connect(database)
+    try:
+        await db.executemany(
+            "INSERT INTO players (name_key, name, key_hash, key_id, key_up, games, created_at, "
+            "last_seen) VALUES ($1, $2, $3, $4, $5, $6, now(), now())",
+            [
+                (
+                    name.lower(),
+                    name,
+                    verifier_of(k),
+                    id_of(verifier_of(k)),
+                    capitals_key(name),
+                    HISTORY,
+                )
+                for name, k in keys.items()
+            ],
+        )
+    finally:
+        await db.close()
+
+
 async def test_a_rated_games_owner_killed_it_finishes_and_moves_both_ratings(
-    nodes: Nodes, redis_server, tmp_path: Path
+    nodes: Nodes, redis_server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     nodes.ready()
+    ann_key, bea_key = new_key(), new_key()
+    await seasoned(nodes.database, {"Ann": ann_key, "Bea": bea_key})
+    # Bea sits from a network of her own (people of one network do not rate each other).
+    direct = client_module.connect
+
+    def from_elsewhere(url: str, **options: object):  # type: ignore[no-untyped-def]
+        if not url.startswith(nodes.proxy.url):
+            options["local_addr"] = (elsewhere(2), 0)
+        return direct(url, **options)
+
+    monkeypatch.setattr(client_module, "connect", from_elsewhere)
     ann = TableConnection(
         nodes.proxy.url,
-        protocol.Create(V, "Ann", ("human", "open", "greedy"), rated=True),
+        protocol.Create(V, "Ann", ("human", "open", "greedy"), rated=True, key=ann_key),
         tokens=SeatTokens(tmp_path / "ann.json"),
         keys=PlayerKeys(tmp_path / "ann-keys.json"),
     )
@@ -211,7 +263,7 @@ async def test_a_rated_games_owner_killed_it_finishes_and_moves_both_ratings(
     second, third = [node for node in nodes.nodes if node is not owner]
     bea = TableConnection(
         second.url,
-        protocol.Join(V, code, "Bea"),
+        protocol.Join(V, code, "Bea", key=bea_key),
         tokens=SeatTokens(tmp_path / "bea.json"),
         keys=PlayerKeys(tmp_path / "bea-keys.json"),
     )
@@ -229,7 +281,7 @@ async def test_a_rated_games_owner_killed_it_finishes_and_moves_both_ratings(
     record = parse_record(ann.record)
     assert record.result is not None
     after = rate([Rating(), Rating(), level_rating("greedy", 3)], record.result.winners)
-    expected = [("Ann", 1, after[0].shown), ("Bea", 1, after[1].shown)]
+    expected = [("Ann", HISTORY + 1, after[0].shown), ("Bea", HISTORY + 1, after[1].shown)]
     # Every node reads the one store: the same board on each.
     for node in (second, third):
         _, body = node.get("/leaderboard")
@@ -497,8 +549,12 @@ async def test_metrics_on_every_node(nodes: Nodes) -> None:
     await ann.send(protocol.Start())
     await play_my_turns(ann, 0)
     assert isinstance(ann.stream[-1], Recorded)
-    kind, text = nodes.nodes[0].get("/metrics")
+    node = nodes.nodes[0]
+    kind, text = node.get("/metrics", node.metrics_port)  # only where the operator said
     assert kind.startswith("text/plain")
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        node.get("/metrics")  # never on the players' port
+    assert refused.value.code == 404
     body = text.decode()
     for name in (
         "mantis_tables",

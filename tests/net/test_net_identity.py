@@ -73,11 +73,11 @@ async def test_a_name_held_by_one_key_is_refused_to_any_other_in_any_case(
 
 
 async def create_refused(url: str, name: str, key: str):
-    from netkit import Client
+    from netkit import Client, answered, player_id
 
-    client = await Client.connect(url)
-    await client.send(protocol.Create(V, name, ("human", "open"), key=key))
-    await client.until(lambda: client.heard, "an answer")
+    client = await Client.connect(url, key=key)
+    await client.send(protocol.Create(V, name, ("human", "open"), player=player_id(key)))
+    await client.until(lambda: answered(client), "an answer")
     return client
 
 

@@ -145,7 +145,7 @@ async def test_a_waiting_table_left_alone_is_closed_and_no_longer_counts(tmp_pat
         assert sweeps * server_module.SWEEP_EVERY > 100
         gone = await opening(url, protocol.Watch(V, code))
         assert refusal(gone) == protocol.UNKNOWN_CODE
-        await settled(lambda: not server.counted, "its count given back")
+        await settled(lambda: not server.tables.counted, "its count given back")
         back = await create(url, ("human", "open"), "Eve")
         assert welcome(back).seat == 0
         await back.close()

@@ -25,6 +25,7 @@ from leakkit import FIELDS, SERVER_MESSAGE, STREAM_MESSAGE, leaks, read_frames, 
 from netkit import (
     Client,
     create,
+    elsewhere,
     heard,
     join,
     play_my_turns,
@@ -48,9 +49,10 @@ CLOCK = 30
 
 #: Stream messages no game here has: a bot's fault or failed start (the server's bots are
 #: its own levels, which neither raise nor overrun), a failed save, and talk (said to the
-#: people beside the stream, never on it).  The checker's reading of them is checked on
-#: forged frames instead.
-NEVER_SENT = {Fault, StartFailed, KeepFailed, Talk}
+#: people beside the stream, never on it), and ``rekeyed`` (the answer to replacing a key,
+#: which no table's connection asks: test_net_key_proof.py).  The checker's reading of them
+#: is checked on forged frames instead.
+NEVER_SENT = {Fault, StartFailed, KeepFailed, Talk, protocol.Rekeyed}
 
 
 def _tag(kind: type) -> str:
@@ -60,9 +62,10 @@ def _tag(kind: type) -> str:
 # ---------------------------------------------------------------------- the games
 
 
-async def enter(url: str, opening: dict[str, object]) -> Client:
-    """A connection opened with ``opening`` (a join or a watch, in any version's words)."""
-    client = await Client.connect(url)
+async def enter(url: str, opening: dict[str, object], source: str | None = None) -> Client:
+    """A connection opened with ``opening`` (a join or a watch, in any version's words), from
+    ``source`` (a loopback address: another network for a rated table's people)."""
+    client = await Client.connect(url, source=source)
     await client.send(opening)
     await client.until(lambda: client.heard, "an answer")
     assert isinstance(client.heard[0], protocol.Welcome), client.heard[0]
@@ -108,8 +111,15 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
     rated = n % 3 == 0
     talks, leaves, again = n % 4 == 2, n % 7 == 4, n % 10 == 0 and people > 1
     keys = [new_key() if rated else None for _ in range(people)]
+    # (Its people from networks of their own: people of one network do not rate each other.)
     host = await create(
-        url, specs, f"Host {n}", clock=CLOCK if n % 4 == 1 else None, rated=rated, key=keys[0]
+        url,
+        specs,
+        f"Host {n}",
+        clock=CLOCK if n % 4 == 1 else None,
+        rated=rated,
+        key=keys[0],
+        source=elsewhere(8 * n) if rated else None,
     )
     code = welcome(host).code
     clients = {"host": host}
@@ -120,7 +130,7 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
         opening = {"type": "join", "protocol": version, "code": code, "name": f"P{k} of {n}"}
         if keys[k] is not None:
             opening["key"] = keys[k]
-        clients[f"person {k}"] = await enter(url, opening)
+        clients[f"person {k}"] = await enter(url, opening, elsewhere(8 * n + k) if rated else None)
     seated = list(clients.values())
     watching = 1 + n % 3
     clients["spectator"] = await watch(url, code, max(watching, 2) if talks else watching)

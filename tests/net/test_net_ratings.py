@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import urllib.error
 import urllib.request
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,7 @@ from netkit import (
     board_winners,
     create,
     deals,
+    elsewhere,
     heard,
     join,
     play_my_turns,
@@ -27,7 +30,9 @@ from netkit import (
     welcome,
 )
 
-from mantis.net import protocol, server
+from mantis.net import leaderboard_pages, protocol
+from mantis.net.key_proof import id_of, verifier_of
+from mantis.net.rated_games import HISTORY
 from mantis.players.clock import ManualClock
 from mantis.rating.levels import level_rating
 from mantis.rating.scale import Rating
@@ -35,6 +40,7 @@ from mantis.rating.update import rate
 from mantis.store.player_keys import new_key
 from mantis.store.tables_db import DB_NAME, TablesDB
 from mantis.table import Away
+from mantis.table.names import capitals_key
 
 CLOCK = 30
 #: A two-seat deal that the seat played by its away bot (greedy) wins against a person
@@ -67,22 +73,65 @@ async def ratings_moved(client: Client) -> protocol.Ratings:
     return await client.until(moved, "the ratings moved")
 
 
-async def rated_pair(url: str, seats=("human", "open"), **rules: Any) -> tuple[Client, Client]:
-    ann = await create(url, seats, "Ann", key=new_key(), rated=True, **rules)
-    bea = await join(url, welcome(ann).code, "Bea", key=new_key())
+async def season(data: Path, database: str | None, games: int = HISTORY) -> dict[str, str]:
+    """Ann and Bea, each holding their name with a key and ``games`` rated games behind
+    them (so each weighs fully as the other's opponent); their keys, by name."""
+    keys = {"Ann": new_key(), "Bea": new_key()}
+    rows = [
+        (name.lower(), name, verifier_of(key), id_of(verifier_of(key)), capitals_key(name))
+        for name, key in keys.items()
+    ]
+    insert = (
+        "INSERT INTO players (name_key, name, key_hash, key_id, key_up, games, created_at, "
+        "last_seen) VALUES ({}, {}, {}, {}, {}, {}, {}, {})"
+    )
+    now = datetime.now(UTC)
+    if database is None:
+        TablesDB(data / DB_NAME).close()  # (the schema, made)
+        with sqlite3.connect(data / DB_NAME) as db:
+            db.executemany(
+                insert.format(*"?" * 8),
+                [(*row, games, now.isoformat(), now.isoformat()) for row in rows],
+            )
+    else:
+        import asyncpg
+
+        from mantis.store.tables_pg import PgTableStore
+
+        await (await PgTableStore.open(database)).close()
+        db = await asyncpg.connect(database)
+        try:
+            await db.executemany(
+                insert.format(*(f"${n}" for n in range(1, 9))),
+                [(*row, games, now, now) for row in rows],
+            )
+        finally:
+            await db.close()
+    return keys
+
+
+async def rated_pair(
+    url: str, seats=("human", "open"), keys: dict[str, str] | None = None, **rules: Any
+) -> tuple[Client, Client]:
+    """Ann's rated table and Bea at it, each from a network of their own (with ``keys``:
+    those two players' keys, as ``season`` made them)."""
+    keys = keys or {"Ann": new_key(), "Bea": new_key()}
+    ann = await create(url, seats, "Ann", key=keys["Ann"], rated=True, source=elsewhere(1), **rules)
+    bea = await join(url, welcome(ann).code, "Bea", key=keys["Bea"], source=elsewhere(2))
     return ann, bea
 
 
 async def test_a_rated_game_moves_both_people_and_an_unrated_one_does_not(
     tmp_path: Path, database: str | None
 ) -> None:
+    keys = await season(tmp_path, database)
     async with running_server(tmp_path, database, seeds=deals(ANN_WINS)) as (_, url):
-        ann, bea = await rated_pair(url, ("human", "open", "greedy"))
+        ann, bea = await rated_pair(url, ("human", "open", "greedy"), keys)
         told = await ann.until(
             lambda: [r for r in heard(ann, protocol.Ratings) if r.seats[1] is not None], "Bea's"
         )
         assert told[-1].rated and told[-1].counts and told[-1].why is None
-        assert told[-1].seats[0] == protocol.SeatRating(1500, 500, True, 0)
+        assert told[-1].seats[0] == protocol.SeatRating(1500, 500, True, HISTORY)
         await ann.send(protocol.Start())
         await asyncio.gather(play_my_turns(ann, 0), play_my_turns(bea, 1))
         moved = await ratings_moved(ann)
@@ -93,7 +142,7 @@ async def test_a_rated_game_moves_both_people_and_an_unrated_one_does_not(
         assert moved.before == (1500, 1500, None)
         for seat in (0, 1):
             assert moved.seats[seat].rating == expected[seat].shown
-            assert moved.seats[seat].games == 1
+            assert moved.seats[seat].games == HISTORY + 1
         assert moved.seats[2] is None
         board, _ = await leaderboard(url)
         assert sorted(row["name"] for row in board) == ["Ann", "Bea"]
@@ -102,8 +151,8 @@ async def test_a_rated_game_moves_both_people_and_an_unrated_one_does_not(
             "Bea": int(1 in winners),
         }
         # An unrated table: two people with keys play, nothing moves.
-        cy = await create(url, ("human", "open"), "Cy", key=new_key())
-        dee = await join(url, welcome(cy).code, "Dee", key=new_key())
+        cy = await create(url, ("human", "open"), "Cy", key=new_key(), source=elsewhere(3))
+        dee = await join(url, welcome(cy).code, "Dee", key=new_key(), source=elsewhere(4))
         await cy.send(protocol.Start())
         await asyncio.gather(play_my_turns(cy, 0), play_my_turns(dee, 1))
         last = heard(cy, protocol.Ratings)[-1]
@@ -123,12 +172,12 @@ async def test_a_rated_table_with_one_person_holding_a_key_plays_unrated_and_say
         assert said.rated and not said.counts and "two people" in said.why
         await ann.send(protocol.Start())
         await play_my_turns(ann, 0)
-        # A keyless person (an older Mantis) at a rated table: unrated too, and said.
+        # A keyless person (an older Mantis) is nobody to rate against: one key, unrated.
         cy = await create(url, ("human", "open"), "Cy", key=new_key(), rated=True)
-        old = await join(url, welcome(cy).code, "Old")  # no key
+        old = await join(url, welcome(cy).code, "Old", source=elsewhere(5))  # no key
         await cy.until(
             lambda: any(
-                "Old plays without a player key" in (r.why or "")
+                r.seats[1] is None and "two people" in (r.why or "")
                 for r in heard(cy, protocol.Ratings)
             ),
             "the reason",
@@ -141,8 +190,9 @@ async def test_a_rated_table_with_one_person_holding_a_key_plays_unrated_and_say
 
 
 async def test_leaving_a_rated_game_takes_the_loss(tmp_path: Path) -> None:
+    keys = await season(tmp_path, None)
     async with running_server(tmp_path, seeds=deals(FORFEITER_WINS)) as (_, url):
-        ann, bea = await rated_pair(url)
+        ann, bea = await rated_pair(url, keys=keys)
         await ann.send(protocol.Start())
         await bea.until(lambda: turn_to_answer(bea.stream), "the first turn")
         await bea.send(protocol.Leave())
@@ -152,17 +202,18 @@ async def test_leaving_a_rated_game_takes_the_loss(tmp_path: Path) -> None:
         assert moved.seats[0].rating > 1500 > moved.seats[1].rating
         board, _ = await leaderboard(url)
         assert [(r["name"], r["wins"], r["games"]) for r in board] == [
-            ("Ann", 1, 1),
-            ("Bea", 0, 1),
+            ("Ann", 1, HISTORY + 1),
+            ("Bea", 0, HISTORY + 1),
         ]
         for client in (ann, bea):
             await client.close()
 
 
-async def test_three_timeouts_in_a_row_in_a_rated_game_take_the_loss(tmp_path: Path) -> None:
+async def test_three_timeouts_in_a_rated_game_take_the_loss(tmp_path: Path) -> None:
     clock = ManualClock()
+    keys = await season(tmp_path, None)
     async with running_server(tmp_path, clock=clock, seeds=deals(FORFEITER_WINS)) as (_, url):
-        ann, bea = await rated_pair(url, clock=CLOCK)
+        ann, bea = await rated_pair(url, keys=keys, clock=CLOCK)
         await ann.send(protocol.Start())
         annie = asyncio.create_task(play_my_turns(ann, 0))  # Ann plays; Bea never does
         while not any(isinstance(m, Away) for m in ann.stream):
@@ -196,8 +247,9 @@ async def test_three_timeouts_in_a_row_in_a_rated_game_take_the_loss(tmp_path: P
 
 
 async def test_a_restart_keeps_ratings_and_names(tmp_path: Path, database: str | None) -> None:
+    keys = await season(tmp_path, database)
     async with running_server(tmp_path, database) as (_, url):
-        ann, bea = await rated_pair(url)
+        ann, bea = await rated_pair(url, keys=keys)
         await ann.send(protocol.Start())
         await asyncio.gather(play_my_turns(ann, 0), play_my_turns(bea, 1))
         await ratings_moved(ann)
@@ -213,22 +265,19 @@ async def test_a_restart_keeps_ratings_and_names(tmp_path: Path, database: str |
 
 
 def _seed_players(path: Path, rows: list[tuple[str, float, float, int]]) -> None:
-    db = TablesDB(path)
-    try:
-        for name, mu, sigma, games in rows:
-            db.bind_name(name.lower(), name, "digest-" + name)
-            db._db.execute(
-                "UPDATE players SET mu = ?, sigma = ?, games = ? WHERE name_key = ?",
-                (mu, sigma, games, name.lower()),
-            )
-    finally:
-        db.close()
+    TablesDB(path).close()  # (the schema, made)
+    with sqlite3.connect(path) as db:
+        db.executemany(
+            "INSERT INTO players (name_key, name, key_hash, mu, sigma, games, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, '2026-01-01T00:00:00+00:00')",
+            [(n.lower(), n, "digest-" + n, mu, sigma, games) for n, mu, sigma, games in rows],
+        )
 
 
 async def test_the_leaderboard_is_ordered_by_the_low_end_then_games_and_paged(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(server, "LEADERBOARD_PAGE", 2)
+    monkeypatch.setattr(leaderboard_pages, "LEADERBOARD_PAGE", 2)
     _seed_players(
         tmp_path / DB_NAME,
         [
@@ -241,9 +290,10 @@ async def test_the_leaderboard_is_ordered_by_the_low_end_then_games_and_paged(
         ],
     )
     async with running_server(tmp_path) as (_, url):
-        pages = [await leaderboard(url, n) for n in (1, 2, 3, 4)]
+        pages = [await leaderboard(url, n) for n in (1, 2, 3)]
         names = [[row["name"] for row in rows] for rows, _ in pages]
-        assert names == [["Also", "Tied"], ["Sure", "Wide"], ["Low"], []]
+        assert names == [["Also", "Tied"], ["Sure", "Wide"], ["Low"]]
+        assert (await leaderboard(url, 4))[0] == 404  # past the last page
         first, headers = pages[0]
         assert headers["X-Total-Count"] == "5" and headers["X-Page-Size"] == "2"
         assert headers["Link"] == '</leaderboard?page=2>; rel="next"'

@@ -6,10 +6,13 @@ import json
 import signal
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
 from netkit import WAIT, ServerProcess
+from servicekit import free_port
 
 from mantis.cli import main
 
@@ -67,6 +70,9 @@ def test_bad_serve_values_exit_2_and_a_taken_port_exits_1(tmp_path: Path, capsys
         ["serve", "--away-after", "0"],
         ["serve", "--quick-bot", "mybot:Cheat"],
         ["serve", "--quick-wait", "-1"],
+        ["serve", "--metrics", "9100"],
+        ["serve", "--metrics", "127.0.0.1:x"],
+        ["key", "rotate", "http://example"],
     ):
         assert main(argv) == 2
         err = capsys.readouterr().err
@@ -97,3 +103,30 @@ def test_a_database_that_cannot_be_reached_exits_1_with_one_line(tmp_path: Path)
     assert process.returncode == 1 and process.stdout == ""
     assert process.stderr.count("\n") == 1 and "cannot reach the database" in process.stderr
     assert "secret" not in process.stderr and "Traceback" not in process.stderr
+
+
+def test_the_figures_are_served_where_the_operator_says_and_nowhere_else(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    running = ServerProcess(tmp_path, 0, "--metrics", f"127.0.0.1:{port}")
+    try:
+        said = {running.process.stderr.readline().strip() for _ in range(2)}
+        assert f"mantis: metrics on http://127.0.0.1:{port}/metrics" in said
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=WAIT) as answer:
+            assert b"mantis_connections" in answer.read()
+        game_port = running.url.replace("ws://", "http://") + "/metrics"
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(game_port, timeout=WAIT)
+        assert refused.value.code == 404
+    finally:
+        running.stop()
+    # An address it cannot listen on: one line, status 1.
+    taken = subprocess.run(
+        [sys.executable, "-m", "mantis", "serve", "--port", "0", "--data", str(tmp_path)]
+        + ["--metrics", "192.0.2.1:9100"],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+    assert taken.returncode == 1 and "cannot serve metrics on 192.0.2.1:9100" in taken.stderr

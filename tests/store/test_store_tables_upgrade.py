@@ -72,7 +72,7 @@ async def test_a_v2_file_keeps_its_game_and_gains_the_rules_as_they_were(tmp_pat
     finally:
         await store.close()
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
 
 
 async def test_a_v2_postgresql_database_gains_the_rules_as_they_were(pg_url: str) -> None:
@@ -92,7 +92,8 @@ async def test_a_v2_postgresql_database_gains_the_rules_as_they_were(pg_url: str
             "DROP TABLE game_ratings; DROP TABLE players;"
             "ALTER TABLE tables DROP COLUMN clock, DROP COLUMN talk, DROP COLUMN quick,"
             " DROP COLUMN rated;"
-            "ALTER TABLE seats DROP COLUMN left_game, DROP COLUMN player, DROP COLUMN key_hash;"
+            "ALTER TABLE seats DROP COLUMN left_game, DROP COLUMN player, DROP COLUMN key_hash,"
+            " DROP COLUMN network;"
             "ALTER TABLE games DROP COLUMN deadline_turn, DROP COLUMN deadline;"
             "UPDATE mantis_schema SET version = 2"
         )

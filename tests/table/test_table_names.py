@@ -128,3 +128,50 @@ def test_local_setup_refuses_names_that_look_alike(given: str, says: str, capsys
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and says in err
     assert parse_seats("human,random", "You,Bea")[0].name == "You"
+
+
+# ---------------------------------------------------------------------- the rules, alone
+
+
+@pytest.mark.parametrize(
+    ("held", "alike"),
+    [
+        ("Alice", "AIice"),  # capital I looks like l
+        ("Ian", "lan"),
+        ("Bill", "BiII"),
+        ("Olga", "0lga"),  # zero looks like O
+        ("Ann", "ANN"),
+        ("Ann", "\u0410nn"),  # a Cyrillic А
+        ("Igor", "Igo\u0433"),  # a Cyrillic г
+        ("Arnold", "Amold"),  # rn looks like m
+    ],
+)
+def test_look_alikes_clash_on_a_name_key_in_any_case(held: str, alike: str) -> None:
+    for a in (alike, alike.lower(), alike.upper(), alike.swapcase()):
+        assert names.NameKeys.of(held).clash(names.NameKeys.of(a)), (held, a)
+        assert names.NameKeys.of(a).clash(names.NameKeys.of(held.upper())), (held, a)
+
+
+@pytest.mark.parametrize(("one", "other"), [("Bob", "Rob"), ("Ann", "Anna"), ("Eve", "Ewe")])
+def test_names_that_do_not_look_alike_do_not_clash(one: str, other: str) -> None:
+    assert not names.NameKeys.of(one).clash(names.NameKeys.of(other))
+
+
+def test_a_name_keys_low_key_is_the_name_key_kept_before() -> None:
+    assert names.NameKeys.of("Ann").low == names.name_key("Ann") == "ann"
+    assert names.capitals_key("AIice") == names.capitals_key("alice") == "allce"
+
+
+def test_a_talk_line_keeps_a_few_marks_on_a_letter_and_no_blank_cells() -> None:
+    piled = "o" + "\u0301" * 180 + "k"
+    kept = names.clean_line(piled)
+    assert kept.startswith("\u00f3") and kept.endswith("k")  # (ó: o and its first mark)
+    marks = unicodedata.normalize("NFD", kept)
+    assert sum(unicodedata.category(c) == "Mn" for c in marks) == names.MAX_MARKS
+    assert names.clean_line("Tiếng Việt") == "Tiếng Việt"  # real diacritics stay
+    assert names.clean_line("\u0301\u0301 hi") == "hi"  # marks on nothing go
+    for blank in ("\u2800", "\u3164", "\U0001d159", "\uffa0"):
+        assert names.clean_line(f"a{blank * 5}b {blank}") == "ab"
+        assert names.clean_line(blank * 30) == ""
+    # What held before still does: markup, escapes, bidi and zero-width are gone.
+    assert names.clean_line("[b]x\x1b\u202e\u200by") == "b xy"

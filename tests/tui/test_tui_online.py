@@ -184,6 +184,8 @@ def test_bad_values_exit_2_with_one_line(capsys: pytest.CaptureFixture) -> None:
         ["quick", "ws://127.0.0.1:1", "--players", "7"],
         ["quick", "ws://127.0.0.1:1", "--name", "[]"],
         ["quick", "http://127.0.0.1:1"],
+        ["host", "ws://127.0.0.1:1", "--seats", "human,open", "--rated"],  # (no clock)
+        ["host", "ws://127.0.0.1:1", "--seats", "human,open", "--rated", "--clock", "300"],
     ]
     for argv in cases:
         assert main(argv) == 2, argv

@@ -10,7 +10,7 @@ from pathlib import Path
 from tuikit import shown, wait_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
-from netkit import join, running_server  # noqa: E402
+from netkit import elsewhere, join, running_server  # noqa: E402
 
 from mantis.store.player_keys import PlayerKeys, new_key, server_address  # noqa: E402
 from mantis.tui.app import MantisApp  # noqa: E402
@@ -37,6 +37,11 @@ async def test_a_rated_table_from_the_lobby_shows_each_seats_rating(tmp_path: Pa
             lobby.query_one("#online-name").value = "Ann"
             lobby.query_one("#online-players").value = 2
             lobby.query_one("#online-rated").value = True
+            lobby.action_create()  # a rated table without a clock: said, and not made
+            error = lobby.query_one("#lobby-error")
+            await wait_for(pilot, lambda: "needs a turn clock" in str(error.render()))
+            assert not server.rooms
+            lobby.query_one("#online-clock").value = 30
             lobby.action_create()
             await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
             room = app.screen
@@ -47,7 +52,7 @@ async def test_a_rated_table_from_the_lobby_shows_each_seats_rating(tmp_path: Pa
             keys_file = PlayerKeys().path
             assert stat.S_IMODE(keys_file.stat().st_mode) == 0o600
             assert table.seats[0].key_hash == hashlib.sha256(key.encode()).hexdigest()
-            bea = await join(url, table.code, "Bea", key=new_key())
+            bea = await join(url, table.code, "Bea", key=new_key(), source=elsewhere(2))
             await wait_for(pilot, lambda: len(cells(room)) == 2 and "1,500?" in cells(room)[1])
             assert cells(room)[0][3] == "1,500?"
             title = str(room.query_one("#room-title").render())

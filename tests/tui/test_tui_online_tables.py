@@ -16,6 +16,7 @@ from tuikit import Heard, shown, wait_for
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 from netkit import (  # noqa: E402
     board_winners,
+    create,
     deals,
     heard,
     join,
@@ -27,6 +28,7 @@ from netkit import (  # noqa: E402
 
 from mantis.net import protocol  # noqa: E402
 from mantis.net.client import TableConnection  # noqa: E402
+from mantis.net.limits import ServerLimits  # noqa: E402
 from mantis.players.clock import ManualClock  # noqa: E402
 from mantis.store.stats import StatsDB  # noqa: E402
 from mantis.table import Back, Left, TimedOut  # noqa: E402
@@ -272,3 +274,47 @@ async def test_play_now_waits_for_people_and_a_new_table_has_its_rules(tmp_path:
             assert app.screen.names == ["You", "Bea"] or app.screen.names == ["Bea", "You"]
             assert app.settings.quick_players == 2
         await bea.close()
+
+
+async def test_another_game_refused_for_too_many_tables_is_said_on_the_result(
+    tmp_path: Path,
+) -> None:
+    # One table an address: once this game is over, another table of Ann's address
+    # leaves no room for another game here.
+    async with running_server(tmp_path / "server", limits=ServerLimits(tables_per_address=1)) as (
+        _,
+        url,
+    ):
+        ann = TableConnection(
+            url, protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "greedy"))
+        )
+        await ann.open()
+        app = MantisApp(first_screens.Online(ann), still=True)
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            board = await started(pilot, app)
+            while not isinstance(app.screen, GameOverScreen):
+                await wait_for(
+                    pilot,
+                    lambda: board.waiting is not None or isinstance(app.screen, GameOverScreen),
+                )
+                if board.waiting is not None:
+                    turn = board.state.turn
+                    await pilot.press("s")
+                    await wait_for(
+                        pilot,
+                        lambda t=turn: (
+                            board.state.turn > t or isinstance(app.screen, GameOverScreen)
+                        ),
+                    )
+            other = await create(url, ("human", "open"), "Ann's friend")  # the address's one
+            await pilot.press("a")
+            await wait_for(
+                pilot,
+                lambda: any(
+                    "this table's address has as many tables" in n.message
+                    for n in app._notifications
+                ),
+            )
+            assert isinstance(app.screen, GameOverScreen)  # no other game
+            await other.close()
+        await ann.close()

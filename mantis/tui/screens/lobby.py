@@ -282,6 +282,9 @@ class LobbyScreen(Screen[None]):
         seconds = clock if isinstance(clock, int) else None
         talk = self.query_one("#online-talk", Select).value is not False
         rated = self.query_one("#online-rated", Select).value is True
+        if rated and seconds is None:  # (nobody may hold a rated table still)
+            self.show_error("A rated table needs a turn clock: pick one beside Rated.")
+            return
         self._remember(url, name, seats[1:])
         self.prefs.change(online_clock=seconds, online_talk=talk)
         create = protocol.Create(

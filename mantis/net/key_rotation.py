@@ -1,0 +1,81 @@
+"""``mantis key rotate SERVER``: replace this app's player key for a server, there and here.
+
+The new key is kept in the key file first, as pending; then the server is
+asked to replace the old key by it (proving the old one: ``rekey``); only
+once it has is the new key the one this app uses there.  A rotation cut
+short (the server unreachable, the app killed) keeps its pending key, and
+the next ``rotate`` finishes it: if the server took the new key already, it
+is simply made current; the old key is never dropped before the server
+holds the new one, so no name is lost on the way.  After a rotation the old
+key holds nothing on that server (a copy of it, exported or stolen, is
+worth nothing there).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from ..store.player_keys import KeyFileError, PlayerKeys, server_address
+from ..store.printable import printable
+from . import protocol
+from .client import OnlineError, check_url, rotate_key
+
+USAGE_ERROR = 2
+FAILED = 1
+
+
+def run_rotate(args: argparse.Namespace, keys: PlayerKeys | None = None) -> int:
+    """Rotate the key for ``args.server``; the exit status (one line on stderr if it fails)."""
+    keys = keys if keys is not None else PlayerKeys()
+    try:
+        url = check_url(args.server)
+        server_address(url)
+    except ValueError as exc:
+        print(f"mantis: error: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    try:
+        old, new, earlier = keys.rotating(url)
+    except KeyFileError as exc:
+        print(f"mantis: {exc}", file=sys.stderr)
+        return FAILED
+    return asyncio.run(_rotate(url, keys, old, new, earlier))
+
+
+async def _rotate(url: str, keys: PlayerKeys, old: str, new: str, earlier: bool) -> int:
+    server = server_address(url)
+    try:
+        if earlier:  # a rotation cut short: the server may hold the new key already
+            try:
+                names = await rotate_key(url, new, new)
+            except OnlineError as exc:
+                if exc.code != protocol.UNKNOWN_KEY:
+                    raise
+            else:
+                keys.rotated(url)
+                print(f"Your key for {server} is new: it holds {_names(names)} there.")
+                return 0
+        names = await rotate_key(url, old, new)
+    except OnlineError as exc:
+        if exc.code == protocol.UNKNOWN_KEY:  # the old key held nothing there: nothing to move
+            keys.rotated(url)
+            print(f"Your key for {server} is new ({server} held no name for the old one).")
+            return 0
+        if exc.code != "unreachable":
+            keys.not_rotated(url)  # refused: the old key stays, as it was
+        else:
+            print("(Run it again once the server answers: it finishes the rotation.)")
+        print(f"mantis: {printable(exc)}", file=sys.stderr)
+        return FAILED
+    except KeyFileError as exc:
+        print(f"mantis: {exc}", file=sys.stderr)
+        return FAILED
+    keys.rotated(url)
+    print(f"Your key for {server} is new: it holds {_names(names)} there; the old one none.")
+    print("Export your keys again (mantis key export FILE): a copy made before is out of date.")
+    return 0
+
+
+def _names(count: int) -> str:
+    return f"{count} name{'s' * (count != 1)}"

@@ -1,0 +1,155 @@
+"""A key that does not travel (protocol 4): proved with an HMAC of a challenge, rotated.
+
+Real servers on loopback; the reference client (``TableConnection``) and raw
+protocol clients; what reaches the server is read off its own decoder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from netkit import Client, answered, create, join, player_id, running_server, welcome
+
+from mantis.net import key_proof, protocol
+from mantis.net.client import TableConnection, rotate_key
+from mantis.net.key_rotation import run_rotate
+from mantis.store.player_keys import PlayerKeys, new_key
+from mantis.store.seat_tokens import SeatTokens
+
+V = protocol.PROTOCOL_VERSION
+
+
+async def answer_of(client: Client) -> protocol.ServerMessage:
+    await client.until(lambda: answered(client) or client.closed, "an answer")
+    return next(m for m in client.heard if not isinstance(m, protocol.Challenge))
+
+
+async def test_the_reference_client_never_sends_its_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    received: list[str] = []
+    decode = protocol.decode_client
+
+    def kept(data: str | bytes) -> protocol.ClientMessage:
+        received.append(data if isinstance(data, str) else data.decode())
+        return decode(data)
+
+    monkeypatch.setattr(protocol, "decode_client", kept)
+    keys = PlayerKeys(tmp_path / "keys.json")
+    async with running_server(tmp_path) as (server, url):
+        table = TableConnection(
+            url,
+            protocol.Create(V, "Ann", ("human", "open")),
+            tokens=SeatTokens(tmp_path / "tokens.json"),
+            keys=keys,
+        )
+        await table.open()
+        key = keys.keys()[next(iter(keys.keys()))]
+        assert table.seat == 0 and server.rooms[table.code].seats[0].player == "ann"
+        # It sat down naming its key's id and proving it: the key never reached the server.
+        assert received and not any(key in frame for frame in received)
+        kinds = [json.loads(frame)["type"] for frame in received]
+        assert kinds == ["create", "prove"]
+        await table.close()
+        # Next time it proves (the server knows the key now): the verifier does not travel
+        # either, only an HMAC of that connection's challenge.
+        received.clear()
+        again = TableConnection(
+            url,
+            protocol.Create(V, "Ann", ("human", "open")),
+            tokens=SeatTokens(tmp_path / "tokens.json"),
+            keys=keys,
+        )
+        await again.open()
+        verifier = key_proof.verifier_of(key)
+        assert not any(key in frame or verifier in frame for frame in received)
+        await again.close()
+
+
+async def test_a_proof_must_answer_this_connections_challenge(tmp_path: Path) -> None:
+    key = new_key()
+    async with running_server(tmp_path) as (_, url):
+        ann = await create(url, ("human", "open"), "Ann", key=key)  # the key is known now
+        verifier = key_proof.verifier_of(key)
+        # An overheard proof, replayed on a connection of its own: another nonce, refused.
+        first = next(m for m in ann.heard if isinstance(m, protocol.Challenge))
+        replayed = key_proof.proof_of(verifier, first.nonce)
+        thief = await Client.connect(url)
+        await thief.send(protocol.Create(V, "Ann", ("human", "open"), player=player_id(key)))
+        challenge = await thief.next(protocol.Challenge)
+        assert challenge.known and challenge.nonce != first.nonce
+        await thief.send(protocol.Prove(proof=replayed))
+        error = await answer_of(thief)
+        assert isinstance(error, protocol.Error) and error.code == protocol.BAD_PROOF
+        await thief.closes()
+        # A key new here names its verifier once; one that is not its id's is refused.
+        liar = await Client.connect(url)
+        await liar.send(protocol.Create(V, "Lia", ("human", "open"), player=player_id(new_key())))
+        assert not (await liar.next(protocol.Challenge)).known
+        await liar.send(protocol.Prove(verifier=verifier))  # (someone else's verifier)
+        assert (await answer_of(liar)).code == protocol.BAD_PROOF
+        # Protocol 4 never sends the key itself.
+        sender = await Client.connect(url)
+        await sender.send(protocol.Create(V, "Sam", ("human", "open"), key=new_key()))
+        assert (await answer_of(sender)).code == protocol.BAD_MESSAGE
+        await ann.close()
+
+
+async def test_a_version_3_client_is_served_as_before_and_its_name_proved_in_version_4(
+    tmp_path: Path,
+) -> None:
+    key = new_key()
+    async with running_server(tmp_path) as (_, url):
+        old = await Client.connect(url)
+        await old.send(protocol.Create(3, "Ann", ("human", "open"), key=key))
+        await old.next(protocol.Welcome)
+        assert '"protocol":3' in old.raw[0]
+        await old.next(protocol.Ratings)  # version 3 hears ratings
+        assert not any('"challenge"' in frame for frame in old.raw)
+        # The same key in version 4: its name, proved without sending the key.
+        new = await join(url, welcome(old).code, "ANN", key=new_key())
+        assert (await answer_of(new)).code == protocol.NAME_TAKEN
+        mine = await create(url, ("human", "open"), "ann", key=key)
+        assert welcome(mine).room.seats[0].name == "ann"
+        for client in (old, mine):
+            await client.close()
+
+
+async def test_a_rotated_key_holds_the_names_and_the_old_one_nothing(tmp_path: Path) -> None:
+    keys = PlayerKeys(tmp_path / "keys.json")
+    async with running_server(tmp_path) as (_, url):
+        old = keys.key_for(url)
+        for name in ("Ann", "Ada 2"):
+            client = await create(url, ("human", "open"), name, key=old)
+            await client.close()
+        args = argparse.Namespace(server=url)
+        assert await asyncio.to_thread(run_rotate, args, keys) == 0
+        new = keys.key_for(url)
+        assert new != old and keys._both()[1] == {}
+        for name in ("Ann", "ada 2"):
+            gone = await Client.connect(url, key=old)
+            await gone.send(protocol.Create(V, name, ("human", "open"), player=player_id(old)))
+            assert (await answer_of(gone)).code == protocol.NAME_TAKEN
+            mine = await create(url, ("human", "open"), name, key=new)
+            await mine.close()
+        # A rotation cut short after the server took the new key (the app killed before it
+        # kept it): the next one finds the server holds the pending key, and keeps it.
+        current, pending, earlier = keys.rotating(url)
+        assert (current, earlier) == (new, False)
+        assert await rotate_key(url, current, pending) == 2
+        assert keys.key_for(url) == new  # (not kept yet)
+        assert await asyncio.to_thread(run_rotate, args, keys) == 0
+        assert keys.key_for(url) == pending
+        # A key that holds no name there: nothing to move, the new key is simply taken.
+        other = PlayerKeys(tmp_path / "other.json")
+        unused = other.key_for(url)
+        assert await asyncio.to_thread(run_rotate, args, other) == 0
+        assert other.key_for(url) != unused
+    # The server gone: the rotation waits (its pending key kept), nothing is lost.
+    before = keys.key_for(url)
+    assert await asyncio.to_thread(run_rotate, args, keys) == 1
+    assert keys.key_for(url) == before and keys._both()[1]

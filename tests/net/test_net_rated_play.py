@@ -1,0 +1,308 @@
+"""Rated play nobody can farm: earned against someone else, and every way out costs the same.
+
+Each test is one of the ways a security review farmed or stalled rated play
+on a real server (raw protocol clients on loopback, each person from a
+network of their own where it matters); time is a ``ManualClock`` where a
+clock or a day is involved, and every wait is on a message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from netkit import (
+    Client,
+    create,
+    deals,
+    elsewhere,
+    heard,
+    join,
+    play_my_turns,
+    running_server,
+    turn_to_answer,
+    welcome,
+)
+from test_net_ratings import (
+    CLOCK,
+    FORFEITER_WINS,
+    leaderboard,
+    rated_pair,
+    ratings_moved,
+    season,
+)
+
+from mantis.engine import SCORE
+from mantis.net import protocol
+from mantis.net.limits import ServerLimits
+from mantis.net.rated_games import HISTORY, PAIR_GAMES_PER_DAY
+from mantis.players.clock import ManualClock
+from mantis.rating.scale import Rating
+from mantis.store.player_keys import new_key
+from mantis.table import Away, TimedOut
+
+DAY = 86_400.0
+
+
+async def judged(client: Client, seats: int) -> protocol.Ratings:
+    """The table's ``ratings`` once every seat's person is in it (judged with them)."""
+
+    def told() -> protocol.Ratings | None:
+        said = heard(client, protocol.Ratings)
+        return said[-1] if said and sum(s is not None for s in said[-1].seats) >= seats else None
+
+    return await client.until(told, "the ratings with everyone seated")
+
+
+def rated(client: Client) -> int:
+    """Rated games the client has heard the end of (their ratings moved)."""
+    return len([r for r in heard(client, protocol.Ratings) if r.before])
+
+
+async def walk_out(client: Client) -> None:
+    """Leave for good as soon as the game is on."""
+    await client.until(lambda: turn_to_answer(client.stream), "the first turn")
+    await client.send(protocol.Leave())
+
+
+# ---------------------------------------------------------------------- 1. farming
+
+
+async def test_throwaway_keys_that_leave_at_once_credit_the_farmer_nothing(tmp_path: Path) -> None:
+    farmer = new_key()
+    async with running_server(tmp_path) as (server, url):
+        # The review's case: a fresh key from the farmer's own address joins and leaves.
+        for n in range(2):
+            ann = await create(url, ("human", "open"), "Ann", key=farmer, rated=True)
+            eve = await join(url, welcome(ann).code, f"Eve {n}", key=new_key())
+            told = await judged(ann, 2)
+            assert not told.counts and "sit from one network" in told.why
+            await ann.send(protocol.Start())
+            await asyncio.gather(walk_out(eve), play_my_turns(ann, 0))
+            for client in (ann, eve):
+                await client.close()
+        assert (await server.store.players(["ann"]))["ann"].games == 0  # nothing was rated
+        # The same from other networks: counted, but a key with no rated games behind it
+        # weighs nothing as an opponent, so beating it is worth nothing.
+        for n in range(2):
+            ann = await create(
+                url, ("human", "open"), "Ann", key=farmer, rated=True, source=elsewhere(1)
+            )
+            eve = await join(
+                url, welcome(ann).code, f"Zed {n}", key=new_key(), source=elsewhere(10 + n)
+            )
+            assert (await judged(ann, 2)).counts
+            await ann.send(protocol.Start())
+            await asyncio.gather(walk_out(eve), play_my_turns(ann, 0))
+            moved = await ratings_moved(ann)
+            assert moved.before[0] == moved.seats[0].rating == 1500
+            for client in (ann, eve):
+                await client.close()
+        farmed = (await server.store.players(["ann"]))["ann"]
+        assert (farmed.rating, farmed.games, farmed.wins) == (Rating(), 2, 2)
+
+
+async def test_a_pair_plays_three_rated_games_a_day_and_more_the_next(tmp_path: Path) -> None:
+    clock = ManualClock()
+    keys = await season(tmp_path, None)
+    async with running_server(tmp_path, clock=clock) as (_, url):
+        ann, bea = await rated_pair(url, keys=keys, clock=CLOCK)
+        await ann.send(protocol.Start())
+        for game in range(1, PAIR_GAMES_PER_DAY + 3):
+            rated_before = rated(ann)
+            await asyncio.gather(play_my_turns(ann, 0), play_my_turns(bea, 1))
+            if game <= PAIR_GAMES_PER_DAY or game == PAIR_GAMES_PER_DAY + 2:
+                await ann.until(
+                    lambda n=rated_before: (
+                        len([r for r in heard(ann, protocol.Ratings) if r.before]) > n
+                    ),
+                    f"game {game} rated",
+                )
+            if game == PAIR_GAMES_PER_DAY:  # the next game would not count: said at once
+                told = await ann.until(
+                    lambda: (r := heard(ann, protocol.Ratings)[-1]) and not r.counts and r,
+                    "the next game unrated",
+                )
+                assert f"played {PAIR_GAMES_PER_DAY} rated games together today" in told.why
+            if game == PAIR_GAMES_PER_DAY + 1:
+                assert rated(ann) == rated_before
+                clock.advance(DAY)  # a day later they may rate each other again
+            clock.advance(61)  # (each offer of another game within its minute's allowance)
+            started = len(heard(ann, protocol.RoomState))
+            for client in (ann, bea):
+                await client.send(protocol.Again())
+            await ann.until(
+                lambda n=started: any(
+                    r.state == "playing" for r in heard(ann, protocol.RoomState, n)
+                ),
+                "the next game",
+            )
+            for client in (ann, bea):
+                await client.until(lambda c=client: not c.over, "the next game's stream")
+        board, _ = await leaderboard(url)
+        assert {row["name"]: row["games"] for row in board} == {
+            "Ann": HISTORY + PAIR_GAMES_PER_DAY + 1,
+            "Bea": HISTORY + PAIR_GAMES_PER_DAY + 1,
+        }
+        for client in (ann, bea):
+            await client.close()
+
+
+# ---------------------------------------------------------------------- 2. another game counts
+
+
+async def test_another_game_counts_as_a_table_for_the_address_that_opened_it(
+    tmp_path: Path,
+) -> None:
+    limits = ServerLimits(tables_per_address=1, max_tables=2)
+    async with running_server(tmp_path, limits=limits) as (server, url):
+        ann = await create(url, ("human", "greedy"), "Ann")
+        await ann.send(protocol.Start())
+        await play_my_turns(ann, 0)  # its game is over: its count is given back
+        other = await create(url, ("human", "open"), "Ann again")  # so a new table is fine
+        await ann.send(protocol.Again())
+        refused = await ann.error()
+        assert refused.code == protocol.TOO_MANY_TABLES and "\n" not in refused.message
+        first = server.rooms[welcome(ann).code]
+        assert first.state.value == "over" and not heard(ann, protocol.Offer)
+        # The server's own limit holds too: with two tables waiting, no game a third.
+        cy = await create(url, ("human", "open"), "Cy", source=elsewhere(2))
+        asked = len(ann.heard)
+        await ann.send(protocol.Again())
+        assert (await ann.error(asked)).code == protocol.SERVER_FULL
+        assert first.state.value == "over" and not heard(ann, protocol.Offer)
+        for client in (ann, other, cy):
+            await client.close()
+
+
+async def test_another_game_agreed_once_its_address_is_full_is_refused(tmp_path: Path) -> None:
+    limits = ServerLimits(tables_per_address=1)
+    async with running_server(tmp_path, limits=limits) as (server, url):
+        ann = await create(url, ("human", "open"), "Ann")
+        bea = await join(url, welcome(ann).code, "Bea", source=elsewhere(2))
+        await ann.send(protocol.Start())
+        await asyncio.gather(play_my_turns(ann, 0), play_my_turns(bea, 1))
+        await ann.send(protocol.Again())  # offered while Ann's address has no other table
+        await bea.next(protocol.Offer)
+        other = await create(url, ("human", "open"), "Ann again")  # ...then it has one
+        asked = len(bea.heard)
+        await bea.send(protocol.Again())  # agreed: the game would make two
+        refused = await bea.error(asked)
+        assert refused.code == protocol.TOO_MANY_TABLES
+        closed = await ann.next(protocol.OfferClosed)
+        assert closed.reason == "lapsed"
+        assert server.rooms[welcome(ann).code].state.value == "over"
+        for client in (ann, bea, other):
+            await client.close()
+
+
+# ---------------------------------------------------------------------- 5. a clock, always
+
+
+async def test_a_rated_table_always_has_a_clock_of_at_most_two_minutes(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as (_, url):
+        ann = await create(url, ("human", "open"), "Ann", key=new_key(), rated=True)
+        assert welcome(ann).room.clock == protocol.RATED_CLOCK
+        slow = await Client.connect(url)  # (a clock that holds a table for an hour a move)
+        await slow.send(
+            protocol.Create(
+                protocol.PROTOCOL_VERSION, "Bo", ("human", "open"), rated=True, clock=3600
+            )
+        )
+        refused = await slow.error()
+        assert refused.code == protocol.BAD_SEATS and "at most 120 s" in refused.message
+        await slow.closes()
+        await ann.close()
+
+
+async def test_three_timeouts_in_the_game_lose_it_even_when_not_in_a_row(tmp_path: Path) -> None:
+    # This deal: Bea, played by a greedy stand-in three times and scoring the rest, wins on
+    # the board; running out of time three times in the game, she loses it all the same.
+    clock = ManualClock()
+    keys = await season(tmp_path, None)
+    async with running_server(tmp_path, clock=clock, seeds=deals(FORFEITER_WINS)) as (_, url):
+        ann, bea = await rated_pair(url, keys=keys, clock=CLOCK)
+        await ann.send(protocol.Start())
+        annie = asyncio.create_task(play_my_turns(ann, 0, lambda view: SCORE))
+        turns = 0
+        while not bea.over:
+            await bea.until(
+                lambda: bea.over or ((t := turn_to_answer(bea.stream)) and t.seat == 1),
+                "Bea's turn",
+            )
+            turn = turn_to_answer(bea.stream)
+            if bea.over or turn is None:
+                continue
+            if turns in (0, 1, 3):  # out of time, out of time, a move, out of time
+                await bea.until(
+                    lambda t=turn.turn: any(c.turn == t for c in heard(bea, protocol.Clock)),
+                    "her clock",
+                )
+                clock.advance(CLOCK)
+            else:
+                await bea.send(protocol.Act(turn.turn, SCORE))
+            await bea.until(
+                lambda t=turn.turn: (
+                    bea.over or (n := turn_to_answer(bea.stream)) is None or n.turn != t
+                ),
+                "her move played",
+            )
+            turns += 1
+        await annie
+        assert sum(isinstance(m, TimedOut) for m in bea.stream) == 3
+        assert not any(isinstance(m, Away) for m in bea.stream)  # never three in a row
+        assert bea.stream[-2].winners == (1,)  # the board's winner
+        moved = await ratings_moved(ann)
+        assert moved.seats[0].rating > 1500 > moved.seats[1].rating
+        board, _ = await leaderboard(url)
+        assert {row["name"]: row["wins"] for row in board} == {"Ann": 1, "Bea": 0}
+        for client in (ann, bea):
+            await client.close()
+
+
+# ---------------------------------------------------------------------- 6. walking off
+
+
+async def test_walking_off_a_rated_game_loses_it_like_leaving(tmp_path: Path) -> None:
+    # The same deal: the away bot (greedy) playing for Bea wins on the board.
+    clock = ManualClock()
+    keys = await season(tmp_path, None)
+    async with running_server(
+        tmp_path, clock=clock, seeds=deals(FORFEITER_WINS), away_after=60.0
+    ) as (_, url):
+        ann, bea = await rated_pair(url, keys=keys, clock=CLOCK)
+        await ann.send(protocol.Start())
+        await bea.until(lambda: turn_to_answer(bea.stream), "the first turn")
+        await bea.close()  # she walks off: no leave, her connection just goes
+        annie = asyncio.create_task(play_my_turns(ann, 0, lambda view: SCORE))
+        while not any(isinstance(m, Away) for m in ann.stream):
+            await ann.until(
+                lambda: (
+                    any(isinstance(m, Away) for m in ann.stream)
+                    or (
+                        (t := turn_to_answer(ann.stream))
+                        and t.seat == 1
+                        and any(c.turn == t.turn for c in heard(ann, protocol.Clock))
+                    )
+                ),
+                "Bea's clock running",
+            )
+            if not any(isinstance(m, Away) for m in ann.stream):
+                turn = turn_to_answer(ann.stream)
+                clock.advance(CLOCK)  # her away timer (60 s) fires before a third timeout
+                await ann.until(
+                    lambda t=turn.turn: (
+                        (n := turn_to_answer(ann.stream)) is None
+                        or n.turn != t
+                        or any(isinstance(m, Away) for m in ann.stream)
+                    ),
+                    "the stand-in's move",
+                )
+        await annie
+        assert sum(isinstance(m, TimedOut) for m in ann.stream) < 3
+        assert ann.stream[-2].winners == (1,)  # her away bot won on the board
+        moved = await ratings_moved(ann)
+        assert moved.seats[0].rating > 1500 > moved.seats[1].rating
+        board, _ = await leaderboard(url)
+        assert {row["name"]: row["wins"] for row in board} == {"Ann": 1, "Bea": 0}
+        await ann.close()
