@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from itertools import chain
 
 from .actions import SCORE, Action, IllegalActionError, Score, Steal, legal_actions_for
-from .cards import ALL_CARDS_MASK, BACK, BIT, FACE, NUM_CARDS, NUM_COLOURS, card_code
-from .deal import check_deal, deal
+from .cards import ALL_CARDS_MASK, BACK, BIT, FACE, NUM_CARDS, NUM_COLOURS, card_code, mask_of
+from .deal import HAND_SIZE, check_deal, dealt_deck
 from .events import (
     CardRevealed,
     EndReason,
@@ -62,11 +62,15 @@ def deck_out_winners(scores: Sequence[int], tank_sizes: Sequence[int]) -> tuple[
     return tuple(leaders)
 
 
-def _tank_of(cards: Sequence[int]) -> Tank:
-    by_colour: list[tuple[int, ...]] = [()] * NUM_COLOURS
-    for card in cards:
-        by_colour[FACE[card]] += _ONE[card]
-    return tuple(by_colour)
+def _tanks_of(dealt: bytes) -> list[Tank]:
+    """The tanks of the dealt cards, four a seat (as ``dealt_deck`` deals them)."""
+    tanks = []
+    for i in range(0, len(dealt), HAND_SIZE):
+        by_colour: list[tuple[int, ...]] = [()] * NUM_COLOURS
+        for card in dealt[i : i + HAND_SIZE]:
+            by_colour[FACE[card]] += _ONE[card]
+        tanks.append(tuple(by_colour))
+    return tanks
 
 
 class Game:
@@ -77,8 +81,7 @@ class Game:
         "target",
         "seed",
         "first",
-        "_initial_tanks",
-        "_initial_pile",
+        "_deck",
         "_tanks",
         "_scores",
         "_pile",
@@ -105,23 +108,21 @@ class Game:
         seat, for 2 to 6 seats.
         """
         check_deal(tanks, pile, first)
-        self._setup(tanks, pile, first, seed)
+        self._setup(bytes(chain(chain.from_iterable(tanks), pile)), len(tanks), first, seed)
 
-    def _setup(
-        self, tanks: Sequence[Sequence[int]], pile: Sequence[int], first: int, seed: int | None
-    ) -> None:
-        players = len(tanks)
+    def _setup(self, deck: bytes, players: int, first: int, seed: int | None) -> None:
+        """Set up the deal ``deck``: the tanks' cards seat by seat, then the pile top
+        first, a card a byte (as ``dealt_deck`` deals them)."""
         self.players = players
         self.target = target_for(players)
         self.seed = seed
         self.first = first
-        self._initial_tanks = tuple(map(tuple, tanks))
-        self._initial_pile = tuple(pile)
-        self._tanks: list[Tank] = list(map(_tank_of, tanks))
+        dealt = HAND_SIZE * players
+        self._deck = deck
+        self._tanks = _tanks_of(deck[:dealt])
         self._scores = [0] * players
-        self._pile = list(self._initial_pile[::-1])
-        # the dealt cards are distinct, so the sum of their bits is their union
-        self._seen = sum(map(BIT.__getitem__, chain.from_iterable(tanks)))
+        self._pile = list(deck[: dealt - 1 : -1])
+        self._seen = mask_of(deck[:dealt])
         self._to_move = first
         self._extra = False
         self._history: list[tuple[int, Action]] = []
@@ -132,9 +133,9 @@ class Game:
     @classmethod
     def new(cls, players: int, seed: int) -> Game:
         """Shuffle and deal a new game from ``seed``."""
-        tanks, pile, first = deal(players, seed)
+        deck, first = dealt_deck(players, seed)
         game = cls.__new__(cls)
-        game._setup(tanks, pile, first, seed)
+        game._setup(deck, players, first, seed)
         return game
 
     # ----------------------------------------------------------------- reading
@@ -175,12 +176,15 @@ class Game:
 
     @property
     def initial_tanks(self) -> tuple[tuple[int, ...], ...]:
-        return self._initial_tanks
+        deck = self._deck
+        return tuple(
+            tuple(deck[i : i + HAND_SIZE]) for i in range(0, HAND_SIZE * self.players, HAND_SIZE)
+        )
 
     @property
     def initial_pile(self) -> tuple[int, ...]:
         """The draw pile as dealt, top card first."""
-        return self._initial_pile
+        return tuple(self._deck[HAND_SIZE * self.players :])
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The actions the seat to move may take; empty once the game is over."""
@@ -221,10 +225,8 @@ class Game:
             while self._winners is None:
                 self.play(choosers[self._to_move](self.view()))
             return
-        view = self.view
-        act = self._act
-        while self._winners is None:
-            act(choosers[self._to_move](view()), None, None)
+        if self._winners is None:
+            self._act(choosers[self._to_move](self.view()), None, None, choosers)
 
     def copy(self) -> Game:
         """An independent copy of the game as it stands, with no subscribers.
@@ -238,8 +240,7 @@ class Game:
         other.target = self.target
         other.seed = self.seed
         other.first = self.first
-        other._initial_tanks = self._initial_tanks
-        other._initial_pile = self._initial_pile
+        other._deck = self._deck
         other._tanks = self._tanks.copy()
         other._scores = self._scores.copy()
         other._pile = self._pile.copy()
@@ -274,11 +275,11 @@ class Game:
         top = len(pile) - 1
         if j != top:
             pile[j], pile[top] = pile[top], card
-            # _pile[j] is _initial_pile[last - j] at every turn (cards leave the end)
-            dealt = list(self._initial_pile)
-            last = len(dealt) - 1
-            dealt[last - j], dealt[last - top] = dealt[last - top], dealt[last - j]
-            self._initial_pile = tuple(dealt)
+            # _pile[j] is _deck[last - j] at every turn (cards leave the end)
+            deck = bytearray(self._deck)
+            last = len(deck) - 1
+            deck[last - j], deck[last - top] = deck[last - top], deck[last - j]
+            self._deck = bytes(deck)
 
     def check_accounting(self) -> None:
         """``AssertionError`` unless every card is in exactly one place."""
@@ -298,17 +299,17 @@ class Game:
 
     def opening_events(self) -> tuple[Event, ...]:
         """The events that describe the deal and the first turn."""
+        deck = self._deck
+        dealt = HAND_SIZE * self.players
         initial = GameStarted(
             self.players,
             self.target,
             self.first,
-            tuple(_tank_of(t) for t in self._initial_tanks),
-            len(self._initial_pile),
+            tuple(_tanks_of(deck[:dealt])),
+            len(deck) - dealt,
             self.seed,
         )
-        first_turn = TurnStarted(
-            self.first, BACK[self._initial_pile[0]], len(self._initial_pile), 0
-        )
+        first_turn = TurnStarted(self.first, BACK[deck[dealt]], len(deck) - dealt, 0)
         return (initial, first_turn)
 
     # ----------------------------------------------------------------- playing
@@ -348,94 +349,125 @@ class Game:
             )
         return IllegalActionError(f"{action!r} is not an action (score or steal)")
 
-    def _act(self, action: Action, seat: int | None, events: list[MoveEvent] | None) -> None:
+    def _act(
+        self,
+        action: Action,
+        seat: int | None,
+        events: list[MoveEvent] | None,
+        choosers: Sequence[Callable[[View], Action]] | None = None,
+    ) -> None:
         """The rules of one turn.  ``events`` is None when nobody listens.
+
+        With ``choosers`` (and no events), the turns go on until the game
+        ends, ``choosers[seat](view)`` choosing each next action: the
+        simulator's loop, in one frame.  The game's state is written back
+        before each chooser is asked, so a chooser that looks at the game
+        (or raises) finds it as any other caller would.
 
         Legality is checked on the way in, before anything changes; the
         checks are folded in here because this is the simulator's hot path.
         """
-        mover = self._to_move
-        # ``type(action) is`` rather than isinstance: exact and cheapest, and the
-        # type checker narrows it (Score and Steal are final).
-        if (
-            self._winners is not None
-            or (seat is not None and seat != mover)
-            or (
-                type(action) is not Score
-                and (
-                    type(action) is not Steal
-                    or action.target.__class__ is not int
-                    or not 0 <= action.target < self.players
-                    or action.target == mover
-                )
-            )
-        ):
-            raise self._illegal(action, seat)
+        players = self.players
+        target = self.target
         pile = self._pile
-        card = pile.pop()
-        colour = FACE[card]
-        self._seen |= BIT[card]
-        self._history.append((mover, action))
         tanks = self._tanks
-        stole = False
-        # A tank is replaced, never changed (views share it): list, set, tuple
-        # is the cheapest way to a copy with one colour group different.
-        if type(action) is Score:
-            tank = tanks[mover]
-            held = tank[colour]
-            changed = list(tank)
-            if held:
-                changed[colour] = ()
-                tanks[mover] = tuple(changed)
-                scores = self._scores
-                scores[mover] += len(held) + 1
-                if events is not None:
-                    events.append(CardRevealed(mover, action, card, mover))
-                    events.append(Scored(mover, colour, held + (card,), scores[mover]))
-                if scores[mover] >= self.target:
-                    self._end((mover,), "target", events)
-                    return
+        history = self._history
+        while True:
+            mover = self._to_move
+            # ``type(action) is`` rather than isinstance: exact and cheapest, and the
+            # type checker narrows it (Score and Steal are final).
+            if (
+                self._winners is not None
+                or (seat is not None and seat != mover)
+                or (
+                    type(action) is not Score
+                    and (
+                        type(action) is not Steal
+                        or action.target.__class__ is not int
+                        or not 0 <= action.target < players
+                        or action.target == mover
+                    )
+                )
+            ):
+                raise self._illegal(action, seat)
+            card = pile.pop()
+            colour = FACE[card]
+            seen = self._seen = self._seen | BIT[card]
+            history.append((mover, action))
+            extra = False
+            # A tank is replaced, never changed (views share it): list, set, tuple
+            # is the cheapest way to a copy with one colour group different.
+            if type(action) is Score:
+                tank = tanks[mover]
+                held = tank[colour]
+                changed = list(tank)
+                if held:
+                    changed[colour] = ()
+                    tanks[mover] = tuple(changed)
+                    scores = self._scores
+                    score = scores[mover] = scores[mover] + len(held) + 1
+                    if events is not None:
+                        events.append(CardRevealed(mover, action, card, mover))
+                        events.append(Scored(mover, colour, held + (card,), score))
+                    if score >= target:
+                        self._end((mover,), "target", events)
+                        return
+                else:
+                    changed[colour] = _ONE[card]
+                    tanks[mover] = tuple(changed)
+                    if events is not None:
+                        events.append(CardRevealed(mover, action, card, mover))
+                        events.append(ScoreMissed(mover, card, colour))
             else:
-                changed[colour] = _ONE[card]
-                tanks[mover] = tuple(changed)
+                victim = action.target
+                theirs = tanks[victim]
+                held = theirs[colour]
+                changed = list(theirs)
+                if held:
+                    changed[colour] = ()
+                    tanks[victim] = tuple(changed)
+                    mine = list(tanks[mover])
+                    mine[colour] += held + _ONE[card]
+                    tanks[mover] = tuple(mine)
+                    extra = players == 2
+                    if events is not None:
+                        events.append(CardRevealed(mover, action, card, victim))
+                        events.append(Stolen(mover, victim, colour, held + (card,)))
+                else:
+                    changed[colour] = _ONE[card]
+                    tanks[victim] = tuple(changed)
+                    if events is not None:
+                        events.append(CardRevealed(mover, action, card, victim))
+                        events.append(StealMissed(mover, victim, card, colour))
+            if not pile:
+                self._end_by_deck_out(events)
+                return
+            self._extra = extra
+            if extra:
                 if events is not None:
-                    events.append(CardRevealed(mover, action, card, mover))
-                    events.append(ScoreMissed(mover, card, colour))
-        else:
-            victim = action.target
-            theirs = tanks[victim]
-            held = theirs[colour]
-            changed = list(theirs)
-            if held:
-                changed[colour] = ()
-                tanks[victim] = tuple(changed)
-                mine = list(tanks[mover])
-                mine[colour] += held + _ONE[card]
-                tanks[mover] = tuple(mine)
-                stole = True
-                if events is not None:
-                    events.append(CardRevealed(mover, action, card, victim))
-                    events.append(Stolen(mover, victim, colour, held + (card,)))
+                    events.append(ExtraTurn(mover))
             else:
-                changed[colour] = _ONE[card]
-                tanks[victim] = tuple(changed)
-                if events is not None:
-                    events.append(CardRevealed(mover, action, card, victim))
-                    events.append(StealMissed(mover, victim, card, colour))
-        if not pile:
-            self._end_by_deck_out(events)
-            return
-        if stole and self.players == 2:
-            self._extra = True
+                mover = self._to_move = (mover + 1) % players
             if events is not None:
-                events.append(ExtraTurn(mover))
-        else:
-            self._extra = False
-            mover = self._to_move = (mover + 1) % self.players
-        if events is not None:
-            events.append(
-                TurnStarted(mover, BACK[pile[-1]], len(pile), len(self._history), self._extra)
+                events.append(TurnStarted(mover, BACK[pile[-1]], len(pile), len(history), extra))
+            if choosers is None:
+                return
+            view = View(
+                mover,
+                players,
+                target,
+                mover,
+                tuple(tanks),
+                tuple(self._scores),
+                len(pile),
+                BACK[pile[-1]],
+                seen,
+                extra,
+                len(history),
+                None,
+                None,
             )
+            action = choosers[mover](view)
 
     def _end_by_deck_out(self, events: list[MoveEvent] | None) -> None:
         self._end(deck_out_winners(self._scores, self.tank_sizes), "deck_out", events)
