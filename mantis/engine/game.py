@@ -395,15 +395,18 @@ class Game:
             seen = self._seen = self._seen | BIT[card]
             history.append((mover, action))
             extra = False
+            # The card goes into the tank of the seat it was played at (its own
+            # to score): it takes that tank's cards of its colour, or it stays.
+            victim = mover if type(action) is Score else action.target
+            tank = tanks[victim]
+            held = tank[colour]
             # A tank is replaced, never changed (views share it): list, set, tuple
             # is the cheapest way to a copy with one colour group different.
-            if type(action) is Score:
-                tank = tanks[mover]
-                held = tank[colour]
-                changed = list(tank)
-                if held:
-                    changed[colour] = ()
-                    tanks[mover] = tuple(changed)
+            changed = list(tank)
+            if held:
+                changed[colour] = ()
+                tanks[victim] = tuple(changed)
+                if victim == mover:
                     scores = self._scores
                     score = scores[mover] = scores[mover] + len(held) + 1
                     if events is not None:
@@ -413,19 +416,6 @@ class Game:
                         self._end((mover,), "target", events)
                         return
                 else:
-                    changed[colour] = _ONE[card]
-                    tanks[mover] = tuple(changed)
-                    if events is not None:
-                        events.append(CardRevealed(mover, action, card, mover))
-                        events.append(ScoreMissed(mover, card, colour))
-            else:
-                victim = action.target
-                theirs = tanks[victim]
-                held = theirs[colour]
-                changed = list(theirs)
-                if held:
-                    changed[colour] = ()
-                    tanks[victim] = tuple(changed)
                     mine = list(tanks[mover])
                     mine[colour] += held + _ONE[card]
                     tanks[mover] = tuple(mine)
@@ -433,12 +423,16 @@ class Game:
                     if events is not None:
                         events.append(CardRevealed(mover, action, card, victim))
                         events.append(Stolen(mover, victim, colour, held + (card,)))
-                else:
-                    changed[colour] = _ONE[card]
-                    tanks[victim] = tuple(changed)
-                    if events is not None:
-                        events.append(CardRevealed(mover, action, card, victim))
-                        events.append(StealMissed(mover, victim, card, colour))
+            else:
+                changed[colour] = _ONE[card]
+                tanks[victim] = tuple(changed)
+                if events is not None:
+                    events.append(CardRevealed(mover, action, card, victim))
+                    events.append(
+                        ScoreMissed(mover, card, colour)
+                        if victim == mover
+                        else StealMissed(mover, victim, card, colour)
+                    )
             if not pile:
                 self._end_by_deck_out(events)
                 return
