@@ -2,13 +2,17 @@
 
 ``Game`` holds one game.  ``apply(action)`` plays the seat-to-move's action
 and returns the events it caused; ``play(action)`` does the same but builds
-events only when someone subscribed, which is what the simulator uses.  Both
-run the same rules code (``_act``).
+events only when someone subscribed; ``play_out`` plays a whole game, asking
+a chooser per seat, which is what the simulator uses.  All run the same rules
+code (``_act``).
 
 Representation, chosen for speed and for cheap immutable views: each seat's
 tank is a tuple of 7 tuples (one per face colour, holding cards), replaced —
-never mutated — when it changes, so a ``View`` can share it.  The draw pile is
-a list with the top card at the end; seen cards are a bitmask.
+never mutated — when it changes, so a ``View`` can share it.  Beside it the
+same 7 groups are kept in a list that the rules change in place, and the new
+tuple is copied from it (copying the old tuple into a list every turn cost a
+twentieth of a game).  The draw pile is a list with the top card at the end;
+seen cards are a bitmask; the deal is kept as the bytes it was dealt as.
 """
 
 from __future__ import annotations
@@ -83,6 +87,7 @@ class Game:
         "first",
         "_deck",
         "_tanks",
+        "_groups",
         "_scores",
         "_pile",
         "_seen",
@@ -120,6 +125,7 @@ class Game:
         dealt = HAND_SIZE * players
         self._deck = deck
         self._tanks = _tanks_of(deck[:dealt])
+        self._groups = list(map(list, self._tanks))
         self._scores = [0] * players
         self._pile = list(deck[: dealt - 1 : -1])
         self._seen = mask_of(deck[:dealt])
@@ -217,9 +223,10 @@ class Game:
     def play_out(self, choosers: Sequence[Callable[[View], Action]]) -> None:
         """Play to the end, asking ``choosers[seat](view)`` for every action.
 
-        The simulator's loop: the same rules as ``play``, minus the per-turn
-        property lookups.  A chooser's exception (or an illegal action)
-        propagates and leaves the game where that seat was asked.
+        The simulator's loop: the same rules as ``play``, the turns played
+        one after another in the rules' own frame (``_act``).  A chooser's
+        exception (or an illegal action) propagates and leaves the game where
+        that seat was asked.
         """
         if self._subscribers:
             while self._winners is None:
@@ -233,7 +240,8 @@ class Game:
 
         For searches that branch from a position: the copy and the original
         play on without touching each other (tanks are immutable tuples, so
-        they are shared; the lists holding them are not).
+        they are shared; the lists holding them, and the colour groups' lists
+        the rules change in place, are not).
         """
         other = Game.__new__(Game)
         other.players = self.players
@@ -242,6 +250,7 @@ class Game:
         other.first = self.first
         other._deck = self._deck
         other._tanks = self._tanks.copy()
+        other._groups = [groups.copy() for groups in self._groups]
         other._scores = self._scores.copy()
         other._pile = self._pile.copy()
         other._seen = self._seen
@@ -289,6 +298,7 @@ class Game:
         assert not set(on_table) & set(self._pile)
         assert len(on_table) + len(self._pile) + scored == NUM_CARDS
         assert self._seen == ALL_CARDS_MASK ^ sum(BIT[c] for c in self._pile)
+        assert self._groups == [list(tank) for tank in self._tanks]
 
     # ----------------------------------------------------------------- events
 
@@ -371,6 +381,7 @@ class Game:
         target = self.target
         pile = self._pile
         tanks = self._tanks
+        groups = self._groups
         history = self._history
         while True:
             mover = self._to_move
@@ -398,11 +409,10 @@ class Game:
             # The card goes into the tank of the seat it was played at (its own
             # to score): it takes that tank's cards of its colour, or it stays.
             victim = mover if type(action) is Score else action.target
-            tank = tanks[victim]
-            held = tank[colour]
-            # A tank is replaced, never changed (views share it): list, set, tuple
-            # is the cheapest way to a copy with one colour group different.
-            changed = list(tank)
+            changed = groups[victim]
+            held = changed[colour]
+            # A tank is replaced, never changed (views share it): it is copied
+            # from its colour groups, a list kept beside it and changed in place.
             if held:
                 changed[colour] = ()
                 tanks[victim] = tuple(changed)
@@ -416,7 +426,7 @@ class Game:
                         self._end((mover,), "target", events)
                         return
                 else:
-                    mine = list(tanks[mover])
+                    mine = groups[mover]
                     mine[colour] += held + _ONE[card]
                     tanks[mover] = tuple(mine)
                     extra = players == 2
