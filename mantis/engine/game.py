@@ -385,30 +385,26 @@ class Game:
         history = self._history
         while True:
             mover = self._to_move
-            # ``type(action) is`` rather than isinstance: exact and cheapest, and the
-            # type checker narrows it (Score and Steal are final).
-            if (
-                self._winners is not None
-                or (seat is not None and seat != mover)
-                or (
-                    type(action) is not Score
-                    and (
-                        type(action) is not Steal
-                        or action.target.__class__ is not int
-                        or not 0 <= action.target < players
-                        or action.target == mover
-                    )
-                )
-            ):
+            # The card goes into the tank of the seat it is played at: its own to
+            # score, the target's to steal.  ``type(action) is`` rather than
+            # isinstance: exact and cheapest, and the type checker narrows it
+            # (Score and Steal are final).
+            if type(action) is Score:
+                victim = mover
+            elif type(action) is Steal:
+                victim = action.target
+                if victim.__class__ is not int or not 0 <= victim < players or victim == mover:
+                    raise self._illegal(action, seat)
+            else:
+                raise self._illegal(action, seat)
+            if self._winners is not None or (seat is not None and seat != mover):
                 raise self._illegal(action, seat)
             card = pile.pop()
             colour = FACE[card]
             seen = self._seen = self._seen | BIT[card]
             history.append((mover, action))
             extra = False
-            # The card goes into the tank of the seat it was played at (its own
-            # to score): it takes that tank's cards of its colour, or it stays.
-            victim = mover if type(action) is Score else action.target
+            # it takes that tank's cards of its colour, or it stays there
             changed = groups[victim]
             held = changed[colour]
             # A tank is replaced, never changed (views share it): it is copied
