@@ -66,15 +66,16 @@ def deck_out_winners(scores: Sequence[int], tank_sizes: Sequence[int]) -> tuple[
     return tuple(leaders)
 
 
-def _tanks_of(dealt: bytes) -> list[Tank]:
-    """The tanks of the dealt cards, four a seat (as ``dealt_deck`` deals them)."""
-    tanks = []
+def _groups_of(dealt: bytes) -> list[list[tuple[int, ...]]]:
+    """Per seat, the colour groups of the dealt cards, four a seat (as
+    ``dealt_deck`` deals them): a tank, as a list."""
+    groups = []
     for i in range(0, len(dealt), HAND_SIZE):
         by_colour: list[tuple[int, ...]] = [()] * NUM_COLOURS
         for card in dealt[i : i + HAND_SIZE]:
             by_colour[FACE[card]] += _ONE[card]
-        tanks.append(tuple(by_colour))
-    return tanks
+        groups.append(by_colour)
+    return groups
 
 
 class Game:
@@ -124,8 +125,8 @@ class Game:
         self.first = first
         dealt = HAND_SIZE * players
         self._deck = deck
-        self._tanks = _tanks_of(deck[:dealt])
-        self._groups = list(map(list, self._tanks))
+        self._groups = _groups_of(deck[:dealt])
+        self._tanks: list[Tank] = list(map(tuple, self._groups))
         self._scores = [0] * players
         self._pile = list(deck[: dealt - 1 : -1])
         self._seen = mask_of(deck[:dealt])
@@ -315,7 +316,7 @@ class Game:
             self.players,
             self.target,
             self.first,
-            tuple(_tanks_of(deck[:dealt])),
+            tuple(map(tuple, _groups_of(deck[:dealt]))),
             len(deck) - dealt,
             self.seed,
         )
