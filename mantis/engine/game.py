@@ -94,7 +94,8 @@ class Game:
         "_seen",
         "_to_move",
         "_extra",
-        "_history",
+        "_movers",
+        "_actions",
         "_winners",
         "_reason",
         "_subscribers",
@@ -132,7 +133,9 @@ class Game:
         self._seen = mask_of(deck[:dealt])
         self._to_move = first
         self._extra = False
-        self._history: list[tuple[int, Action]] = []
+        # the history as two lists, seats and actions: no pair made a turn
+        self._movers: list[int] = []
+        self._actions: list[Action] = []
         self._winners: tuple[int, ...] | None = None
         self._reason: EndReason | None = None
         self._subscribers: list[Subscriber] = []
@@ -166,7 +169,7 @@ class Game:
     @property
     def turn(self) -> int:
         """Actions played so far."""
-        return len(self._history)
+        return len(self._actions)
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -179,7 +182,7 @@ class Game:
     @property
     def history(self) -> tuple[tuple[int, Action], ...]:
         """Every (seat, action) played, in order."""
-        return tuple(self._history)
+        return tuple(zip(self._movers, self._actions, strict=True))
 
     @property
     def initial_tanks(self) -> tuple[tuple[int, ...], ...]:
@@ -216,7 +219,7 @@ class Game:
             BACK[pile[-1]] if pile and self._winners is None else None,
             self._seen,
             self._extra,
-            len(self._history),
+            len(self._actions),
             self._winners,
             self._reason,
         )
@@ -257,7 +260,8 @@ class Game:
         other._seen = self._seen
         other._to_move = self._to_move
         other._extra = self._extra
-        other._history = self._history.copy()
+        other._movers = self._movers.copy()
+        other._actions = self._actions.copy()
         other._winners = self._winners
         other._reason = self._reason
         other._subscribers = []
@@ -383,7 +387,8 @@ class Game:
         pile = self._pile
         tanks = self._tanks
         groups = self._groups
-        history = self._history
+        movers = self._movers
+        actions = self._actions
         while True:
             mover = self._to_move
             # The card goes into the tank of the seat it is played at: its own to
@@ -403,7 +408,8 @@ class Game:
             card = pile.pop()
             colour = FACE[card]
             seen = self._seen = self._seen | BIT[card]
-            history.append((mover, action))
+            movers.append(mover)
+            actions.append(action)
             extra = False
             # it takes that tank's cards of its colour, or it stays there
             changed = groups[victim]
@@ -450,7 +456,7 @@ class Game:
             else:
                 mover = self._to_move = (mover + 1) % players
             if events is not None:
-                events.append(TurnStarted(mover, BACK[pile[-1]], len(pile), len(history), extra))
+                events.append(TurnStarted(mover, BACK[pile[-1]], len(pile), len(actions), extra))
             if choosers is None:
                 return
             view = View(
@@ -464,7 +470,7 @@ class Game:
                 BACK[pile[-1]],
                 seen,
                 extra,
-                len(history),
+                len(actions),
                 None,
                 None,
             )
@@ -481,7 +487,7 @@ class Game:
         self._extra = False
         if events is not None:
             events.append(
-                GameOver(winners, reason, tuple(self._scores), self.tank_sizes, len(self._history))
+                GameOver(winners, reason, tuple(self._scores), self.tank_sizes, len(self._actions))
             )
 
     def __repr__(self) -> str:
