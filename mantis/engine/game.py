@@ -11,8 +11,10 @@ tank is a tuple of 7 tuples (one per face colour, holding cards), replaced —
 never mutated — when it changes, so a ``View`` can share it.  Beside it the
 same 7 groups are kept in a list that the rules change in place, and the new
 tuple is copied from it (copying the old tuple into a list every turn cost a
-twentieth of a game).  The draw pile is a list with the top card at the end;
-seen cards are a bitmask; the deal is kept as the bytes it was dealt as.
+twentieth of a game).  The scores likewise: a list, and the tuple views
+share, made again when a score changes.  The draw pile is a list with the
+top card at the end; seen cards are a bitmask; the deal is kept as the bytes
+it was dealt as.
 """
 
 from __future__ import annotations
@@ -90,6 +92,7 @@ class Game:
         "_tanks",
         "_groups",
         "_scores",
+        "_score_view",
         "_pile",
         "_seen",
         "_to_move",
@@ -129,6 +132,8 @@ class Game:
         self._groups = _groups_of(deck[:dealt])
         self._tanks: list[Tank] = list(map(tuple, self._groups))
         self._scores = [0] * players
+        # the scores as views hold them: a tuple made again only when one changes
+        self._score_view = (0,) * players
         self._pile = list(deck[: dealt - 1 : -1])
         self._seen = mask_of(deck[:dealt])
         self._to_move = first
@@ -173,7 +178,7 @@ class Game:
 
     @property
     def scores(self) -> tuple[int, ...]:
-        return tuple(self._scores)
+        return self._score_view
 
     @property
     def tank_sizes(self) -> tuple[int, ...]:
@@ -214,7 +219,7 @@ class Game:
             self.target,
             self._to_move,
             tuple(self._tanks),
-            tuple(self._scores),
+            self._score_view,
             len(pile),
             BACK[pile[-1]] if pile and self._winners is None else None,
             self._seen,
@@ -256,6 +261,7 @@ class Game:
         other._tanks = self._tanks.copy()
         other._groups = [groups.copy() for groups in self._groups]
         other._scores = self._scores.copy()
+        other._score_view = self._score_view
         other._pile = self._pile.copy()
         other._seen = self._seen
         other._to_move = self._to_move
@@ -304,6 +310,7 @@ class Game:
         assert len(on_table) + len(self._pile) + scored == NUM_CARDS
         assert self._seen == ALL_CARDS_MASK ^ sum(BIT[c] for c in self._pile)
         assert self._groups == [list(tank) for tank in self._tanks]
+        assert self._score_view == tuple(self._scores)
 
     # ----------------------------------------------------------------- events
 
@@ -422,6 +429,7 @@ class Game:
                 if victim == mover:
                     scores = self._scores
                     score = scores[mover] = scores[mover] + len(held) + 1
+                    self._score_view = tuple(scores)
                     if events is not None:
                         events.append(CardRevealed(mover, action, card, mover))
                         events.append(Scored(mover, colour, held + (card,), score))
@@ -465,7 +473,7 @@ class Game:
                 target,
                 mover,
                 tuple(tanks),
-                tuple(self._scores),
+                self._score_view,
                 len(pile),
                 BACK[pile[-1]],
                 seen,
@@ -487,7 +495,7 @@ class Game:
         self._extra = False
         if events is not None:
             events.append(
-                GameOver(winners, reason, tuple(self._scores), self.tank_sizes, len(self._actions))
+                GameOver(winners, reason, self._score_view, self.tank_sizes, len(self._actions))
             )
 
     def __repr__(self) -> str:
