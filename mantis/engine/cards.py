@@ -87,9 +87,9 @@ _BINARY_DIGITS = bytes(ord("1") if byte == _MARK[0] else ord("0") for byte in ra
 def mask_of(cards: bytes) -> int:
     """The bitmask of ``cards``, distinct card numbers one a byte.
 
-    Built in C rather than a bit at a time (adding 16 bits costs twice as
-    much, and every game's set-up needs one): ``maketrans`` marks the cards,
-    ``translate`` writes the bit string, ``int`` reads it.
+    Built in C rather than a bit at a time (summing 16 cards' bits costs
+    nearly twice as much, and every game's set-up needs one): ``maketrans``
+    marks the cards, ``translate`` writes the bit string, ``int`` reads it.
     """
     marks = bytes.maketrans(cards, _MARK * len(cards))
     return int(_CARDS_DOWN.translate(marks).translate(_BINARY_DIGITS), 2)
