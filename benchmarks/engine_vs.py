@@ -4,7 +4,8 @@ Run: ``.venv/bin/python benchmarks/engine_vs.py PATH [--games N] [--rounds R]``
 where PATH is a checkout of https://github.com/jdsigg/mantis (nothing of it is
 part of this repository; without it the script says so in one line and stops).
 
-What is compared, for 2 and 4 players (``--players``) and two policies:
+What is compared, for 2 and 4 players (``--players 2 4 6`` for others) and
+two policies (docs/engine-speed.md has the figures and what they say):
 
 * **one game** on each side is a whole game from a fresh start: jdsigg's
   ``Game(players).play()`` with new ``Player`` objects (its deck of 105 cards
@@ -159,7 +160,10 @@ def _worker(args: argparse.Namespace) -> None:
 def _measure(side: str, checkout: Path, players: int, policy: str, games: int) -> dict[str, Any]:
     command = [sys.executable, __file__, str(checkout), "--worker", side]
     command += ["--players", str(players), "--policy", policy, "--games", str(games)]
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise SystemExit(f"the {side} side failed ({players} players, {policy}): {last}")
     result: dict[str, Any] = json.loads(done.stdout)
     return result
 
