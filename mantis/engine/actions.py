@@ -42,13 +42,12 @@ Action = Score | Steal
 
 SCORE = Score()
 _STEALS = tuple(Steal(t) for t in range(MAX_SEATS))
+_SHARED_STEALS = len(_STEALS)
 
 
 def steal(target: int) -> Steal:
     """The (shared) action that steals from ``target``."""
-    if 0 <= target < len(_STEALS):
-        return _STEALS[target]
-    return Steal(target)
+    return _STEALS[target] if 0 <= target < _SHARED_STEALS else Steal(target)
 
 
 def legal_actions_for(players: int, seat: int) -> tuple[Action, ...]:

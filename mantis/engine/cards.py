@@ -77,6 +77,24 @@ def parse_card(code: str) -> int:
         raise ValueError(f"unknown card {code!r}") from None
 
 
+# mask_of's tables: the bit string's characters are the card numbers from 104 down
+# to 0; a marked card's character becomes 0xFF (never a card), then "1", all others "0"
+_MARK = b"\xff"
+_CARDS_DOWN = bytes(range(NUM_CARDS - 1, -1, -1))
+_BINARY_DIGITS = bytes(ord("1") if byte == _MARK[0] else ord("0") for byte in range(256))
+
+
+def mask_of(cards: bytes) -> int:
+    """The bitmask of ``cards``, distinct card numbers one a byte.
+
+    Built in C rather than a bit at a time (summing 16 cards' bits costs
+    nearly twice as much, and every game's set-up needs one): ``maketrans``
+    marks the cards, ``translate`` writes the bit string, ``int`` reads it.
+    """
+    marks = bytes.maketrans(cards, _MARK * len(cards))
+    return int(_CARDS_DOWN.translate(marks).translate(_BINARY_DIGITS), 2)
+
+
 def cards_in(mask: int) -> tuple[int, ...]:
     """The cards of a bitmask, in card order."""
     return tuple(card for card in DECK if mask & BIT[card])

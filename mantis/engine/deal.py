@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import random
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .cards import NUM_CARDS
 from .seat_count import SEAT_RANGE, valid_seat_count
@@ -72,26 +73,42 @@ def bot_rng(seed: int | None, seat: int) -> random.Random:
 
 
 def _digest(seed: int) -> bytes:
-    # Here, not at the top: hashlib loads OpenSSL, which only a deal needs, and the
-    # setup screen loads this module (for the seats' rules) before its first frame.
+    shake_128 = _shake_128 or _import_shake_128()
+    digest: bytes = shake_128(b"mantis-deal:%d" % seed).digest(_DIGEST_SIZE)
+    return digest
+
+
+_shake_128: Callable[[bytes], Any] | None = None
+
+
+def _import_shake_128() -> Callable[[bytes], Any]:
+    # On the first deal, not at the top: hashlib loads OpenSSL, which only a deal
+    # needs, and the setup screen loads this module (for the seats' rules) before its
+    # first frame.  Kept in a global once imported: an import statement costs 2% of
+    # a deal.
+    global _shake_128
     import hashlib
 
-    return hashlib.shake_128(b"mantis-deal:%d" % seed).digest(_DIGEST_SIZE)
+    _shake_128 = hashlib.shake_128
+    return _shake_128
 
 
-def _shuffled(digest: bytes) -> list[int]:
+def _order(digest: bytes) -> bytes:
+    """The shuffled deck, one card a byte: the cards sorted by their keys in ``digest``."""
     doubles = bytearray(_TEMPLATE)
     # byte k of every card's key goes to byte 2 + k of its double (key bytes
-    # little-endian, so the key's top byte is the mantissa's top random byte)
-    for k in range(_KEY_BYTES):
-        doubles[2 + k :: 8] = digest[k:_KEYS_END:_KEY_BYTES]
-    ordered = sorted(_DOUBLES.unpack(doubles))
-    return list(_DOUBLES.pack(*ordered)[0::8])
+    # little-endian, so the key's top byte is the mantissa's top random byte);
+    # four statements rather than a loop, 3% cheaper
+    doubles[2::8] = digest[0:_KEYS_END:_KEY_BYTES]
+    doubles[3::8] = digest[1:_KEYS_END:_KEY_BYTES]
+    doubles[4::8] = digest[2:_KEYS_END:_KEY_BYTES]
+    doubles[5::8] = digest[3:_KEYS_END:_KEY_BYTES]
+    return _DOUBLES.pack(*sorted(_DOUBLES.unpack(doubles)))[0::8]
 
 
 def shuffled_deck(seed: int) -> list[int]:
     """All 105 cards in the order ``seed`` shuffles them to."""
-    return _shuffled(_digest(seed))
+    return list(_order(_digest(seed)))
 
 
 def check_deal(tanks: Sequence[Sequence[int]], pile: Sequence[int], first: int) -> None:
@@ -117,14 +134,19 @@ def check_deal(tanks: Sequence[Sequence[int]], pile: Sequence[int], first: int) 
         raise ValueError(f"first seat {first} is not at a table of {players}")
 
 
-def deal(players: int, seed: int) -> tuple[list[list[int]], list[int], int]:
-    """Shuffle and deal: (tanks per seat, draw pile top first, first seat)."""
+def dealt_deck(players: int, seed: int) -> tuple[bytes, int]:
+    """The deal as one ``bytes``: the tanks' cards seat by seat, then the pile top
+    first (one card a byte); and the first seat.  What ``deal`` cuts up."""
     if not valid_seat_count(players):
         raise ValueError(f"Mantis is played by {SEAT_RANGE} players, not {players}")
     digest = _digest(seed)
-    deck = _shuffled(digest)
-    dealt = HAND_SIZE * players
-    tanks = [deck[i : i + HAND_SIZE] for i in range(0, dealt, HAND_SIZE)]
     # 64 bits reduced mod 2..6: the bias is below 2**-61
-    first = int.from_bytes(digest[_KEYS_END:], "little") % players
-    return tanks, deck[dealt:], first
+    return _order(digest), int.from_bytes(digest[_KEYS_END:], "little") % players
+
+
+def deal(players: int, seed: int) -> tuple[list[list[int]], list[int], int]:
+    """Shuffle and deal: (tanks per seat, draw pile top first, first seat)."""
+    deck, first = dealt_deck(players, seed)
+    dealt = HAND_SIZE * players
+    tanks = [list(deck[i : i + HAND_SIZE]) for i in range(0, dealt, HAND_SIZE)]
+    return tanks, list(deck[dealt:]), first

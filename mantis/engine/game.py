@@ -2,13 +2,19 @@
 
 ``Game`` holds one game.  ``apply(action)`` plays the seat-to-move's action
 and returns the events it caused; ``play(action)`` does the same but builds
-events only when someone subscribed, which is what the simulator uses.  Both
-run the same rules code (``_act``).
+events only when someone subscribed; ``play_out`` plays a whole game, asking
+a chooser per seat, which is what the simulator uses.  All run the same rules
+code (``_act``).
 
 Representation, chosen for speed and for cheap immutable views: each seat's
 tank is a tuple of 7 tuples (one per face colour, holding cards), replaced —
-never mutated — when it changes, so a ``View`` can share it.  The draw pile is
-a list with the top card at the end; seen cards are a bitmask.
+never mutated — when it changes, so a ``View`` can share it.  Beside it the
+same 7 groups are kept in a list that the rules change in place, and the new
+tuple is copied from it (copying the old tuple into a list every turn cost a
+twentieth of a game).  The scores likewise: a list, and the tuple views
+share, made again when a score changes.  The draw pile is a list with the
+top card at the end; seen cards are a bitmask; the deal is kept as the bytes
+it was dealt as.
 """
 
 from __future__ import annotations
@@ -17,8 +23,8 @@ from collections.abc import Callable, Sequence
 from itertools import chain
 
 from .actions import SCORE, Action, IllegalActionError, Score, Steal, legal_actions_for
-from .cards import ALL_CARDS_MASK, BACK, BIT, FACE, NUM_CARDS, NUM_COLOURS, card_code
-from .deal import check_deal, deal
+from .cards import ALL_CARDS_MASK, BACK, BIT, FACE, NUM_CARDS, NUM_COLOURS, card_code, mask_of
+from .deal import HAND_SIZE, check_deal, dealt_deck
 from .events import (
     CardRevealed,
     EndReason,
@@ -62,11 +68,16 @@ def deck_out_winners(scores: Sequence[int], tank_sizes: Sequence[int]) -> tuple[
     return tuple(leaders)
 
 
-def _tank_of(cards: Sequence[int]) -> Tank:
-    by_colour: list[tuple[int, ...]] = [()] * NUM_COLOURS
-    for card in cards:
-        by_colour[FACE[card]] += _ONE[card]
-    return tuple(by_colour)
+def _groups_of(dealt: bytes) -> list[list[tuple[int, ...]]]:
+    """Per seat, the colour groups of the dealt cards, four a seat (as
+    ``dealt_deck`` deals them): a tank, as a list."""
+    groups = []
+    for i in range(0, len(dealt), HAND_SIZE):
+        by_colour: list[tuple[int, ...]] = [()] * NUM_COLOURS
+        for card in dealt[i : i + HAND_SIZE]:
+            by_colour[FACE[card]] += _ONE[card]
+        groups.append(by_colour)
+    return groups
 
 
 class Game:
@@ -77,15 +88,17 @@ class Game:
         "target",
         "seed",
         "first",
-        "_initial_tanks",
-        "_initial_pile",
+        "_deck",
         "_tanks",
+        "_groups",
         "_scores",
+        "_score_view",
         "_pile",
         "_seen",
         "_to_move",
         "_extra",
-        "_history",
+        "_movers",
+        "_actions",
         "_winners",
         "_reason",
         "_subscribers",
@@ -105,26 +118,29 @@ class Game:
         seat, for 2 to 6 seats.
         """
         check_deal(tanks, pile, first)
-        self._setup(tanks, pile, first, seed)
+        self._setup(bytes(chain(chain.from_iterable(tanks), pile)), len(tanks), first, seed)
 
-    def _setup(
-        self, tanks: Sequence[Sequence[int]], pile: Sequence[int], first: int, seed: int | None
-    ) -> None:
-        players = len(tanks)
+    def _setup(self, deck: bytes, players: int, first: int, seed: int | None) -> None:
+        """Set up the deal ``deck``: the tanks' cards seat by seat, then the pile top
+        first, a card a byte (as ``dealt_deck`` deals them)."""
         self.players = players
         self.target = target_for(players)
         self.seed = seed
         self.first = first
-        self._initial_tanks = tuple(map(tuple, tanks))
-        self._initial_pile = tuple(pile)
-        self._tanks: list[Tank] = list(map(_tank_of, tanks))
+        dealt = HAND_SIZE * players
+        self._deck = deck
+        self._groups = _groups_of(deck[:dealt])
+        self._tanks: list[Tank] = list(map(tuple, self._groups))
         self._scores = [0] * players
-        self._pile = list(self._initial_pile[::-1])
-        # the dealt cards are distinct, so the sum of their bits is their union
-        self._seen = sum(map(BIT.__getitem__, chain.from_iterable(tanks)))
+        # the scores as views hold them: a tuple made again only when one changes
+        self._score_view = (0,) * players
+        self._pile = list(deck[: dealt - 1 : -1])
+        self._seen = mask_of(deck[:dealt])
         self._to_move = first
         self._extra = False
-        self._history: list[tuple[int, Action]] = []
+        # the history as two lists, seats and actions: no pair made a turn
+        self._movers: list[int] = []
+        self._actions: list[Action] = []
         self._winners: tuple[int, ...] | None = None
         self._reason: EndReason | None = None
         self._subscribers: list[Subscriber] = []
@@ -132,9 +148,9 @@ class Game:
     @classmethod
     def new(cls, players: int, seed: int) -> Game:
         """Shuffle and deal a new game from ``seed``."""
-        tanks, pile, first = deal(players, seed)
+        deck, first = dealt_deck(players, seed)
         game = cls.__new__(cls)
-        game._setup(tanks, pile, first, seed)
+        game._setup(deck, players, first, seed)
         return game
 
     # ----------------------------------------------------------------- reading
@@ -158,11 +174,11 @@ class Game:
     @property
     def turn(self) -> int:
         """Actions played so far."""
-        return len(self._history)
+        return len(self._actions)
 
     @property
     def scores(self) -> tuple[int, ...]:
-        return tuple(self._scores)
+        return self._score_view
 
     @property
     def tank_sizes(self) -> tuple[int, ...]:
@@ -171,16 +187,19 @@ class Game:
     @property
     def history(self) -> tuple[tuple[int, Action], ...]:
         """Every (seat, action) played, in order."""
-        return tuple(self._history)
+        return tuple(zip(self._movers, self._actions, strict=True))
 
     @property
     def initial_tanks(self) -> tuple[tuple[int, ...], ...]:
-        return self._initial_tanks
+        deck = self._deck
+        return tuple(
+            tuple(deck[i : i + HAND_SIZE]) for i in range(0, HAND_SIZE * self.players, HAND_SIZE)
+        )
 
     @property
     def initial_pile(self) -> tuple[int, ...]:
         """The draw pile as dealt, top card first."""
-        return self._initial_pile
+        return tuple(self._deck[HAND_SIZE * self.players :])
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The actions the seat to move may take; empty once the game is over."""
@@ -200,12 +219,12 @@ class Game:
             self.target,
             self._to_move,
             tuple(self._tanks),
-            tuple(self._scores),
+            self._score_view,
             len(pile),
             BACK[pile[-1]] if pile and self._winners is None else None,
             self._seen,
             self._extra,
-            len(self._history),
+            len(self._actions),
             self._winners,
             self._reason,
         )
@@ -213,40 +232,42 @@ class Game:
     def play_out(self, choosers: Sequence[Callable[[View], Action]]) -> None:
         """Play to the end, asking ``choosers[seat](view)`` for every action.
 
-        The simulator's loop: the same rules as ``play``, minus the per-turn
-        property lookups.  A chooser's exception (or an illegal action)
-        propagates and leaves the game where that seat was asked.
+        The simulator's loop: the same rules as ``play``, the turns played
+        one after another in the rules' own frame (``_act``).  A chooser's
+        exception (or an illegal action) propagates and leaves the game where
+        that seat was asked.
         """
         if self._subscribers:
             while self._winners is None:
                 self.play(choosers[self._to_move](self.view()))
             return
-        view = self.view
-        act = self._act
-        while self._winners is None:
-            act(choosers[self._to_move](view()), None, None)
+        if self._winners is None:
+            self._act(choosers[self._to_move](self.view()), None, None, choosers)
 
     def copy(self) -> Game:
         """An independent copy of the game as it stands, with no subscribers.
 
         For searches that branch from a position: the copy and the original
         play on without touching each other (tanks are immutable tuples, so
-        they are shared; the lists holding them are not).
+        they are shared; the lists holding them, and the colour groups' lists
+        the rules change in place, are not).
         """
         other = Game.__new__(Game)
         other.players = self.players
         other.target = self.target
         other.seed = self.seed
         other.first = self.first
-        other._initial_tanks = self._initial_tanks
-        other._initial_pile = self._initial_pile
+        other._deck = self._deck
         other._tanks = self._tanks.copy()
+        other._groups = [groups.copy() for groups in self._groups]
         other._scores = self._scores.copy()
+        other._score_view = self._score_view
         other._pile = self._pile.copy()
         other._seen = self._seen
         other._to_move = self._to_move
         other._extra = self._extra
-        other._history = self._history.copy()
+        other._movers = self._movers.copy()
+        other._actions = self._actions.copy()
         other._winners = self._winners
         other._reason = self._reason
         other._subscribers = []
@@ -274,11 +295,11 @@ class Game:
         top = len(pile) - 1
         if j != top:
             pile[j], pile[top] = pile[top], card
-            # _pile[j] is _initial_pile[last - j] at every turn (cards leave the end)
-            dealt = list(self._initial_pile)
-            last = len(dealt) - 1
-            dealt[last - j], dealt[last - top] = dealt[last - top], dealt[last - j]
-            self._initial_pile = tuple(dealt)
+            # _pile[j] is _deck[last - j] at every turn (cards leave the end)
+            deck = bytearray(self._deck)
+            last = len(deck) - 1
+            deck[last - j], deck[last - top] = deck[last - top], deck[last - j]
+            self._deck = bytes(deck)
 
     def check_accounting(self) -> None:
         """``AssertionError`` unless every card is in exactly one place."""
@@ -288,6 +309,8 @@ class Game:
         assert not set(on_table) & set(self._pile)
         assert len(on_table) + len(self._pile) + scored == NUM_CARDS
         assert self._seen == ALL_CARDS_MASK ^ sum(BIT[c] for c in self._pile)
+        assert self._groups == [list(tank) for tank in self._tanks]
+        assert self._score_view == tuple(self._scores)
 
     # ----------------------------------------------------------------- events
 
@@ -298,17 +321,17 @@ class Game:
 
     def opening_events(self) -> tuple[Event, ...]:
         """The events that describe the deal and the first turn."""
+        deck = self._deck
+        dealt = HAND_SIZE * self.players
         initial = GameStarted(
             self.players,
             self.target,
             self.first,
-            tuple(_tank_of(t) for t in self._initial_tanks),
-            len(self._initial_pile),
+            tuple(map(tuple, _groups_of(deck[:dealt]))),
+            len(deck) - dealt,
             self.seed,
         )
-        first_turn = TurnStarted(
-            self.first, BACK[self._initial_pile[0]], len(self._initial_pile), 0
-        )
+        first_turn = TurnStarted(self.first, BACK[deck[dealt]], len(deck) - dealt, 0)
         return (initial, first_turn)
 
     # ----------------------------------------------------------------- playing
@@ -348,94 +371,118 @@ class Game:
             )
         return IllegalActionError(f"{action!r} is not an action (score or steal)")
 
-    def _act(self, action: Action, seat: int | None, events: list[MoveEvent] | None) -> None:
+    def _act(
+        self,
+        action: Action,
+        seat: int | None,
+        events: list[MoveEvent] | None,
+        choosers: Sequence[Callable[[View], Action]] | None = None,
+    ) -> None:
         """The rules of one turn.  ``events`` is None when nobody listens.
+
+        With ``choosers`` (and no events), the turns go on until the game
+        ends, ``choosers[seat](view)`` choosing each next action: the
+        simulator's loop, in one frame.  The game's state is written back
+        before each chooser is asked, so a chooser that looks at the game
+        (or raises) finds it as any other caller would.
 
         Legality is checked on the way in, before anything changes; the
         checks are folded in here because this is the simulator's hot path.
         """
-        mover = self._to_move
-        # ``type(action) is`` rather than isinstance: exact and cheapest, and the
-        # type checker narrows it (Score and Steal are final).
-        if (
-            self._winners is not None
-            or (seat is not None and seat != mover)
-            or (
-                type(action) is not Score
-                and (
-                    type(action) is not Steal
-                    or action.target.__class__ is not int
-                    or not 0 <= action.target < self.players
-                    or action.target == mover
-                )
-            )
-        ):
-            raise self._illegal(action, seat)
+        players = self.players
+        target = self.target
         pile = self._pile
-        card = pile.pop()
-        colour = FACE[card]
-        self._seen |= BIT[card]
-        self._history.append((mover, action))
         tanks = self._tanks
-        stole = False
-        # A tank is replaced, never changed (views share it): list, set, tuple
-        # is the cheapest way to a copy with one colour group different.
-        if type(action) is Score:
-            tank = tanks[mover]
-            held = tank[colour]
-            changed = list(tank)
-            if held:
-                changed[colour] = ()
-                tanks[mover] = tuple(changed)
-                scores = self._scores
-                scores[mover] += len(held) + 1
-                if events is not None:
-                    events.append(CardRevealed(mover, action, card, mover))
-                    events.append(Scored(mover, colour, held + (card,), scores[mover]))
-                if scores[mover] >= self.target:
-                    self._end((mover,), "target", events)
-                    return
+        groups = self._groups
+        movers = self._movers
+        actions = self._actions
+        while True:
+            mover = self._to_move
+            # The card goes into the tank of the seat it is played at: its own to
+            # score, the target's to steal.  ``type(action) is`` rather than
+            # isinstance: exact and cheapest, and the type checker narrows it
+            # (Score and Steal are final).
+            if type(action) is Score:
+                victim = mover
+            elif type(action) is Steal:
+                victim = action.target
+                if victim.__class__ is not int or not 0 <= victim < players or victim == mover:
+                    raise self._illegal(action, seat)
             else:
-                changed[colour] = _ONE[card]
-                tanks[mover] = tuple(changed)
-                if events is not None:
-                    events.append(CardRevealed(mover, action, card, mover))
-                    events.append(ScoreMissed(mover, card, colour))
-        else:
-            victim = action.target
-            theirs = tanks[victim]
-            held = theirs[colour]
-            changed = list(theirs)
+                raise self._illegal(action, seat)
+            if self._winners is not None or (seat is not None and seat != mover):
+                raise self._illegal(action, seat)
+            card = pile.pop()
+            colour = FACE[card]
+            seen = self._seen = self._seen | BIT[card]
+            movers.append(mover)
+            actions.append(action)
+            extra = False
+            # it takes that tank's cards of its colour, or it stays there
+            changed = groups[victim]
+            held = changed[colour]
+            # A tank is replaced, never changed (views share it): it is copied
+            # from its colour groups, a list kept beside it and changed in place.
             if held:
                 changed[colour] = ()
                 tanks[victim] = tuple(changed)
-                mine = list(tanks[mover])
-                mine[colour] += held + _ONE[card]
-                tanks[mover] = tuple(mine)
-                stole = True
-                if events is not None:
-                    events.append(CardRevealed(mover, action, card, victim))
-                    events.append(Stolen(mover, victim, colour, held + (card,)))
+                if victim == mover:
+                    scores = self._scores
+                    score = scores[mover] = scores[mover] + len(held) + 1
+                    self._score_view = tuple(scores)
+                    if events is not None:
+                        events.append(CardRevealed(mover, action, card, mover))
+                        events.append(Scored(mover, colour, held + (card,), score))
+                    if score >= target:
+                        self._end((mover,), "target", events)
+                        return
+                else:
+                    mine = groups[mover]
+                    mine[colour] += held + _ONE[card]
+                    tanks[mover] = tuple(mine)
+                    extra = players == 2
+                    if events is not None:
+                        events.append(CardRevealed(mover, action, card, victim))
+                        events.append(Stolen(mover, victim, colour, held + (card,)))
             else:
                 changed[colour] = _ONE[card]
                 tanks[victim] = tuple(changed)
                 if events is not None:
                     events.append(CardRevealed(mover, action, card, victim))
-                    events.append(StealMissed(mover, victim, card, colour))
-        if not pile:
-            self._end_by_deck_out(events)
-            return
-        if stole and self.players == 2:
-            self._extra = True
+                    events.append(
+                        ScoreMissed(mover, card, colour)
+                        if victim == mover
+                        else StealMissed(mover, victim, card, colour)
+                    )
+            if not pile:
+                self._end_by_deck_out(events)
+                return
+            self._extra = extra
+            if extra:
+                if events is not None:
+                    events.append(ExtraTurn(mover))
+            else:
+                mover = self._to_move = (mover + 1) % players
             if events is not None:
-                events.append(ExtraTurn(mover))
-        else:
-            self._extra = False
-            mover = self._to_move = (mover + 1) % self.players
-        if events is not None:
-            events.append(
-                TurnStarted(mover, BACK[pile[-1]], len(pile), len(self._history), self._extra)
+                events.append(TurnStarted(mover, BACK[pile[-1]], len(pile), len(actions), extra))
+            if choosers is None:
+                return
+            view = View(
+                mover,
+                players,
+                target,
+                mover,
+                tuple(tanks),
+                self._score_view,
+                len(pile),
+                BACK[pile[-1]],
+                seen,
+                extra,
+                len(actions),
+                None,
+                None,
             )
+            action = choosers[mover](view)
 
     def _end_by_deck_out(self, events: list[MoveEvent] | None) -> None:
         self._end(deck_out_winners(self._scores, self.tank_sizes), "deck_out", events)
@@ -448,7 +495,7 @@ class Game:
         self._extra = False
         if events is not None:
             events.append(
-                GameOver(winners, reason, tuple(self._scores), self.tank_sizes, len(self._history))
+                GameOver(winners, reason, self._score_view, self.tank_sizes, len(self._actions))
             )
 
     def __repr__(self) -> str:

@@ -73,7 +73,9 @@ def endgame(tanks: list[list[str]], scores: list[int], pile: list[str], to_move:
     n = len(tanks)
     game = table([[] for _ in range(n)])
     game._tanks = [_tank(cards(t)) for t in tanks]
+    game._groups = [list(tank) for tank in game._tanks]
     game._scores = list(scores)
+    game._score_view = tuple(scores)
     pile_cards = cards(pile)
     game._pile = list(reversed(pile_cards))
     seen = (1 << 105) - 1

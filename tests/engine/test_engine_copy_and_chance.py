@@ -26,6 +26,33 @@ def test_a_copy_plays_on_without_touching_the_original():
     assert game.turn == 6
 
 
+@pytest.mark.parametrize("n", range(2, 7))
+def test_the_original_plays_on_as_if_never_copied(n):
+    """What the rules change in place (tanks' colour groups, scores, pile,
+    history) is the copy's own: the original then plays the very game it would
+    have played."""
+    game, alone = Game.new(n, 50 + n), Game.new(n, 50 + n)
+    rng = random.Random(n)
+    for _ in range(6):
+        action = rng.choice(game.legal_actions())
+        game.play(action)
+        alone.play(action)
+    twin = game.copy()
+    while not twin.over:
+        twin.play(rng.choice(twin.legal_actions()))
+    game.check_accounting()
+    while not game.over:
+        action = rng.choice(game.legal_actions())
+        game.play(action)
+        alone.play(action)
+    assert (game.describe(), game.history, game.view()) == (
+        alone.describe(),
+        alone.history,
+        alone.view(),
+    )
+    game.check_accounting()
+
+
 def test_a_copy_has_no_subscribers_and_deepcopy_and_pickle_give_the_same_game():
     game = Game.new(2, 3)
     heard = []

@@ -623,6 +623,25 @@ def test_play_out_plays_the_same_game_as_play(seed, listen):
     assert (heard[-1] == GameOver(*_over(twin))) if listen else heard == []
 
 
+@pytest.mark.parametrize("n", range(2, 7))
+def test_play_out_asks_each_chooser_with_the_games_own_view(n):
+    """The loop builds its views itself: each is the one ``view()`` gives, and the
+    game a chooser could look at is already where the view says."""
+    game = Game.new(n, 40 + n)
+    rng = random.Random(n)
+    asked = 0
+
+    def choose(view):
+        nonlocal asked
+        asked += 1
+        assert view == game.view() == game.view(view.seat)
+        return rng.choice(view.legal_actions())
+
+    game.play_out([choose] * n)
+    assert game.over and asked == game.turn
+    game.check_accounting()
+
+
 def _over(game):
     return game.winners, game.reason, game.scores, game.tank_sizes, game.turn
 

@@ -58,10 +58,7 @@ def test_hidden_information_does_not_change_choices(name: str) -> None:
     differing = 0
     for game in random_positions(300, 200 + len(name)):
         view = game.view()
-        twin = Game.new(game.players, 0)
-        for slot in Game.__slots__:
-            value = getattr(game, slot)
-            setattr(twin, slot, list(value) if isinstance(value, list) else value)
+        twin = game.copy()
         pile = twin._pile
         top = pile[-1]
         # swap the top card for another unseen card of the same back, if any
@@ -136,10 +133,7 @@ def test_expert_expectation_matches_the_engine() -> None:
             total = 0.0
             for colour, p in top_face_odds(view):
                 card = view.top_back * 3 + BACKS[view.top_back].index(colour)
-                twin = Game.new(n, 0)
-                for slot in Game.__slots__:
-                    value = getattr(game, slot)
-                    setattr(twin, slot, list(value) if isinstance(value, list) else value)
+                twin = game.copy()
                 pile = twin._pile
                 j = pile.index(card)
                 pile[j], pile[-1] = pile[-1], pile[j]
