@@ -14,6 +14,12 @@ Run: ``.venv/bin/python benchmarks/research.py [--games N] [--repeat R]`` (about
   is legal in Mantis), raw and in its standard wrappers, and Gymnasium's (per
   move played: the learner's ``step`` plays its move and the ``random`` bots'
   until its next turn).
+* What PettingZoo's standard wrappers cost by themselves: a turn of an AEC
+  environment that does nothing (its observation a constant, its step passes
+  the turn), bare, in PettingZoo's wrappers as shipped (with Gymnasium's
+  ``Discrete`` and with ``mantis.envs.actions.ActionSpace`` as its action
+  space), and in ``mantis.envs.wrappers.StandardWrappers``, what
+  ``mantis_v0.env()`` uses: what is ours and what is the library's.
 * Whole games per second: the engine with ``random`` bots (the simulator's
   ``play_game``), ``Mantis-v0`` with ``random`` opponents, and OpenSpiel's
   random playouts of ``python_mantis`` (chance drawn with its exact
@@ -36,11 +42,17 @@ from collections.abc import Callable
 
 import numpy as np
 import pyspiel
+from gymnasium import spaces
+from pettingzoo import AECEnv
 from pettingzoo.test import performance_benchmark
+from pettingzoo.utils import wrappers
 
 import mantis.envs.openspiel  # noqa: F401  (registers python_mantis)
 from mantis.engine import Game, legal_actions_for
 from mantis.envs import MantisEnv, mantis_v0
+from mantis.envs.actions import MASKS, NUM_ACTIONS, ActionSpace
+from mantis.envs.aec import ILLEGAL_REWARD
+from mantis.envs.wrappers import StandardWrappers
 from mantis.players import make_bot
 from mantis.sim.runner import play_game
 
@@ -93,6 +105,71 @@ def aec_turns(players: int, games: int, *, wrapped: bool) -> float:
                 break
             step(rng.randrange(players))
             turns += 1
+    return turns / (time.process_time() - start)
+
+
+class Idle(AECEnv):  # type: ignore[misc]
+    """An AEC environment that does nothing: two agents pass the turn, forever."""
+
+    metadata = {"name": "idle_v0", "render_modes": [], "is_parallelizable": False}
+
+    def __init__(self, action_space: spaces.Discrete) -> None:
+        super().__init__()
+        self.possible_agents = ["player_0", "player_1"]
+        self._space = action_space
+        self._observation = {"observation": np.zeros(1, np.uint8), "action_mask": MASKS[6]}
+
+    def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
+        return spaces.Dict({"observation": spaces.Box(0, 1, (1,), np.uint8)})
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self._space
+
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, object]] = {agent: {} for agent in self.agents}
+        self.agent_selection = "player_0"
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return self._observation
+
+    def step(self, action: int | None) -> None:
+        self.agent_selection = "player_1" if self.agent_selection == "player_0" else "player_0"
+
+
+IDLE: dict[str, Callable[[], AECEnv]] = {
+    "bare": lambda: Idle(spaces.Discrete(NUM_ACTIONS)),
+    "PettingZoo's wrappers": lambda: wrappers.OrderEnforcingWrapper(
+        wrappers.AssertOutOfBoundsWrapper(
+            wrappers.TerminateIllegalWrapper(
+                Idle(spaces.Discrete(NUM_ACTIONS)), illegal_reward=ILLEGAL_REWARD
+            )
+        )
+    ),
+    "PettingZoo's wrappers, ActionSpace": lambda: wrappers.OrderEnforcingWrapper(
+        wrappers.AssertOutOfBoundsWrapper(
+            wrappers.TerminateIllegalWrapper(Idle(ActionSpace()), illegal_reward=ILLEGAL_REWARD)
+        )
+    ),
+    "StandardWrappers": lambda: StandardWrappers(Idle(ActionSpace()), ILLEGAL_REWARD),
+}
+"""The do-nothing environment, bare and in each set of wrappers."""
+
+
+def idle_turns(make: Callable[[], AECEnv], turns: int) -> float:
+    """Turns/s of ``make()``'s environment: ``last()``, a random move, ``step``."""
+    rng = random.Random(1)
+    env = make()
+    env.reset(seed=0)
+    last, step = env.last, env.step
+    start = time.process_time()
+    for _ in range(turns):
+        last()
+        step(rng.randrange(2))
     return turns / (time.process_time() - start)
 
 
@@ -172,6 +249,14 @@ def main() -> None:
             f"env() {wrapped:5.2f} = {wrapped / own:.1f}x; "
             f"Mantis-v0 {gym:5.2f} a move = {gym / own:.1f}x"
         )
+
+    turns = games * 50
+    print("What the standard wrappers cost alone: a turn of an environment that does nothing, µs")
+    print(f"  of CPU (best of {repeat} x {turns:,} turns)")
+    idle = {
+        name: 1e6 / best(repeat, lambda m=make: idle_turns(m, turns)) for name, make in IDLE.items()
+    }
+    print("  " + "   ".join(f"{name} {cost:5.2f}" for name, cost in idle.items()))
 
     spiel_games = max(1, games // 10)
     print(f"Whole games of random moves a CPU second (best of {repeat}; OpenSpiel {spiel_games})")

@@ -7,7 +7,10 @@ never forbids a steal, not even from an empty tank) and ``n`` to ``5`` are not.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from gymnasium import spaces
 
 from ..engine import SCORE, Action, IllegalActionError, Score, steal
 from ..engine.seat_count import MAX_SEATS, SEAT_COUNTS
@@ -33,6 +36,24 @@ MASKS: dict[int, np.ndarray] = {n: _mask(n) for n in SEAT_COUNTS}
 """The action mask of the seat to move at a table of ``n`` (read-only, shared)."""
 NO_ACTIONS = _mask(0)
 """The action mask of a seat that is not to move, or of anyone once the game is over."""
+
+
+class ActionSpace(spaces.Discrete):
+    """``Discrete(6)``, telling whether it holds a plain ``int`` without going through numpy.
+
+    Gymnasium's ``Discrete.contains`` converts every value through numpy (about
+    4 µs), and PettingZoo's ``AssertOutOfBoundsWrapper`` asks it at every step;
+    for an ``int`` its answer is this range test.  Anything else (numpy integers,
+    ``bool``, floats, arrays) it answers as ``Discrete`` does.
+    """
+
+    def __init__(self, seed: int | np.random.Generator | None = None) -> None:
+        super().__init__(NUM_ACTIONS, seed=seed)
+
+    def contains(self, x: Any) -> bool:
+        if type(x) is int:
+            return 0 <= x < NUM_ACTIONS
+        return bool(super().contains(x))
 
 
 def to_engine(players: int, seat: int, action: int) -> Action:

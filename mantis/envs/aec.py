@@ -8,9 +8,11 @@ when the game ends (``rewards.py``: the share of the win, 0 for a loss) with
 every agent terminated then.  With two players a seat that steals
 successfully is selected again at once (its extra turn).
 
-``env()`` wraps ``raw_env`` in PettingZoo's standard wrappers: an illegal
-action ends the game with -1 for whoever played it (and 0 for the others),
-an action outside the space is an error, and calls out of order are errors.
+``env()`` wraps ``raw_env`` in PettingZoo's standard wrappers
+(``wrappers.py``: PettingZoo's classes, with a direct path for a legal turn):
+an illegal action ends the game with -1 for whoever played it (and 0 for
+the others), an action outside the space is an error, and calls out of order
+are errors.
 
 ``reset(seed=s)`` deals ``Game.new(num_players, s)``, the engine's own game
 for that seed; ``reset()`` with no seed deals a seed drawn from the
@@ -26,14 +28,14 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from ..engine import Game, IllegalActionError
 from ..engine.seat_count import SEAT_RANGE, valid_seat_count
-from .actions import MASKS, NO_ACTIONS, NUM_ACTIONS, to_engine
+from .actions import MASKS, NO_ACTIONS, NUM_ACTIONS, ActionSpace, to_engine
 from .observation import HIGH, LOW, Encoder
 from .render import move_text, paints, show, table_text
 from .rewards import win_shares
+from .wrappers import StandardWrappers
 
 RENDER_MODES = ("ansi", "human")
 ILLEGAL_REWARD = -1.0
@@ -81,7 +83,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo: untyped
             )
             for agent in self.possible_agents
         }
-        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
+        self.action_spaces = {agent: ActionSpace() for agent in self.possible_agents}
         self._mask = MASKS[num_players]
         self._encode = Encoder().encode
         self._generator: np.random.Generator | None = None
@@ -183,7 +185,4 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo: untyped
 
 def env(num_players: int = 2, render_mode: str | None = None) -> AECEnv[str, Any, Any]:
     """``raw_env`` in PettingZoo's standard wrappers (illegal move: -1 and the end)."""
-    wrapped: AECEnv[str, Any, Any] = raw_env(num_players=num_players, render_mode=render_mode)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_REWARD)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    return StandardWrappers(raw_env(num_players, render_mode), ILLEGAL_REWARD)

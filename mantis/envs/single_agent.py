@@ -36,11 +36,10 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 
 from ..engine import Game
 from ..players import Player, bot_factory, is_player
-from .actions import MASKS, NO_ACTIONS, NUM_ACTIONS, to_engine
+from .actions import MASKS, NO_ACTIONS, ActionSpace, to_engine
 from .aec import SEED_BOUND, check_settings, observation_box
 from .observation import Encoder
 from .render import move_text, paints, show, table_text
@@ -93,7 +92,7 @@ class MantisEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.render_mode = render_mode
         self.illegal_reward = float(illegal_reward)
         self.observation_space = observation_box()
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.action_space = ActionSpace()
         self._encode = Encoder().encode
         self._legal = MASKS[num_players]
         self._names = ["learner"] + [f"seat {s}" for s in range(1, num_players)]
