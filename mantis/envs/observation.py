@@ -163,7 +163,7 @@ class Encoder:
             # the seats whose tank was replaced, found without a Python loop over all
             for s in compress(_SEAT_NUMBERS, map(is_not, tanks, known)):
                 at = s * SEAT_FIELDS
-                slots[at : at + NUM_COLOURS] = bytes(map(len, tanks[s]))
+                slots[at : at + NUM_COLOURS] = map(len, tanks[s])
             if scores != self._scores:
                 slots[NUM_COLOURS::SEAT_FIELDS] = bytes(scores)
                 self._scores = scores
@@ -173,7 +173,7 @@ class Encoder:
         unseen = self._unseen
         if seen != self._seen:
             new = seen ^ self._seen
-            if new & (new - 1) == 0 and not self._seen & ~seen:  # one card more was seen
+            if new & (new - 1) == 0 and new & seen:  # one card more was seen (and none less)
                 card = new.bit_length() - 1
                 unseen[FACE[card]] -= 1
                 unseen[NUM_COLOURS + card] = 0
