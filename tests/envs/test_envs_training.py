@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 
+import numpy as np
+
+from mantis.engine import Game
+from mantis.envs.observation import encode
+from mantis.players.odds import odds_for
 from training import dmc, mcts_vs_expert
 
 
@@ -39,21 +45,39 @@ def test_the_deep_monte_carlo_learner_trains_and_is_evaluated_reproducibly(tmp_p
         saved = tmp_path / f"{name}.json"
         dmc.main(
             [
-                "--train-games",
-                "60",
-                "--batch",
-                "30",
-                "--hidden",
-                "8",
-                "--eval-games",
-                "6",
-                "--save",
-                str(saved),
-                "--out",
-                str(tmp_path / f"{name}-result.json"),
+                *("--train-games", "60", "--batch", "30", "--envs", "4", "--hidden", "8"),
+                *("--check-every", "30", "--check-games", "4", "--eval-games", "6"),
+                *("--save", str(saved), "--out", str(tmp_path / f"{name}-result.json")),
             ]
         )
         weights.append(json.loads(saved.read_text()))
     assert weights[0] == weights[1]
     result = json.loads((tmp_path / "a-result.json").read_text())
-    assert result["eval_games"] == 6 and len(result["log"]) == 2
+    assert result["eval_games"] == 6 and len(result["checks"]) == 2
+    # the network kept is the best of those measured on the held-out games
+    assert result["kept"] == max(result["checks"], key=lambda check: check["win_rate"])
+
+
+def test_the_learners_odds_are_those_of_the_project_for_every_option():
+    rng = random.Random(4)
+    for players in (2, 3, 5):
+        for seed in range(4):
+            game = Game.new(players, seed)
+            for _ in range(rng.randrange(40)):
+                if game.winners is not None:
+                    break
+                game.play(rng.choice(game.legal_actions()))
+            view = game.view()
+            odds = odds_for(view)
+            if odds is None:
+                continue
+            p_match, cards, _p_win = dmc.promises(
+                obs := encode(view, view.to_move)[None, :], dmc.top_card(obs)
+            )
+            mover = view.to_move
+            expected = [(odds.p_score, odds.expected_score_cards)] + [
+                next((s.p_match, s.expected_cards) for s in odds.steals if s.target == target)
+                for target in ((mover + k) % players for k in range(1, players))
+            ]
+            assert np.allclose(p_match[0, :players], [float(p) for p, _ in expected])
+            assert np.allclose(cards[0, :players], [float(c) for _, c in expected])
