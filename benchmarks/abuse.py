@@ -461,8 +461,12 @@ def rated_players(count: int) -> Callable[[Path, Path], None]:
 
     def prepare(source: Path, data: Path) -> None:
         path = data / "server.sqlite3"
+        # (a tree from before the SQLite store was named for SQLite has it as tables_db)
         made = (
-            "from mantis.store.tables_db import TablesDB; import sys; TablesDB(sys.argv[1]).close()"
+            "import sys\n"
+            "try:\n    from mantis.store.tables_sqlite import TablesDB\n"
+            "except ImportError:\n    from mantis.store.tables_db import TablesDB\n"
+            "TablesDB(sys.argv[1]).close()"
         )
         env = dict(os.environ, PYTHONPATH=str(source))
         subprocess.run([sys.executable, "-c", made, str(path)], cwd=source, env=env, check=True)

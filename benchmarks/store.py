@@ -40,8 +40,8 @@ from servicekit import PostgresCluster  # noqa: E402
 
 from mantis.engine import SCORE  # noqa: E402
 from mantis.store.table_store import StoredSeat, TableStore  # noqa: E402
-from mantis.store.tables_db import SqliteTableStore  # noqa: E402
 from mantis.store.tables_pg import PgTableStore  # noqa: E402
+from mantis.store.tables_sqlite import SqliteTableStore  # noqa: E402
 
 DDL = (
     "CREATE TABLE IF NOT EXISTS bench_moves (game_id BIGINT, turn INT, seat INT, target INT, "

@@ -170,7 +170,7 @@ def _check_cluster(database: str) -> None:
 
 def _database(args: argparse.Namespace) -> str:
     """Where the tables are kept: ``--database``, else ``server.sqlite3`` in ``--data``."""
-    from ..store.tables_db import DB_NAME
+    from ..store.tables_sqlite import DB_NAME
 
     if args.database:
         return str(args.database)

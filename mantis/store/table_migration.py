@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from .table_store import StoreError
-from .tables_db import TablesDB
 from .tables_pg import PgTableStore
+from .tables_sqlite import TablesDB
 
 #: The schema's tables and columns, in the order they are copied (each refers only to
 #: those before it).

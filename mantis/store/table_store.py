@@ -4,7 +4,7 @@ A server keeps every table, its seats, every game played at it (its seed,
 every move and notice, its record once over) before anyone hears of any
 of it, so that a server started again — or another node taking a table
 over — resumes each table where it stood.  One interface, one schema, two
-implementations: SQLite (``tables_db``, the default, nothing to install)
+implementations: SQLite (``tables_sqlite``, the default, nothing to install)
 and PostgreSQL (several nodes sharing one database).  Every method is a
 coroutine: a caller awaits its write, and once the await returns the write
 is durable.

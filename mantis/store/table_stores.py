@@ -34,7 +34,7 @@ async def open_table_store(database: str | Path) -> TableStore:
         from .tables_pg import PgTableStore
 
         return await PgTableStore.open(text)
-    from .tables_db import SqliteTableStore
+    from .tables_sqlite import SqliteTableStore
 
     try:
         return SqliteTableStore(Path(text))

@@ -1,6 +1,6 @@
 """The table server's store on PostgreSQL: several nodes sharing one database.
 
-The same schema as the SQLite store (``tables_db``), in PostgreSQL's types,
+The same schema as the SQLite store (``tables_sqlite``), in PostgreSQL's types,
 and the same ``TableStore``: a move is one row, committed before anyone
 hears of it.  Writes go through one connection and one task that commits
 every write waiting at that moment in one transaction (one round trip for

@@ -164,7 +164,7 @@ class OnlinePlay:
         from ..net.server import TableServer
         from ..players.clock import SystemClock
         from ..store.paths import data_dir
-        from ..store.tables_db import DB_NAME, SqliteTableStore
+        from ..store.tables_sqlite import DB_NAME, SqliteTableStore
 
         port = _port_of(self.prefs.settings.server)
         store = SqliteTableStore(data_dir() / "server" / DB_NAME)

@@ -36,7 +36,7 @@ from mantis.net.room import RoomConfig
 from mantis.net.server import RATE, TableServer, seeded
 from mantis.players.clock import ManualClock
 from mantis.store.table_stores import open_table_store
-from mantis.store.tables_db import DB_NAME
+from mantis.store.tables_sqlite import DB_NAME
 from mantis.table import Message, PublicPosition, Recorded
 
 #: Generous bound on any wait, a whole game included (three nodes, Redis, PostgreSQL and

@@ -22,7 +22,7 @@ from netkit import (
 
 from mantis.net import protocol
 from mantis.store.player_keys import new_key
-from mantis.store.tables_db import DB_NAME
+from mantis.store.tables_sqlite import DB_NAME
 
 V = protocol.PROTOCOL_VERSION
 

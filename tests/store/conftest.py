@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mantis.store.table_store import TableStore
-from mantis.store.tables_db import SqliteTableStore
+from mantis.store.tables_sqlite import SqliteTableStore
 
 
 class OpenStore:

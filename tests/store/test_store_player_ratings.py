@@ -15,8 +15,8 @@ from mantis.rating.scale import Rating
 from mantis.rating.update import rate
 from mantis.store.player_ratings import Bound, GameRating, NameClaim
 from mantis.store.table_store import StoredSeat, TableStore
-from mantis.store.tables_db import SCHEMA_VERSION, SqliteTableStore
 from mantis.store.tables_schema import key_id
+from mantis.store.tables_sqlite import SCHEMA_VERSION, SqliteTableStore
 from mantis.table.names import NameKeys, capitals_key
 
 SEATS = (StoredSeat("Ann", "human"), StoredSeat("Bea", "human"), StoredSeat("Ada", "bot", "greedy"))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from mantis.engine import SCORE
 from mantis.store.table_store import RoomPhase, StoredSeat
-from mantis.store.tables_db import SCHEMA_VERSION, SqliteTableStore
+from mantis.store.tables_sqlite import SCHEMA_VERSION, SqliteTableStore
 
 # The tables as schema v2 wrote them (user_version 2).
 V2_SCHEMA = """
