@@ -74,7 +74,7 @@ from mantis.engine import (
 )
 from mantis.net import protocol
 from mantis.net.collector import tune_garbage_collector
-from mantis.store.table_store import StoredSeat
+from mantis.store.tables_interface import StoredSeat
 from mantis.store.tables_sqlite import SqliteTableStore
 from mantis.table import Recorded, Table, dealt
 

@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from servicekit import PostgresCluster  # noqa: E402
 
 from mantis.engine import SCORE  # noqa: E402
-from mantis.store.table_store import StoredSeat, TableStore  # noqa: E402
+from mantis.store.tables_interface import StoredSeat, TableStore  # noqa: E402
 from mantis.store.tables_pg import PgTableStore  # noqa: E402
 from mantis.store.tables_sqlite import SqliteTableStore  # noqa: E402
 

@@ -18,7 +18,7 @@ from typing import TypeVar
 from ..engine import GameRecord
 from ..players.clock import Clock, SystemClock
 from ..store.player_ratings import GameRating
-from ..store.table_store import StoreConflict, StoreUnavailable, TableStore
+from ..store.tables_interface import StoreConflict, StoreUnavailable, TableStore
 from ..table import Notice, Talk, encode
 
 T = TypeVar("T")

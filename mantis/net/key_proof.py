@@ -27,7 +27,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from ..store.table_store import TableStore
+from ..store.tables_interface import TableStore
 from ..store.tables_schema import key_id
 from . import protocol
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from http import HTTPStatus
 
 from ..players.clock import Clock
-from ..store.table_store import StoreError, TableStore
+from ..store.tables_interface import StoreError, TableStore
 from .limits import TokenBucket
 
 #: Players in one page.

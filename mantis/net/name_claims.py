@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 
 from ..players.clock import Clock
 from ..store.player_ratings import NameClaim, held_by_another
-from ..store.table_store import TableStore
+from ..store.tables_interface import TableStore
 from ..table.names import NameKeys, clean_name
 from . import protocol
 from .directory import Directory

@@ -37,7 +37,7 @@ from ..players.clock import Clock
 from ..rating.levels import level_rating
 from ..rating.scale import Rating
 from ..store.player_ratings import GameRating, StoredPlayer
-from ..store.table_store import TableStore
+from ..store.tables_interface import TableStore
 from . import protocol
 
 #: Rated games a person plays before they weigh fully as an opponent.

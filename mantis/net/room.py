@@ -44,7 +44,7 @@ from ..players import BOTS, InputPlayer, Player, make_bot
 from ..players.clock import Clock, Timer
 from ..players.decision import DEFAULT_BOT_TIMEOUT
 from ..store.player_ratings import GameRating
-from ..store.table_store import RoomPhase, StoredSeat, TableStore
+from ..store.tables_interface import RoomPhase, StoredSeat, TableStore
 from ..table import (
     Away,
     Back,

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..store.paths import data_dir
-from ..store.table_store import StoreError
+from ..store.tables_interface import StoreError
 
 if TYPE_CHECKING:
     from .limits import ServerLimits
@@ -22,7 +22,7 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 def run_serve(args: argparse.Namespace) -> int:
     """Serve until told to stop; 1 with one line if the server cannot start."""
     from ..players.clock import SystemClock
-    from ..store.table_stores import check_postgres_driver, is_postgres, open_table_store
+    from ..store.tables_choice import check_postgres_driver, is_postgres, open_table_store
     from .addresses import parse_networks
     from .cluster import Cluster, ClusterError
     from .collector import collect_on_time, tune_garbage_collector
@@ -158,7 +158,7 @@ def _check_cluster(database: str) -> None:
     """``StoreError`` in one line unless a cluster node can run (PostgreSQL, redis-py)."""
     import importlib.util
 
-    from ..store.table_stores import is_postgres
+    from ..store.tables_choice import is_postgres
 
     if not is_postgres(database):
         raise StoreError(
@@ -181,7 +181,7 @@ def _database(args: argparse.Namespace) -> str:
 def run_migrate(args: argparse.Namespace) -> int:
     """Copy a server's SQLite tables into an empty PostgreSQL database; 1 with one line if not."""
     from ..store.table_migration import copy_to_postgres
-    from ..store.table_stores import check_postgres_driver
+    from ..store.tables_choice import check_postgres_driver
 
     source = Path(_database(argparse.Namespace(database=None, data=args.data)))
     try:

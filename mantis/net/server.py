@@ -57,7 +57,7 @@ from ..engine import SeatInfo, game_seed
 from ..players import BOTS
 from ..players.clock import Clock, SystemClock, within
 from ..players.seat_specs import online_seats_problem
-from ..store.table_store import RoomPhase, StoredRoom, StoreError, TableStore
+from ..store.tables_interface import RoomPhase, StoredRoom, StoreError, TableStore
 from ..table import dealt
 from ..table.names import capitals_key, clean_line, clean_name
 from . import protocol, version1

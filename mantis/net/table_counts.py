@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..store.table_store import RoomPhase
+from ..store.tables_interface import RoomPhase
 from . import protocol
 from .directory import Directory
 from .limits import ServerLimits, SharedCounts

@@ -17,7 +17,7 @@ from collections.abc import Collection, Sequence
 from ..engine import GameRecord
 from ..rating.scale import Rating
 from ..store.player_ratings import GameRating, StoredPlayer
-from ..store.table_store import StoreError, TableStore
+from ..store.tables_interface import StoreError, TableStore
 from . import protocol
 from .rated_games import UNRATED, RatedGames, SeatFacts, Verdict
 

@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from ..engine import CardRevealed, View
 from ..players import Player
 from ..players.clock import Clock
-from ..store.table_store import StoreError, TableStore
+from ..store.tables_interface import StoreError, TableStore
 from ..table import Back, Message, TimedOut
 from . import protocol
 from .remote import RemoteSeat

@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .table_store import StoreError
+from .tables_interface import StoreError
 from .tables_pg import PgTableStore
 from .tables_sqlite import TablesDB
 

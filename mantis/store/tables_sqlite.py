@@ -51,7 +51,7 @@ from .player_ratings import (
     held_under,
     rating_moves,
 )
-from .table_store import (
+from .tables_interface import (
     RoomPhase,
     StoreConflict,
     StoredGame,

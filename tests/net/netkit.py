@@ -35,7 +35,7 @@ from mantis.net.redis_directory import RedisDirectory
 from mantis.net.room import RoomConfig
 from mantis.net.server import RATE, TableServer, seeded
 from mantis.players.clock import ManualClock
-from mantis.store.table_stores import open_table_store
+from mantis.store.tables_choice import open_table_store
 from mantis.store.tables_sqlite import DB_NAME
 from mantis.table import Message, PublicPosition, Recorded
 

@@ -19,7 +19,7 @@ from servicekit import _wait_for_port, find_binary, free_port, need
 
 from mantis.net import protocol
 from mantis.net.cluster import Cluster, ClusterError
-from mantis.store.table_store import StoreError
+from mantis.store.tables_interface import StoreError
 
 SECRET = "s3cret-horse"
 

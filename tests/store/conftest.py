@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mantis.store.table_store import TableStore
+from mantis.store.tables_interface import TableStore
 from mantis.store.tables_sqlite import SqliteTableStore
 
 

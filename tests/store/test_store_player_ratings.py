@@ -14,7 +14,7 @@ from mantis.rating.levels import level_rating
 from mantis.rating.scale import Rating
 from mantis.rating.update import rate
 from mantis.store.player_ratings import Bound, GameRating, NameClaim
-from mantis.store.table_store import StoredSeat, TableStore
+from mantis.store.tables_interface import StoredSeat, TableStore
 from mantis.store.tables_schema import key_id
 from mantis.store.tables_sqlite import SCHEMA_VERSION, SqliteTableStore
 from mantis.table.names import NameKeys, capitals_key

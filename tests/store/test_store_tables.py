@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from mantis.engine import SCORE, steal
-from mantis.store.table_store import RoomPhase, StoreConflict, StoredSeat, StoreError
+from mantis.store.tables_interface import RoomPhase, StoreConflict, StoredSeat, StoreError
 
 SEATS = (
     StoredSeat("Ann", "human", None, "ann-hash"),

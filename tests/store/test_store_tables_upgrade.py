@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from mantis.engine import SCORE
-from mantis.store.table_store import RoomPhase, StoredSeat
+from mantis.store.tables_interface import RoomPhase, StoredSeat
 from mantis.store.tables_sqlite import SCHEMA_VERSION, SqliteTableStore
 
 # The tables as schema v2 wrote them (user_version 2).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from .table_store import StoreError, TableStore
+from .tables_interface import StoreError, TableStore
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
