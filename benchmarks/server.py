@@ -74,6 +74,7 @@ from mantis.engine import (
 )
 from mantis.net import protocol
 from mantis.net.collector import tune_garbage_collector
+from mantis.store.table_rules import TableRules
 from mantis.store.tables_interface import StoredSeat
 from mantis.store.tables_sqlite import SqliteTableStore
 from mantis.table import Recorded, Table, dealt
@@ -995,9 +996,7 @@ async def writer_cost(directory: Path, writes: int) -> dict[str, float]:
     writer = store.writer
     try:
         seats = [StoredSeat(f"P{s}", "human") for s in range(PLAYERS)]
-        table_id = await store.create_table(
-            "BENCH", private=False, host=0, away_bot="greedy", seats=seats
-        )
+        table_id = await store.create_table("BENCH", TableRules(), host=0, seats=seats)
         game_id = await store.start_game(table_id, 1)
         move = [(0, SCORE)]
         start, cpu = perf_counter(), time.process_time()

@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from servicekit import PostgresCluster  # noqa: E402
 
 from mantis.engine import SCORE  # noqa: E402
+from mantis.store.table_rules import TableRules  # noqa: E402
 from mantis.store.tables_interface import StoredSeat, TableStore  # noqa: E402
 from mantis.store.tables_pg import PgTableStore  # noqa: E402
 from mantis.store.tables_sqlite import SqliteTableStore  # noqa: E402
@@ -155,9 +156,7 @@ async def store_pattern(name: str, store: TableStore, args: argparse.Namespace) 
     seats = [StoredSeat(f"P{s}", "human") for s in range(4)]
     games = []
     for n in range(args.tables):
-        table = await store.create_table(
-            f"B{n}", private=False, host=0, away_bot="greedy", seats=seats
-        )
+        table = await store.create_table(f"B{n}", TableRules(), host=0, seats=seats)
         games.append(await store.start_game(table, n))
     latencies: list[float] = []
     cpu, start = time.process_time(), time.perf_counter()

@@ -44,6 +44,7 @@ from ..players import BOTS, InputPlayer, Player, make_bot
 from ..players.clock import Clock, Timer
 from ..players.decision import DEFAULT_BOT_TIMEOUT
 from ..store.player_ratings import GameRating
+from ..store.table_rules import TableRules
 from ..store.tables_interface import RoomPhase, StoredSeat, TableStore
 from ..table import (
     Away,
@@ -110,20 +111,6 @@ class RoomConfig:
     """Seconds a quick-play table waits with someone seated before bots fill its seats."""
     quick_bot: str = "greedy"
     """The level of the bots that fill quick-play tables (and play for their people away)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """A table's rules, chosen when it is opened."""
-
-    clock: int | None = None
-    """Seconds a person has for each move (None: no turn clock)."""
-    talk: bool = True
-    """Whether its people (and its spectators) may talk."""
-    quick: bool = False
-    """A quick-play table: seated by the server, started when full, filled with bots."""
-    rated: bool = False
-    """Its games move its players' ratings (when at least two people with keys play)."""
 
 
 log = logging.getLogger("mantis.server")
@@ -274,11 +261,9 @@ class Room:
         hooks: RoomHooks | None = None,
         table_id: int,
         code: str,
-        private: bool,
+        rules: TableRules,
         host: Seat,
-        away_bot: str,
         seats: list[Seat],
-        rules: Rules = Rules(),
         owner: str = "",
         bots: BotShare | None = None,
         rated: RatedGames | None = None,
@@ -301,11 +286,9 @@ class Room:
         if table_id:
             self.kept.set()
         self.code = code
-        self.private = private
-        self.host = host
-        self.away_bot = away_bot
-        self.seats = seats
         self.rules = rules
+        self.host = host
+        self.seats = seats
         self.owner = owner
         self.bots = bots
         self.phase: Phase = Waiting()
@@ -336,6 +319,14 @@ class Room:
         """This table's listing at a phase and a move (see ``listing``)."""
 
     # ------------------------------------------------------------------ what it says
+
+    @property
+    def private(self) -> bool:
+        return self.rules.private
+
+    @property
+    def away_bot(self) -> str:
+        return self.rules.away_bot
 
     @property
     def state(self) -> RoomPhase:

@@ -57,6 +57,7 @@ from ..engine import SeatInfo, game_seed
 from ..players import BOTS
 from ..players.clock import Clock, SystemClock, within
 from ..players.seat_specs import online_seats_problem
+from ..store.table_rules import TableRules
 from ..store.tables_interface import RoomPhase, StoredRoom, StoreError, TableStore
 from ..table import dealt
 from ..table.names import capitals_key, clean_line, clean_name
@@ -84,7 +85,6 @@ from .room import (
     Room,
     RoomConfig,
     RoomHooks,
-    Rules,
     Seat,
     Waiting,
     hash_token,
@@ -260,11 +260,9 @@ class TableServer:
         room = self._room(
             stored.id,
             stored.code,
-            private=stored.private,
+            rules=stored.rules,
             host=seats[stored.host],
-            away_bot=stored.away_bot,
             seats=seats,
-            rules=Rules(stored.clock, stored.talk, stored.quick, stored.rated),
         )
         game = stored.game
         if stored.state is RoomPhase.WAITING or game is None:
@@ -790,8 +788,14 @@ class TableServer:
         if refused is not None:
             self._error(connection, refused, self.tables.refusal(refused))
             return None
-        rules = Rules(clock, message.talk, rated=message.rated)  # type: ignore[arg-type]
-        room = await self._open_table(connection, message, specs, away_bot, group, claim, rules)
+        rules = TableRules(
+            message.private,
+            away_bot,
+            clock,  # type: ignore[arg-type]
+            message.talk,
+            rated=message.rated,
+        )
+        room = await self._open_table(connection, message, specs, group, claim, rules)
         if room is None:
             await self.tables.give_back(group)
         else:
@@ -803,10 +807,9 @@ class TableServer:
         connection: Connection,
         message: protocol.Create,
         specs: list[str],
-        away_bot: str,
         group: str,
         claim: Claim,
-        rules: Rules,
+        rules: TableRules,
     ) -> Room | None:
         """Open the table ``create`` asked for, counted already for ``group``."""
         player = await self._bind(connection, claim)
@@ -824,11 +827,9 @@ class TableServer:
         room = self._room(
             0,
             code,
-            private=message.private,
-            host=host,
-            away_bot=away_bot,
-            seats=seats,
             rules=rules,
+            host=host,
+            seats=seats,
             owner=group,
         )
         host.name = room.unique_name(claim.name, host_index)
@@ -845,7 +846,7 @@ class TableServer:
 
     async def _keep_new(self, connection: Connection, room: Room, host: int) -> bool:
         """Keep a new room's table (whether it could be kept: if not, the caller is told)."""
-        code, rules = room.code, room.rules
+        code = room.code
         if self.cluster is not None:
             await self.cluster.claim(code)  # (a new code: nobody else holds it)
         # The code is taken before the table is kept: another table created while this
@@ -853,15 +854,7 @@ class TableServer:
         self.rooms[code] = room
         try:
             room.table_id = await self.store.create_table(
-                code,
-                private=room.private,
-                host=host,
-                away_bot=room.away_bot,
-                seats=[seat.stored() for seat in room.seats],
-                clock=rules.clock,
-                talk=rules.talk,
-                quick=rules.quick,
-                rated=rules.rated,
+                code, room.rules, host=host, seats=[seat.stored() for seat in room.seats]
             )
         except Exception as exc:  # the store's trouble: this table only, said in one line
             del self.rooms[code]
@@ -976,11 +969,11 @@ class TableServer:
         return self._room(
             0,
             code,
-            private=False,
+            rules=TableRules(
+                away_bot=self.config.quick_bot, clock=protocol.QUICK_CLOCK, quick=True, rated=True
+            ),
             host=seats[0],
-            away_bot=self.config.quick_bot,
             seats=seats,
-            rules=Rules(protocol.QUICK_CLOCK, True, True, rated=True),
             owner=group,
         )
 

@@ -15,9 +15,8 @@ table may go on to play another game: ``over`` -> ``playing`` again).  A
 game has its own row and number at its table: its seed, moves, notices,
 record and turn clock's deadline belong to it, not to the table.
 
-A table's rules are kept with it: its turn clock (seconds a person has per
-move, or none), whether its people may talk, and whether it is a quick-play
-table (seated by the server, filled with its away bot's level).
+A table's rules (``TableRules``: private, its away bot, its turn clock,
+talk, quick play, rated) are kept with it.
 """
 
 from __future__ import annotations
@@ -30,6 +29,7 @@ from typing import Protocol
 
 from ..engine import Action
 from .player_ratings import Bound, GameRating, NameClaim, StoredPlayer
+from .table_rules import TableRules
 
 
 class StoreError(Exception):
@@ -109,24 +109,15 @@ class StoredGame:
 
 @dataclass(frozen=True, slots=True)
 class StoredRoom:
-    """A table as kept: its settings, its seats and its latest game (None before the first)."""
+    """A table as kept: its rules, its seats and its latest game (None before the first)."""
 
     id: int
     code: str
     state: RoomPhase
-    private: bool
+    rules: TableRules
     host: int
-    away_bot: str
     seats: tuple[StoredSeat, ...]
     game: StoredGame | None
-    clock: int | None = None
-    """Seconds a person has for each move (None: as long as they like)."""
-    talk: bool = True
-    """Whether the people at the table (and its spectators) may talk."""
-    quick: bool = False
-    """A quick-play table: seated by the server, started when full, filled with bots."""
-    rated: bool = False
-    """Its games move its players' ratings (when at least two of them hold keys)."""
 
 
 class TableStore(Protocol):
@@ -139,19 +130,14 @@ class TableStore(Protocol):
     async def create_table(
         self,
         code: str,
+        rules: TableRules,
         *,
-        private: bool,
         host: int,
-        away_bot: str,
         seats: Sequence[StoredSeat],
-        clock: int | None = None,
-        talk: bool = True,
-        quick: bool = False,
-        rated: bool = False,
     ) -> int:
         """Keep a new table, waiting for its seats, with its rules; its id.
 
-        ``code`` must not be live.
+        ``code`` must not be live; ``host``: the host's seat.
         """
         ...
 

@@ -40,6 +40,7 @@ from .player_ratings import (
     held_under,
     rating_moves,
 )
+from .table_rules import RULE_NAMES, TableRules
 from .tables_interface import (
     RoomPhase,
     StoreConflict,
@@ -50,7 +51,9 @@ from .tables_interface import (
     StoreUnavailable,
 )
 from .tables_schema import (
+    PLAYER_COLUMNS,
     SCHEMA_VERSION,
+    TABLE_COLUMNS,
     key_id,
     schema,
     upgrade_from_v2,
@@ -323,34 +326,19 @@ class PgTableStore:
     # ------------------------------------------------------------------ writing
 
     async def create_table(
-        self,
-        code: str,
-        *,
-        private: bool,
-        host: int,
-        away_bot: str,
-        seats: Sequence[StoredSeat],
-        clock: int | None = None,
-        talk: bool = True,
-        quick: bool = False,
-        rated: bool = False,
+        self, code: str, rules: TableRules, *, host: int, seats: Sequence[StoredSeat]
     ) -> int:
         seats = tuple(seats)
+        marks = ", ".join(f"${n}" for n in range(4, 4 + len(RULE_NAMES)))
 
         async def job(db: Any) -> int:
             table_id: int = await db.fetchval(
-                "INSERT INTO tables "
-                "(code, state, private, host, away_bot, created_at, clock, talk, quick, rated) "
-                "VALUES ($1, 'waiting', $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+                f"INSERT INTO tables (code, state, host, created_at, {', '.join(RULE_NAMES)}) "
+                f"VALUES ($1, 'waiting', $2, $3, {marks}) RETURNING id",
                 code,
-                private,
                 host,
-                away_bot,
                 datetime.now(UTC),
-                clock,
-                talk,
-                quick,
-                rated,
+                *rules.values(),
             )
             await _set_seats(db, table_id, seats)
             return table_id
@@ -534,7 +522,7 @@ class PgTableStore:
     async def leaderboard(self, offset: int, limit: int) -> tuple[list[StoredPlayer], int]:
         async def query(db: Any) -> tuple[list[StoredPlayer], int]:
             rows = await db.fetch(
-                f"SELECT {_PLAYER_COLUMNS} FROM players WHERE games > 0 "
+                f"SELECT {PLAYER_COLUMNS} FROM players WHERE games > 0 "
                 "ORDER BY mu - 2 * sigma DESC, games DESC, name_key LIMIT $1 OFFSET $2",
                 limit,
                 offset,
@@ -583,7 +571,7 @@ class PgTableStore:
     async def load(self, code: str) -> StoredRoom | None:
         async def query(db: Any) -> StoredRoom | None:
             row = await db.fetchrow(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE code = $1 ORDER BY id DESC LIMIT 1",
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE code = $1 ORDER BY id DESC LIMIT 1",
                 code,
             )
             return None if row is None else await _table(db, row)
@@ -593,7 +581,7 @@ class PgTableStore:
     async def load_live(self, over_since: timedelta) -> list[StoredRoom]:
         async def query(db: Any) -> list[StoredRoom]:
             rows = await db.fetch(
-                f"SELECT {_TABLE_COLUMNS} FROM tables t WHERE state <> 'over' OR EXISTS ("
+                f"SELECT {TABLE_COLUMNS} FROM tables t WHERE state <> 'over' OR EXISTS ("
                 "SELECT 1 FROM games g WHERE g.table_id = t.id AND g.finished_at >= $1 "
                 "AND g.number = (SELECT max(number) FROM games WHERE table_id = t.id)"
                 ") ORDER BY id",
@@ -651,10 +639,6 @@ class PgTableStore:
                     await asyncio.wait_for(connection.close(), CONNECT_TIMEOUT)
 
 
-_TABLE_COLUMNS = "id, code, state, private, host, away_bot, clock, talk, quick, rated"
-_PLAYER_COLUMNS = "name_key, name, mu, sigma, games, wins"
-
-
 def _player(row: Any) -> StoredPlayer:
     return StoredPlayer(
         row["name_key"],
@@ -667,7 +651,7 @@ def _player(row: Any) -> StoredPlayer:
 
 async def _players(db: Any, keys: Sequence[str], lock: bool = False) -> dict[str, StoredPlayer]:
     rows = await db.fetch(
-        f"SELECT {_PLAYER_COLUMNS} FROM players WHERE name_key = ANY($1::text[])"
+        f"SELECT {PLAYER_COLUMNS} FROM players WHERE name_key = ANY($1::text[])"
         + (" ORDER BY name_key FOR UPDATE" if lock else ""),
         list(keys),
     )
@@ -841,20 +825,9 @@ async def _table(db: Any, row: Any) -> StoredRoom:
             game["finished_at"],
             None if game["deadline"] is None else (game["deadline_turn"], game["deadline"]),
         )
-    return StoredRoom(
-        table_id,
-        row["code"],
-        RoomPhase(row["state"]),
-        row["private"],
-        row["host"],
-        row["away_bot"],
-        seats,
-        latest,
-        clock=row["clock"],
-        talk=row["talk"],
-        quick=row["quick"],
-        rated=row["rated"],
-    )
+    rules = TableRules.of([row[name] for name in RULE_NAMES])
+    state = RoomPhase(row["state"])
+    return StoredRoom(table_id, row["code"], state, rules, row["host"], seats, latest)
 
 
 def _settle(future: asyncio.Future[Any], exc: BaseException) -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 from typing import Literal
 
+from .table_rules import RULE_NAMES
+
 SCHEMA_VERSION = 5
 """v1: one game on the table's row; v2: a row per game (a table may play several);
 v3: a table's rules (its turn clock, talk, quick play), a seat whose person left, a
@@ -17,6 +19,11 @@ game's turn-clock deadline; v4: names held by player keys and their ratings (``p
 each rated game's changes (``game_ratings``), a rated table, a seat's player; v5: a held
 name's second key (its skeleton in capitals), its key's id (for proofs) and when it was
 last sat under, and the network a seat was taken from."""
+
+TABLE_COLUMNS = "id, code, state, host, " + ", ".join(RULE_NAMES)
+"""A table's row as both stores read it: its id, code, state, host's seat, then its rules."""
+PLAYER_COLUMNS = "name_key, name, mu, sigma, games, wins"
+"""A held name's row as both stores read it (a ``StoredPlayer``)."""
 
 TABLES = ("tables", "seats", "games", "moves", "notices", "players", "game_ratings")
 """The schema's tables, each referring only to those before it."""

@@ -51,6 +51,7 @@ from .player_ratings import (
     held_under,
     rating_moves,
 )
+from .table_rules import RULE_NAMES, TableRules
 from .tables_interface import (
     RoomPhase,
     StoreConflict,
@@ -60,7 +61,9 @@ from .tables_interface import (
     StoreError,
 )
 from .tables_schema import (
+    PLAYER_COLUMNS,
     SCHEMA_VERSION,
+    TABLE_COLUMNS,
     TABLES,
     key_id,
     schema,
@@ -206,24 +209,18 @@ class TablesDB:
     def create_table(
         self,
         code: str,
+        rules: TableRules,
         *,
-        private: bool,
         host: int,
-        away_bot: str,
         seats: Sequence[StoredSeat],
-        clock: int | None = None,
-        talk: bool = True,
-        quick: bool = False,
-        rated: bool = False,
         created_at: datetime | None = None,
     ) -> int:
         """Keep a new (waiting) table with its rules; its id."""
         when = _iso(created_at or datetime.now(UTC))
         cursor = self._db.execute(
-            "INSERT INTO tables "
-            "(code, state, private, host, away_bot, created_at, clock, talk, quick, rated) "
-            "VALUES (?, 'waiting', ?, ?, ?, ?, ?, ?, ?, ?)",
-            (code, int(private), host, away_bot, when, clock, int(talk), int(quick), int(rated)),
+            f"INSERT INTO tables (code, state, host, created_at, {', '.join(RULE_NAMES)}) "
+            f"VALUES (?, 'waiting', ?, ?, {', '.join('?' * len(RULE_NAMES))})",
+            (code, host, when, *rules.values()),
         )
         table_id = cursor.lastrowid
         assert table_id is not None
@@ -414,13 +411,13 @@ class TablesDB:
             return {}
         marks = ", ".join("?" * len(keys))
         rows = self._db.execute(
-            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE name_key IN ({marks})", keys
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE name_key IN ({marks})", keys
         ).fetchall()
         return {row[0]: _player(row) for row in rows}
 
     def leaderboard(self, offset: int, limit: int) -> tuple[list[StoredPlayer], int]:
         rows = self._db.execute(
-            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE games > 0 "
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE games > 0 "
             "ORDER BY mu - 2 * sigma DESC, games DESC, name_key LIMIT ? OFFSET ?",
             (limit, offset),
         ).fetchall()
@@ -440,14 +437,14 @@ class TablesDB:
     def load(self, code: str) -> StoredRoom | None:
         """The latest table given ``code``, if any."""
         row = self._db.execute(
-            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE code = ? ORDER BY id DESC LIMIT 1",
+            f"SELECT {TABLE_COLUMNS} FROM tables WHERE code = ? ORDER BY id DESC LIMIT 1",
             (code,),
         ).fetchone()
         return None if row is None else self._table(row)
 
     def load_live(self, over_since: timedelta = timedelta(hours=1)) -> list[StoredRoom]:
         """Tables waiting or playing, and those over for less than ``over_since``."""
-        return [self._table(row) for row in self._live(_TABLE_COLUMNS, over_since)]
+        return [self._table(row) for row in self._live(TABLE_COLUMNS, over_since)]
 
     def live_codes(self, over_since: timedelta) -> list[str]:
         """The codes of the tables ``load_live`` gives."""
@@ -464,7 +461,7 @@ class TablesDB:
         ).fetchall()
 
     def _table(self, row: tuple[Any, ...]) -> StoredRoom:
-        table_id, code, state, private, host, away_bot, clock, talk, quick, rated = row
+        table_id, code, state, host, *rules = row
         seats = tuple(
             StoredSeat(name, kind, bot, token_hash, bool(left), player, key_hash, network)
             for name, kind, bot, token_hash, left, player, key_hash, network in self._db.execute(
@@ -474,20 +471,7 @@ class TablesDB:
             )
         )
         game = self._latest_game(table_id)
-        return StoredRoom(
-            table_id,
-            code,
-            RoomPhase(state),
-            bool(private),
-            host,
-            away_bot,
-            seats,
-            game,
-            clock=clock,
-            talk=bool(talk),
-            quick=bool(quick),
-            rated=bool(rated),
-        )
+        return StoredRoom(table_id, code, RoomPhase(state), TableRules.of(rules), host, seats, game)
 
     def _latest_game(self, table_id: int) -> StoredGame | None:
         row = self._db.execute(
@@ -536,10 +520,6 @@ class TablesDB:
                 "SELECT record FROM games WHERE record IS NOT NULL ORDER BY finished_at, id"
             )
         ]
-
-
-_TABLE_COLUMNS = "id, code, state, private, host, away_bot, clock, talk, quick, rated"
-_PLAYER_COLUMNS = "name_key, name, mu, sigma, games, wins"
 
 
 def _player(row: tuple[Any, ...]) -> StoredPlayer:
@@ -593,32 +573,10 @@ class SqliteTableStore:
             raise StoreError(f"the server's database: {exc}") from None
 
     async def create_table(
-        self,
-        code: str,
-        *,
-        private: bool,
-        host: int,
-        away_bot: str,
-        seats: Sequence[StoredSeat],
-        clock: int | None = None,
-        talk: bool = True,
-        quick: bool = False,
-        rated: bool = False,
+        self, code: str, rules: TableRules, *, host: int, seats: Sequence[StoredSeat]
     ) -> int:
         seats = tuple(seats)
-        return await self._run(
-            lambda db: db.create_table(
-                code,
-                private=private,
-                host=host,
-                away_bot=away_bot,
-                seats=seats,
-                clock=clock,
-                talk=talk,
-                quick=quick,
-                rated=rated,
-            )
-        )
+        return await self._run(lambda db: db.create_table(code, rules, host=host, seats=seats))
 
     async def set_seats(self, table_id: int, seats: Sequence[StoredSeat]) -> None:
         seats = tuple(seats)

@@ -14,6 +14,7 @@ from mantis.rating.levels import level_rating
 from mantis.rating.scale import Rating
 from mantis.rating.update import rate
 from mantis.store.player_ratings import Bound, GameRating, NameClaim
+from mantis.store.table_rules import TableRules
 from mantis.store.tables_interface import StoredSeat, TableStore
 from mantis.store.tables_schema import key_id
 from mantis.store.tables_sqlite import SCHEMA_VERSION, SqliteTableStore
@@ -36,7 +37,7 @@ async def hold(store: TableStore, name: str, key_hash: str, at: datetime = NOW) 
 
 
 async def a_game(store: TableStore, code: str) -> int:
-    table = await store.create_table(code, private=False, host=0, away_bot="greedy", seats=SEATS)
+    table = await store.create_table(code, TableRules(), host=0, seats=SEATS)
     return await store.start_game(table, 7)
 
 
@@ -94,9 +95,8 @@ async def test_a_key_rotated_holds_every_name_and_seat_of_the_old_one(table_stor
         await hold(store, name, "old")
     table = await store.create_table(
         "ABCD",
-        private=False,
+        TableRules(),
         host=0,
-        away_bot="greedy",
         seats=(StoredSeat("Ann", "human", None, "t", player="ann", key_hash="old"),),
     )
     assert await store.rekey("old", "new") == 2
@@ -188,7 +188,7 @@ async def test_the_first_game_matches_the_update_exactly(table_store) -> None:
 async def test_a_v3_file_gains_players_and_ratings(tmp_path: Path) -> None:
     path = tmp_path / "server.sqlite3"
     store = SqliteTableStore(path)
-    await store.create_table("ABCD", private=False, host=0, away_bot="greedy", seats=SEATS[:1])
+    await store.create_table("ABCD", TableRules(), host=0, seats=SEATS[:1])
     await store.close()
     with sqlite3.connect(path) as db:  # back to v3: no players, no ratings, no rated table
         db.executescript(
@@ -201,7 +201,7 @@ async def test_a_v3_file_gains_players_and_ratings(tmp_path: Path) -> None:
     store = SqliteTableStore(path)
     try:
         table = await store.load("ABCD")
-        assert table is not None and not table.rated and table.seats == SEATS[:1]
+        assert table is not None and not table.rules.rated and table.seats == SEATS[:1]
         assert await hold(store, "Ann", "k") == Bound("ann", True)
     finally:
         await store.close()
@@ -215,7 +215,7 @@ async def test_a_v3_postgresql_database_gains_players_and_ratings(pg_url: str) -
     from mantis.store.tables_pg import PgTableStore
 
     store = await PgTableStore.open(pg_url)
-    await store.create_table("ABCD", private=False, host=0, away_bot="greedy", seats=SEATS[:1])
+    await store.create_table("ABCD", TableRules(), host=0, seats=SEATS[:1])
     await store.close()
     db = await asyncpg.connect(pg_url)
     try:
@@ -229,7 +229,7 @@ async def test_a_v3_postgresql_database_gains_players_and_ratings(pg_url: str) -
     store = await PgTableStore.open(pg_url)
     try:
         table = await store.load("ABCD")
-        assert table is not None and not table.rated and table.seats == SEATS[:1]
+        assert table is not None and not table.rules.rated and table.seats == SEATS[:1]
         assert await hold(store, "Ann", "k") == Bound("ann", True)
     finally:
         await store.close()

@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from mantis.engine import SCORE, steal
+from mantis.store.table_rules import TableRules
 from mantis.store.tables_interface import RoomPhase, StoreConflict, StoredSeat, StoreError
 
 SEATS = (
@@ -24,7 +25,8 @@ HOUR = timedelta(hours=1)
 
 
 async def new_table(store, code: str = "BDFH", seats=SEATS, private: bool = False) -> int:
-    return await store.create_table(code, private=private, host=0, away_bot="expert", seats=seats)
+    rules = TableRules(private=private, away_bot="expert")
+    return await store.create_table(code, rules, host=0, seats=seats)
 
 
 async def test_a_new_table_waits_with_its_seats_and_is_found_by_its_code(table_store) -> None:
@@ -33,7 +35,8 @@ async def test_a_new_table_waits_with_its_seats_and_is_found_by_its_code(table_s
     table = await store.load("BDFH")
     assert table is not None and table.id == table_id
     assert table.state is RoomPhase.WAITING and table.game is None
-    assert (table.code, table.private, table.host, table.away_bot) == ("BDFH", True, 0, "expert")
+    assert (table.code, table.host) == ("BDFH", 0)
+    assert table.rules == TableRules(private=True, away_bot="expert")
     assert table.seats == SEATS
     assert await store.load("KLMP") is None
     # The waiting room changes: the seats are replaced, in order.
@@ -202,27 +205,19 @@ async def test_a_move_kept_twice_is_a_conflict_and_flush_waits_for_every_write(
 async def test_a_tables_rules_and_a_seat_whose_person_left_are_kept(table_store) -> None:
     store = table_store.store
     plain = await new_table(store, "BBBB")
-    quick = await store.create_table(
-        "DDDD",
-        private=False,
-        host=0,
-        away_bot="casual",
-        seats=SEATS,
-        clock=30,
-        talk=False,
-        quick=True,
-    )
+    rules = TableRules(away_bot="casual", clock=30, talk=False, quick=True, rated=True)
+    quick = await store.create_table("DDDD", rules, host=0, seats=SEATS)
     assert (plain, quick) != (0, 0)
     table = await store.load("BBBB")
-    assert (table.clock, table.talk, table.quick) == (None, True, False)  # the defaults
+    assert table.rules == TableRules(away_bot="expert")  # the defaults
     table = await store.load("DDDD")
-    assert (table.clock, table.talk, table.quick) == (30, False, True)
+    assert table.rules == rules
     gone = (SEATS[0], StoredSeat("Bea", "human", None, "bea-hash", left=True), SEATS[2])
     await store.set_seats(quick, gone)
     store = await table_store.reopen()
     table = await store.load("DDDD")
     assert table.seats == gone and table.seats[1].left and not table.seats[0].left
-    assert (table.clock, table.talk, table.quick) == (30, False, True)
+    assert table.rules == rules
 
 
 async def test_a_games_turn_clock_deadline_is_kept_replaced_and_gone_once_over(

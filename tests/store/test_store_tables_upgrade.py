@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from mantis.engine import SCORE
+from mantis.store.table_rules import TableRules
 from mantis.store.tables_interface import RoomPhase, StoredSeat
 from mantis.store.tables_sqlite import SCHEMA_VERSION, SqliteTableStore
 
@@ -61,7 +62,7 @@ async def test_a_v2_file_keeps_its_game_and_gains_the_rules_as_they_were(tmp_pat
         table = await store.load("BDFH")
         assert table is not None and table.state is RoomPhase.PLAYING
         # No clock, talk on, not quick: how every table played before.
-        assert (table.clock, table.talk, table.quick) == (None, True, False)
+        assert table.rules == TableRules()
         assert table.seats == (
             StoredSeat("Ann", "human", None, "ann-hash"),
             StoredSeat("Ada", "bot", "expert"),
@@ -82,7 +83,7 @@ async def test_a_v2_postgresql_database_gains_the_rules_as_they_were(pg_url: str
 
     store = await PgTableStore.open(pg_url)
     table_id = await store.create_table(
-        "BDFH", private=False, host=0, away_bot="greedy", seats=(StoredSeat("Ann", "human"),)
+        "BDFH", TableRules(), host=0, seats=(StoredSeat("Ann", "human"),)
     )
     await store.close()
     # Back to v2, as cluster's first PostgreSQL server left it.
@@ -103,7 +104,7 @@ async def test_a_v2_postgresql_database_gains_the_rules_as_they_were(pg_url: str
     try:
         table = await store.load("BDFH")
         assert table is not None and table.id == table_id
-        assert (table.clock, table.talk, table.quick) == (None, True, False)
+        assert table.rules == TableRules()
         assert table.seats == (StoredSeat("Ann", "human"),)
         game_id = await store.start_game(table_id, 5)
         await store.set_deadline(game_id, 0, datetime(2030, 1, 1, tzinfo=UTC))
