@@ -113,7 +113,7 @@ class MantisApp(StylesWhenAttached):
         self.first = first
         self.clock = clock
         self.local = LocalGames(self, self.prefs, clock)
-        self.online = OnlinePlay(self, self.prefs)
+        self.online_play = OnlinePlay(self, self.prefs)
         self.reviews = Reviews(self, self.prefs, clock)
 
     @property
@@ -192,25 +192,25 @@ class MantisApp(StylesWhenAttached):
         self.local.after_game(message.choice, message.board)
 
     def on_online_play_screen_chosen(self, message: OnlinePlayScreen.Chosen) -> None:
-        self.online.after_game(message.choice, message.board)
+        self.online_play.after_game(message.choice, message.board)
 
     def on_game_over_screen_answered(self, message: GameOverScreen.Answered) -> None:
-        self.online.answer(message.choice)
+        self.online_play.answer(message.choice)
 
     def on_online_play_screen_leave(self, message: OnlinePlayScreen.Leave) -> None:
-        self.online.leave_game()
+        self.online_play.leave_game()
 
     def on_online_table_game_started(self, message: OnlineTable.GameStarted) -> None:
-        self.online.open_board(message.table)
+        self.online_play.open_board(message.table)
 
     def on_lobby_screen_seated(self, message: LobbyScreen.Seated) -> None:
-        self.online.follow(message.connection, lobby=message.lobby)
+        self.online_play.follow(message.connection, lobby=message.lobby)
 
     def on_lobby_screen_serve_here(self, message: LobbyScreen.ServeHere) -> None:
-        self.online.serve_for(message.lobby)
+        self.online_play.serve_for(message.lobby)
 
     def on_waiting_room_screen_leave(self, message: WaitingRoomScreen.Leave) -> None:
-        self.online.leave()
+        self.online_play.leave()
 
     def open_replay(
         self,
@@ -277,7 +277,7 @@ class MantisApp(StylesWhenAttached):
 
     def action_play_online(self) -> None:
         """Open the online lobby."""
-        self.online.open_lobby()
+        self.online_play.open_lobby()
 
     def action_new_game(self) -> None:
         """Leave any table for the setup screen."""

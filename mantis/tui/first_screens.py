@@ -102,4 +102,4 @@ class Online(msgspec.Struct, frozen=True):
     connection: TableConnection
 
     def __call__(self, app: MantisApp) -> None:
-        app.online.follow(self.connection)
+        app.online_play.follow(self.connection)
