@@ -461,10 +461,10 @@ def rated_players(count: int) -> Callable[[Path, Path], None]:
 
     def prepare(source: Path, data: Path) -> None:
         path = data / "server.sqlite3"
-        # (a tree from before the SQLite store was named for SQLite has it as tables_db)
+        # (a tree from before the SQLite store was named for SQLite has it in tables_db)
         made = (
             "import sys\n"
-            "try:\n    from mantis.store.tables_sqlite import TablesDB\n"
+            "try:\n    from mantis.store.tables_sqlite_db import TablesDB\n"
             "except ImportError:\n    from mantis.store.tables_db import TablesDB\n"
             "TablesDB(sys.argv[1]).close()"
         )

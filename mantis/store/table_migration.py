@@ -14,7 +14,7 @@ from typing import Any
 
 from .tables_interface import StoreError
 from .tables_pg import PgTableStore
-from .tables_sqlite import TablesDB
+from .tables_sqlite_db import TablesDB
 
 #: The schema's tables and columns, in the order they are copied (each refers only to
 #: those before it).

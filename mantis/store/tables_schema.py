@@ -8,6 +8,7 @@ a row id, a true/false, a moment in time, a 64-bit whole number.
 from __future__ import annotations
 
 import hashlib
+from datetime import UTC, datetime
 from typing import Literal
 
 from .table_rules import RULE_NAMES
@@ -208,3 +209,8 @@ def upgrade_from_v3(dialect: Literal["sqlite", "postgresql"]) -> str:
 def upgrade_from_v4(dialect: Literal["sqlite", "postgresql"]) -> str:
     """The statements that bring a v4 schema to this one (then ``key_id`` is filled in)."""
     return _FROM_V4.format(**_TYPES[dialect]) + _PLAYER_INDEXES
+
+
+def iso_time(when: datetime) -> str:
+    """A moment as the SQLite store keeps it: ISO text in UTC, to the millisecond."""
+    return when.astimezone(UTC).isoformat(timespec="milliseconds")

@@ -38,7 +38,8 @@ from mantis.rating.levels import level_rating
 from mantis.rating.scale import Rating
 from mantis.rating.update import rate
 from mantis.store.player_keys import new_key
-from mantis.store.tables_sqlite import DB_NAME, TablesDB
+from mantis.store.tables_sqlite import DB_NAME
+from mantis.store.tables_sqlite_db import TablesDB
 from mantis.table import Away
 from mantis.table.names import capitals_key
 

@@ -38,7 +38,8 @@ from mantis.net.metrics_listener import MetricsListener
 from mantis.net.server import HTTP_BURST, PAGE_HOLD_MOST
 from mantis.net.talk_limits import ADDRESS_TALK_BURST, TABLE_TALK_BURST
 from mantis.players.clock import ManualClock
-from mantis.store.tables_sqlite import DB_NAME, TablesDB
+from mantis.store.tables_sqlite import DB_NAME
+from mantis.store.tables_sqlite_db import TablesDB
 
 
 def get(url: str, path: str, source: str = "127.0.0.1", port: int | None = None):

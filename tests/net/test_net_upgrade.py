@@ -17,7 +17,8 @@ from netkit import WAIT, join, play_my_turns, running_server, welcome
 from mantis.engine import SCORE, SeatInfo, record_of
 from mantis.engine.game import Game
 from mantis.engine.record import parse_record
-from mantis.store.tables_sqlite import DB_NAME, SCHEMA_VERSION
+from mantis.store.tables_schema import SCHEMA_VERSION
+from mantis.store.tables_sqlite import DB_NAME
 from mantis.table import Away, Back, dealt
 
 # The schema as Mantis 0.1's server wrote it (user_version 1).

@@ -16,8 +16,8 @@ from mantis.rating.update import rate
 from mantis.store.player_ratings import Bound, GameRating, NameClaim
 from mantis.store.table_rules import TableRules
 from mantis.store.tables_interface import StoredSeat, TableStore
-from mantis.store.tables_schema import key_id
-from mantis.store.tables_sqlite import SCHEMA_VERSION, SqliteTableStore
+from mantis.store.tables_schema import SCHEMA_VERSION, key_id
+from mantis.store.tables_sqlite import SqliteTableStore
 from mantis.table.names import NameKeys, capitals_key
 
 SEATS = (StoredSeat("Ann", "human"), StoredSeat("Bea", "human"), StoredSeat("Ada", "bot", "greedy"))

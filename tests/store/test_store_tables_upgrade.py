@@ -13,7 +13,8 @@ from pathlib import Path
 from mantis.engine import SCORE
 from mantis.store.table_rules import TableRules
 from mantis.store.tables_interface import RoomPhase, StoredSeat
-from mantis.store.tables_sqlite import SCHEMA_VERSION, SqliteTableStore
+from mantis.store.tables_schema import SCHEMA_VERSION
+from mantis.store.tables_sqlite import SqliteTableStore
 
 # The tables as schema v2 wrote them (user_version 2).
 V2_SCHEMA = """
