@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine import GameRecord
-from .ratings import RatingChange
+from .local_ratings import RatingChange
 from .stats import StatsDB
 
 

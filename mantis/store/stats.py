@@ -28,8 +28,8 @@ from typing import NamedTuple
 from ..engine.record import GameRecord, parse_record
 from ..engine.seats import RecordError, SeatInfo
 from ..rating.scale import Rating
+from .local_ratings import RatingChange, RatingPoint, rate_stored_game, rating_change
 from .paths import data_dir
-from .ratings import RatingChange, RatingPoint, rate_stored_game, rating_change
 from .stats_schema import SCHEMA_VERSION, NewerSchemaError, migrate, player_key, seat_rows
 
 STATS_NAME = "stats.sqlite3"
@@ -106,7 +106,7 @@ class PlayerStats:
     vs_people: tuple[tuple[str, Tally], ...] = ()
     """Per other person (by name, sorted): the games they sat at, and the player's wins."""
     ratings: tuple[RatingPoint, ...] = ()
-    """Their rating after each rated game, oldest first (``ratings.py`` says which are)."""
+    """Their rating after each rated game, oldest first (``local_ratings.py`` says which are)."""
 
     @property
     def rating(self) -> Rating | None:

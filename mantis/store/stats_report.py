@@ -18,8 +18,8 @@ from typing import Any, TextIO
 
 from ..rating.scale import Rating
 from .charts import Figure, Series, chart_text
+from .local_ratings import RatingPoint
 from .printable import printable
-from .ratings import RatingPoint
 from .stats import PlayerStats, StatsDB, StatsError, Tally, default_stats_path
 
 RECENT = 30

@@ -14,7 +14,7 @@ the previous version intact.
 - v4: ``seats.player``: the name in any case (``player_key``), so "Ann" and
   "ann" are one person everywhere; filled for the seats already stored.
 - v5: ``ratings``: each person's rating before and after each rated game
-  (``ratings.py``), worked out for the games already stored.
+  (``local_ratings.py``), worked out for the games already stored.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 
 from ..engine.seats import RecordError, SeatInfo, seats_from_json
-from . import ratings
+from . import local_ratings
 
 SCHEMA_VERSION = 5
 
@@ -134,9 +134,9 @@ def _v3_to_v4(db: sqlite3.Connection) -> None:
 
 
 def _v4_to_v5(db: sqlite3.Connection) -> None:
-    for statement in ratings.CREATE:
+    for statement in local_ratings.CREATE:
         db.execute(statement)
-    ratings.rerate(db)
+    local_ratings.rerate(db)
 
 
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
