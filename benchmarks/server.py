@@ -92,7 +92,10 @@ GRACE = 5.0
 # server's Writer counters (commits and writes so far) to stderr: nothing else changes.
 PROBE = r"""
 import os, signal, sys
-from mantis.store import writer as _writer
+try:
+    from mantis.store import sqlite_writer as _writer
+except ImportError:  # a tree from before the writer was named for SQLite
+    from mantis.store import writer as _writer
 _made = []
 _init = _writer.Writer.__init__
 def _keep(self, *args, **kwargs):

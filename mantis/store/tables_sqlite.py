@@ -1,7 +1,7 @@
 """The table server's store on SQLite: the default, one file, nothing to install.
 
 ``SqliteTableStore`` is the ``TableStore`` a server awaits: every call runs
-in its ``Writer``'s thread (``writer.py``), which commits every write waiting
+in its ``Writer``'s thread (``sqlite_writer.py``), which commits every write waiting
 at that moment at once, on a ``TablesDB`` (``tables_sqlite_db``: the file,
 its tables and games) and ``players_sqlite``'s queries (names, ratings).
 
@@ -22,10 +22,10 @@ from typing import TypeVar
 from ..engine import Action
 from . import players_sqlite
 from .player_ratings import Bound, GameRating, NameClaim, StoredPlayer
+from .sqlite_writer import Reader, Writer
 from .table_rules import TableRules
 from .tables_interface import StoreConflict, StoredRoom, StoredSeat, StoreError
 from .tables_sqlite_db import TablesDB
-from .writer import Reader, Writer
 
 T = TypeVar("T")
 

@@ -1,4 +1,4 @@
-"""One thread that writes to a database, committing many callers' writes at once.
+"""One thread that writes to the server's SQLite file, committing many callers' writes at once.
 
 A server keeps every move before it tells anyone, so writes sit on the path
 of every move.  Each caller awaits its write; the writer thread takes every
