@@ -120,7 +120,7 @@ class SetupScreen(StyledAtMount, Screen[None]):
                     id="players",
                     compact=True,
                 )
-                yield Static("2 players race to 15 cards, 3-6 to 10", classes="note")
+                yield Static(f"2 players race to 15 cards, 3-{MAX_SEATS} to 10", classes="note")
             # One line rather than a label per column: each widget is paid for
             # before the first frame.  Its columns are the rows' (setup.tcss).
             yield Static(self._plays_as(), id="plays-as", classes="row header")
