@@ -120,7 +120,21 @@ class _Head(msgspec.Struct):
 _heads = msgspec.json.Decoder(_Head)
 
 
+class _Kind(msgspec.Struct):
+    """Just a client message's ``type`` (its other fields, of any shape, ignored)."""
+
+    type: str = ""
+
+
+_kinds = msgspec.json.Decoder(_Kind)
+
+
 def is_act(data: str | bytes) -> bool:
-    """Whether a client's message is a move (kept by its relay, to be sent again)."""
-    text = data if isinstance(data, str) else data.decode(errors="replace")
-    return '"act"' in text[:40]
+    """Whether a client's message is a move (kept by its relay, to be sent again).
+
+    Read by its ``type``: a line of talk whose text is ``act`` is no move.
+    """
+    try:
+        return _kinds.decode(data).type == protocol.Act.__struct_config__.tag
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return False
