@@ -66,10 +66,11 @@ from .metrics import Metrics
 from .name_claims import NameClaims
 from .node_messages import Gone, Open
 from .open_files import OVERFLOW
-from .openings import Openings, QuickElsewhere
+from .openings import Openings
 from .outages import BUSY_ERRORS, CLUSTER_ERRORS
 from .placement import OneProcess, Placement
 from .plain_pages import PlainPages
+from .quick_play import QuickElsewhere
 from .rated_games import RatedGames
 from .requests import Requests
 from .room import (
@@ -84,6 +85,7 @@ from .room import (
     Waiting,
     stored_notices,
 )
+from .seating import Seating
 from .sending import Sender
 from .sockets import SocketGate, gated, hang_up
 from .table_counts import TableCounts
@@ -125,12 +127,11 @@ class TableServer:
     ) -> None:
         """A server keeping its tables in ``store``, sharing codes and counts in ``directory``.
 
-        ``seeds``: where each game's seed comes from, one call a game (the
-        server's own tests hand it the deals they need; None: a secret seed
-        each time).  ``trusted_proxies``:
-        the reverse proxies whose ``X-Forwarded-For`` is believed.  ``node``:
-        this server's name in logs and metrics.  ``cluster``: this node's
-        place among others sharing the store (None: the server is one process).
+        ``seeds``: where each game's seed comes from, one call a game (the server's
+        own tests hand it the deals they need; None: a secret seed each time).
+        ``trusted_proxies``: the reverse proxies whose ``X-Forwarded-For`` is
+        believed.  ``node``: this server's name in logs and metrics.  ``cluster``:
+        this node's place among others sharing the store (None: one process).
         """
         self.store = store
         self.directory = directory
@@ -185,15 +186,17 @@ class TableServer:
             cluster.on_lag = self.metrics.pubsub_lag.observe
             self.sender.away = self.cluster_node.links.send_out
         self.placement = placement
+        seating = Seating(
+            self, placement, store, directory, NameClaims(store, directory, self.clock, limits)
+        )
         self.openings = Openings(
             self,
             placement,
-            store,
             directory,
             self.config,
             limits,
+            seating=seating,
             guesses=guesses,
-            names=NameClaims(store, directory, self.clock, limits),
             proofs=KeyProofs(store),
             tables=self.tables,
         )
@@ -214,11 +217,6 @@ class TableServer:
             status=self._status,
             listed_elsewhere=self._listed_elsewhere,
         )
-
-    @property
-    def max_connections(self) -> int:
-        """Connections this server takes at once."""
-        return self.limits.max_connections
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -378,7 +376,7 @@ class TableServer:
 
     async def handler(self, connection: ServerConnection) -> None:
         """One connection, from its opening message to its close."""
-        if len(self.connections) >= self.max_connections:
+        if len(self.connections) >= self.limits.max_connections:
             self.error(connection, protocol.SERVER_FULL, "the server is full: try again later")
             await hang_up(connection, 1013, "server full")
             return
@@ -426,8 +424,7 @@ class TableServer:
                 log.warning("node %s: a connection told busy: %s", self.node, exc)
                 self.busy(connection)
             except QuickElsewhere as there:  # a quick-play seat at another node's table
-                assert self.cluster_node is not None
-                links = self.cluster_node.links
+                links = cast(ClusterNode, self.cluster_node).links
                 await links.relay(connection, there.owner, there.code, first, group, there.code)
                 return
             if room is None:
