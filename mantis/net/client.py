@@ -395,7 +395,7 @@ class TableConnection:
 
     # ------------------------------------------------------------------ talking
 
-    async def send(self, message: protocol.SeatRequest) -> None:
+    async def send(self, message: protocol.TableRequest) -> None:
         """Send an intent; a move sent while disconnected goes once the connection is back."""
         if isinstance(message, protocol.Act):
             # Kept until the stream shows its turn played, and sent again after every

@@ -9,7 +9,8 @@ Redis script, so two nodes never both win), loading it from the store.
 
 Nodes talk over Redis pub/sub, one channel per node: intents from
 connections on one node to the table's owner, and the owner's frames back
-to the nodes holding those connections.  One task publishes everything a
+to the nodes holding those connections (``node_messages``, decoded here
+once and handed on).  One task publishes everything a
 node sends, in order, each channel's waiting messages as one list; what it
 could not publish while Redis was away is published once Redis is back.
 ``mantis:owners`` tells every node that a table changed hands.
@@ -28,6 +29,9 @@ from urllib.parse import urlsplit
 
 import msgspec
 
+from . import node_messages
+from .node_messages import NodeMessage, OwnerChanged
+from .outages import redis_errors
 from .redis_lane import RedisLane
 
 log = logging.getLogger("mantis.cluster")
@@ -65,20 +69,8 @@ redis.call('SREM', ARGV[2] .. 'owned:' .. ARGV[1], ARGV[3])
 return 1
 """
 
-Message = dict[str, Any]
 _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.Decoder().decode
-_decode_batch = msgspec.json.Decoder(list[dict[str, Any]] | dict[str, Any]).decode
-"""What a channel carries: a list of messages (all those published together), or one
-message on its own (as nodes from before lists published them, during a rolling upgrade)."""
-
-
-def redis_errors() -> tuple[type[BaseException], ...]:
-    """The exceptions that mean Redis cannot be reached (not that it said no)."""
-    from redis.exceptions import ConnectionError as RedisConnectionError
-    from redis.exceptions import TimeoutError as RedisTimeoutError
-
-    return (RedisConnectionError, RedisTimeoutError, OSError, TimeoutError)
 
 
 class ClusterError(Exception):
@@ -101,7 +93,7 @@ class Cluster:
         self.reachable = True
         self.back_at = 0.0
         """When Redis was last back after being away (``time.monotonic``)."""
-        self.on_message: Callable[[Message], None] = lambda message: None
+        self.on_message: Callable[[NodeMessage], None] = lambda message: None
         """Called with every message sent to this node (set by the server)."""
         self.on_owner: Callable[[str, str], None] = lambda code, node: None
         """Called when a table changes hands: (code, its new owner); ("", node) when
@@ -281,17 +273,17 @@ class Cluster:
 
     # ------------------------------------------------------------------ messages
 
-    def send(self, node: str, message: Message) -> None:
+    def send(self, node: str, message: NodeMessage) -> None:
         """Send ``message`` to ``node`` (in order with everything else sent to it)."""
-        message["ts"] = time.time()
+        message = msgspec.structs.replace(message, ts=time.time())
         if node == self.node:
             asyncio.get_running_loop().call_soon(self.on_message, message)
             return
-        self._queue(f"{PREFIX}to:{node}", _encode(message))
+        self._queue(f"{PREFIX}to:{node}", node_messages.encode(message))
 
     def announce_owner(self, code: str) -> None:
         """Tell every node that this node owns ``code`` now."""
-        self._queue(f"{PREFIX}owners", _encode({"code": code, "node": self.node}))
+        self._queue(f"{PREFIX}owners", node_messages.encode(OwnerChanged(code, self.node)))
 
     def _queue(self, channel: str, data: bytes) -> None:
         if self._outbox.qsize() >= MAX_HELD:
@@ -377,22 +369,29 @@ class Cluster:
         for its answer, then hang up).
         """
         self.on_owner("", "")
-        self._queue(f"{PREFIX}owners", _encode({"code": "", "node": self.node}))
+        self._queue(f"{PREFIX}owners", node_messages.encode(OwnerChanged("", self.node)))
 
     def _received(self, about_owners: bool, data: bytes) -> None:
-        """What one ``PUBLISH`` carried to this node."""
-        messages = _decode_batch(data)
-        if isinstance(messages, dict):
-            messages = [messages]
-        if about_owners:
-            for message in messages:
-                self.on_owner(message["code"], message["node"])
+        """What one ``PUBLISH`` carried to this node (decoded once, here).
+
+        A batch this node cannot read (a kind it has no word for, from a node
+        of another release) is dropped whole, and said: docs/operations.md.
+        """
+        try:
+            if about_owners:
+                owners = node_messages.decode_owners(data)
+                for owner in owners if isinstance(owners, list) else [owners]:
+                    self.on_owner(owner.code, owner.node)
+                return
+            decoded = node_messages.decode_messages(data)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            log.error("unreadable messages between nodes, dropped: %s", _one_line(exc))
             return
+        messages = decoded if isinstance(decoded, list) else [decoded]
         # The lag of the first, which waited longest to be published with the rest: once
         # per ``PUBLISH``, as observing a histogram is dearer than passing a message on.
-        sent = messages[0].get("ts") if messages else None
-        if sent is not None:
-            self.on_lag(max(0.0, time.time() - sent))
+        if messages and messages[0].ts:
+            self.on_lag(max(0.0, time.time() - messages[0].ts))
         for message in messages:
             self.on_message(message)
 

@@ -205,17 +205,16 @@ class ImBack(_Message, frozen=True, tag="back"):
     """Version 2: play your own turns again (your seat went away when your time ran out)."""
 
 
-SeatRequest = AddBot | AddOpen | RemoveSeat | Start | Act | Again | Decline | Say | Leave | ImBack
-"""What a client asks once it sits at (or watches) a table."""
-VERSION_2_REQUESTS = (Again, Decline, Say, Leave, ImBack)
-"""Requests version 1 does not have."""
+TableRequest = AddBot | AddOpen | RemoveSeat | Start | Act | Again | Decline | Say | Leave | ImBack
+"""What a client asks once it is at a table: the host's set-up, a seat's moves and word on
+the game, anyone's talk (``net.requests`` says who may ask each, from which version)."""
 
 Opening = Create | Join | Watch | Quick | Rekey
 """What a connection opens with."""
 Seating = Create | Join | Quick
 """The openings that sit down (with a key, or its id)."""
 
-ClientMessage = Create | Join | Watch | Quick | Rekey | Prove | SeatRequest
+ClientMessage = Create | Join | Watch | Quick | Rekey | Prove | TableRequest
 
 
 # ---------------------------------------------------------------------- server to client

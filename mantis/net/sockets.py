@@ -19,6 +19,8 @@ import socket
 from collections import Counter
 from typing import Any
 
+from websockets.exceptions import ConnectionClosed
+
 from .addresses import ClientAddresses, address_group, parse_address
 from .plain_http import HttpConnection
 
@@ -102,3 +104,18 @@ class GatedConnection(HttpConnection):
 def gated(gate: SocketGate) -> type[GatedConnection]:
     """The connection class a server hands websockets: each of its sockets passes ``gate``."""
     return type("ServerSocket", (GatedConnection,), {"gate": gate})
+
+
+async def hang_up(connection: Any, code: int, reason: str) -> None:
+    """Close a WebSocket, reading (and dropping) whatever it still sends meanwhile.
+
+    The closing handshake ends with the client's close frame, which comes after
+    everything it sent before (a flood, say): left unread, those stop the
+    connection reading at all, and the close stalls until websockets' close
+    timeout gives up on it.
+    """
+    closing = asyncio.ensure_future(connection.close(code, reason))
+    with contextlib.suppress(ConnectionClosed):
+        async for _ in connection:
+            pass
+    await closing

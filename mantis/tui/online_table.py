@@ -112,7 +112,7 @@ class OnlineTable:
         self.left = False
         """This person left the game for good; the table is read until its record comes."""
         self._listeners: list[MessagePump] = []
-        self._outbox: asyncio.Queue[protocol.SeatRequest] = asyncio.Queue()
+        self._outbox: asyncio.Queue[protocol.TableRequest] = asyncio.Queue()
         self._kept: set[str] = set()
         """The records of the games kept so far (a table may play several)."""
         self._workers: list[Worker[Any]] = []
@@ -178,7 +178,7 @@ class OnlineTable:
             self.shell.run_worker(self._write(), name="table writer", group="online"),
         ]
 
-    def send(self, intent: protocol.SeatRequest) -> None:
+    def send(self, intent: protocol.TableRequest) -> None:
         """Say ``intent`` to the table (after everything sent before it)."""
         if not self._closed:
             self._outbox.put_nowait(intent)

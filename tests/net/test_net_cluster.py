@@ -8,6 +8,7 @@ test needs it to reconnect by itself.  Every wait is for a state.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import ssl
 import urllib.error
@@ -24,6 +25,7 @@ from netkit import (
     join,
     play_my_turns,
     running_server,
+    turn_to_answer,
     watch,
     welcome,
 )
@@ -31,7 +33,7 @@ from servicekit import need
 from test_net_no_leak import play_table
 from test_net_resilience import follow_and_play
 
-from mantis.engine import CardRevealed, TurnStarted
+from mantis.engine import SCORE, CardRevealed, TurnStarted
 from mantis.engine.record import parse_record
 from mantis.net import client as client_module
 from mantis.net import codes, protocol
@@ -209,6 +211,39 @@ async def test_the_owner_killed_mid_game_another_node_takes_over_and_nothing_is_
     assert any(node.said(f"took over table {code}") for node in nodes.nodes if node is not owner)
     for client in (ann, bea, spectator):
         await client.close()
+
+
+async def test_a_relayed_persons_move_goes_again_after_a_takeover_not_a_line_saying_act(
+    nodes: Nodes,
+) -> None:
+    nodes.ready()
+    one, two, _ = nodes.nodes
+    ann = await create(one.url, ("human", "open"), "Ann")  # the table runs on one...
+    code = welcome(ann).code
+    bea = await join(two.url, code, "Bea")  # ...and two relays Bea there
+    await ann.send(protocol.Start())
+    while (turn := await bea.until(lambda: turn_to_answer(bea.stream), "a turn")).seat != 1:
+        await ann.send(protocol.Act(turn.turn, SCORE))
+        await bea.until(lambda t=turn: turn_to_answer(bea.stream) != t, "Ann's move")
+    before = len(bea.stream)
+    one.kill()  # -9: what two passes on to one from now on is lost
+    await bea.send(protocol.Act(turn.turn, SCORE))
+    await bea.send(protocol.Say("act"))  # a line of talk, its text the name of a move
+
+    def said_act() -> bool:
+        return "act" in [m.text for m in bea.heard if isinstance(m, protocol.Said)]
+
+    def played() -> bool:
+        return any(isinstance(m, CardRevealed) and m.seat == 1 for m in bea.stream[before:])
+
+    # Another node takes the table over, and two's relay opens there again with Bea's
+    # last move: her move is played, and her line is not said a second time.
+    await bea.until(lambda: played() or said_act(), "Bea's move, sent again")
+    assert played() and not said_act()
+    assert any(node.said(f"took over table {code}") for node in (two, nodes.nodes[2]))
+    await bea.close()
+    with contextlib.suppress(Exception):
+        await ann.close()
 
 
 async def seasoned(database: str, keys: dict[str, str]) -> None:

@@ -40,7 +40,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMessage
 
 from mantis.engine import CardRevealed
-from mantis.net import protocol
+from mantis.net import plain_pages, protocol
 from mantis.net import server as server_module
 from mantis.net.addresses import parse_networks
 from mantis.net.client import Dropped, OnlineError, Reconnected, take_seat
@@ -157,7 +157,7 @@ async def test_a_waiting_table_left_alone_is_closed_and_no_longer_counts(tmp_pat
 async def test_public_tables_come_a_page_at_a_time_from_an_order_taken_once_a_second(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(server_module, "PAGE_SIZE", 2)
+    monkeypatch.setattr(plain_pages, "PAGE_SIZE", 2)
     clock = ManualClock()
     async with running_server(tmp_path, clock=clock) as (_, url):
         playing = await create(url, ("human", "greedy"), "Pat")
@@ -165,7 +165,7 @@ async def test_public_tables_come_a_page_at_a_time_from_an_order_taken_once_a_se
         await playing.until(lambda: playing.stream, "the game")
         waiting = [await create(url, ("human", "open"), f"H{i}") for i in range(4)]
         hidden = await create(url, ("human", "open"), "Pia", private=True)
-        clock.advance(server_module.LISTING_AGE)
+        clock.advance(plain_pages.LISTING_AGE)
         pages = []
         for number in (1, 2, 3, 4):
             status, headers, body = await asyncio.to_thread(http, url, f"/tables?page={number}")
@@ -183,7 +183,7 @@ async def test_public_tables_come_a_page_at_a_time_from_an_order_taken_once_a_se
         late = await create(url, ("human", "open"), "Lou")
         _, headers, _ = await asyncio.to_thread(http, url, "/tables")
         assert headers["X-Total-Count"] == "5"
-        clock.advance(server_module.LISTING_AGE)
+        clock.advance(plain_pages.LISTING_AGE)
         _, headers, _ = await asyncio.to_thread(http, url, "/tables")
         assert headers["X-Total-Count"] == "6"
         for client in (playing, *waiting, hidden, late):
@@ -486,7 +486,7 @@ async def test_a_spectator_that_stops_reading_is_dropped_before_it_holds_much(
         back = await opening(url, protocol.Join(V, code, "", token))
         await reader.until(lambda: len(reader.heard) > 3, "Ann back")
         await settled(lambda: len(room.spectators) == 1, "the slow spectator dropped")
-        assert server.dropped_slow == 1
+        assert server.sender.dropped_slow == 1
         for client in (reader, back):
             await client.close()
 

@@ -35,7 +35,7 @@ from test_net_ratings import rated_pair, season
 from mantis.net import protocol
 from mantis.net.leaderboard_pages import LEADERBOARD_PAGE, READS_BURST
 from mantis.net.metrics_listener import MetricsListener
-from mantis.net.server import HTTP_BURST, PAGE_HOLD_MOST
+from mantis.net.plain_pages import HTTP_BURST, PAGE_HOLD_MOST
 from mantis.net.talk_limits import ADDRESS_TALK_BURST, TABLE_TALK_BURST
 from mantis.players.clock import ManualClock
 from mantis.store.tables_sqlite import DB_NAME

@@ -387,9 +387,9 @@ async def test_the_lobby_pages_through_the_tables_and_waits_when_told_to(
 
     from netkit import ROOMY, create
 
-    from mantis.net import server as server_module
+    from mantis.net import plain_pages
 
-    monkeypatch.setattr(server_module, "PAGE_SIZE", 2)
+    monkeypatch.setattr(plain_pages, "PAGE_SIZE", 2)
     limits = replace(ROOMY, guesses=1)
     async with running_server(tmp_path / "server", limits=limits) as (_, url):
         hosts = [await create(url, ("human", "open"), f"H{i}") for i in range(5)]

@@ -121,12 +121,12 @@ async def test_a_hostile_server_neither_crashes_nor_steers_the_online_screens(
             # The lobby's list: the code and every name as sent.
             await shows(pilot, CODE, HOST, BOT)
             # Its answer to a join is a refusal full of markup: shown as it is.
-            real_find = server._find
+            real_find = server.openings._find
 
             def refuse(connection, code, *_):
-                server._error(connection, protocol.UNKNOWN_CODE, SAYS)
+                server.error(connection, protocol.UNKNOWN_CODE, SAYS)
 
-            monkeypatch.setattr(server, "_find", refuse)
+            monkeypatch.setattr(server.openings, "_find", refuse)
             table = lobby.query_one("#tables", DataTable)
             # A click on the link-like name picks the row and steers nothing; Enter joins.
             await pilot.click(table, offset=(30, 1))
@@ -134,7 +134,7 @@ async def test_a_hostile_server_neither_crashes_nor_steers_the_online_screens(
             await pilot.press("enter")
             await shows(pilot, SAYS_SHOWN)
             assert "\x1b" not in screen_text(pilot) and still_running(app)
-            monkeypatch.setattr(server, "_find", real_find)
+            monkeypatch.setattr(server.openings, "_find", real_find)
             await pilot.press("enter")
             # The waiting room: its title, how to share it, each seat.
             await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))

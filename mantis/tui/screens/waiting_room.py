@@ -59,7 +59,7 @@ class RoomLink(Protocol):
     @property
     def ratings(self) -> protocol.Ratings | None: ...
 
-    def send(self, intent: protocol.SeatRequest) -> None: ...
+    def send(self, intent: protocol.TableRequest) -> None: ...
 
     def listen(self, screen: MessagePump) -> None: ...
 
@@ -297,7 +297,7 @@ class WaitingRoomScreen(Screen[None]):
             return self.is_host and self.room is not None and self.room.state == "waiting"
         return True
 
-    def _send(self, intent: protocol.SeatRequest) -> None:
+    def _send(self, intent: protocol.TableRequest) -> None:
         self.show_error("")
         self.online.send(intent)
 
