@@ -320,7 +320,7 @@ class Openings:
                     room.detach(old)
                 self.server.close(old, 1000, "replaced by a new connection")
         else:
-            if room.state is not RoomPhase.WAITING:
+            if room.phase_name is not RoomPhase.WAITING:
                 self.server.error(
                     connection,
                     protocol.TABLE_FULL,

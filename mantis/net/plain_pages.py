@@ -161,7 +161,7 @@ def _listing_rank(entry: Room | Listing) -> int:
     """Where a table (here, or another node's listing) comes in the list: seats to take
     first, then games on, then over."""
     if isinstance(entry, Room):
-        state, open_seat = entry.state.value, any(not seat.taken for seat in entry.seats)
+        state, open_seat = entry.phase_name.value, any(not seat.taken for seat in entry.seats)
     else:
         state, open_seat = entry["state"], any(not seat["taken"] for seat in entry["seats"])
     if state == RoomPhase.WAITING.value:

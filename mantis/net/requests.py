@@ -135,7 +135,7 @@ class Requests:
             return None
         if seat is None or room.seats[seat] is not room.host:
             return Problem(protocol.NOT_HOST, "only the host sets up and starts the table")
-        if room.state is not RoomPhase.WAITING:
+        if room.phase_name is not RoomPhase.WAITING:
             return Problem(protocol.NOT_NOW, "the game has started")
         if room.rules.quick:
             return Problem(protocol.NOT_NOW, "a quick-play table starts by itself")

@@ -329,7 +329,8 @@ class Room:
         return self.rules.away_bot
 
     @property
-    def state(self) -> RoomPhase:
+    def phase_name(self) -> RoomPhase:
+        """The phase as the store and the protocol name it (``waiting``, ``playing``, ``over``)."""
         if isinstance(self.phase, Waiting):
             return RoomPhase.WAITING
         return RoomPhase.PLAYING if isinstance(self.phase, Playing) else RoomPhase.OVER
@@ -356,14 +357,16 @@ class Room:
                 return s
         return None
 
-    def room_state(self, you: int | None = None) -> protocol.RoomState:
+    def room_message(self, you: int | None = None) -> protocol.RoomState:
+        """The ``room`` message: the seats and the phase, as told to seat ``you`` (None:
+        to the spectators)."""
         phase = self.phase
         bots_in = None
         if isinstance(phase, Waiting) and phase.fill_at is not None:
             bots_in = round(max(0.0, phase.fill_at - self.clock.now()), 3)
         return protocol.RoomState(
             code=self.code,
-            state=self.state.value,
+            state=self.phase_name.value,
             private=self.private,
             host=self.seats.index(self.host),
             away_bot=self.away_bot,
@@ -428,10 +431,10 @@ class Room:
         """
         for s, seat in enumerate(self.seats):
             if seat.connection is not None and seat.connection is not but:
-                self.tell(seat.connection, self.room_state(s))
+                self.tell(seat.connection, self.room_message(s))
         watching = [c for c in self.spectators if c is not but]
         if watching:
-            self.broadcast(self.room_state(None), watching)  # once per protocol version
+            self.broadcast(self.room_message(None), watching)  # once per protocol version
         self.send_ratings()
 
     # ------------------------------------------------------------------ ratings
@@ -523,7 +526,7 @@ class Room:
     def _listing_now(self) -> dict[str, Any]:
         return {
             "code": self.code,
-            "state": self.state.value,
+            "state": self.phase_name.value,
             "moves": self.moves,
             "seats": [
                 {"name": seat.name, "kind": seat.kind, "taken": seat.taken} for seat in self.seats

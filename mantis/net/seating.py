@@ -151,4 +151,4 @@ def welcome(room: Room, seat: int | None, token: str | None) -> protocol.Welcome
     """``welcome`` in the newest version's words (``Room.tell`` says it in the connection's
     own: a version-1 connection hears ``net.version1``'s)."""
     code = room.code
-    return protocol.Welcome(protocol.PROTOCOL_VERSION, code, seat, token, room.room_state(seat))
+    return protocol.Welcome(protocol.PROTOCOL_VERSION, code, seat, token, room.room_message(seat))

@@ -340,9 +340,9 @@ class TableServer:
     async def _drop_idle_rooms(self) -> None:
         now = self.clock.now()
         for code, room in list(self.rooms.items()):
-            if room.state is RoomPhase.PLAYING or room.connections():
+            if room.phase_name is RoomPhase.PLAYING or room.connections():
                 continue
-            if room.state is RoomPhase.WAITING:
+            if room.phase_name is RoomPhase.WAITING:
                 idle = self.limits.idle_waiting
             else:
                 idle = OVER_ROOM.total_seconds()
@@ -350,7 +350,7 @@ class TableServer:
                 del self.rooms[code]
                 room.stop()
                 with contextlib.suppress(StoreError, *CLUSTER_ERRORS):  # (said by the sweep)
-                    if room.state is RoomPhase.WAITING:
+                    if room.phase_name is RoomPhase.WAITING:
                         if room.rules.quick:
                             await self.directory.quick_free(code, len(room.seats), 0)
                         await self.store.drop_waiting(room.table_id)

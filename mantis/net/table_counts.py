@@ -37,7 +37,7 @@ class TableCounts:
 
     def live(self) -> int:
         """Tables waiting or playing on this node."""
-        return sum(1 for room in self.rooms.values() if room.state is not RoomPhase.OVER)
+        return sum(1 for room in self.rooms.values() if room.phase_name is not RoomPhase.OVER)
 
     async def take(self, group: str) -> str | None:
         """Count one more table for ``group``; the error code if it may not have one.
@@ -91,7 +91,7 @@ class TableCounts:
         for name in groups:
             rooms = self.counted.get(name, set())
             for room in list(rooms):
-                if room.state is RoomPhase.OVER or self.rooms.get(room.code) is not room:
+                if room.phase_name is RoomPhase.OVER or self.rooms.get(room.code) is not room:
                     rooms.discard(room)
                     await self.held.give_back(name)
             if not rooms:

@@ -164,13 +164,13 @@ async def test_another_game_counts_as_a_table_for_the_address_that_opened_it(
         refused = await ann.error()
         assert refused.code == protocol.TOO_MANY_TABLES and "\n" not in refused.message
         first = server.rooms[welcome(ann).code]
-        assert first.state.value == "over" and not heard(ann, protocol.Offer)
+        assert first.phase_name.value == "over" and not heard(ann, protocol.Offer)
         # The server's own limit holds too: with two tables waiting, no game a third.
         cy = await create(url, ("human", "open"), "Cy", source=elsewhere(2))
         asked = len(ann.heard)
         await ann.send(protocol.Again())
         assert (await ann.error(asked)).code == protocol.SERVER_FULL
-        assert first.state.value == "over" and not heard(ann, protocol.Offer)
+        assert first.phase_name.value == "over" and not heard(ann, protocol.Offer)
         for client in (ann, other, cy):
             await client.close()
 
@@ -191,7 +191,7 @@ async def test_another_game_agreed_once_its_address_is_full_is_refused(tmp_path:
         assert refused.code == protocol.TOO_MANY_TABLES
         closed = await ann.next(protocol.OfferClosed)
         assert closed.reason == "lapsed"
-        assert server.rooms[welcome(ann).code].state.value == "over"
+        assert server.rooms[welcome(ann).code].phase_name.value == "over"
         for client in (ann, bea, other):
             await client.close()
 
