@@ -32,9 +32,10 @@ from websockets.exceptions import ConnectionClosed
 from ..players.clock import Clock, within
 from . import protocol, version1
 from .cluster import Cluster
+from .hearing import Connection
 from .node_messages import Alive, Close, FromClient, Gone, IsAlive, Open, ToClients, ToOwner
 from .outages import BUSY_ERRORS
-from .room import Connection, Room
+from .room import Room
 from .sockets import hang_up
 
 #: Seconds a relayed connection waits for its table's owner to answer before looking again.

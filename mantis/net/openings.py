@@ -28,13 +28,14 @@ from . import protocol, version1
 from .addresses import network_of
 from .codes import new_code, normal_code, shown_code
 from .directory import Directory
+from .hearing import Connection
 from .key_proof import KeyProofs, Receive, Refused
 from .limits import GuessLimiter, ServerLimits
 from .name_claims import Claim, Refusal
 from .placement import Placement
 from .quick_play import QuickPlay
 from .rated_games import table_clock
-from .room import Connection, Room, RoomConfig, Seat, hash_token
+from .room import Room, RoomConfig, Seat, hash_token
 from .seating import Seating, Server, welcome
 from .table_counts import TableCounts
 

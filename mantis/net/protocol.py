@@ -399,8 +399,6 @@ ServerMessage = (
     | Challenge
     | Rekeyed
 )
-VERSION_3_MESSAGES = (Ratings,)
-"""What the server says that a version-2 client has no word for."""
 
 # Error codes (docs/protocol.md lists them with their meaning).
 BAD_MESSAGE = "bad_message"

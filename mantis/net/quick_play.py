@@ -14,10 +14,11 @@ from . import protocol
 from .addresses import network_of
 from .codes import new_code
 from .directory import Directory
+from .hearing import Connection
 from .links import RemoteClient
 from .name_claims import Refusal
 from .placement import Placement
-from .room import Connection, Room, RoomConfig, Seat
+from .room import Room, RoomConfig, Seat
 from .seating import Seating, Server
 from .table_counts import TableCounts
 

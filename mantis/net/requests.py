@@ -25,8 +25,9 @@ from ..store.tables_interface import RoomPhase, TableStore
 from ..table.names import clean_line
 from . import protocol
 from .directory import Directory
+from .hearing import Connection
 from .rematch import OFFERS_PER_MINUTE
-from .room import Connection, Over, Room
+from .room import Over, Room
 from .table_counts import TableCounts
 from .talk_limits import TalkLimits
 

@@ -31,12 +31,10 @@ import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Coroutine, Hashable, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
-
-import msgspec
 
 from ..engine import Action, CardRevealed, GameRecord, SeatInfo, TurnStarted
 from ..engine.seat_count import MAX_SEATS, MIN_SEATS, SEAT_RANGE, valid_seat_count
@@ -60,9 +58,10 @@ from ..table import (
 )
 from ..table.messages import MAX_TALK_LINES
 from ..table.names import look_alike, unique_name
-from . import protocol, version1
+from . import protocol
 from .bot_share import BotShare
 from .directory import Directory
+from .hearing import Audience, Connection, Send
 from .keeper import ServerKeeper
 from .rated_games import RatedGames, SeatFacts
 from .rematch import Offer, seed_with_first
@@ -71,12 +70,6 @@ from .table_ratings import TableRatings
 from .turn_clock import Timeouts, TurnTimer
 
 T = TypeVar("T")
-
-Connection = Hashable
-"""A client's connection, as a room knows it: something its ``Send`` can reach."""
-
-Send = Callable[[Iterable[Connection], str], None]
-"""Puts one encoded frame on each of some connections, at once, never waiting for them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,7 +266,6 @@ class Room:
         ``rated``: the rules a rated table's games are judged by (None: rated as nothing)."""
         self.config = config
         self.store = store
-        self.send = send
         self.clock = clock
         self.hooks = hooks or RoomHooks()
         self.directory = directory
@@ -293,16 +285,12 @@ class Room:
         self.bots = bots
         self.phase: Phase = Waiting()
         self.spectators: set[Connection] = set()
-        self.versions: dict[Connection, int] = {}
-        """Each connection's protocol version (a version-1 one hears version 1 only)."""
+        self.audience = Audience(send, self.connections, self._flushed)
+        """Who hears what here: each connection in its protocol version."""
         self.watchers: dict[Connection, str] = {}
         """The names spectators talk under."""
         self.idle_since = clock.now()
         """When the last connection left (rooms nobody visits are dropped)."""
-        self._outbox: list[Message] = []
-        self._outbox_start = 0
-        self._v1_sent = 0
-        """Messages of the game's version-1 stream sent so far."""
         self._next_mover: int | None = None
         self._last_move = clock.now()
         self._intent_at: float | None = None
@@ -310,9 +298,6 @@ class Room:
         self._tasks: set[asyncio.Task[None]] = set()
         self.starting = False
         """A game is being started (its seed kept): no second start, no newcomer."""
-        self._backlog: tuple[int, str] | None = None
-        """The stream so far as one frame for version 2, and how many messages it holds
-        (sent to each newcomer: encoded once however many come)."""
         self.ratings = TableRatings(store, rated, rules.rated)
         """Its seated players' ratings, and whether its game counts."""
         self._listed: tuple[Phase, int, dict[str, Any]] | None = None
@@ -388,40 +373,17 @@ class Room:
         return seated + list(self.spectators)
 
     def version(self, connection: Connection) -> int:
-        return self.versions.get(connection, protocol.PROTOCOL_VERSION)
+        return self.audience.version(connection)
 
     def tell(self, connection: Connection, message: protocol.ServerMessage) -> None:
         """Send one connection one message, in its own protocol version's words."""
-        version = self.version(connection)
-        if version < protocol.PROTOCOL_VERSION:
-            if isinstance(message, protocol.VERSION_3_MESSAGES) and (
-                version < protocol.RATINGS_VERSION
-            ):
-                return
-            if isinstance(message, protocol.Welcome) and version > version1.VERSION:
-                message = msgspec.structs.replace(message, protocol=version)
-        if version == version1.VERSION:
-            if isinstance(message, version1.NOT_HEARD):
-                return
-            self.send((connection,), version1.encode(message))
-        else:
-            self.send((connection,), protocol.encode(message).decode())
+        self.audience.tell(connection, message)
 
     def broadcast(
         self, message: protocol.ServerMessage, to: Iterable[Connection] | None = None
     ) -> None:
         """Send ``message`` to everyone (or ``to``), encoded once per protocol version."""
-        recent: list[Connection] = []
-        older: list[Connection] = []
-        for connection in self.connections() if to is None else to:
-            (older if self.version(connection) == version1.VERSION else recent).append(connection)
-        if isinstance(message, protocol.VERSION_3_MESSAGES):
-            recent = [c for c in recent if self.version(c) >= protocol.RATINGS_VERSION]
-            older = []
-        if recent:
-            self.send(recent, protocol.encode(message).decode())
-        if older and not isinstance(message, version1.NOT_HEARD):
-            self.send(older, version1.encode(message))
+        self.audience.broadcast(message, to)
 
     def send_room(self, but: Connection | None = None) -> None:
         """Everyone (``but`` one, told already) hears the seats and state, and their own seat.
@@ -486,20 +448,12 @@ class Room:
     def send_backlog(self, connection: Connection) -> None:
         """The whole stream so far (and what runs now), to one connection that just (re)joined."""
         phase = self.phase
-        old = self.version(connection) == version1.VERSION
         if isinstance(phase, Over):
-            self.send((connection,), phase.frames[version1.VERSION if old else 2])
+            self.audience.send_finished(connection, phase.frames)
             if phase.offer is not None:
                 self.tell(connection, phase.offer.state())
         elif isinstance(phase, Playing):
-            messages = phase.table.messages
-            if old:
-                self.tell(connection, protocol.Stream(0, tuple(version1.stream(messages))))
-            else:
-                if self._backlog is None or self._backlog[0] != len(messages):
-                    frame = protocol.encode(protocol.Stream(0, tuple(messages))).decode()
-                    self._backlog = (len(messages), frame)
-                self.send((connection,), self._backlog[1])
+            self.audience.backlog(connection, phase.table.messages)
             clock = phase.timer.state() if phase.timer is not None else None
             if clock is not None:
                 self.tell(connection, clock)
@@ -546,7 +500,7 @@ class Room:
     ) -> None:
         """``connection`` (speaking ``version``) is now seat ``seat`` (``None``: a spectator,
         who talks as ``name``)."""
-        self.versions[connection] = version
+        self.audience.versions[connection] = version
         if seat is None:
             self.spectators.add(connection)
             self.watchers[connection] = name or WATCHER
@@ -565,7 +519,7 @@ class Room:
             return
         self.spectators.discard(connection)
         self.watchers.pop(connection, None)
-        self.versions.pop(connection, None)
+        self.audience.versions.pop(connection, None)
         seat = self.seat_of(connection)
         if seat is not None:
             place = self.seats[seat]
@@ -854,9 +808,7 @@ class Room:
                 forfeits.add(message.seat)
         phase = Playing(game_id, number, table, remotes, timer, timeouts, forfeits=forfeits)
         self.phase = phase
-        self._backlog = None
-        self._outbox_start = len(table.messages)
-        self._v1_sent = version1.count(table.messages)
+        self.audience.game_began(table.messages)
         self._next_mover = _last_mover(table.messages)
         table.subscribe(self._publish, self._paced, backlog=False)
         if table.over:
@@ -909,7 +861,7 @@ class Room:
         except Exception:  # a server bug must not take other tables down: log it
             log.exception("table %s stopped", self.code)
             raise
-        self._flush()  # the last move before the room says it is over
+        self.audience.flush()  # the last move before the room says it is over
         self._finish()
         before, self.ratings.before = self.ratings.before, ()
         if before:  # rated: everyone hears the ratings it moved
@@ -924,14 +876,8 @@ class Room:
         phase = self.phase
         assert isinstance(phase, Playing) and phase.table.over
         table = phase.table
-        frames = {
-            2: protocol.encode(protocol.Stream(0, tuple(table.messages))).decode(),
-            version1.VERSION: protocol.encode(
-                protocol.Stream(0, tuple(version1.stream(table.messages)))
-            ).decode(),
-        }
+        frames = self.audience.finished(table.messages)
         self.phase = Over(phase.game_id, phase.number, table.record.first, table.turn, frames)
-        self._backlog = None
         self.idle_since = self.clock.now()  # kept a while from the end, even with nobody here
         for seat in self.seats:
             seat.away = False  # nobody plays for anyone any more
@@ -1143,25 +1089,10 @@ class Room:
                 phase.forfeits.add(message.seat)
             if isinstance(message, CardRevealed | Recorded) and phase.timer is not None:
                 phase.timer.running = None
-        if not self._outbox:
-            asyncio.get_running_loop().call_soon(self._flush)
-        self._outbox.append(message)
+        self.audience.publish(message)
 
-    def _flush(self) -> None:
-        messages, self._outbox = tuple(self._outbox), []
-        start, self._outbox_start = self._outbox_start, self._outbox_start + len(messages)
-        if not messages:
-            return
-        old = [c for c in self.connections() if self.version(c) == version1.VERSION]
-        recent = [c for c in self.connections() if self.version(c) != version1.VERSION]
-        if recent:
-            self.send(recent, protocol.encode(protocol.Stream(start, messages)).decode())
-        shown = version1.stream(messages)
-        if shown:
-            v1_start, self._v1_sent = self._v1_sent, self._v1_sent + len(shown)
-            if old:
-                frame = protocol.Stream(v1_start, tuple(shown))
-                self.send(old, protocol.encode(frame).decode())
+    def _flushed(self, messages: tuple[Message, ...]) -> None:
+        """A move went out: how long since its intent came (the metrics')."""
         if any(isinstance(m, CardRevealed) for m in messages):
             intent, self._intent_at = self._intent_at, None
             self.hooks.moved(None if intent is None else self.clock.now() - intent)

@@ -20,10 +20,11 @@ from ..store.tables_interface import StoreError, TableStore
 from . import protocol
 from .codes import shown_code
 from .directory import Directory
+from .hearing import Connection
 from .name_claims import Claim, NameClaims, Refusal
 from .outages import CLUSTER_ERRORS
 from .placement import Placement
-from .room import Connection, Room
+from .room import Room
 
 log = logging.getLogger("mantis.server")
 

@@ -15,8 +15,8 @@ from typing import cast
 from websockets.asyncio.server import ServerConnection, broadcast
 
 from . import protocol
+from .hearing import Connection
 from .links import RemoteClient
-from .room import Connection
 
 
 class Sender:

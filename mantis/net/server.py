@@ -59,6 +59,7 @@ from .bot_share import BotShare
 from .cluster import Cluster
 from .cluster_node import ClusterNode
 from .directory import Directory, Listing
+from .hearing import Connection
 from .key_proof import KeyProofs, Receive
 from .limits import GuessLimiter, ServerLimits, SharedCounts, TokenBucket
 from .links import RemoteClient
@@ -73,17 +74,7 @@ from .plain_pages import PlainPages
 from .quick_play import QuickElsewhere
 from .rated_games import RatedGames
 from .requests import Requests
-from .room import (
-    Connection,
-    Over,
-    Playing,
-    Room,
-    RoomConfig,
-    RoomHooks,
-    Seat,
-    Waiting,
-    stored_notices,
-)
+from .room import Over, Playing, Room, RoomConfig, RoomHooks, Seat, Waiting, stored_notices
 from .seating import Seating
 from .sending import Sender
 from .sockets import SocketGate, gated, hang_up

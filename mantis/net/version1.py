@@ -2,7 +2,8 @@
 
 A client of version 1 keeps working at a version-2 server: it plays, watches
 and reconnects.  It never hears a turn clock, an offer of another game or
-talk (its person is held to the clock all the same), and its stream is the
+talk (its person is held to the clock all the same: ``hearing.FIRST_HEARD``
+says what each version hears), and its stream is the
 table's stream without the notices version 1 does not know (``timed_out``,
 ``left``), numbered without them, so a version-1 reader merges it as
 before.  Its ``room`` has version 1's fields only; a seat whose person left
@@ -26,8 +27,6 @@ VERSION = 1
 
 _NEW_IN_2 = (TimedOut, Left)
 """Stream messages version 1 has no word for."""
-NOT_HEARD = (protocol.Clock, protocol.Offer, protocol.OfferClosed, protocol.Said)
-"""What the server says that a version-1 client never hears: a clock, an offer, talk."""
 
 
 class SeatState(msgspec.Struct, frozen=True):
