@@ -35,7 +35,8 @@ from .name_claims import Claim, Refusal
 from .placement import Placement
 from .quick_play import QuickPlay
 from .rated_games import table_clock
-from .room import Room, RoomConfig, Seat, hash_token
+from .room import Room, RoomConfig
+from .seat_list import Seat, hash_token
 from .seating import Seating, Server, welcome
 from .table_counts import TableCounts
 

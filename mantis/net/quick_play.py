@@ -18,7 +18,8 @@ from .hearing import Connection
 from .links import RemoteClient
 from .name_claims import Refusal
 from .placement import Placement
-from .room import Room, RoomConfig, Seat
+from .room import Room, RoomConfig
+from .seat_list import Seat
 from .seating import Seating, Server
 from .table_counts import TableCounts
 

@@ -26,8 +26,9 @@ from ..table.names import clean_line
 from . import protocol
 from .directory import Directory
 from .hearing import Connection
+from .phases import Over
 from .rematch import OFFERS_PER_MINUTE
-from .room import Over, Room
+from .room import Room
 from .table_counts import TableCounts
 from .talk_limits import TalkLimits
 

@@ -27,23 +27,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
 from ..engine import Action, CardRevealed, GameRecord, SeatInfo, TurnStarted
-from ..engine.seat_count import MAX_SEATS, MIN_SEATS, SEAT_RANGE, valid_seat_count
+from ..engine.seat_count import MAX_SEATS, MIN_SEATS
 from ..players import BOTS, InputPlayer, Player, make_bot
-from ..players.clock import Clock, Timer
+from ..players.clock import Clock
 from ..players.decision import DEFAULT_BOT_TIMEOUT
 from ..store.player_ratings import GameRating
 from ..store.table_rules import TableRules
-from ..store.tables_interface import RoomPhase, StoredSeat, TableStore
+from ..store.tables_interface import RoomPhase, TableStore
 from ..table import (
     Away,
     Back,
@@ -57,15 +55,17 @@ from ..table import (
     record_notices,
 )
 from ..table.messages import MAX_TALK_LINES
-from ..table.names import look_alike, unique_name
-from . import protocol
+from ..table.names import unique_name
+from . import protocol, seat_list
 from .bot_share import BotShare
 from .directory import Directory
 from .hearing import Audience, Connection, Send
 from .keeper import ServerKeeper
+from .phases import Over, Phase, Playing, Waiting, last_mover, last_word_on, phase_name
 from .rated_games import RatedGames, SeatFacts
 from .rematch import Offer, seed_with_first
 from .remote import RemoteSeat
+from .seat_list import Seat, hash_token
 from .table_ratings import TableRatings
 from .turn_clock import Timeouts, TurnTimer
 
@@ -108,135 +108,10 @@ class RoomConfig:
 
 log = logging.getLogger("mantis.server")
 
-BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald")
-"""Names for the server's bots, first unused first."""
 NOTE_MARGIN = 30.0
 """Seconds a note outlives what it notes (a node taking over reads it, then sees it lapsed)."""
 WATCHER = "Watcher"
 """What a spectator who gave no name is called when they talk."""
-
-
-def hash_token(token: str) -> str:
-    """What the database keeps of a seat token (the token itself is never stored)."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-@dataclass(eq=False)
-class Seat:
-    """A seat in a room: a bot, an open seat, or a person (who holds its token)."""
-
-    name: str
-    kind: str
-    bot: str | None = None
-    token_hash: str | None = None
-    connection: Connection | None = None
-    away: bool = False
-    away_timer: Timer | None = field(default=None, repr=False)
-    left: bool = False
-    """Its person left a game for good: the away bot plays it, nobody takes it back."""
-    player: str | None = None
-    """The name its person holds with a player key (its ``name_key``), if any."""
-    key_hash: str | None = None
-    """The digest of its person's player key, if any."""
-    network: str | None = None
-    """The network its person sat down from (``addresses.network_of``)."""
-
-    @classmethod
-    def restored(cls, kept: StoredSeat) -> Seat:
-        """A seat as the store kept it (nobody connected yet)."""
-        return cls(
-            kept.name,
-            kept.kind,
-            kept.bot,
-            kept.token_hash,
-            left=kept.left,
-            player=kept.player,
-            key_hash=kept.key_hash,
-            network=kept.network,
-        )
-
-    @property
-    def taken(self) -> bool:
-        return self.kind == "bot" or self.token_hash is not None
-
-    @property
-    def person(self) -> bool:
-        """A person sits here and plays (not a bot, not an open seat, not one who left)."""
-        return self.kind == "human" and self.token_hash is not None and not self.left
-
-    def presence(self) -> protocol.SeatPresence:
-        if self.kind == "bot":
-            return "bot"
-        if self.token_hash is None:
-            return "open"
-        if self.left:
-            return "left"
-        if self.away:
-            return "away"
-        return "here" if self.connection is not None else "gone"
-
-    def stored(self) -> StoredSeat:
-        return StoredSeat(
-            self.name,
-            self.kind,
-            self.bot,
-            self.token_hash,
-            self.left,
-            self.player,
-            self.key_hash,
-            self.network,
-        )
-
-    def facts(self) -> SeatFacts:
-        """What the rated-game rules read of this seat."""
-        return SeatFacts(self.name, self.kind, self.bot, self.person, self.player, self.network)
-
-
-# ---------------------------------------------------------------------- the phases
-
-
-@dataclass
-class Waiting:
-    """Seats are being filled."""
-
-    fill: Timer | None = None
-    """A quick-play table with someone seated: when bots fill its open seats."""
-    fill_at: float | None = None
-
-
-@dataclass
-class Playing:
-    """A game is being played."""
-
-    game_id: int
-    number: int
-    table: Table
-    remotes: dict[int, RemoteSeat]
-    timer: TurnTimer | None
-    timeouts: Timeouts
-    task: asyncio.Task[GameRecord] | None = None
-    forfeits: set[int] = field(default_factory=set)
-    """Seats whose person left, or went away for running out of time too often: in a rated
-    game they take the loss (so do those out of time three times in the game, and those
-    away at its end)."""
-
-
-@dataclass
-class Over:
-    """The latest game is over; another may be offered."""
-
-    game_id: int
-    number: int
-    first: int
-    """The seat that moved first in it (the next game's first is the one after)."""
-    moves: int
-    frames: dict[int, str]
-    """Its whole stream as one ready ``stream`` frame per protocol version: a server holds
-    many finished rooms for a while, and a frame is one object to the garbage collector."""
-    offer: Offer | None = None
-
-
-Phase = Waiting | Playing | Over
 
 
 class Room:
@@ -316,9 +191,7 @@ class Room:
     @property
     def phase_name(self) -> RoomPhase:
         """The phase as the store and the protocol name it (``waiting``, ``playing``, ``over``)."""
-        if isinstance(self.phase, Waiting):
-            return RoomPhase.WAITING
-        return RoomPhase.PLAYING if isinstance(self.phase, Playing) else RoomPhase.OVER
+        return phase_name(self.phase)
 
     @property
     def table(self) -> Table | None:
@@ -434,9 +307,7 @@ class Room:
 
     def holds_key(self, key_hash: str) -> bool:
         """Whether a seat here is held by the player key with this digest already."""
-        return any(
-            s.key_hash is not None and hmac.compare_digest(s.key_hash, key_hash) for s in self.seats
-        )
+        return seat_list.holds_key(self.seats, key_hash)
 
     def presence(self) -> protocol.Presence:
         return protocol.Presence(tuple(seat.presence() for seat in self.seats))
@@ -579,11 +450,7 @@ class Room:
 
     def claim(self, token: str) -> int | None:
         """The seat whose token this is, if any."""
-        wanted = hash_token(token)
-        for s, seat in enumerate(self.seats):
-            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted):
-                return s
-        return None
+        return seat_list.claim(self.seats, token)
 
     def sit(
         self, name: str, key_hash: str | None = None, network: str | None = None
@@ -611,8 +478,7 @@ class Room:
 
     def unique_name(self, name: str, seat: int) -> str:
         """``name``, or "Player N" for none, made to look like no other seat's name."""
-        others = (s.name for i, s in enumerate(self.seats) if i != seat)
-        return unique_name(name, others, f"Player {seat + 1}")
+        return seat_list.unique_name(self.seats, name, seat)
 
     def _names(self) -> list[str]:
         return [seat.name for seat in self.seats if seat.name]
@@ -650,18 +516,11 @@ class Room:
         return None
 
     def _bot_name(self) -> str:
-        used = [seat.name for seat in self.seats if seat.name]
-        fresh = (n for n in BOT_NAMES if not any(look_alike(n, u) for u in used))
-        return next(fresh, "Bot")
+        return seat_list.bot_name(self.seats)
 
     def ready_to_start(self) -> str | None:
         """Why the game cannot start yet, or None."""
-        if not valid_seat_count(len(self.seats)):
-            return f"a table needs {SEAT_RANGE} seats"
-        waiting = sum(1 for seat in self.seats if not seat.taken)
-        if waiting:
-            return f"{waiting} open seat{'s' if waiting > 1 else ''} still to fill"
-        return None
+        return seat_list.ready_to_start(self.seats)
 
     # ------------------------------------------------------------------ quick play
 
@@ -756,7 +615,7 @@ class Room:
         far), to its end."""
         notices = tuple(notices)
         for s, seat in enumerate(self.seats):
-            seat.away = seat.left or _last_word_on(s, notices) == "away"
+            seat.away = seat.left or last_word_on(s, notices) == "away"
         players: list[Player | InputPlayer] = []
         remotes: dict[int, RemoteSeat] = {}
         for s, seat in enumerate(self.seats):
@@ -809,7 +668,7 @@ class Room:
         phase = Playing(game_id, number, table, remotes, timer, timeouts, forfeits=forfeits)
         self.phase = phase
         self.audience.game_began(table.messages)
-        self._next_mover = _last_mover(table.messages)
+        self._next_mover = last_mover(table.messages)
         table.subscribe(self._publish, self._paced, backlog=False)
         if table.over:
             self._finish()
@@ -1136,21 +995,6 @@ class Room:
             phase.fill.cancel()
         for task in list(self._tasks):
             task.cancel()
-
-
-def _last_word_on(seat: int, notices: tuple[tuple[int, Notice | Talk], ...]) -> str | None:
-    """Whether the last presence notice about ``seat`` said "away" or "back" (None: neither)."""
-    for _, notice in reversed(notices):
-        if isinstance(notice, Away | Back | Left) and notice.seat == seat:
-            return "back" if isinstance(notice, Back) else "away"
-    return None
-
-
-def _last_mover(messages: list[Message]) -> int | None:
-    for message in reversed(messages):
-        if isinstance(message, TurnStarted):
-            return message.seat
-    return None
 
 
 def stored_notices(notices: Iterable[tuple[int, str]]) -> list[tuple[int, Notice | Talk]]:

@@ -69,12 +69,14 @@ from .node_messages import Gone, Open
 from .open_files import OVERFLOW
 from .openings import Openings
 from .outages import BUSY_ERRORS, CLUSTER_ERRORS
+from .phases import Over, Playing, Waiting
 from .placement import OneProcess, Placement
 from .plain_pages import PlainPages
 from .quick_play import QuickElsewhere
 from .rated_games import RatedGames
 from .requests import Requests
-from .room import Over, Playing, Room, RoomConfig, RoomHooks, Seat, Waiting, stored_notices
+from .room import Room, RoomConfig, RoomHooks, stored_notices
+from .seat_list import Seat
 from .seating import Seating
 from .sending import Sender
 from .sockets import SocketGate, gated, hang_up

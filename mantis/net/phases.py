@@ -1,0 +1,84 @@
+"""A table's phases: ``Waiting`` (seats being filled), ``Playing`` (a game runs),
+``Over`` (its record kept; another game may be offered), each holding what belongs to
+it, so nothing is "a game id, unless the table is waiting"; and what a game's stream
+says of the seats when it is resumed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from ..engine import GameRecord, TurnStarted
+from ..players.clock import Timer
+from ..store.tables_interface import RoomPhase
+from ..table import Away, Back, Left, Message, Notice, Table, Talk
+from .rematch import Offer
+from .remote import RemoteSeat
+from .turn_clock import Timeouts, TurnTimer
+
+
+@dataclass
+class Waiting:
+    """Seats are being filled."""
+
+    fill: Timer | None = None
+    """A quick-play table with someone seated: when bots fill its open seats."""
+    fill_at: float | None = None
+
+
+@dataclass
+class Playing:
+    """A game is being played."""
+
+    game_id: int
+    number: int
+    table: Table
+    remotes: dict[int, RemoteSeat]
+    timer: TurnTimer | None
+    timeouts: Timeouts
+    task: asyncio.Task[GameRecord] | None = None
+    forfeits: set[int] = field(default_factory=set)
+    """Seats whose person left, or went away for running out of time too often: in a rated
+    game they take the loss (so do those out of time three times in the game, and those
+    away at its end)."""
+
+
+@dataclass
+class Over:
+    """The latest game is over; another may be offered."""
+
+    game_id: int
+    number: int
+    first: int
+    """The seat that moved first in it (the next game's first is the one after)."""
+    moves: int
+    frames: dict[int, str]
+    """Its whole stream as one ready ``stream`` frame per protocol version: a server holds
+    many finished rooms for a while, and a frame is one object to the garbage collector."""
+    offer: Offer | None = None
+
+
+Phase = Waiting | Playing | Over
+
+
+def phase_name(phase: Phase) -> RoomPhase:
+    """``phase`` as the store and the protocol name it."""
+    if isinstance(phase, Waiting):
+        return RoomPhase.WAITING
+    return RoomPhase.PLAYING if isinstance(phase, Playing) else RoomPhase.OVER
+
+
+def last_word_on(seat: int, notices: tuple[tuple[int, Notice | Talk], ...]) -> str | None:
+    """Whether the last presence notice about ``seat`` said "away" or "back" (None: neither)."""
+    for _, notice in reversed(notices):
+        if isinstance(notice, Away | Back | Left) and notice.seat == seat:
+            return "back" if isinstance(notice, Back) else "away"
+    return None
+
+
+def last_mover(messages: list[Message]) -> int | None:
+    for message in reversed(messages):
+        if isinstance(message, TurnStarted):
+            return message.seat
+    return None
