@@ -15,12 +15,17 @@ go on.  ``LocalDirectory`` keeps it in this process (one node);
 
 from __future__ import annotations
 
+import logging
 from collections import deque
-from collections.abc import Collection, Mapping
+from collections.abc import Awaitable, Collection, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
 from ..players.clock import Clock
+
+T = TypeVar("T")
+
+log = logging.getLogger("mantis.server")
 
 Listing = dict[str, Any]
 """One public table as ``GET /tables`` shows it (code, state, moves, seats)."""
@@ -115,6 +120,42 @@ class Directory(Protocol):
     async def close(self) -> None:
         """Let go of whatever the directory holds open."""
         ...
+
+
+NOTE_MARGIN = 30.0
+"""Seconds a note outlives what it notes (a node taking over reads it, then sees it lapsed)."""
+
+NoteKind = Literal["offer", "fill"]
+"""What a table notes: its open offer of another game, when bots fill its quick-play seats."""
+
+
+class TableNotes:
+    """One table's notes in a directory, by kind: the directory away loses a note only
+    (said in the log), never the table."""
+
+    def __init__(self, directory: Directory, code: str) -> None:
+        self.directory = directory
+        self.code = code
+
+    def _key(self, kind: NoteKind) -> str:
+        return f"{kind}:{self.code}"
+
+    async def put(self, kind: NoteKind, text: str, lasts: float) -> None:
+        """Keep ``text`` for what lasts ``lasts`` seconds more (and ``NOTE_MARGIN``)."""
+        await self._noted(self.directory.put_note(self._key(kind), text, lasts + NOTE_MARGIN))
+
+    async def read(self, kind: NoteKind) -> str | None:
+        return await self._noted(self.directory.note(self._key(kind)))
+
+    async def drop(self, kind: NoteKind) -> None:
+        await self._noted(self.directory.drop_note(self._key(kind)))
+
+    async def _noted(self, work: Awaitable[T]) -> T | None:
+        try:
+            return await work
+        except Exception as exc:
+            log.warning("table %s: a note was lost (the directory is away: %s)", self.code, exc)
+            return None
 
 
 class LocalDirectory:

@@ -16,11 +16,13 @@ anyone may offer again.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
+from typing import Any, Protocol
 
 from ..engine.deal import deal
 from ..players.clock import Clock, Timer
 from . import protocol
+from .directory import TableNotes
 
 #: Seconds an offer waits for its answers.
 LAPSES_AFTER = 60.0
@@ -87,6 +89,87 @@ class Offer:
     def close(self) -> None:
         """No lapse any more (answered, or the table is going away)."""
         self._timer.cancel()
+
+
+class OverGame(Protocol):
+    """A game over at a table (the room's ``Over`` phase): the offer it holds, if any."""
+
+    number: int
+    offer: Offer | None
+
+
+class Rematches:
+    """A table's offers of another game, each held by the game it follows: made, accepted,
+    declined, lapsed, and kept in the directory for a node that takes the table over.
+
+    Handed the clock, the table's notes, a way to tell everyone and to run a task.
+    """
+
+    def __init__(
+        self,
+        clock: Clock,
+        notes: TableNotes,
+        broadcast: Callable[[protocol.ServerMessage], None],
+        spawn: Callable[[Coroutine[Any, Any, None]], None],
+    ) -> None:
+        self.clock = clock
+        self.notes = notes
+        self.broadcast = broadcast
+        self.spawn = spawn
+
+    async def again(
+        self,
+        over: OverGame,
+        seat: int,
+        people: Sequence[bool],
+        counted: Callable[[], Awaitable[str | None]],
+        play: Callable[[], Awaitable[None]],
+    ) -> str | None:
+        """``seat`` offers another game, or accepts the offer (``people``: which seats a
+        person plays; the others accept at once).  Once all agree, another game is
+        ``counted`` (an error code if it may not be) and played (``play``)."""
+        offer = over.offer
+        if offer is None:
+            played_for = [s for s, person in enumerate(people) if not person]
+            offer = over.offer = Offer(seat, played_for, self.clock, lambda: self._lapse(over))
+        else:
+            offer.accept(seat)
+        if not offer.agreed(len(people)):
+            self.broadcast(offer.state())
+            await self.note(over)
+            return None
+        refused = await counted()
+        if refused is not None:
+            self.close(over, "lapsed", None)
+            return refused
+        offer.close()
+        await self.notes.drop("offer")
+        await play()
+        return None
+
+    async def note(self, over: OverGame) -> None:
+        """Keep the open offer where a node taking the table over finds it."""
+        if over.offer is not None:
+            offer = over.offer
+            await self.notes.put("offer", offer.note(over.number), offer.lapses_in())
+
+    async def resume(self, over: OverGame) -> None:
+        """The offer the directory kept goes on (if it kept one, for this game)."""
+        noted = await self.notes.read("offer")
+        if noted is not None:
+            over.offer = Offer.from_note(noted, over.number, self.clock, lambda: self._lapse(over))
+
+    def close(self, over: OverGame, reason: str, seat: int | None) -> None:
+        """The open offer is off: ``declined`` or ``left`` (by ``seat``), or ``lapsed``."""
+        assert over.offer is not None
+        over.offer.close()
+        over.offer = None
+        self.broadcast(protocol.OfferClosed(reason, seat))  # type: ignore[arg-type]
+        self.spawn(self.notes.drop("offer"))
+
+    def _lapse(self, over: OverGame) -> None:
+        if over.offer is not None:
+            self.close(over, "lapsed", None)
 
 
 def seed_with_first(seeds: Callable[[], int], players: int, first: int) -> int:

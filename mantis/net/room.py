@@ -32,7 +32,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from ..engine import Action, CardRevealed, GameRecord, SeatInfo, TurnStarted
 from ..engine.seat_count import MAX_SEATS, MIN_SEATS
@@ -58,18 +58,16 @@ from ..table.messages import MAX_TALK_LINES
 from ..table.names import unique_name
 from . import protocol, seat_list
 from .bot_share import BotShare
-from .directory import Directory
+from .directory import Directory, TableNotes
 from .hearing import Audience, Connection, Send
 from .keeper import ServerKeeper
 from .phases import Over, Phase, Playing, Waiting, last_mover, last_word_on, phase_name
 from .rated_games import RatedGames, SeatFacts
-from .rematch import Offer, seed_with_first
+from .rematch import Rematches, seed_with_first
 from .remote import RemoteSeat
 from .seat_list import Seat, hash_token
 from .table_ratings import TableRatings
 from .turn_clock import Timeouts, TurnTimer
-
-T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +106,6 @@ class RoomConfig:
 
 log = logging.getLogger("mantis.server")
 
-NOTE_MARGIN = 30.0
-"""Seconds a note outlives what it notes (a node taking over reads it, then sees it lapsed)."""
 WATCHER = "Watcher"
 """What a spectator who gave no name is called when they talk."""
 
@@ -173,6 +169,10 @@ class Room:
         self._tasks: set[asyncio.Task[None]] = set()
         self.starting = False
         """A game is being started (its seed kept): no second start, no newcomer."""
+        self.notes = TableNotes(directory, code)
+        """What it leaves in the directory for whichever node runs it next."""
+        self.rematches = Rematches(clock, self.notes, self.broadcast, self._spawn)
+        """Its offers of another game."""
         self.ratings = TableRatings(store, rated, rules.rated)
         """Its seated players' ratings, and whether its game counts."""
         self._listed: tuple[Phase, int, dict[str, Any]] | None = None
@@ -402,7 +402,7 @@ class Room:
                 # Nobody waits at a quick-play table for someone who went: the seat is free.
                 self._free(seat)
             elif isinstance(phase, Over) and phase.offer is not None:
-                self._close_offer("left", seat)
+                self.rematches.close(phase, "left", seat)
             self.send_presence()
         if not self.connections():
             self.idle_since = self.clock.now()
@@ -539,25 +539,15 @@ class Room:
             await self.start_next()
         elif phase.fill is None and any(seat.person for seat in self.seats):
             wait = self.config.quick_fill
-            noted = await self._noted(self.directory.note(self._fill_key)) if resumed else None
+            noted = await self.notes.read("fill") if resumed else None
             with contextlib.suppress(ValueError):
                 if noted is not None:
                     wait = min(wait, max(0.0, float(noted) - self.clock.time()))
             phase.fill_at = self.clock.now() + wait
             phase.fill = self.clock.call_later(wait, lambda: self._spawn(self._fill()))
             fill_time = str(self.clock.time() + wait)
-            await self._noted(
-                self.directory.put_note(self._fill_key, fill_time, wait + NOTE_MARGIN)
-            )
+            await self.notes.put("fill", fill_time, wait)
             self.send_room()  # everyone sees when the bots will come
-
-    @property
-    def _fill_key(self) -> str:
-        return f"fill:{self.code}"
-
-    @property
-    def _offer_key(self) -> str:
-        return f"offer:{self.code}"
 
     async def _fill(self) -> None:
         """A quick-play table waited long enough: bots take its open seats and it starts."""
@@ -565,7 +555,7 @@ class Room:
         if not isinstance(phase, Waiting):
             return
         phase.fill, phase.fill_at = None, None
-        await self._noted(self.directory.drop_note(self._fill_key))
+        await self.notes.drop("fill")
         if not any(seat.person for seat in self.seats):
             return
         for s, seat in enumerate(self.seats):
@@ -589,7 +579,7 @@ class Room:
         ):
             if phase.fill is not None:
                 phase.fill.cancel()
-                self._spawn(self._noted(self.directory.drop_note(self._fill_key)))
+                self._spawn(self.notes.drop("fill"))
             phase.fill, phase.fill_at = None, None
         free = sum(1 for s in self.seats if not s.taken)
         self._spawn(self._keep_freed(free))
@@ -817,7 +807,7 @@ class Room:
                     remote.wake()
                 self._spawn(phase.table.announce(Left(seat, self.away_bot)))
             elif isinstance(phase, Over) and phase.offer is not None:
-                self._close_offer("left", seat)
+                self.rematches.close(phase, "left", seat)
             await self.store.set_seats(self.table_id, [s.stored() for s in self.seats])
         self.attach(None, connection, self.version(connection))
         self.send_room()
@@ -831,29 +821,9 @@ class Room:
         phase = self.phase
         if not isinstance(phase, Over) or not self.seats[seat].person or self.starting:
             return protocol.NOT_NOW
-        offer = phase.offer
-        if offer is None:
-            played_for = [s for s, place in enumerate(self.seats) if not place.person]
-            offer = phase.offer = Offer(seat, played_for, self.clock, self._lapse)
-        else:
-            offer.accept(seat)
-        if offer.agreed(len(self.seats)):
-            refused = await self.hooks.again(self)  # another game counts as a table
-            if refused is not None:
-                self._close_offer("lapsed", None)
-                return refused
-            offer.close()
-            await self._noted(self.directory.drop_note(self._offer_key))
-            await self._play_again()
-        else:
-            self.broadcast(offer.state())
-            await self._note_offer(phase.number, offer)
-        return None
-
-    async def _note_offer(self, game: int, offer: Offer) -> None:
-        """Keep the open offer where a node taking the table over finds it."""
-        ttl = offer.lapses_in() + NOTE_MARGIN
-        await self._noted(self.directory.put_note(self._offer_key, offer.note(game), ttl))
+        people = [place.person for place in self.seats]
+        counted = lambda: self.hooks.again(self)  # noqa: E731 (another game counts as a table)
+        return await self.rematches.again(phase, seat, people, counted, self._play_again)
 
     async def resume(self) -> None:
         """The table was taken over (or the server restarted): what ran in its last owner's
@@ -864,9 +834,7 @@ class Room:
         if isinstance(phase, Waiting):
             await self.seated(resumed=True)
         elif isinstance(phase, Over) and phase.offer is None:
-            noted = await self._noted(self.directory.note(self._offer_key))
-            if noted is not None:
-                phase.offer = Offer.from_note(noted, phase.number, self.clock, self._lapse)
+            await self.rematches.resume(phase)
 
     async def share_again(self) -> None:
         """The directory lost what it had (Redis restarted): put this table's part back."""
@@ -876,31 +844,16 @@ class Room:
             await self.directory.quick_free(self.code, len(self.seats), free)
             if phase.fill_at is not None:
                 wait = max(0.0, phase.fill_at - self.clock.now())
-                fill_time = str(self.clock.time() + wait)
-                await self._noted(
-                    self.directory.put_note(self._fill_key, fill_time, wait + NOTE_MARGIN)
-                )
-        elif isinstance(phase, Over) and phase.offer is not None:
-            await self._note_offer(phase.number, phase.offer)
+                await self.notes.put("fill", str(self.clock.time() + wait), wait)
+        elif isinstance(phase, Over):
+            await self.rematches.note(phase)
 
     def decline(self, seat: int) -> str | None:
         phase = self.phase
         if not isinstance(phase, Over) or phase.offer is None:
             return protocol.NOT_NOW
-        self._close_offer("declined", seat)
+        self.rematches.close(phase, "declined", seat)
         return None
-
-    def _lapse(self) -> None:
-        if isinstance(self.phase, Over) and self.phase.offer is not None:
-            self._close_offer("lapsed", None)
-
-    def _close_offer(self, reason: str, seat: int | None) -> None:
-        phase = self.phase
-        assert isinstance(phase, Over) and phase.offer is not None
-        phase.offer.close()
-        phase.offer = None
-        self.broadcast(protocol.OfferClosed(reason, seat))  # type: ignore[arg-type]
-        self._spawn(self._noted(self.directory.drop_note(self._offer_key)))
 
     async def _play_again(self) -> None:
         """Everyone agreed: the same seats play again (a seat whose person left, as a bot)."""
@@ -966,14 +919,6 @@ class Room:
             await self.clock.sleep(rest)
         if self.bots is not None:
             await self.bots.move(self.owner)  # a busy server shares its bot moves out
-
-    async def _noted(self, work: Awaitable[T]) -> T | None:
-        """A note written or read; the directory away loses the note only (said in the log)."""
-        try:
-            return await work
-        except Exception as exc:
-            log.warning("table %s: a note was lost (the directory is away: %s)", self.code, exc)
-            return None
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
