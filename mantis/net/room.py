@@ -54,8 +54,6 @@ from ..table import (
     dealt,
     record_notices,
 )
-from ..table.messages import MAX_TALK_LINES
-from ..table.names import unique_name
 from . import protocol, seat_list
 from .bot_share import BotShare
 from .directory import Directory, TableNotes
@@ -67,6 +65,7 @@ from .rematch import Rematches, seed_with_first
 from .remote import RemoteSeat
 from .seat_list import Seat, hash_token
 from .table_ratings import TableRatings
+from .table_talk import TableTalk
 from .turn_clock import Timeouts, TurnTimer
 
 
@@ -105,9 +104,6 @@ class RoomConfig:
 
 
 log = logging.getLogger("mantis.server")
-
-WATCHER = "Watcher"
-"""What a spectator who gave no name is called when they talk."""
 
 
 class Room:
@@ -158,8 +154,8 @@ class Room:
         self.spectators: set[Connection] = set()
         self.audience = Audience(send, self.connections, self._flushed)
         """Who hears what here: each connection in its protocol version."""
-        self.watchers: dict[Connection, str] = {}
-        """The names spectators talk under."""
+        self.talk = TableTalk(self.broadcast)
+        """Who talks under which name here."""
         self.idle_since = clock.now()
         """When the last connection left (rooms nobody visits are dropped)."""
         self._next_mover: int | None = None
@@ -374,7 +370,7 @@ class Room:
         self.audience.versions[connection] = version
         if seat is None:
             self.spectators.add(connection)
-            self.watchers[connection] = name or WATCHER
+            self.talk.watching(connection, name)
             return
         place = self.seats[seat]
         place.connection = connection
@@ -389,7 +385,7 @@ class Room:
         if self._stopped:
             return
         self.spectators.discard(connection)
-        self.watchers.pop(connection, None)
+        self.talk.gone(connection)
         self.audience.versions.pop(connection, None)
         seat = self.seat_of(connection)
         if seat is not None:
@@ -479,9 +475,6 @@ class Room:
     def unique_name(self, name: str, seat: int) -> str:
         """``name``, or "Player N" for none, made to look like no other seat's name."""
         return seat_list.unique_name(self.seats, name, seat)
-
-    def _names(self) -> list[str]:
-        return [seat.name for seat in self.seats if seat.name]
 
     # ------------------------------------------------------------------ the waiting room
 
@@ -872,17 +865,14 @@ class Room:
     async def say(self, connection: Connection, text: str) -> None:
         """A line from ``connection``: to the seated people if it sits, else to the spectators."""
         seat = self.seat_of(connection)
-        if seat is None:  # (never under a name seated here, nor one like it)
-            name = unique_name(self.watchers.get(connection, ""), self._names(), WATCHER)
-            self.broadcast(protocol.Said("watchers", None, name, text), self.spectators)
+        if seat is None:
+            names = [place.name for place in self.seats if place.name]
+            self.talk.watcher_says(connection, names, self.spectators, text)
             return
-        name = self.seats[seat].name
         seated = [place.connection for place in self.seats if place.connection is not None]
-        self.broadcast(protocol.Said("players", seat, name, text), seated)
-        phase = self.phase
-        if isinstance(phase, Playing) and phase.table.talked < MAX_TALK_LINES:
-            for failed in await phase.table.remark(Talk(seat, name, text)):
-                self._publish(failed)
+        name = self.seats[seat].name
+        for failed in await self.talk.player_says(seat, name, seated, text, self.table):
+            self._publish(failed)
 
     # ------------------------------------------------------------------ the stream
 
