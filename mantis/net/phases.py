@@ -7,6 +7,7 @@ says of the seats when it is resumed.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..engine import GameRecord, TurnStarted
@@ -42,6 +43,11 @@ class Playing:
     """Seats whose person left, or went away for running out of time too often: in a rated
     game they take the loss (so do those out of time three times in the game, and those
     away at its end)."""
+
+    def forfeits_at_end(self, away: Iterable[int]) -> set[int]:
+        """The seats that take the loss in a rated game ending now: those whose person left
+        or ran out of time three times in it, and those ``away`` (gone, and played for)."""
+        return self.forfeits | self.timeouts.forfeits() | set(away)
 
 
 @dataclass

@@ -60,7 +60,7 @@ from .directory import Directory, TableNotes
 from .hearing import Audience, Connection, Send
 from .keeper import ServerKeeper
 from .phases import Over, Phase, Playing, Waiting, last_mover, last_word_on, phase_name
-from .rated_games import RatedGames, SeatFacts
+from .rated_games import RatedGames
 from .rematch import Rematches, seed_with_first
 from .remote import RemoteSeat
 from .seat_list import Seat, hash_token
@@ -169,7 +169,9 @@ class Room:
         """What it leaves in the directory for whichever node runs it next."""
         self.rematches = Rematches(clock, self.notes, self.broadcast, self._spawn)
         """Its offers of another game."""
-        self.ratings = TableRatings(store, rated, rules.rated)
+        self.ratings = TableRatings(
+            store, rated, rules.rated, lambda: [seat.facts() for seat in self.seats], self.broadcast
+        )
         """Its seated players' ratings, and whether its game counts."""
         self._listed: tuple[Phase, int, dict[str, Any]] | None = None
         """This table's listing at a phase and a move (see ``listing``)."""
@@ -273,33 +275,20 @@ class Room:
     def send_ratings(self) -> None:
         """Everyone (of version 3 on) hears whether the table is rated, whether its game
         counts, and each seat's rating (read from the store first, and judged again)."""
-        self._spawn(self._load_ratings())
-
-    async def _load_ratings(self, before: tuple[int | None, ...] = ()) -> None:
         phase = self.phase
-        game = phase.number if isinstance(phase, Playing) else None
-        await self.ratings.read(self._facts(), game, again=bool(before))
-        self.broadcast(self.ratings_state(before))
+        self._spawn(self.ratings.announce(phase.number if isinstance(phase, Playing) else None))
 
-    def ratings_state(self, before: tuple[int | None, ...] = ()) -> protocol.Ratings:
+    def ratings_state(self) -> protocol.Ratings:
         """The table's ``ratings`` message now."""
-        return self.ratings.state(self._facts(), before)
-
-    def _facts(self) -> list[SeatFacts]:
-        return [seat.facts() for seat in self.seats]
+        return self.ratings.message()
 
     def _game_rating(self, record: GameRecord) -> GameRating | None:
-        """How the game that just ended moves ratings (None: it does not).
-
-        A seat forfeits (takes the loss) if its person left, ran out of time three
-        times in the game, or is away at its end (gone, and played for).
-        """
+        """How the game that just ended moves ratings (None: it does not)."""
         phase = self.phase
         if not isinstance(phase, Playing):
             return None
-        forfeits = set(phase.forfeits) | phase.timeouts.forfeits()
-        forfeits.update(s for s, seat in enumerate(self.seats) if seat.away and seat.person)
-        return self.ratings.game_rating(self._facts(), record, forfeits)
+        away = [s for s, seat in enumerate(self.seats) if seat.away and seat.person]
+        return self.ratings.game_rating(record, phase.forfeits_at_end(away))
 
     def holds_key(self, key_hash: str) -> bool:
         """Whether a seat here is held by the player key with this digest already."""
@@ -682,7 +671,7 @@ class Room:
             seed, number = self.seeds(), 1
         self.starting = True
         try:
-            await self.ratings.judge(self._facts(), number)  # (rated as it starts, or not)
+            await self.ratings.judge(number)  # (rated as it starts, or not)
             game_id = await self.store.start_game(self.table_id, seed)
         finally:
             self.starting = False
@@ -707,7 +696,7 @@ class Room:
         self._finish()
         before, self.ratings.before = self.ratings.before, ()
         if before:  # rated: everyone hears the ratings it moved
-            self._spawn(self._load_ratings(before))
+            self._spawn(self.ratings.announce(None, before))
         self.send_room()
         return record
 

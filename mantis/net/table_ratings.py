@@ -5,14 +5,16 @@ store as they sit down (and again once a rated game moved them), and the
 verdict of the rules (``rated_games``) on its game: judged whenever the
 seats change outside a game, and once as each game starts (or is resumed
 after a restart or a takeover), so a game is rated by the seats it started
-with.  It words the table's ``ratings`` message and works out how a finished
-game moves ratings, the seats that forfeited taking the loss.
+with.  It words the table's ``ratings`` message, tells it to everyone, and
+works out how a finished game moves ratings, the seats that forfeited taking
+the loss.  It is handed the store, a way to read the seats as the rules see
+them, and a way to tell everyone.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from ..engine import GameRecord
 from ..rating.scale import Rating
@@ -27,9 +29,19 @@ log = logging.getLogger("mantis.server")
 class TableRatings:
     """The ratings of one table (rated or not), read from ``store``, judged by ``rules``."""
 
-    def __init__(self, store: TableStore, rules: RatedGames | None, rated: bool) -> None:
-        """``rated``: the host made the table rated; ``rules``: None rates nothing."""
+    def __init__(
+        self,
+        store: TableStore,
+        rules: RatedGames | None,
+        rated: bool,
+        seats: Callable[[], Sequence[SeatFacts]],
+        broadcast: Callable[[protocol.ServerMessage], None],
+    ) -> None:
+        """``rated``: the host made the table rated; ``rules``: None rates nothing;
+        ``seats``: the table's seats now."""
         self.store = store
+        self.seats = seats
+        self.broadcast = broadcast
         self.rules = rules
         self.rated = rated and rules is not None
         self.known: dict[str, StoredPlayer] = {}
@@ -41,30 +53,36 @@ class TableRatings:
         self.before: tuple[int | None, ...] = ()
         """Each seat's rating before the game just rated (None: it did not move)."""
 
-    async def read(self, seats: Sequence[SeatFacts], game: int | None, again: bool = False) -> None:
+    async def announce(self, game: int | None, before: tuple[int | None, ...] = ()) -> None:
+        """Read the ratings (``before``: after a rated game, each seat's from before it:
+        every one again) and tell everyone (of version 3 on) the ``ratings`` message."""
+        await self.read(game, again=bool(before))
+        self.broadcast(self.message(before))
+
+    async def read(self, game: int | None, again: bool = False) -> None:
         """Read the seated players not read yet (``again``: every one) and judge the seats
         (``game``: the number of the game being played; it is judged once)."""
+        seats = self.seats()
         missing = [s.player for s in seats if s.player and (again or s.player not in self.known)]
         try:
             if missing:
                 self.known.update(await self.store.players(missing))
             if game is None or game != self.judged:
-                await self.judge(seats, game or 0)
+                await self.judge(game or 0)
         except StoreError as exc:  # shown without them, then: the game goes on
             log.error("could not read ratings: %s", exc)
 
-    async def judge(self, seats: Sequence[SeatFacts], game: int = 0) -> None:
+    async def judge(self, game: int = 0) -> None:
         """Judge the seats as they are (``game``: for the game about to start)."""
         self.judged = game
         if self.rated and self.rules is not None:
-            self.verdict = await self.rules.judge(seats, self.known)
+            self.verdict = await self.rules.judge(self.seats(), self.known)
         else:
             self.verdict = UNRATED
 
-    def state(
-        self, seats: Sequence[SeatFacts], before: tuple[int | None, ...] = ()
-    ) -> protocol.Ratings:
+    def message(self, before: tuple[int | None, ...] = ()) -> protocol.Ratings:
         """The table's ``ratings`` message now."""
+        seats = self.seats()
         shown: list[protocol.SeatRating | None] = []
         for seat in seats:
             known = self.known.get(seat.player) if seat.player else None
@@ -85,13 +103,12 @@ class TableRatings:
             self.rated, self.rated and verdict.counts, why, tuple(shown), before
         )
 
-    def game_rating(
-        self, seats: Sequence[SeatFacts], record: GameRecord, forfeits: Collection[int]
-    ) -> GameRating | None:
+    def game_rating(self, record: GameRecord, forfeits: Collection[int]) -> GameRating | None:
         """How the game that just ended moves ratings (None: it does not); ``before`` keeps
         each seat's rating from before it, for the table to say."""
         if not self.rated or self.rules is None:
             return None
+        seats = self.seats()
         rating = self.rules.game_rating(self.verdict, seats, record, forfeits)
         if rating is not None:
             self.before = tuple(
