@@ -36,7 +36,7 @@ from typing import Any
 
 from ..engine import Action, CardRevealed, GameRecord, SeatInfo, TurnStarted
 from ..engine.seat_count import MAX_SEATS, MIN_SEATS
-from ..players import BOTS, InputPlayer, Player, make_bot
+from ..players import BOTS
 from ..players.clock import Clock
 from ..players.decision import DEFAULT_BOT_TIMEOUT
 from ..store.player_ratings import GameRating
@@ -57,16 +57,14 @@ from ..table import (
 from . import protocol, seat_list
 from .bot_share import BotShare
 from .directory import Directory, TableNotes
+from .game_start import GameHooks, start_playing
 from .hearing import Audience, Connection, Send
-from .keeper import ServerKeeper
 from .phases import Over, Phase, Playing, Waiting, last_mover, last_word_on, phase_name
 from .rated_games import RatedGames
 from .rematch import Rematches, seed_with_first
-from .remote import RemoteSeat
 from .seat_list import Seat, hash_token
 from .table_ratings import TableRatings
 from .table_talk import TableTalk
-from .turn_clock import Timeouts, TurnTimer
 
 
 @dataclass(frozen=True, slots=True)
@@ -588,56 +586,28 @@ class Room:
         notices = tuple(notices)
         for s, seat in enumerate(self.seats):
             seat.away = seat.left or last_word_on(s, notices) == "away"
-        players: list[Player | InputPlayer] = []
-        remotes: dict[int, RemoteSeat] = {}
-        for s, seat in enumerate(self.seats):
-            if seat.kind == "bot":
-                assert seat.bot is not None
-                players.append(make_bot(seat.bot))
-            else:
-                remote = RemoteSeat(s, self.away_bot, self.config.bot_timeout, self.clock)
-                remote.away = seat.away
-                remotes[s] = remote
-                players.append(remote)
-        keeper = ServerKeeper(
-            self.store,
-            game_id,
-            len(record.actions),
+        hooks = GameHooks(
             self._game_rating,
-            clock=self.clock,
-            busy=self._busy,
-            lost=lambda: self.hooks.lost(self),
-            timed=self.hooks.committed,
+            self._busy,
+            lambda: self.hooks.lost(self),
+            self.hooks.committed,
+            self.broadcast,
         )
-        timer = None
-        if self.rules.clock is not None:
-            timer = TurnTimer(
-                self.rules.clock,
-                self.clock,
-                self.store,
-                game_id,
-                remotes,
-                self.broadcast,
-                deadline,
-            )
-        table = Table(
+        phase = start_playing(
+            game_id,
+            number,
             record,
-            players,
-            keeper=keeper,
+            notices,
+            deadline,
+            seats=self.seats,
+            away_bot=self.away_bot,
             bot_timeout=self.config.bot_timeout,
-            notices=notices,
-            turn_clock=timer,
+            turn_clock=self.rules.clock,
             clock=self.clock,
+            store=self.store,
+            hooks=hooks,
         )
-        timeouts = Timeouts()
-        forfeits = {s for s, seat in enumerate(self.seats) if seat.left}
-        for message in table.messages:
-            tired = timeouts.see(message)
-            if tired is not None:
-                forfeits.add(tired)
-            elif isinstance(message, Left):
-                forfeits.add(message.seat)
-        phase = Playing(game_id, number, table, remotes, timer, timeouts, forfeits=forfeits)
+        table = phase.table
         self.phase = phase
         self.audience.game_began(table.messages)
         self._next_mover = last_mover(table.messages)
@@ -651,7 +621,7 @@ class Room:
             # is waited for, then played for, like anyone who drops.
             if seat.kind == "human" and seat.connection is None:
                 self._start_away_timer(s)
-            if timeouts.away(s) and not seat.away:
+            if phase.timeouts.away(s) and not seat.away:
                 self._spawn(self._away(s))  # its third timeout was kept, its away was not
 
     async def start_next(self) -> None:
