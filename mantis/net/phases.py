@@ -44,6 +44,14 @@ class Playing:
     game they take the loss (so do those out of time three times in the game, and those
     away at its end)."""
 
+    def set_away(self, seat: int, away: bool) -> None:
+        """Whether the away bot plays seat ``seat`` (a person's) from now on."""
+        remote = self.remotes.get(seat)
+        if remote is not None:
+            remote.away = away
+            if away:
+                remote.wake()
+
     def forfeits_at_end(self, away: Iterable[int]) -> set[int]:
         """The seats that take the loss in a rated game ending now: those whose person left
         or ran out of time three times in it, and those ``away`` (gone, and played for)."""

@@ -43,8 +43,6 @@ from ..store.player_ratings import GameRating
 from ..store.table_rules import TableRules
 from ..store.tables_interface import RoomPhase, TableStore
 from ..table import (
-    Away,
-    Back,
     Left,
     Message,
     Notice,
@@ -55,6 +53,7 @@ from ..table import (
     record_notices,
 )
 from . import protocol, seat_list
+from .away_seats import AwaySeats
 from .bot_share import BotShare
 from .directory import Directory, TableNotes
 from .game_start import GameHooks, start_playing
@@ -163,6 +162,16 @@ class Room:
         self._tasks: set[asyncio.Task[None]] = set()
         self.starting = False
         """A game is being started (its seed kept): no second start, no newcomer."""
+        self.away = AwaySeats(
+            seats,
+            clock,
+            config.away_after,
+            away_bot,
+            lambda: self.phase if isinstance(self.phase, Playing) else None,
+            self.send_presence,
+            self._spawn,
+        )
+        """Who is away, and the waits for those who dropped."""
         self.notes = TableNotes(directory, code)
         """What it leaves in the directory for whichever node runs it next."""
         self.rematches = Rematches(clock, self.notes, self.broadcast, self._spawn)
@@ -361,11 +370,9 @@ class Room:
             return
         place = self.seats[seat]
         place.connection = connection
-        if place.away_timer is not None:
-            place.away_timer.cancel()
-            place.away_timer = None
+        place.stop_waiting()
         if place.away:
-            self._come_back(seat)
+            self.away.back(seat)
 
     def detach(self, connection: Connection) -> None:
         """``connection`` closed: its seat waits for its person, then the away bot plays."""
@@ -380,7 +387,7 @@ class Room:
             place.connection = None
             phase = self.phase
             if isinstance(phase, Playing):
-                self._start_away_timer(seat)
+                self.away.wait_for(seat)
             elif isinstance(phase, Waiting) and self.rules.quick:
                 # Nobody waits at a quick-play table for someone who went: the seat is free.
                 self._free(seat)
@@ -389,47 +396,6 @@ class Room:
             self.send_presence()
         if not self.connections():
             self.idle_since = self.clock.now()
-
-    def _start_away_timer(self, seat: int) -> None:
-        place = self.seats[seat]
-        if not place.person or place.away or place.away_timer is not None:
-            return
-        place.away_timer = self.clock.call_later(
-            self.config.away_after, lambda: self._spawn(self._go_away(seat))
-        )
-
-    async def _go_away(self, seat: int) -> None:
-        place = self.seats[seat]
-        place.away_timer = None
-        if place.connection is not None or place.away or self.table is None:
-            return
-        await self._away(seat)
-
-    async def _away(self, seat: int) -> None:
-        """The seat's person is away (gone too long, or out of time too often): the bot plays."""
-        phase = self.phase
-        if not isinstance(phase, Playing) or phase.table.over or self.seats[seat].away:
-            return
-        self.seats[seat].away = True
-        remote = phase.remotes.get(seat)
-        if remote is not None:
-            remote.away = True
-            remote.wake()
-        self.send_presence()
-        await phase.table.announce(Away(seat, self.away_bot))
-
-    def _come_back(self, seat: int) -> None:
-        """The seat's person is back (reconnected, or acting again): they play their turns."""
-        place = self.seats[seat]
-        place.away = False
-        phase = self.phase
-        if not isinstance(phase, Playing):
-            return
-        remote = phase.remotes.get(seat)
-        if remote is not None:
-            remote.away = False
-        if not phase.table.over:
-            self._spawn(phase.table.announce(Back(seat)))
 
     def claim(self, token: str) -> int | None:
         """The seat whose token this is, if any."""
@@ -620,9 +586,9 @@ class Room:
             # Whoever is not here (left the waiting room, or cut off by a server restart)
             # is waited for, then played for, like anyone who drops.
             if seat.kind == "human" and seat.connection is None:
-                self._start_away_timer(s)
+                self.away.wait_for(s)
             if phase.timeouts.away(s) and not seat.away:
-                self._spawn(self._away(s))  # its third timeout was kept, its away was not
+                self._spawn(self.away.away(s))  # its third timeout was kept, its away was not
 
     async def start_next(self) -> None:
         """Start the table's next game (its first, or another once everyone agreed)."""
@@ -680,11 +646,7 @@ class Room:
         frames = self.audience.finished(table.messages)
         self.phase = Over(phase.game_id, phase.number, table.record.first, table.turn, frames)
         self.idle_since = self.clock.now()  # kept a while from the end, even with nobody here
-        for seat in self.seats:
-            seat.away = False  # nobody plays for anyone any more
-            if seat.away_timer is not None:
-                seat.away_timer.cancel()
-                seat.away_timer = None
+        self.away.game_over()
 
     def act(self, seat: int, turn: int, action: Action) -> str | None:
         """``seat``'s intent to play ``action`` on turn ``turn``; an error code if it may not."""
@@ -693,7 +655,7 @@ class Room:
             return protocol.NOT_NOW
         table = phase.table
         if self.seats[seat].away and not self.seats[seat].left:
-            self._come_back(seat)  # acting again brings a seat back from away
+            self.away.back(seat)  # acting again brings a seat back from away
         remote = phase.remotes.get(seat)
         if turn != table.turn:
             return protocol.STALE  # a turn already played (a resend), or not yet come
@@ -724,7 +686,7 @@ class Room:
         place = self.seats[seat]
         if not isinstance(self.phase, Playing) or not place.away or place.left:
             return protocol.NOT_NOW
-        self._come_back(seat)
+        self.away.back(seat)
         self.send_presence()
         return None
 
@@ -748,17 +710,8 @@ class Room:
             self._free(seat)
         else:
             place.left, place.connection = True, None
-            if place.away_timer is not None:
-                place.away_timer.cancel()
-                place.away_timer = None
-            if isinstance(phase, Playing) and not phase.table.over:
-                place.away = True
-                remote = phase.remotes.get(seat)
-                if remote is not None:
-                    remote.away = True
-                    remote.wake()
-                self._spawn(phase.table.announce(Left(seat, self.away_bot)))
-            elif isinstance(phase, Over) and phase.offer is not None:
+            self.away.left(seat)
+            if isinstance(phase, Over) and phase.offer is not None:
                 self.rematches.close(phase, "left", seat)
             await self.store.set_seats(self.table_id, [s.stored() for s in self.seats])
         self.attach(None, connection, self.version(connection))
@@ -845,7 +798,7 @@ class Room:
             tired = phase.timeouts.see(message)
             if tired is not None:
                 phase.forfeits.add(tired)
-                self._spawn(self._away(tired))
+                self._spawn(self.away.away(tired))
             elif isinstance(message, Left):
                 phase.forfeits.add(message.seat)
             if isinstance(message, CardRevealed | Recorded) and phase.timer is not None:
@@ -878,8 +831,7 @@ class Room:
         """The server is stopping: end the game's task (every move is already kept)."""
         self._stopped = True
         for seat in self.seats:
-            if seat.away_timer is not None:
-                seat.away_timer.cancel()
+            seat.stop_waiting()
         phase = self.phase
         if isinstance(phase, Playing) and phase.task is not None:
             phase.task.cancel()

@@ -85,6 +85,12 @@ class Seat:
             return "away"
         return "here" if self.connection is not None else "gone"
 
+    def stop_waiting(self) -> None:
+        """No wait for its person any more (they are back, left, or the game is over)."""
+        if self.away_timer is not None:
+            self.away_timer.cancel()
+            self.away_timer = None
+
     def stored(self) -> StoredSeat:
         return StoredSeat(
             self.name,
