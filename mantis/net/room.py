@@ -28,15 +28,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from ..engine import Action, CardRevealed, GameRecord, SeatInfo, TurnStarted
-from ..engine.seat_count import MAX_SEATS, MIN_SEATS
-from ..players import BOTS
+from ..engine.seat_count import MIN_SEATS
 from ..players.clock import Clock
 from ..players.decision import DEFAULT_BOT_TIMEOUT
 from ..store.player_ratings import GameRating
@@ -61,7 +59,7 @@ from .hearing import Audience, Connection, Send
 from .phases import Over, Phase, Playing, Waiting, last_mover, last_word_on, phase_name
 from .rated_games import RatedGames
 from .rematch import Rematches, seed_with_first
-from .seat_list import Seat, hash_token
+from .seat_list import Seat
 from .table_ratings import TableRatings
 from .table_talk import TableTalk
 
@@ -411,14 +409,7 @@ class Room:
         """
         if self.starting or not isinstance(self.phase, Waiting):
             return None
-        for s, seat in enumerate(self.seats):
-            if seat.kind == "human" and seat.token_hash is None:
-                token = secrets.token_urlsafe(24)
-                seat.name = self.unique_name(name, s)
-                seat.token_hash = hash_token(token)
-                seat.key_hash, seat.network = key_hash, network
-                return s, token
-        return None
+        return seat_list.sit(self.seats, name, key_hash, network)
 
     def unsit(self, seat: int) -> None:
         """A newcomer's seat taken just now is open again (their name could not be held)."""
@@ -432,21 +423,12 @@ class Room:
     # ------------------------------------------------------------------ the waiting room
 
     def add_bot(self, level: str) -> str | None:
-        level = level.strip().lower()
-        if level not in BOTS:
-            return f"there is no bot {level!r} (bots: {', '.join(BOTS)})"
-        if len(self.seats) >= MAX_SEATS:
-            return f"a table has at most {MAX_SEATS} seats"
-        seat = Seat("", "bot", level)
-        self.seats.append(seat)
-        seat.name = self.unique_name(self._bot_name(), len(self.seats) - 1)
-        return None
+        """A new seat for a bot of ``level``; what is wrong, if it cannot be."""
+        return seat_list.add(self.seats, level)
 
     def add_open(self) -> str | None:
-        if len(self.seats) >= MAX_SEATS:
-            return f"a table has at most {MAX_SEATS} seats"
-        self.seats.append(Seat("", "human"))
-        return None
+        """A new seat left open for a person; what is wrong, if it cannot be."""
+        return seat_list.add(self.seats, None)
 
     def remove_seat(self, seat: int) -> str | None:
         if not 0 <= seat < len(self.seats):

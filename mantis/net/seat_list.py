@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..engine.seat_count import SEAT_RANGE, valid_seat_count
+from ..engine.seat_count import MAX_SEATS, SEAT_RANGE, valid_seat_count
+from ..players import BOTS
 from ..players.clock import Timer
 from ..store.tables_interface import StoredSeat
 from ..table.names import look_alike
@@ -106,6 +108,38 @@ class Seat:
     def facts(self) -> SeatFacts:
         """What the rated-game rules read of this seat."""
         return SeatFacts(self.name, self.kind, self.bot, self.person, self.player, self.network)
+
+
+def sit(
+    seats: Sequence[Seat], name: str, key_hash: str | None, network: str | None
+) -> tuple[int, str] | None:
+    """Seat a newcomer called ``name`` in the first open seat: (seat, their new token), or
+    None if there is none (``key_hash``: their player key's digest; ``network``: where
+    they sit from)."""
+    for s, seat in enumerate(seats):
+        if seat.kind == "human" and seat.token_hash is None:
+            token = secrets.token_urlsafe(24)
+            seat.name = unique_name(seats, name, s)
+            seat.token_hash = hash_token(token)
+            seat.key_hash, seat.network = key_hash, network
+            return s, token
+    return None
+
+
+def add(seats: list[Seat], bot: str | None) -> str | None:
+    """A new seat for a bot of level ``bot`` (None: an open seat); what is wrong, if it
+    cannot be."""
+    if len(seats) >= MAX_SEATS:
+        return f"a table has at most {MAX_SEATS} seats"
+    if bot is None:
+        seats.append(Seat("", "human"))
+        return None
+    level = bot.strip().lower()
+    if level not in BOTS:
+        return f"there is no bot {level!r} (bots: {', '.join(BOTS)})"
+    seats.append(Seat("", "bot", level))
+    seats[-1].name = unique_name(seats, bot_name(seats), len(seats) - 1)
+    return None
 
 
 def claim(seats: Sequence[Seat], token: str) -> int | None:
