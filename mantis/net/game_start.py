@@ -18,7 +18,7 @@ from ..engine import GameRecord
 from ..players import InputPlayer, Player, make_bot
 from ..players.clock import Clock
 from ..store.player_ratings import GameRating
-from ..store.table_store import TableStore
+from ..store.tables_interface import TableStore
 from ..table import Left, Notice, Table, Talk
 from . import protocol
 from .keeper import ServerKeeper

@@ -27,6 +27,12 @@ class Waiting:
     """A quick-play table with someone seated: when bots fill its open seats."""
     fill_at: float | None = None
 
+    def stop_fill(self) -> None:
+        """No bots to come (the table filled, or nobody is seated)."""
+        if self.fill is not None:
+            self.fill.cancel()
+        self.fill, self.fill_at = None, None
+
 
 @dataclass
 class Playing:

@@ -26,7 +26,6 @@ server.  A connection is anything hashable the ``Send`` knows how to reach
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass
@@ -57,6 +56,7 @@ from .directory import Directory, TableNotes
 from .game_start import GameHooks, start_playing
 from .hearing import Audience, Connection, Send
 from .phases import Over, Phase, Playing, Waiting, last_mover, last_word_on, phase_name
+from .quick_fill import QuickFill
 from .rated_games import RatedGames
 from .rematch import Rematches, seed_with_first
 from .seat_list import Seat
@@ -164,7 +164,7 @@ class Room:
             seats,
             clock,
             config.away_after,
-            away_bot,
+            rules.away_bot,
             lambda: self.phase if isinstance(self.phase, Playing) else None,
             self.send_presence,
             self._spawn,
@@ -172,6 +172,10 @@ class Room:
         """Who is away, and the waits for those who dropped."""
         self.notes = TableNotes(directory, code)
         """What it leaves in the directory for whichever node runs it next."""
+        self.quick = QuickFill(
+            code, config.quick_fill, clock, directory, self.notes, self._fill, self._spawn
+        )
+        """A quick-play table's offer in the directory, and its wait for bots."""
         self.rematches = Rematches(clock, self.notes, self.broadcast, self._spawn)
         """Its offers of another game."""
         self.ratings = TableRatings(
@@ -461,20 +465,10 @@ class Room:
         phase = self.phase
         if not self.rules.quick or not isinstance(phase, Waiting):
             return
-        free = sum(1 for seat in self.seats if not seat.taken)
-        await self.directory.quick_free(self.code, len(self.seats), free)
-        if not free:
+        if not await self.quick.offer(self.seats):
             await self.start_next()
         elif phase.fill is None and any(seat.person for seat in self.seats):
-            wait = self.config.quick_fill
-            noted = await self.notes.read("fill") if resumed else None
-            with contextlib.suppress(ValueError):
-                if noted is not None:
-                    wait = min(wait, max(0.0, float(noted) - self.clock.time()))
-            phase.fill_at = self.clock.now() + wait
-            phase.fill = self.clock.call_later(wait, lambda: self._spawn(self._fill()))
-            fill_time = str(self.clock.time() + wait)
-            await self.notes.put("fill", fill_time, wait)
+            await self.quick.wait_for_bots(phase, resumed)
             self.send_room()  # everyone sees when the bots will come
 
     async def _fill(self) -> None:
@@ -482,15 +476,11 @@ class Room:
         phase = self.phase
         if not isinstance(phase, Waiting):
             return
-        phase.fill, phase.fill_at = None, None
-        await self.notes.drop("fill")
+        await self.quick.bots_come(phase)
         if not any(seat.person for seat in self.seats):
             return
-        for s, seat in enumerate(self.seats):
-            if not seat.taken:
-                self.seats[s] = bot = Seat("", "bot", self.away_bot)
-                bot.name = self.unique_name(self._bot_name(), s)
-        await self.directory.quick_free(self.code, len(self.seats), 0)
+        seat_list.bots_for(self.seats, self.away_bot, lambda seat: not seat.taken)
+        await self.quick.offer(self.seats)
         await self.store.set_seats(self.table_id, [seat.stored() for seat in self.seats])
         await self.start_next()
 
@@ -505,10 +495,7 @@ class Room:
             and isinstance(phase, Waiting)
             and not any(s.person for s in self.seats)
         ):
-            if phase.fill is not None:
-                phase.fill.cancel()
-                self._spawn(self.notes.drop("fill"))
-            phase.fill, phase.fill_at = None, None
+            self.quick.nobody_seated(phase)
         free = sum(1 for s in self.seats if not s.taken)
         self._spawn(self._keep_freed(free))
 
@@ -583,9 +570,7 @@ class Room:
             seed = seed_with_first(self.seeds, players, first)
             number = phase.number + 1
         else:
-            if phase.fill is not None:
-                phase.fill.cancel()
-            phase.fill, phase.fill_at = None, None
+            phase.stop_fill()
             seed, number = self.seeds(), 1
         self.starting = True
         try:
@@ -727,11 +712,7 @@ class Room:
         """The directory lost what it had (Redis restarted): put this table's part back."""
         phase = self.phase
         if isinstance(phase, Waiting) and self.rules.quick:
-            free = sum(1 for seat in self.seats if not seat.taken)
-            await self.directory.quick_free(self.code, len(self.seats), free)
-            if phase.fill_at is not None:
-                wait = max(0.0, phase.fill_at - self.clock.now())
-                await self.notes.put("fill", str(self.clock.time() + wait), wait)
+            await self.quick.share_again(phase, self.seats)
         elif isinstance(phase, Over):
             await self.rematches.note(phase)
 
@@ -745,12 +726,9 @@ class Room:
     async def _play_again(self) -> None:
         """Everyone agreed: the same seats play again (a seat whose person left, as a bot)."""
         self._listed = None
-        for s, seat in enumerate(self.seats):
-            if seat.left:
-                self.seats[s] = bot = Seat("", "bot", self.away_bot)
-                bot.name = self.unique_name(self._bot_name(), s)
-                if seat is self.host:
-                    self.host = bot
+        host = self.seats.index(self.host)
+        seat_list.bots_for(self.seats, self.away_bot, lambda seat: seat.left)
+        self.host = self.seats[host]
         await self.store.set_seats(self.table_id, [seat.stored() for seat in self.seats])
         await self.start_next()
 
@@ -819,8 +797,8 @@ class Room:
             phase.task.cancel()
         elif isinstance(phase, Over) and phase.offer is not None:
             phase.offer.close()
-        elif isinstance(phase, Waiting) and phase.fill is not None:
-            phase.fill.cancel()
+        elif isinstance(phase, Waiting):
+            phase.stop_fill()
         for task in list(self._tasks):
             task.cancel()
 

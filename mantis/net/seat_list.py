@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..engine.seat_count import MAX_SEATS, SEAT_RANGE, valid_seat_count
@@ -140,6 +140,14 @@ def add(seats: list[Seat], bot: str | None) -> str | None:
     seats.append(Seat("", "bot", level))
     seats[-1].name = unique_name(seats, bot_name(seats), len(seats) - 1)
     return None
+
+
+def bots_for(seats: list[Seat], level: str, which: Callable[[Seat], bool]) -> None:
+    """Bots of ``level`` take the seats ``which`` picks, each named like no other seat."""
+    for s, seat in enumerate(seats):
+        if which(seat):
+            seats[s] = Seat("", "bot", level)
+            seats[s].name = unique_name(seats, bot_name(seats), s)
 
 
 def claim(seats: Sequence[Seat], token: str) -> int | None:
