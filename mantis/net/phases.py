@@ -10,10 +10,11 @@ import asyncio
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..engine import GameRecord, TurnStarted
+from ..engine import Action, CardRevealed, GameRecord, TurnStarted
 from ..players.clock import Timer
 from ..store.tables_interface import RoomPhase
-from ..table import Away, Back, Left, Message, Notice, Table, Talk
+from ..table import Away, Back, Left, Message, Notice, Recorded, Table, Talk
+from . import protocol
 from .rematch import Offer
 from .remote import RemoteSeat
 from .turn_clock import Timeouts, TurnTimer
@@ -57,6 +58,32 @@ class Playing:
             remote.away = away
             if away:
                 remote.wake()
+
+    def refusal(self, seat: int, turn: int, action: Action) -> str | None:
+        """Why ``seat`` may not play ``action`` on turn ``turn`` (an error code), or None."""
+        table = self.table
+        if turn != table.turn:
+            return protocol.STALE  # a turn already played (a resend), or not yet come
+        view = table.view(seat)
+        if seat not in self.remotes or view.over or view.to_move != seat:
+            return protocol.NOT_YOUR_TURN
+        if action not in view.legal_actions():
+            return protocol.ILLEGAL
+        if self.timer is not None and self.timer.ran_out(seat, turn):
+            return protocol.OUT_OF_TIME
+        return self.remotes[seat].answer(turn, action)
+
+    def saw(self, message: Message) -> int | None:
+        """The game published ``message``: the seat it sends away for running out of time
+        too often, if any."""
+        tired = self.timeouts.see(message)
+        if tired is not None:
+            self.forfeits.add(tired)
+        elif isinstance(message, Left):
+            self.forfeits.add(message.seat)
+        if isinstance(message, CardRevealed | Recorded) and self.timer is not None:
+            self.timer.running = None
+        return tired
 
     def forfeits_at_end(self, away: Iterable[int]) -> set[int]:
         """The seats that take the loss in a rated game ending now: those whose person left

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..engine import Action, CardRevealed, GameRecord, SeatInfo, TurnStarted
+from ..engine import Action, GameRecord, SeatInfo
 from ..engine.seat_count import MIN_SEATS
 from ..players.clock import Clock
 from ..players.decision import DEFAULT_BOT_TIMEOUT
@@ -40,10 +40,8 @@ from ..store.player_ratings import GameRating
 from ..store.table_rules import TableRules
 from ..store.tables_interface import RoomPhase, TableStore
 from ..table import (
-    Left,
     Message,
     Notice,
-    Recorded,
     Table,
     Talk,
     dealt,
@@ -55,6 +53,7 @@ from .bot_share import BotShare
 from .directory import Directory, TableNotes
 from .game_start import GameHooks, start_playing
 from .hearing import Audience, Connection, Send
+from .move_pace import MovePace
 from .phases import Over, Phase, Playing, Waiting, last_mover, last_word_on, phase_name
 from .quick_fill import QuickFill
 from .rated_games import RatedGames
@@ -147,15 +146,14 @@ class Room:
         self.bots = bots
         self.phase: Phase = Waiting()
         self.spectators: set[Connection] = set()
-        self.audience = Audience(send, self.connections, self._flushed)
+        self.audience = Audience(send, self.connections, lambda sent: self.pace.sent(sent))
         """Who hears what here: each connection in its protocol version."""
         self.talk = TableTalk(self.broadcast)
         """Who talks under which name here."""
         self.idle_since = clock.now()
         """When the last connection left (rooms nobody visits are dropped)."""
-        self._next_mover: int | None = None
-        self._last_move = clock.now()
-        self._intent_at: float | None = None
+        self.pace = MovePace(seats, clock, config.bot_pace, self.hooks.moved, bots, owner)
+        """Bots' pace, and how long a person's move takes to go out."""
         self._stopped = False
         self._tasks: set[asyncio.Task[None]] = set()
         self.starting = False
@@ -545,8 +543,8 @@ class Room:
         table = phase.table
         self.phase = phase
         self.audience.game_began(table.messages)
-        self._next_mover = last_mover(table.messages)
-        table.subscribe(self._publish, self._paced, backlog=False)
+        self.pace.mover = last_mover(table.messages)
+        table.subscribe(self._publish, self.pace.paced, backlog=False)
         if table.over:
             self._finish()
             return
@@ -620,22 +618,11 @@ class Room:
         phase = self.phase
         if not isinstance(phase, Playing):
             return protocol.NOT_NOW
-        table = phase.table
         if self.seats[seat].away and not self.seats[seat].left:
             self.away.back(seat)  # acting again brings a seat back from away
-        remote = phase.remotes.get(seat)
-        if turn != table.turn:
-            return protocol.STALE  # a turn already played (a resend), or not yet come
-        view = table.view(seat)
-        if remote is None or view.over or view.to_move != seat:
-            return protocol.NOT_YOUR_TURN
-        if action not in view.legal_actions():
-            return protocol.ILLEGAL
-        if phase.timer is not None and phase.timer.ran_out(seat, turn):
-            return protocol.OUT_OF_TIME
-        problem = remote.answer(turn, action)
+        problem = phase.refusal(seat, turn, action)
         if problem is None:
-            self._intent_at = self.clock.now()
+            self.pace.intent()
         return problem
 
     def _busy(self, busy: bool) -> None:
@@ -750,37 +737,13 @@ class Room:
 
     def _publish(self, message: Message) -> None:
         """The driver published ``message``: send it with the rest of its move, at once."""
-        if isinstance(message, TurnStarted):
-            self._next_mover = message.seat
-            self._last_move = self.clock.now()
+        self.pace.saw(message)
         phase = self.phase
         if isinstance(phase, Playing):
-            tired = phase.timeouts.see(message)
+            tired = phase.saw(message)
             if tired is not None:
-                phase.forfeits.add(tired)
                 self._spawn(self.away.away(tired))
-            elif isinstance(message, Left):
-                phase.forfeits.add(message.seat)
-            if isinstance(message, CardRevealed | Recorded) and phase.timer is not None:
-                phase.timer.running = None
         self.audience.publish(message)
-
-    def _flushed(self, messages: tuple[Message, ...]) -> None:
-        """A move went out: how long since its intent came (the metrics')."""
-        if any(isinstance(m, CardRevealed) for m in messages):
-            intent, self._intent_at = self._intent_at, None
-            self.hooks.moved(None if intent is None else self.clock.now() - intent)
-
-    async def _paced(self) -> None:
-        """Bots (and away seats) move no faster than a person can follow."""
-        mover = self._next_mover
-        if mover is None or self.seats[mover].kind == "human" and not self.seats[mover].away:
-            return
-        rest = self._last_move + self.config.bot_pace - self.clock.now()
-        if rest > 0:
-            await self.clock.sleep(rest)
-        if self.bots is not None:
-            await self.bots.move(self.owner)  # a busy server shares its bot moves out
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
