@@ -20,8 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-import urllib.error
-import urllib.request
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -116,127 +114,6 @@ Event = (
     | Dropped
     | Reconnected
 )
-
-
-class ListedSeat(msgspec.Struct, frozen=True):
-    name: str
-    kind: str
-    taken: bool
-
-
-class ListedTable(msgspec.Struct, frozen=True):
-    """A public table as the server lists it (``GET /tables``)."""
-
-    code: str
-    state: str
-    moves: int
-    seats: tuple[ListedSeat, ...]
-    clock: int | None = None
-    """Seconds a person has per move (None: no turn clock; a server of version 1 says none)."""
-    quick: bool = False
-
-    @property
-    def open_seats(self) -> int:
-        return sum(1 for seat in self.seats if not seat.taken)
-
-
-@dataclass(frozen=True, slots=True)
-class TablePage:
-    """One page of a server's public tables (``GET /tables?page=N``)."""
-
-    tables: tuple[ListedTable, ...]
-    page: int
-    """This page's number, from 1."""
-    pages: int
-    """How many pages there are now (at least 1)."""
-    total: int
-    """Public tables on the server now."""
-
-
-class Leader(msgspec.Struct, frozen=True):
-    """A player on a server's leaderboard (``GET /leaderboard``)."""
-
-    rank: int
-    name: str
-    rating: int
-    plus_minus: int
-    provisional: bool
-    games: int
-    wins: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class LeaderPage:
-    """One page of a server's leaderboard."""
-
-    leaders: tuple[Leader, ...]
-    page: int
-    pages: int
-    total: int
-    """Players on the leaderboard now."""
-
-
-_listing = msgspec.json.Decoder(list[ListedTable])
-_leaders = msgspec.json.Decoder(list[Leader])
-
-
-async def _page(
-    url: str, path: str, page: int, timeout: float
-) -> tuple[bytes, int | None, int | None]:
-    """A page of a server's plain-HTTP list: its body, and the total and page size it says."""
-    address = check_url(url).replace("ws://", "http://", 1).replace("wss://", "https://", 1)
-
-    def fetch() -> tuple[bytes, str | None, str | None]:
-        where = f"{address}{path}?page={page}"
-        with urllib.request.urlopen(where, timeout=timeout) as reply:  # noqa: S310
-            data: bytes = reply.read(1 << 20)
-            return data, reply.headers.get("X-Total-Count"), reply.headers.get("X-Page-Size")
-
-    try:
-        data, total_header, size_header = await asyncio.to_thread(fetch)
-    except urllib.error.HTTPError as exc:
-        raise OnlineError(
-            "unreachable", f"{url} is not a Mantis server (HTTP {exc.code})"
-        ) from None
-    except (OSError, ValueError) as exc:
-        reason = getattr(exc, "reason", exc)
-        raise OnlineError("unreachable", f"cannot reach {url}: {_why(reason)}") from None
-    return data, _count(total_header), _count(size_header)
-
-
-async def list_tables(url: str, page: int = 1, timeout: float = 5.0) -> TablePage:
-    """Page ``page`` of the server's public tables; ``OnlineError`` (one line) if it cannot say.
-
-    A server that does not say how many there are (an older one) has one page.
-    """
-    data, total, size = await _page(url, "/tables", page, timeout)
-    try:
-        tables = tuple(_listing.decode(data))
-    except (msgspec.ValidationError, msgspec.DecodeError):
-        raise OnlineError("bad_reply", f"{url} did not answer like a Mantis server") from None
-    if total is None or not size:
-        return TablePage(tables, 1, 1, len(tables))
-    return TablePage(tables, page, max(1, -(-total // size)), total)
-
-
-async def leaderboard(url: str, page: int = 1, timeout: float = 5.0) -> LeaderPage:
-    """Page ``page`` of the server's leaderboard; ``OnlineError`` (one line) if it cannot say
-    (a server from before ratings has none)."""
-    data, total, size = await _page(url, "/leaderboard", page, timeout)
-    try:
-        leaders = tuple(_leaders.decode(data))
-    except (msgspec.ValidationError, msgspec.DecodeError):
-        raise OnlineError("bad_reply", f"{url} did not answer like a Mantis server") from None
-    if total is None or not size:
-        return LeaderPage(leaders, 1, 1, len(leaders))
-    return LeaderPage(leaders, page, max(1, -(-total // size)), total)
-
-
-def _count(header: str | None) -> int | None:
-    """A header's whole number (None if there is none, or it is not one)."""
-    if header is None or not header.strip().isdigit() or len(header.strip()) > 9:
-        return None
-    return int(header.strip())
 
 
 def check_url(url: str) -> str:
@@ -349,7 +226,7 @@ class TableConnection:
                 OPEN_TIMEOUT + 1,
             )
         except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as exc:
-            raise OnlineError("unreachable", f"cannot reach {self.url}: {_why(exc)}") from None
+            raise OnlineError("unreachable", f"cannot reach {self.url}: {why(exc)}") from None
         try:
             # The key is made (and kept) only for a server that answered: a mistyped or
             # unreachable address leaves none behind to export.
@@ -362,7 +239,7 @@ class TableConnection:
             message = await self._answer(connection)
         except (ConnectionClosed, TimeoutError, protocol.ProtocolError) as exc:
             await connection.close()
-            raise OnlineError("unreachable", f"{self.url} did not answer: {_why(exc)}") from None
+            raise OnlineError("unreachable", f"{self.url} did not answer: {why(exc)}") from None
         if isinstance(message, protocol.Error):
             await connection.close()
             retry = message.retry_after
@@ -576,7 +453,8 @@ async def take_seat(
     return seat
 
 
-def _why(exc: BaseException | str) -> str:
+def why(exc: BaseException | str) -> str:
+    """One line saying why a connection failed."""
     if isinstance(exc, str):
         return exc
     if isinstance(exc, ConnectionRefusedError):
@@ -599,7 +477,7 @@ async def rotate_key(url: str, old: str, new: str) -> int:
             connect(url, open_timeout=OPEN_TIMEOUT, compression=None), OPEN_TIMEOUT + 1
         )
     except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as exc:
-        raise OnlineError("unreachable", f"cannot reach {url}: {_why(exc)}") from None
+        raise OnlineError("unreachable", f"cannot reach {url}: {why(exc)}") from None
     old_verifier = key_proof.verifier_of(old)
     rekey = protocol.Rekey(
         protocol.PROTOCOL_VERSION, key_proof.id_of(old_verifier), key_proof.verifier_of(new)
@@ -613,7 +491,7 @@ async def rotate_key(url: str, old: str, new: str) -> int:
                 break
             await connection.send(protocol.encode(key_proof.answer(old, message)).decode())
     except (ConnectionClosed, TimeoutError, protocol.ProtocolError) as exc:
-        raise OnlineError("unreachable", f"{url} did not answer: {_why(exc)}") from None
+        raise OnlineError("unreachable", f"{url} did not answer: {why(exc)}") from None
     finally:
         await connection.close()
     if isinstance(message, protocol.Error):

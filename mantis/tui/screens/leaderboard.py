@@ -19,7 +19,8 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from ...net.client import LeaderPage, OnlineError
+from ...net.client import OnlineError
+from ...net.server_lists import LeaderPage
 from .. import plain
 
 Fetch = Callable[[int], Awaitable[LeaderPage]]
