@@ -20,6 +20,7 @@ WORDS = (
     "coach",
     "log",
     "talk",
+    "ping",
     "leave",
     "back",
     "clock",

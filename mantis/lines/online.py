@@ -18,10 +18,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
+from typing import Any
 
 from ..engine import Action, CardRevealed, GameOver
 from ..net import protocol
-from ..net.client import Dropped, OnlineError, Reconnected, StreamUpdate, TableConnection
+from ..net.client import (
+    Dropped,
+    Event,
+    OnlineError,
+    Reconnected,
+    RoundTrip,
+    StreamUpdate,
+    TableConnection,
+)
 from ..net.codes import shown_code
 from ..net.presence import WORDS
 from ..net.seat_ratings import rating_changes
@@ -150,45 +160,54 @@ class OnlineTable:
 
     # ------------------------------------------------------------------ what the server says
 
-    def dispatch(self, event: object) -> None:
+    def dispatch(self, event: Event) -> None:
         """Say one event of the connection."""
-        if isinstance(event, StreamUpdate):
-            self._keep_finished(event.messages)
-            if self.live is None or event.reset:
-                self._open_game(bool(event.reset and self.live is not None))
-            else:
-                for message in event.messages:
-                    self.live.feed(message)
-        elif isinstance(event, protocol.RoomState):
-            self.waiting.changed(event)
-        elif isinstance(event, protocol.Presence):
-            self._presence_changed(event.seats)
-        elif isinstance(event, protocol.Clock):
-            mine = event.seat == self.connection.seat
-            self.turn_clock.heard(event.turn, event.seat, event.remaining, mine=mine)
-            live = self.live
-            if live is not None and live.unasked and live.asking == event.seat:
-                live.ask()  # the question waited for this word: it says the time now
-        elif isinstance(event, protocol.Said):
-            talk = Talk(event.seat, event.name, event.text)
-            self.console.say(wording.talk_text(talk, self._names()))
-        elif isinstance(event, protocol.Offer):
-            self._offered(event)
-        elif isinstance(event, protocol.OfferClosed):
-            self.console.say(self._closed(event))
-        elif isinstance(event, protocol.Ratings):
-            self._ratings()
-        elif isinstance(event, protocol.Error):
-            text = event.message.rstrip(".")
-            self.console.say(f"{text[:1].upper()}{text[1:]}.")
-        elif isinstance(event, Dropped):
-            # Said once: the client tries again by itself, sooner or later, until it is back.
-            if not self._dropped:
-                self._dropped = True
-                self.console.say("Connection lost: reconnecting.")
-        elif isinstance(event, Reconnected):
-            self._dropped = False
-            self.console.say("Back online.")
+        _SAID[type(event)](self, event)
+
+    def _stream_grew(self, event: StreamUpdate) -> None:
+        self._keep_finished(event.messages)
+        if self.live is None or event.reset:
+            self._open_game(bool(event.reset and self.live is not None))
+        else:
+            for message in event.messages:
+                self.live.feed(message)
+
+    def _room_changed(self, event: protocol.RoomState) -> None:
+        self.waiting.changed(event)
+
+    def _presence(self, event: protocol.Presence) -> None:
+        self._presence_changed(event.seats)
+
+    def _clock_heard(self, event: protocol.Clock) -> None:
+        mine = event.seat == self.connection.seat
+        self.turn_clock.heard(event.turn, event.seat, event.remaining, mine=mine)
+        live = self.live
+        if live is not None and live.unasked and live.asking == event.seat:
+            live.ask()  # the question waited for this word: it says the time now
+
+    def _said(self, event: protocol.Said) -> None:
+        talk = Talk(event.seat, event.name, event.text)
+        self.console.say(wording.talk_text(talk, self._names()))
+
+    def _offer_closed(self, event: protocol.OfferClosed) -> None:
+        self.console.say(self._closed(event))
+
+    def _refused(self, event: protocol.Error) -> None:
+        text = event.message.rstrip(".")
+        self.console.say(f"{text[:1].upper()}{text[1:]}.")
+
+    def _round_trip(self, event: RoundTrip) -> None:
+        self.console.say(f"Round trip to the server: {event.seconds * 1000:.0f} ms.")
+
+    def _dropped_now(self, event: Dropped) -> None:
+        # Said once: the client tries again by itself, sooner or later, until it is back.
+        if not self._dropped:
+            self._dropped = True
+            self.console.say("Connection lost: reconnecting.")
+
+    def _reconnected(self, event: Reconnected) -> None:
+        self._dropped = False
+        self.console.say("Back online.")
 
     def _names(self) -> list[str]:
         if self.live is not None:
@@ -366,9 +385,11 @@ class OnlineTable:
             await self._in_game(command, live)
 
     async def _everywhere(self, command: Command) -> bool:
-        """``help`` and ``talk``, which work anywhere; whether ``command`` was one."""
+        """``help``, ``ping`` and ``talk``, which work anywhere; whether ``command`` was one."""
         if command.word == "help":
             self._help()
+        elif command.word == "ping":
+            await self.connection.send(self.connection.next_ping())
         elif command.word == "talk":
             if not command.rest:
                 self.console.say("Say what? talk, then your words: talk good game.")
@@ -472,3 +493,20 @@ class OnlineTable:
         self.console.say(
             "You left the game. It is said on to its end and kept in your statistics; q quits now."
         )
+
+
+_SAID: dict[type, Callable[[OnlineTable, Any], None]] = {
+    StreamUpdate: OnlineTable._stream_grew,
+    protocol.RoomState: OnlineTable._room_changed,
+    protocol.Presence: OnlineTable._presence,
+    protocol.Clock: OnlineTable._clock_heard,
+    protocol.Said: OnlineTable._said,
+    protocol.Offer: OnlineTable._offered,
+    protocol.OfferClosed: OnlineTable._offer_closed,
+    protocol.Ratings: lambda table, event: table._ratings(),
+    protocol.Error: OnlineTable._refused,
+    RoundTrip: OnlineTable._round_trip,
+    Dropped: OnlineTable._dropped_now,
+    Reconnected: OnlineTable._reconnected,
+}
+"""What the line mode says of each event of the connection (every kind ``Event`` has)."""

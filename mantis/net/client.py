@@ -20,8 +20,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
@@ -94,6 +95,13 @@ class Reconnected:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundTrip:
+    """The server answered this client's ``ping`` after ``seconds``."""
+
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
 class StreamUpdate:
     """New messages of the table's stream (``reset``: start the board again from these)."""
 
@@ -111,6 +119,7 @@ Event = (
     | protocol.Said
     | protocol.Ratings
     | StreamUpdate
+    | RoundTrip
     | Dropped
     | Reconnected
 )
@@ -164,6 +173,9 @@ class TableConnection:
         self._played = 0
         """Moves played in ``stream`` so far."""
         self._closed = False
+        self._pings: dict[int, float] = {}
+        self._next_ping = 0
+        """The pings not answered yet, by id: when each was sent (``time.monotonic``)."""
 
     @property
     def record(self) -> str | None:
@@ -279,6 +291,10 @@ class TableConnection:
             # reconnection until then: a frame written into a dying connection is lost
             # without a word, and the server refuses a repeat.
             self._unsent = message
+        elif isinstance(message, protocol.Ping):
+            self._pings[message.id] = time.monotonic()
+            for unanswered in list(self._pings)[:-4]:  # (a refused one is never answered)
+                del self._pings[unanswered]
         elif isinstance(message, protocol.Leave) and self.code is not None:
             # The seat is left for good: a reconnection comes back as a spectator.
             self._unsent = None
@@ -289,6 +305,12 @@ class TableConnection:
             return
         with contextlib.suppress(ConnectionClosed):
             await connection.send(protocol.encode(message).decode())
+
+    def next_ping(self) -> protocol.Ping:
+        """A fresh ``ping`` to ``send``: its ``RoundTrip`` event says how long the server
+        took to answer (it answers a few at once, then one every few seconds)."""
+        self._next_ping += 1
+        return protocol.Ping(self._next_ping % 2**31)
 
     def offer_left(self, now: float | None = None) -> float:
         """Seconds until the open offer of another game lapses (0 if none), counted down
@@ -358,27 +380,39 @@ class TableConnection:
             message = protocol.decode_server(data)
         except protocol.ProtocolError:
             return None  # a server of another build said something new: skip it
-        if isinstance(message, protocol.Stream):
-            return self._merge(message)
-        if isinstance(message, protocol.RoomState):
-            self.room = message
-            if message.you is not None:
-                self.seat = message.you
-            if message.state != "over":
-                self.offer = None
-        elif isinstance(message, protocol.Presence):
-            self.presence = message.seats
-        elif isinstance(message, protocol.Clock):
-            self.clock = (message, time.monotonic())
-        elif isinstance(message, protocol.Offer):
-            self.offer, self._offer_heard = message, time.monotonic()
-        elif isinstance(message, protocol.OfferClosed):
+        return _HEARD[type(message)](self, message)
+
+    def _heard_room(self, message: protocol.RoomState) -> Event:
+        self.room = message
+        if message.you is not None:
+            self.seat = message.you
+        if message.state != "over":
             self.offer = None
-        elif isinstance(message, protocol.Ratings):
-            self.ratings = message
-        if isinstance(message, protocol.Welcome | protocol.Challenge | protocol.Rekeyed):
-            return None
         return message
+
+    def _heard_presence(self, message: protocol.Presence) -> Event:
+        self.presence = message.seats
+        return message
+
+    def _heard_clock(self, message: protocol.Clock) -> Event:
+        self.clock = (message, time.monotonic())
+        return message
+
+    def _heard_offer(self, message: protocol.Offer) -> Event:
+        self.offer, self._offer_heard = message, time.monotonic()
+        return message
+
+    def _heard_offer_closed(self, message: protocol.OfferClosed) -> Event:
+        self.offer = None
+        return message
+
+    def _heard_ratings(self, message: protocol.Ratings) -> Event:
+        self.ratings = message
+        return message
+
+    def _heard_pong(self, message: protocol.Pong) -> Event | None:
+        sent = self._pings.pop(message.id, None)
+        return None if sent is None else RoundTrip(time.monotonic() - sent)
 
     def _merge(self, stream: protocol.Stream) -> StreamUpdate | None:
         """The part of ``stream`` this client has not seen (all of it, if histories differ)."""
@@ -411,6 +445,32 @@ class TableConnection:
         if self._connection is not None:
             with contextlib.suppress(Exception):
                 await self._connection.close()
+
+
+def _as_heard(connection: TableConnection, message: Any) -> Event:
+    return message  # type: ignore[no-any-return]
+
+
+def _unheard(connection: TableConnection, message: Any) -> None:
+    return None  # (answers to the opening: read by ``open``)
+
+
+_HEARD: dict[type[protocol.ServerMessage], Callable[[TableConnection, Any], Event | None]] = {
+    protocol.Welcome: _unheard,
+    protocol.Challenge: _unheard,
+    protocol.Rekeyed: _unheard,
+    protocol.Stream: TableConnection._merge,
+    protocol.RoomState: TableConnection._heard_room,
+    protocol.Presence: TableConnection._heard_presence,
+    protocol.Clock: TableConnection._heard_clock,
+    protocol.Offer: TableConnection._heard_offer,
+    protocol.OfferClosed: TableConnection._heard_offer_closed,
+    protocol.Ratings: TableConnection._heard_ratings,
+    protocol.Pong: TableConnection._heard_pong,
+    protocol.Said: _as_heard,
+    protocol.Error: _as_heard,
+}
+"""What this client does with each kind the server says: the event it yields (None: none)."""
 
 
 def _awaits_move(stream: list[Message]) -> bool:

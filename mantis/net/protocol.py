@@ -18,9 +18,10 @@ it holds on this server is nobody else's) and ``rated`` to ``create``.
 Version 4 never sends the key: an opening names it by its id (``player``),
 the server answers ``challenge`` and the client ``prove``s it holds the key
 (an HMAC of the challenge, ``net.key_proof``); ``rekey`` replaces a key
-with another.  The server speaks versions 4 to 1 (``net.version1`` gives a
-version-1 connection what it knows, and nothing else; a version-2 connection
-hears all but ``ratings``).
+with another.  Version 5 adds ``ping``, answered ``pong``: the round trip
+to the server, as the client measures it.  The server speaks versions 5 to
+1 (``net.version1`` gives a version-1 connection what it knows, and nothing
+else; ``hearing.FIRST_HEARD`` says which version first hears each kind).
 
 Every message is a ``msgspec`` struct: the server decodes what a client
 sends against ``ClientMessage`` with every field's type, range and length
@@ -38,12 +39,14 @@ from ..engine import Action
 from ..engine.seat_count import ONE_PER_SEAT, SeatCount, SeatNumber
 from ..table.messages import MAX_TALK, Message
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 """Bumped whenever a message changes shape; a client names the one it speaks."""
-SPOKEN = (1, 2, 3, 4)
+SPOKEN = (1, 2, 3, 4, 5)
+"""The versions a server speaks (a version-1 client hears only what version 1 has)."""
 RATINGS_VERSION = 3
 """The first version that hears ``ratings`` (and sends a player key)."""
-"""The versions a server speaks (a version-1 client hears only what version 1 has)."""
+PING_VERSION = 5
+"""The first version that sends ``ping`` (and hears ``pong``)."""
 
 MAX_CLIENT_MESSAGE = 2048
 """Bytes a client's message may take: the largest honest one is well under 300."""
@@ -205,9 +208,20 @@ class ImBack(_Message, frozen=True, tag="back"):
     """Version 2: play your own turns again (your seat went away when your time ran out)."""
 
 
-TableRequest = AddBot | AddOpen | RemoveSeat | Start | Act | Again | Decline | Say | Leave | ImBack
+class Ping(_Message, frozen=True, tag="ping"):
+    """Version 5: ask the server for a ``pong`` naming ``id`` (the client times the round
+    trip).  A connection is answered a few at once, then one every few seconds
+    (``hearing.PING_RATE``); more are refused ``slow_down``."""
+
+    id: Annotated[int, msgspec.Meta(ge=0, le=2**31)]
+
+
+TableRequest = (
+    AddBot | AddOpen | RemoveSeat | Start | Act | Again | Decline | Say | Leave | ImBack | Ping
+)
 """What a client asks once it is at a table: the host's set-up, a seat's moves and word on
-the game, anyone's talk (``net.requests`` says who may ask each, from which version)."""
+the game, anyone's talk and pings (``net.requests`` says who may ask each, from which
+version)."""
 
 Opening = Create | Join | Watch | Quick | Rekey
 """What a connection opens with."""
@@ -385,6 +399,12 @@ class Rekeyed(_Message, frozen=True, tag="rekeyed"):
     names: int
 
 
+class Pong(_Message, frozen=True, tag="pong"):
+    """Version 5: the answer to ``ping`` ``id``, to that connection alone."""
+
+    id: int
+
+
 ServerMessage = (
     Welcome
     | RoomState
@@ -398,6 +418,7 @@ ServerMessage = (
     | Ratings
     | Challenge
     | Rekeyed
+    | Pong
 )
 
 # Error codes (docs/protocol.md lists them with their meaning).

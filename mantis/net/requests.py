@@ -145,6 +145,9 @@ class Requests:
 
     # ------------------------------------------------------------------ anyone
 
+    async def ping(self, asker: Asker, message: protocol.Ping) -> Answer:
+        return asker.room.ping(asker.connection, message)
+
     async def say(self, asker: Asker, message: protocol.Say) -> Answer:
         room = asker.room
         if not room.rules.talk:
@@ -229,6 +232,12 @@ def _seat(asker: Asker) -> int:
 
 REQUESTS: dict[type, Row] = {
     protocol.Say: Row(Requests.say, Who.ANYONE, since=2),
+    protocol.Ping: Row(
+        Requests.ping,
+        Who.ANYONE,
+        since=protocol.PING_VERSION,
+        problems={protocol.SLOW_DOWN: "you ping too often: wait a little"},
+    ),
     protocol.Act: Row(
         Requests.act,
         Who.SEATED,

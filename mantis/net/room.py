@@ -263,6 +263,11 @@ class Room:
         """Send ``message`` to everyone (or ``to``), encoded once per protocol version."""
         self.audience.broadcast(message, to)
 
+    def ping(self, connection: Connection, ping: protocol.Ping) -> str | None:
+        """Answer ``connection``'s ``ping``; an error code if it asks too often."""
+        answered = self.audience.pong(connection, ping, self.clock.now())
+        return None if answered else protocol.SLOW_DOWN
+
     def send_room(self, but: Connection | None = None) -> None:
         """Everyone (``but`` one, told already) hears the seats and state, and their own seat.
 
@@ -380,7 +385,7 @@ class Room:
             return
         self.spectators.discard(connection)
         self.talk.gone(connection)
-        self.audience.versions.pop(connection, None)
+        self.audience.forget(connection)
         seat = self.seat_of(connection)
         if seat is not None:
             place = self.seats[seat]

@@ -307,4 +307,9 @@ class MantisApp(StylesWhenAttached):
         yield SystemCommand(
             "Statistics", "Each player's results and win rates", self.action_statistics
         )
+        table = self.online_play.table
+        if table is not None:
+            yield SystemCommand(
+                "Round trip", "Time how long the table's server takes to answer", table.ping
+            )
         yield from super().get_system_commands(screen)

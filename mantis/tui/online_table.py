@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
@@ -31,7 +32,15 @@ from textual.message_pump import MessagePump
 from textual.worker import Worker
 
 from ..net import protocol
-from ..net.client import Dropped, OnlineError, Reconnected, StreamUpdate, TableConnection
+from ..net.client import (
+    Dropped,
+    Event,
+    OnlineError,
+    Reconnected,
+    RoundTrip,
+    StreamUpdate,
+    TableConnection,
+)
 from ..net.codes import shown_code
 from ..table import Message as StreamMessage
 from ..table import Recorded
@@ -229,36 +238,52 @@ class OnlineTable:
             if self.left:
                 self.close()
 
-    def _take(self, event: object) -> None:
-        if isinstance(event, StreamUpdate):
-            self._keep_finished(event.messages)
-            if self.game == 0 or event.reset:
-                self.game += 1
-                if event.reset:
-                    self.talk.clear()
-                if not self.left and not self._closed:
-                    self.shell.post_message(self.GameStarted(self))
-            else:
-                self._tell(self.StreamGrew(self.game, event.messages))
-        elif isinstance(event, protocol.RoomState | protocol.Presence | protocol.Ratings):
-            self._tell(self.RoomChanged())
-        elif isinstance(event, protocol.Clock):
-            self._tell(self.ClockHeard())
-        elif isinstance(event, protocol.Offer | protocol.OfferClosed):
-            closed = event if isinstance(event, protocol.OfferClosed) else None
-            self._tell(self.OfferChanged(closed))
-        elif isinstance(event, protocol.Said):
-            self.talk.append(event)
-            self._tell(self.Said(event))
-        elif isinstance(event, protocol.Error):
-            self._tell(self.Refused(event.message))
-        elif isinstance(event, Dropped):
-            note = f"{event.reason}: reconnecting in {event.retry_in:g} s…"
-            self._tell(self.ConnectionChanged(note))
-        elif isinstance(event, Reconnected):
-            self._tell(self.ConnectionChanged(""))
-            if not self.left:
-                self.shell.notify("Back online.", timeout=3)
+    def _take(self, event: Event) -> None:
+        _FOLLOWED[type(event)](self, event)
+
+    def _stream_grew(self, event: StreamUpdate) -> None:
+        self._keep_finished(event.messages)
+        if self.game == 0 or event.reset:
+            self.game += 1
+            if event.reset:
+                self.talk.clear()
+            if not self.left and not self._closed:
+                self.shell.post_message(self.GameStarted(self))
+        else:
+            self._tell(self.StreamGrew(self.game, event.messages))
+
+    def _room_changed(self, event: object) -> None:
+        self._tell(self.RoomChanged())
+
+    def _clock_heard(self, event: protocol.Clock) -> None:
+        self._tell(self.ClockHeard())
+
+    def _offer_changed(self, event: protocol.Offer | protocol.OfferClosed) -> None:
+        closed = event if isinstance(event, protocol.OfferClosed) else None
+        self._tell(self.OfferChanged(closed))
+
+    def _said(self, event: protocol.Said) -> None:
+        self.talk.append(event)
+        self._tell(self.Said(event))
+
+    def _refused(self, event: protocol.Error) -> None:
+        self._tell(self.Refused(event.message))
+
+    def _round_trip(self, event: RoundTrip) -> None:
+        if not self.left:
+            self.shell.notify(f"Round trip to the server: {event.seconds * 1000:.0f} ms.")
+
+    def _dropped(self, event: Dropped) -> None:
+        self._tell(self.ConnectionChanged(f"{event.reason}: reconnecting in {event.retry_in:g} s…"))
+
+    def _reconnected(self, event: Reconnected) -> None:
+        self._tell(self.ConnectionChanged(""))
+        if not self.left:
+            self.shell.notify("Back online.", timeout=3)
+
+    def ping(self) -> None:
+        """Time a round trip to the server (told in a notification)."""
+        self.send(self.connection.next_ping())
 
     def _tell(self, message: OnlineTable.Heard) -> None:
         """Post ``message`` to every screen listening (a closed one is let go)."""
@@ -313,3 +338,20 @@ class OnlineTable:
                 "counted as a loss.",
                 timeout=10,
             )
+
+
+_FOLLOWED: dict[type, Callable[[OnlineTable, Any], None]] = {
+    StreamUpdate: OnlineTable._stream_grew,
+    protocol.RoomState: OnlineTable._room_changed,
+    protocol.Presence: OnlineTable._room_changed,
+    protocol.Ratings: OnlineTable._room_changed,
+    protocol.Clock: OnlineTable._clock_heard,
+    protocol.Offer: OnlineTable._offer_changed,
+    protocol.OfferClosed: OnlineTable._offer_changed,
+    protocol.Said: OnlineTable._said,
+    protocol.Error: OnlineTable._refused,
+    RoundTrip: OnlineTable._round_trip,
+    Dropped: OnlineTable._dropped,
+    Reconnected: OnlineTable._reconnected,
+}
+"""What the app does with each event of the connection (every kind ``Event`` has)."""

@@ -163,6 +163,8 @@ async def test_the_waiting_room_as_the_host_and_another_game_declined(
             found = await ann.expect_async(re.compile(rb"Table ([A-Z]{4}), spelt"))
             code = found.group(1).decode()
             await ann.expect_async("Waiting for 1 more person to join with the code.")
+            ann.type("ping")
+            await ann.expect_async(re.compile(rb"Round trip to the server: \d+ ms\."))
             # The host sets the table up as the app's waiting room lets them.
             ann.type("bot")
             await ann.expect_async("Seat 3 added: greedy bot.")
@@ -302,3 +304,12 @@ def test_a_server_restart_is_said_once_and_the_game_goes_on(home: Path, tmp_path
         server.stop()
     # Said once, however many tries the reconnection took.
     assert lines.text.count("Connection lost") == 1
+
+
+def test_the_line_mode_says_every_kind_of_event_of_the_connection() -> None:
+    import typing
+
+    from mantis.lines.online import _SAID
+    from mantis.net.client import Event
+
+    assert set(_SAID) == set(typing.get_args(Event))

@@ -148,6 +148,7 @@ FIELDS: dict[type, dict[str, object]] = {
     },
     protocol.Challenge: {"nonce": TEXT, "known": PLAIN},
     protocol.Rekeyed: {"names": PLAIN},
+    protocol.Pong: {"id": PLAIN},
     # The table's stream.
     Opening: {
         "version": PLAIN,

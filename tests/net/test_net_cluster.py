@@ -400,7 +400,8 @@ async def test_no_client_on_any_node_hears_a_card_before_its_turn_or_the_seed(
     # Through the proxy, each table's people and spectators are spread over the nodes:
     # every kind of message crosses between them (a clock in games 1 and 5, talk in 2
     # and 10, someone leaving in 4, game 10 played again once an offer was declined, a
-    # spectator's refused move at each table), to clients of protocol versions 1 to 3.
+    # spectator's refused move at each table, a ping), to clients of protocol versions 1
+    # to 5.
     tables = await asyncio.gather(*(play_table(nodes.proxy.url, n) for n in (*range(6), 10)))
     games = [game for table in tables for game in table]
     assert len(games) == 8

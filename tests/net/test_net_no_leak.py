@@ -95,8 +95,8 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
     runs on one: people answering at once would otherwise flood the server).
     Every third is rated, its people holding player keys; at the others the
     people who join, and the spectators at every table, speak protocol
-    versions 1, 2 and 3 in turn (2 at least where they talk, leave or play
-    again).
+    versions 1 to 4 in turn (2 at least where they talk, leave or play
+    again); the host speaks the current version, and pings the server.
 
     Returns, per game played at the table, its record, every frame each
     client heard until its record (by client) and how many cards it turned
@@ -124,7 +124,7 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
     code = welcome(host).code
     clients = {"host": host}
     for k in range(1, people):
-        version = 3 if rated else 1 + (n + k) % 3
+        version = 3 if rated else 1 + (n + k) % 4
         if talks or again or (leaves and k == 1):
             version = max(version, 2)
         opening = {"type": "join", "protocol": version, "code": code, "name": f"P{k} of {n}"}
@@ -132,7 +132,7 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
             opening["key"] = keys[k]
         clients[f"person {k}"] = await enter(url, opening, elsewhere(8 * n + k) if rated else None)
     seated = list(clients.values())
-    watching = 1 + n % 3
+    watching = 1 + n % 4
     clients["spectator"] = await watch(url, code, max(watching, 2) if talks else watching)
     if talks:
         for k, client in enumerate([*seated, clients["spectator"]]):
@@ -145,6 +145,8 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
         await host.until(lambda: host.over or host.public.turn >= 3, "a few moves")
         clients["late spectator"] = await watch(url, code, 1 + (n + 1) % 3)
 
+    await host.send(protocol.Ping(n))
+    await host.next(protocol.Pong)
     await host.send(protocol.Start())
     games: list[Game] = []
 

@@ -106,6 +106,9 @@ class StillSeat:
     async def send(self, message: object) -> None:
         self.sent.append(message)
 
+    def next_ping(self) -> protocol.Ping:
+        return protocol.Ping(len(self.sent))
+
     async def close(self) -> None:
         pass
 

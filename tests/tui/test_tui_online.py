@@ -455,3 +455,35 @@ def test_another_game_offered_on_the_game_over_screen(snap_compare) -> None:
 
 def test_play_now_waiting_for_players(snap_compare) -> None:
     assert snap_compare(onlinekit.quick_waiting_app(), terminal_size=SIZE)
+
+
+async def test_the_round_trip_to_the_server_is_timed_from_the_command_palette() -> None:
+    import onlinekit
+
+    from mantis.net import protocol
+    from mantis.net.client import RoundTrip
+    from mantis.tui.screens.waiting_room import WaitingRoomScreen
+
+    app = onlinekit.waiting_room_app()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
+        still = app.online_play.table.connection
+        [command] = [c for c in app.get_system_commands(app.screen) if c.title == "Round trip"]
+        command.callback()
+        await wait_for(pilot, lambda: any(isinstance(m, protocol.Ping) for m in still.sent))
+        still.tell(RoundTrip(0.0234))
+        await wait_for(
+            pilot,
+            lambda: any(
+                n.message == "Round trip to the server: 23 ms." for n in app._notifications
+            ),
+        )
+
+
+def test_the_app_follows_every_kind_of_event_of_the_connection() -> None:
+    import typing
+
+    from mantis.net.client import Event
+    from mantis.tui.online_table import _FOLLOWED
+
+    assert set(_FOLLOWED) == set(typing.get_args(Event))

@@ -1,0 +1,105 @@
+"""``ping`` and ``pong`` (protocol 5): the round trip to the server, capped, for version 5 only.
+
+Also the one rule of who hears what (``hearing.FIRST_HEARD``) and the client's one
+registry of what it does with each kind the server says.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import typing
+from pathlib import Path
+
+from netkit import Client, create, heard, running_server, welcome
+
+from mantis.net import client as client_module
+from mantis.net import hearing, protocol, version1
+from mantis.net.client import RoundTrip, TableConnection
+from mantis.players.clock import ManualClock
+from mantis.store.player_keys import PlayerKeys
+from mantis.store.seat_tokens import SeatTokens
+
+
+async def test_a_ping_is_answered_to_its_connection_alone_a_few_at_once(tmp_path: Path) -> None:
+    clock = ManualClock()
+    async with running_server(tmp_path, clock=clock) as (_, url):
+        ann = await create(url, ("human", "open"), "Ann")
+        code = welcome(ann).code
+        bea = await Client.connect(url)
+        await bea.send(protocol.Join(protocol.PROTOCOL_VERSION, code, "Bea"))
+        await bea.next(protocol.Welcome)
+        for n in range(int(hearing.PING_BURST)):
+            await ann.send(protocol.Ping(40 + n))
+        await ann.until(lambda: len(heard(ann, protocol.Pong)) == 3, "three pongs")
+        assert [p.id for p in heard(ann, protocol.Pong)] == [40, 41, 42]
+        # One more at once is refused, in one line; the allowance comes back with time.
+        mark = len(ann.heard)
+        await ann.send(protocol.Ping(43))
+        refused = await ann.error(mark)
+        assert refused.code == protocol.SLOW_DOWN and "\n" not in refused.message
+        clock.advance(1 / hearing.PING_RATE)
+        await ann.send(protocol.Ping(44))
+        await ann.until(lambda: heard(ann, protocol.Pong)[-1].id == 44, "the pong to 44")
+        # Nobody else heard them.
+        await bea.send(protocol.Ping(7))
+        await bea.next(protocol.Pong)
+        assert [p.id for p in heard(bea, protocol.Pong)] == [7]
+        assert [p.id for p in heard(ann, protocol.Pong)] == [40, 41, 42, 44]
+        for client in (ann, bea):
+            await client.close()
+
+
+async def test_an_older_protocol_is_refused_a_ping_as_a_bad_message(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as (_, url):
+        ann = await create(url, ("human", "open", "open"), "Ann")
+        code = welcome(ann).code
+        for version, name in ((protocol.PING_VERSION - 1, "Bea"), (version1.VERSION, "Cy")):
+            old = await Client.connect(url)
+            await old.send({"type": "join", "protocol": version, "code": code, "name": name})
+            await old.next(protocol.Welcome)
+            await old.send(protocol.Ping(1))
+            refused = await old.error()
+            assert refused.code == protocol.BAD_MESSAGE
+            assert f"protocol {version}" in refused.message and "\n" not in refused.message
+            assert not heard(old, protocol.Pong)
+            await old.close()
+        await ann.close()
+
+
+async def test_the_client_times_the_round_trip(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as (_, url):
+        ann = TableConnection(
+            url,
+            protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "greedy")),
+            tokens=SeatTokens(tmp_path / "tokens.json"),
+            keys=PlayerKeys(tmp_path / "keys.json"),
+        )
+        await ann.open()
+
+        async def round_trip() -> RoundTrip:
+            async for event in ann.events():
+                if isinstance(event, RoundTrip):
+                    return event
+            raise AssertionError("the connection ended")
+
+        waiting = asyncio.ensure_future(round_trip())
+        await ann.send(ann.next_ping())
+        event = await asyncio.wait_for(waiting, 30)
+        assert event.seconds >= 0.0
+        await ann.close()
+
+
+def test_each_kind_is_heard_from_the_version_that_has_it() -> None:
+    pong, clock = protocol.Pong(3), protocol.Clock(1, 0, 20.0, 30)
+    ratings = protocol.Ratings(False, False, None, ())
+    assert hearing.frame(pong, protocol.PING_VERSION) == '{"type":"pong","id":3}'
+    assert hearing.frame(pong, protocol.PING_VERSION - 1) is None
+    assert hearing.frame(ratings, protocol.RATINGS_VERSION) is not None
+    assert hearing.frame(ratings, protocol.RATINGS_VERSION - 1) is None
+    assert hearing.frame(clock, 2) is not None and hearing.frame(clock, version1.VERSION) is None
+    for kind in (protocol.Offer, protocol.OfferClosed, protocol.Said):
+        assert hearing.FIRST_HEARD[kind] == 2  # version 1 has no offer, nor talk
+
+
+def test_the_client_has_one_row_for_every_kind_the_server_says() -> None:
+    assert set(client_module._HEARD) == set(typing.get_args(protocol.ServerMessage))
