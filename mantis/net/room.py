@@ -32,33 +32,30 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..engine import Action, GameRecord, SeatInfo
+from ..engine import Action, GameRecord
 from ..engine.seat_count import MIN_SEATS
 from ..players.clock import Clock
 from ..players.decision import DEFAULT_BOT_TIMEOUT
-from ..store.player_ratings import GameRating
 from ..store.table_rules import TableRules
 from ..store.tables_interface import RoomPhase, TableStore
 from ..table import (
-    Message,
     Notice,
     Table,
     Talk,
-    dealt,
     record_notices,
 )
 from . import protocol, seat_list
 from .away_seats import AwaySeats
 from .bot_share import BotShare
 from .directory import Directory, TableNotes
-from .game_start import GameHooks, start_playing
 from .hearing import Audience, Connection, Send
 from .move_pace import MovePace
-from .phases import Over, Phase, Playing, Waiting, last_mover, last_word_on, phase_name
+from .phases import Over, Phase, Playing, Waiting, phase_name
 from .quick_fill import QuickFill
 from .rated_games import RatedGames
-from .rematch import Rematches, seed_with_first
+from .rematch import Rematches
 from .seat_list import Seat
+from .table_game import TableGames
 from .table_ratings import TableRatings
 from .table_talk import TableTalk
 
@@ -180,6 +177,24 @@ class Room:
             store, rated, rules.rated, lambda: [seat.facts() for seat in self.seats], self.broadcast
         )
         """Its seated players' ratings, and whether its game counts."""
+        self.games = TableGames(
+            self,
+            code=code,
+            away_bot=rules.away_bot,
+            bot_timeout=config.bot_timeout,
+            turn_clock=rules.clock,
+            clock=clock,
+            store=store,
+            seeds=seeds,
+            audience=self.audience,
+            away=self.away,
+            pace=self.pace,
+            ratings=self.ratings,
+            lost=lambda: self.hooks.lost(self),
+            committed=self.hooks.committed,
+            spawn=self._spawn,
+        )
+        """The games played here."""
         self._listed: tuple[Phase, int, dict[str, Any]] | None = None
         """This table's listing at a phase and a move (see ``listing``)."""
 
@@ -293,14 +308,6 @@ class Room:
     def ratings_state(self) -> protocol.Ratings:
         """The table's ``ratings`` message now."""
         return self.ratings.message()
-
-    def _game_rating(self, record: GameRecord) -> GameRating | None:
-        """How the game that just ended moves ratings (None: it does not)."""
-        phase = self.phase
-        if not isinstance(phase, Playing):
-            return None
-        away = [s for s, seat in enumerate(self.seats) if seat.away and seat.person]
-        return self.ratings.game_rating(record, phase.forfeits_at_end(away))
 
     def holds_key(self, key_hash: str) -> bool:
         """Whether a seat here is held by the player key with this digest already."""
@@ -519,126 +526,16 @@ class Room:
         deadline: tuple[int, datetime] | None = None,
     ) -> None:
         """Run game ``game_id`` (the table's ``number``-th) of the store, dealt in ``record``
-        (new, or resumed after a restart, with the moves, notices and turn deadline kept so
-        far), to its end."""
-        notices = tuple(notices)
-        for s, seat in enumerate(self.seats):
-            seat.away = seat.left or last_word_on(s, notices) == "away"
-        hooks = GameHooks(
-            self._game_rating,
-            self._busy,
-            lambda: self.hooks.lost(self),
-            self.hooks.committed,
-            self.broadcast,
-        )
-        phase = start_playing(
-            game_id,
-            number,
-            record,
-            notices,
-            deadline,
-            seats=self.seats,
-            away_bot=self.away_bot,
-            bot_timeout=self.config.bot_timeout,
-            turn_clock=self.rules.clock,
-            clock=self.clock,
-            store=self.store,
-            hooks=hooks,
-        )
-        table = phase.table
-        self.phase = phase
-        self.audience.game_began(table.messages)
-        self.pace.mover = last_mover(table.messages)
-        table.subscribe(self._publish, self.pace.paced, backlog=False)
-        if table.over:
-            self._finish()
-            return
-        phase.task = asyncio.get_running_loop().create_task(self._play())
-        for s, seat in enumerate(self.seats):
-            # Whoever is not here (left the waiting room, or cut off by a server restart)
-            # is waited for, then played for, like anyone who drops.
-            if seat.kind == "human" and seat.connection is None:
-                self.away.wait_for(s)
-            if phase.timeouts.away(s) and not seat.away:
-                self._spawn(self.away.away(s))  # its third timeout was kept, its away was not
+        (new, or resumed with the moves, notices and turn deadline kept so far)."""
+        self.games.begin(game_id, number, record, notices, deadline)
 
     async def start_next(self) -> None:
         """Start the table's next game (its first, or another once everyone agreed)."""
-        phase = self.phase
-        if self.starting or isinstance(phase, Playing):
-            return
-        players = len(self.seats)
-        if isinstance(phase, Over):
-            first = (phase.first + 1) % players
-            seed = seed_with_first(self.seeds, players, first)
-            number = phase.number + 1
-        else:
-            phase.stop_fill()
-            seed, number = self.seeds(), 1
-        self.starting = True
-        try:
-            await self.ratings.judge(number)  # (rated as it starts, or not)
-            game_id = await self.store.start_game(self.table_id, seed)
-        finally:
-            self.starting = False
-        seats = [SeatInfo(seat.name, seat.kind, seat.bot) for seat in self.seats]  # type: ignore[arg-type]
-        self.begin(game_id, number, dealt(seats, seed))
-        self.send_room()
-        for connection in self.connections():
-            self.send_backlog(connection)
-        self.send_presence()
-
-    async def _play(self) -> GameRecord:
-        phase = self.phase
-        assert isinstance(phase, Playing)
-        try:
-            record = await phase.table.run()
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # a server bug must not take other tables down: log it
-            log.exception("table %s stopped", self.code)
-            raise
-        self.audience.flush()  # the last move before the room says it is over
-        self._finish()
-        before, self.ratings.before = self.ratings.before, ()
-        if before:  # rated: everyone hears the ratings it moved
-            self._spawn(self.ratings.announce(None, before))
-        self.send_room()
-        return record
-
-    def _finish(self) -> None:
-        """Keep a finished game as one encoded frame per protocol version: a server holds
-        many finished rooms for a while, and a frame is one object to the garbage collector,
-        a game thousands."""
-        phase = self.phase
-        assert isinstance(phase, Playing) and phase.table.over
-        table = phase.table
-        frames = self.audience.finished(table.messages)
-        self.phase = Over(phase.game_id, phase.number, table.record.first, table.turn, frames)
-        self.idle_since = self.clock.now()  # kept a while from the end, even with nobody here
-        self.away.game_over()
+        await self.games.start_next()
 
     def act(self, seat: int, turn: int, action: Action) -> str | None:
         """``seat``'s intent to play ``action`` on turn ``turn``; an error code if it may not."""
-        phase = self.phase
-        if not isinstance(phase, Playing):
-            return protocol.NOT_NOW
-        if self.seats[seat].away and not self.seats[seat].left:
-            self.away.back(seat)  # acting again brings a seat back from away
-        problem = phase.refusal(seat, turn, action)
-        if problem is None:
-            self.pace.intent()
-        return problem
-
-    def _busy(self, busy: bool) -> None:
-        """The store cannot be reached (or is back): the table waits, and says why."""
-        if busy:
-            error = protocol.Error(
-                protocol.BUSY,
-                "the server is busy (its database is unreachable): play resumes"
-                " by itself once it is back",
-            )
-            self.broadcast(error)
+        return self.games.act(seat, turn, action)
 
     def back(self, seat: int) -> str | None:
         """``seat``'s person says they are here: they play their own turns again."""
@@ -736,19 +633,9 @@ class Room:
         seated = [place.connection for place in self.seats if place.connection is not None]
         name = self.seats[seat].name
         for failed in await self.talk.player_says(seat, name, seated, text, self.table):
-            self._publish(failed)
+            self.games.publish(failed)
 
     # ------------------------------------------------------------------ the stream
-
-    def _publish(self, message: Message) -> None:
-        """The driver published ``message``: send it with the rest of its move, at once."""
-        self.pace.saw(message)
-        phase = self.phase
-        if isinstance(phase, Playing):
-            tired = phase.saw(message)
-            if tired is not None:
-                self._spawn(self.away.away(tired))
-        self.audience.publish(message)
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
