@@ -109,6 +109,13 @@ class Over:
 Phase = Waiting | Playing | Over
 
 
+def moves_of(phase: Phase) -> int:
+    """The moves played in the game being (or last) played: 0 while waiting."""
+    if isinstance(phase, Over):
+        return phase.moves
+    return phase.table.turn if isinstance(phase, Playing) else 0
+
+
 def phase_name(phase: Phase) -> RoomPhase:
     """``phase`` as the store and the protocol name it."""
     if isinstance(phase, Waiting):

@@ -33,7 +33,6 @@ from datetime import datetime
 from typing import Any
 
 from ..engine import Action, GameRecord
-from ..engine.seat_count import MIN_SEATS
 from ..players.clock import Clock
 from ..players.decision import DEFAULT_BOT_TIMEOUT
 from ..store.table_rules import TableRules
@@ -47,15 +46,16 @@ from ..table import (
 from . import protocol, seat_list
 from .away_seats import AwaySeats
 from .bot_share import BotShare
-from .directory import Directory, TableNotes
+from .directory import Directory, Listing, TableNotes
 from .hearing import Audience, Connection, Send
 from .move_pace import MovePace
-from .phases import Over, Phase, Playing, Waiting, phase_name
+from .phases import Over, Phase, Playing, Waiting, moves_of, phase_name
 from .quick_fill import QuickFill
 from .rated_games import RatedGames
 from .rematch import Rematches
 from .seat_list import Seat
 from .table_game import TableGames
+from .table_listing import TableListing
 from .table_ratings import TableRatings
 from .table_talk import TableTalk
 
@@ -195,8 +195,8 @@ class Room:
             spawn=self._spawn,
         )
         """The games played here."""
-        self._listed: tuple[Phase, int, dict[str, Any]] | None = None
-        """This table's listing at a phase and a move (see ``listing``)."""
+        self.listed = TableListing(code, rules.clock, rules.quick)
+        """Its entry in the list of public tables."""
 
     # ------------------------------------------------------------------ what it says
 
@@ -220,10 +220,7 @@ class Room:
 
     @property
     def moves(self) -> int:
-        phase = self.phase
-        if isinstance(phase, Over):
-            return phase.moves
-        return phase.table.turn if isinstance(phase, Playing) else 0
+        return moves_of(self.phase)
 
     @property
     def game_number(self) -> int:
@@ -333,36 +330,9 @@ class Room:
             if clock is not None:
                 self.tell(connection, clock)
 
-    def listing(self) -> dict[str, Any]:
+    def listing(self) -> Listing:
         """This table as ``GET /tables`` lists it."""
-        # A node goes through its whole list every second, most of its rooms are
-        # games that have ended (kept a few minutes for a rematch), and a game's seats
-        # do not change while it is played or once it ended: an entry is built again
-        # only in a new phase, and after a move only its count of moves changes (its
-        # seats are the same list).  (A rematch changes seats while over, and drops
-        # the entry.)
-        phase = self.phase
-        if isinstance(phase, Waiting):
-            return self._listing_now()
-        moves = self.moves
-        listed = self._listed
-        if listed is None or listed[0] is not phase:
-            listed = self._listed = (phase, moves, self._listing_now())
-        elif listed[1] != moves:
-            listed = self._listed = (phase, moves, {**listed[2], "moves": moves})
-        return listed[2]
-
-    def _listing_now(self) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "state": self.phase_name.value,
-            "moves": self.moves,
-            "seats": [
-                {"name": seat.name, "kind": seat.kind, "taken": seat.taken} for seat in self.seats
-            ],
-            "clock": self.rules.clock,
-            "quick": self.rules.quick,
-        }
+        return self.listed.entry(self.phase, self.seats)
 
     # ------------------------------------------------------------------ connections
 
@@ -445,17 +415,12 @@ class Room:
         return seat_list.add(self.seats, None)
 
     def remove_seat(self, seat: int) -> str | None:
-        if not 0 <= seat < len(self.seats):
-            return f"there is no seat {seat + 1}"
-        place = self.seats[seat]
-        if place is self.host:
-            return "the host's own seat cannot be removed"
-        if len(self.seats) <= MIN_SEATS:
-            return f"a table needs at least {MIN_SEATS} seats"
-        del self.seats[seat]
-        if place.connection is not None:  # its person watches now (and is told by the room)
-            self.attach(None, place.connection, self.version(place.connection))
-        return None
+        """Take seat ``seat`` away (its person, if any, watches now); what is wrong, if it
+        cannot be."""
+        problem, gone = seat_list.remove(self.seats, seat, self.host)
+        if gone is not None and gone.connection is not None:
+            self.attach(None, gone.connection, self.version(gone.connection))
+        return problem
 
     def _bot_name(self) -> str:
         return seat_list.bot_name(self.seats)
@@ -614,7 +579,7 @@ class Room:
 
     async def _play_again(self) -> None:
         """Everyone agreed: the same seats play again (a seat whose person left, as a bot)."""
-        self._listed = None
+        self.listed.drop()
         host = self.seats.index(self.host)
         seat_list.bots_for(self.seats, self.away_bot, lambda seat: seat.left)
         self.host = self.seats[host]

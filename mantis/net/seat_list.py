@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..engine.seat_count import MAX_SEATS, SEAT_RANGE, valid_seat_count
+from ..engine.seat_count import MAX_SEATS, MIN_SEATS, SEAT_RANGE, valid_seat_count
 from ..players import BOTS
 from ..players.clock import Timer
 from ..store.tables_interface import StoredSeat
@@ -140,6 +140,18 @@ def add(seats: list[Seat], bot: str | None) -> str | None:
     seats.append(Seat("", "bot", level))
     seats[-1].name = unique_name(seats, bot_name(seats), len(seats) - 1)
     return None
+
+
+def remove(seats: list[Seat], seat: int, host: Seat) -> tuple[str | None, Seat | None]:
+    """Take seat ``seat`` away (never the ``host``'s): what is wrong if it cannot be, and
+    the seat taken away."""
+    if not 0 <= seat < len(seats):
+        return f"there is no seat {seat + 1}", None
+    if seats[seat] is host:
+        return "the host's own seat cannot be removed", None
+    if len(seats) <= MIN_SEATS:
+        return f"a table needs at least {MIN_SEATS} seats", None
+    return None, seats.pop(seat)
 
 
 def bots_for(seats: list[Seat], level: str, which: Callable[[Seat], bool]) -> None:
