@@ -12,12 +12,29 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Coroutine, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from ..players.clock import Clock
 from .directory import Directory, TableNotes
-from .phases import Waiting
-from .seat_list import Seat
+from .hearing import Connection
+from .phases import Phase, Waiting
+from .seat_list import Seat, bots_for
+
+
+class QuickTable(Protocol):
+    """What quick play needs of its table."""
+
+    phase: Phase
+    seats: list[Seat]
+
+    @property
+    def away_bot(self) -> str: ...
+
+    async def start_next(self) -> None: ...
+
+    def send_room(self, but: Connection | None = None) -> None: ...
+
+    async def keep_seats(self) -> None: ...
 
 
 class QuickFill:
@@ -25,22 +42,53 @@ class QuickFill:
 
     def __init__(
         self,
+        table: QuickTable,
         code: str,
         wait: float,
         clock: Clock,
         directory: Directory,
         notes: TableNotes,
-        fill: Callable[[], Coroutine[Any, Any, None]],
         spawn: Callable[[Coroutine[Any, Any, None]], None],
     ) -> None:
-        """``wait``: seconds before bots come; ``fill``: what the table does then."""
+        """``wait``: seconds before bots come."""
+        self.table = table
         self.code = code
         self.wait = wait
         self.clock = clock
         self.directory = directory
         self.notes = notes
-        self.fill = fill
         self.spawn = spawn
+
+    async def seated(self, resumed: bool = False) -> None:
+        """Someone sat down: start once full, else have bots fill the table in time.
+
+        ``resumed``: the table was taken over (or the server restarted): the
+        bots come when they were to come, as the directory noted it.
+        """
+        table = self.table
+        waiting = table.phase
+        if not isinstance(waiting, Waiting):
+            return
+        if not await self.offer(table.seats):
+            await table.start_next()
+        elif waiting.fill is None and any(seat.person for seat in table.seats):
+            await self.wait_for_bots(waiting, resumed)
+            table.send_room()  # everyone sees when the bots will come
+
+    async def fill(self) -> None:
+        """The table waited long enough: bots take its open seats and it starts."""
+        table = self.table
+        waiting = table.phase
+        if not isinstance(waiting, Waiting):
+            return
+        waiting.fill, waiting.fill_at = None, None
+        await self.notes.drop("fill")
+        if not any(seat.person for seat in table.seats):
+            return
+        bots_for(table.seats, table.away_bot, lambda seat: not seat.taken)
+        await self.offer(table.seats)
+        await table.keep_seats()
+        await table.start_next()
 
     async def offer(self, seats: Sequence[Seat]) -> int:
         """Offer the table's free seats (none: not offered any more); how many are free."""
@@ -60,16 +108,13 @@ class QuickFill:
         waiting.fill = self.clock.call_later(wait, lambda: self.spawn(self.fill()))
         await self.notes.put("fill", str(self.clock.time() + wait), wait)
 
-    async def bots_come(self, waiting: Waiting) -> None:
-        """The wait is over (the table fills its open seats now)."""
-        waiting.fill, waiting.fill_at = None, None
-        await self.notes.drop("fill")
-
-    def nobody_seated(self, waiting: Waiting) -> None:
-        """Nobody is seated any more: nobody waits for bots."""
-        if waiting.fill is not None:
-            self.spawn(self.notes.drop("fill"))
-        waiting.stop_fill()
+    def freed(self) -> None:
+        """A person left the waiting room: once nobody is seated, nobody waits for bots."""
+        waiting = self.table.phase
+        if isinstance(waiting, Waiting) and not any(s.person for s in self.table.seats):
+            if waiting.fill is not None:
+                self.spawn(self.notes.drop("fill"))
+            waiting.stop_fill()
 
     async def share_again(self, waiting: Waiting, seats: Sequence[Seat]) -> None:
         """The directory lost what it had: offer the seats again, and note the wait."""

@@ -1,26 +1,19 @@
 """One table on the server: its seats, who is connected, and the games played at it.
 
-A table's life is a typed ``phase``: ``Waiting`` (seats being filled; a
-quick-play table fills itself), ``Playing`` (a game runs with the table
-driver: bots think on the server, people play through ``RemoteSeat``, every
-move is kept in the store before it is broadcast, and each connection hears
-the same public stream), ``Over`` (its record kept; another game may be
-offered and, once everyone accepts, played: ``Playing`` again).  Each phase
-holds what belongs to it, so nothing is "a game id, unless the table is
-waiting".
-
-A person whose connection drops keeps their seat; after ``away_after``
-seconds the host's away bot plays for them until they are back.  A table
-with a turn clock holds its people to it (``turn_clock.TurnTimer``); a
-person who leaves for good is played for to the end.  The seated people may
-talk among themselves, and the spectators among themselves.
+A table's life is a typed ``phase`` (``phases``): ``Waiting``, ``Playing``,
+``Over`` and, once everyone accepts another game, ``Playing`` again.  The
+room holds the seats (``seat_list``) and the connections, and hands each
+part of its work what it uses: who hears what (``hearing.Audience``), the
+games (``table_game``), people away (``away_seats``), quick play
+(``quick_fill``), offers of another game (``rematch.Rematches``), talk
+(``table_talk``), ratings (``table_ratings``), a game's pace
+(``move_pace``) and its entry in the list of tables (``table_listing``).
 
 A room is handed everything it uses: its ``RoomConfig``, the ``TableStore``
 that keeps its table, a ``Send`` that puts a frame on connections without
-waiting, the ``Clock`` its timers run on, the ``Directory`` that offers
-quick-play tables and a source of seeds.  It never reaches back into the
-server.  A connection is anything hashable the ``Send`` knows how to reach
-(a WebSocket here; on a cluster, a connection held by another node).
+waiting, the ``Clock`` its timers run on, the ``Directory`` and a source of
+seeds.  It never reaches back into the server.  A connection is anything
+hashable the ``Send`` reaches (a WebSocket, or one held by another node).
 """
 
 from __future__ import annotations
@@ -168,7 +161,7 @@ class Room:
         self.notes = TableNotes(directory, code)
         """What it leaves in the directory for whichever node runs it next."""
         self.quick = QuickFill(
-            code, config.quick_fill, clock, directory, self.notes, self._fill, self._spawn
+            self, code, config.quick_fill, clock, directory, self.notes, self._spawn
         )
         """A quick-play table's offer in the directory, and its wait for bots."""
         self.rematches = Rematches(clock, self.notes, self.broadcast, self._spawn)
@@ -227,10 +220,8 @@ class Room:
         return 0 if isinstance(self.phase, Waiting) else self.phase.number
 
     def seat_of(self, connection: Connection) -> int | None:
-        for s, seat in enumerate(self.seats):
-            if seat.connection is connection:
-                return s
-        return None
+        """The seat ``connection`` sits at (None: it watches)."""
+        return seat_list.seat_of(self.seats, connection)
 
     def room_message(self, you: int | None = None) -> protocol.RoomState:
         """The ``room`` message: the seats and the phase, as told to seat ``you`` (None:
@@ -429,53 +420,26 @@ class Room:
         """Why the game cannot start yet, or None."""
         return seat_list.ready_to_start(self.seats)
 
-    # ------------------------------------------------------------------ quick play
-
     async def seated(self, resumed: bool = False) -> None:
-        """Someone sat down (quick play): start once full, else have bots fill it in time.
+        """Someone sat down: a quick-play table starts once full, else has bots fill it in
+        time (``resumed``: taken over, or the server restarted: when they were to come)."""
+        if self.rules.quick:
+            await self.quick.seated(resumed)
 
-        ``resumed``: the table was taken over (or the server restarted): the
-        bots come when they were to come, as the directory noted it.
-        """
-        phase = self.phase
-        if not self.rules.quick or not isinstance(phase, Waiting):
-            return
-        if not await self.quick.offer(self.seats):
-            await self.start_next()
-        elif phase.fill is None and any(seat.person for seat in self.seats):
-            await self.quick.wait_for_bots(phase, resumed)
-            self.send_room()  # everyone sees when the bots will come
-
-    async def _fill(self) -> None:
-        """A quick-play table waited long enough: bots take its open seats and it starts."""
-        phase = self.phase
-        if not isinstance(phase, Waiting):
-            return
-        await self.quick.bots_come(phase)
-        if not any(seat.person for seat in self.seats):
-            return
-        seat_list.bots_for(self.seats, self.away_bot, lambda seat: not seat.taken)
-        await self.quick.offer(self.seats)
+    async def keep_seats(self) -> None:
+        """Keep the seats as they are now in the store."""
         await self.store.set_seats(self.table_id, [seat.stored() for seat in self.seats])
-        await self.start_next()
 
     def _free(self, seat: int) -> None:
         """A seat in the waiting room is open again (its person left it)."""
-        place = self.seats[seat]
-        place.token_hash, place.connection, place.name = None, None, ""
-        place.player, place.key_hash = None, None
-        phase = self.phase
-        if (
-            self.rules.quick
-            and isinstance(phase, Waiting)
-            and not any(s.person for s in self.seats)
-        ):
-            self.quick.nobody_seated(phase)
+        self.seats[seat].open_again()
+        if self.rules.quick:
+            self.quick.freed()
         free = sum(1 for s in self.seats if not s.taken)
         self._spawn(self._keep_freed(free))
 
     async def _keep_freed(self, free: int) -> None:
-        await self.store.set_seats(self.table_id, [seat.stored() for seat in self.seats])
+        await self.keep_seats()
         if self.rules.quick:
             await self.directory.quick_free(self.code, len(self.seats), free)
         self.send_room()
@@ -534,7 +498,7 @@ class Room:
             self.away.left(seat)
             if isinstance(phase, Over) and phase.offer is not None:
                 self.rematches.close(phase, "left", seat)
-            await self.store.set_seats(self.table_id, [s.stored() for s in self.seats])
+            await self.keep_seats()
         self.attach(None, connection, self.version(connection))
         self.send_room()
         self.send_presence()
@@ -583,7 +547,7 @@ class Room:
         host = self.seats.index(self.host)
         seat_list.bots_for(self.seats, self.away_bot, lambda seat: seat.left)
         self.host = self.seats[host]
-        await self.store.set_seats(self.table_id, [seat.stored() for seat in self.seats])
+        await self.keep_seats()
         await self.start_next()
 
     # ------------------------------------------------------------------ talk
@@ -599,8 +563,6 @@ class Room:
         name = self.seats[seat].name
         for failed in await self.talk.player_says(seat, name, seated, text, self.table):
             self.games.publish(failed)
-
-    # ------------------------------------------------------------------ the stream
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)

@@ -87,6 +87,11 @@ class Seat:
             return "away"
         return "here" if self.connection is not None else "gone"
 
+    def open_again(self) -> None:
+        """Its person left the waiting room: the seat is open, nobody's."""
+        self.token_hash, self.connection, self.name = None, None, ""
+        self.player, self.key_hash = None, None
+
     def stop_waiting(self) -> None:
         """No wait for its person any more (they are back, left, or the game is over)."""
         if self.away_timer is not None:
@@ -160,6 +165,14 @@ def bots_for(seats: list[Seat], level: str, which: Callable[[Seat], bool]) -> No
         if which(seat):
             seats[s] = Seat("", "bot", level)
             seats[s].name = unique_name(seats, bot_name(seats), s)
+
+
+def seat_of(seats: Sequence[Seat], connection: Connection) -> int | None:
+    """The seat ``connection`` sits at (None: none)."""
+    for s, seat in enumerate(seats):
+        if seat.connection is connection:
+            return s
+    return None
 
 
 def claim(seats: Sequence[Seat], token: str) -> int | None:
