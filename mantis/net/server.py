@@ -11,7 +11,7 @@ that seat's turn, and that the rules allow it — before anything happens.
 Here: its life (``run``), admitting connections, and sending.  On a cluster
 its node's part is ``cluster_node``, and connections held by one node at a
 table another runs are ``links``.
-It speaks protocol versions 1 to 4: an older client hears what its version
+It speaks protocol versions 1 to 5: an older client hears what its version
 has (``net.version1`` for version 1).
 
 Everything a table needs to go on is in the server's store before anyone
