@@ -188,7 +188,7 @@ class Room:
             spawn=self._spawn,
         )
         """The games played here."""
-        self.listed = TableListing(code, rules.clock, rules.quick)
+        self.listed = TableListing(rules.clock, rules.quick)
         """Its entry in the list of public tables."""
 
     # ------------------------------------------------------------------ what it says
@@ -323,7 +323,7 @@ class Room:
 
     def listing(self) -> Listing:
         """This table as ``GET /tables`` lists it."""
-        return self.listed.entry(self.phase, self.seats)
+        return self.listed.entry(self.code, self.phase, self.seats)
 
     # ------------------------------------------------------------------ connections
 

@@ -20,21 +20,20 @@ from .seat_list import Seat
 class TableListing:
     """One table's entry, kept while it holds."""
 
-    def __init__(self, code: str, clock: int | None, quick: bool) -> None:
+    def __init__(self, clock: int | None, quick: bool) -> None:
         """``clock``: the table's seconds per move (None: none); ``quick``: quick play."""
-        self.code = code
         self.clock = clock
         self.quick = quick
         self._listed: tuple[Phase, int, Listing] | None = None
 
-    def entry(self, phase: Phase, seats: Sequence[Seat]) -> Listing:
-        """The table's entry, in ``phase`` with ``seats``."""
+    def entry(self, code: str, phase: Phase, seats: Sequence[Seat]) -> Listing:
+        """The entry of table ``code``, in ``phase`` with ``seats``."""
         if isinstance(phase, Waiting):
-            return self._now(phase, seats)
+            return self._now(code, phase, seats)
         moves = moves_of(phase)
         listed = self._listed
         if listed is None or listed[0] is not phase:
-            listed = self._listed = (phase, moves, self._now(phase, seats))
+            listed = self._listed = (phase, moves, self._now(code, phase, seats))
         elif listed[1] != moves:
             listed = self._listed = (phase, moves, {**listed[2], "moves": moves})
         return listed[2]
@@ -43,9 +42,9 @@ class TableListing:
         """The seats changed: build the entry again."""
         self._listed = None
 
-    def _now(self, phase: Phase, seats: Sequence[Seat]) -> Listing:
+    def _now(self, code: str, phase: Phase, seats: Sequence[Seat]) -> Listing:
         return {
-            "code": self.code,
+            "code": code,
             "state": phase_name(phase).value,
             "moves": moves_of(phase),
             "seats": [
