@@ -10,6 +10,7 @@ import pytest
 
 from mantis.engine import SCORE, CardRevealed, Game, record_of, steal
 from mantis.engine.record import parse_record
+from mantis.engine.seat_count import SEAT_COUNTS
 
 
 def test_a_copy_plays_on_without_touching_the_original():
@@ -26,7 +27,7 @@ def test_a_copy_plays_on_without_touching_the_original():
     assert game.turn == 6
 
 
-@pytest.mark.parametrize("n", range(2, 7))
+@pytest.mark.parametrize("n", SEAT_COUNTS)
 def test_the_original_plays_on_as_if_never_copied(n):
     """What the rules change in place (tanks' colour groups, scores, pile,
     history) is the copy's own: the original then plays the very game it would

@@ -10,6 +10,7 @@ import pytest
 
 from mantis.engine import Game, bot_rng, card_code, deal, game_seed
 from mantis.engine.deal import shuffled_deck
+from mantis.engine.seat_count import SEAT_COUNTS
 from mantis.store.record_file import read_records
 
 # deal(4, 0), pinned: any machine and any Python >= 3.11 must deal exactly this.
@@ -42,7 +43,7 @@ def test_known_answer_seed_0_four_players():
     assert [[card_code(c) for c in t] for t in game.initial_tanks] == SEED0_4P_TANKS
 
 
-@pytest.mark.parametrize("n", range(2, 7))
+@pytest.mark.parametrize("n", SEAT_COUNTS)
 def test_same_seed_same_deal_and_first_player(n):
     for seed in (0, 1, 12345, 2**40 + 3):
         assert deal(n, seed) == deal(n, seed)
@@ -67,7 +68,7 @@ def test_different_seeds_give_different_deals():
     assert firsts == {0, 1, 2, 3}
 
 
-@pytest.mark.parametrize("n", range(2, 7))
+@pytest.mark.parametrize("n", SEAT_COUNTS)
 def test_every_player_count_deals_4_per_seat_and_the_rest_to_the_pile(n):
     for seed in range(20):
         tanks, pile, first = deal(n, seed)
@@ -123,7 +124,7 @@ def _reference_deal(players: int, seed: int) -> tuple[list[list[int]], list[int]
     return tanks, deck[4 * players :], int.from_bytes(digest[420:], "little") % players
 
 
-@pytest.mark.parametrize("n", range(2, 7))
+@pytest.mark.parametrize("n", SEAT_COUNTS)
 def test_the_deal_is_the_specified_sort_by_shake_128_keys(n):
     for seed in (0, 1, 7, 999, 2**32 + 5, 2**70 + 1):
         assert deal(n, seed) == _reference_deal(n, seed)

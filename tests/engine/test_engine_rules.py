@@ -39,6 +39,7 @@ from mantis.engine.cards import (
     card_code,
     card_of,
 )
+from mantis.engine.seat_count import SEAT_COUNTS
 
 R, G, B, P, K = (faces(letter) for letter in "RGBPK")
 pc = parse_card
@@ -80,7 +81,7 @@ def test_unknown_card_codes_are_rejected(bad):
         parse_card(bad)
 
 
-@pytest.mark.parametrize("n", range(2, 7))
+@pytest.mark.parametrize("n", SEAT_COUNTS)
 def test_target_is_15_with_two_players_and_10_with_three_to_six(n):
     expected = 15 if n == 2 else 10
     game = Game.new(n, 1)
@@ -222,7 +223,7 @@ def test_legal_actions_are_score_and_a_steal_from_every_other_seat():
 # ---------------------------------------------------------------------- turn order
 
 
-@pytest.mark.parametrize("n", range(2, 7))
+@pytest.mark.parametrize("n", SEAT_COUNTS)
 def test_turn_passes_to_the_next_seat_modulo_n(n):
     game = table([[] for _ in range(n)], top=list(R[: n + 1]), first=n - 1)
     seen = [game.to_move]
@@ -623,7 +624,7 @@ def test_play_out_plays_the_same_game_as_play(seed, listen):
     assert (heard[-1] == GameOver(*_over(twin))) if listen else heard == []
 
 
-@pytest.mark.parametrize("n", range(2, 7))
+@pytest.mark.parametrize("n", SEAT_COUNTS)
 def test_play_out_asks_each_chooser_with_the_games_own_view(n):
     """The loop builds its views itself: each is the one ``view()`` gives, and the
     game a chooser could look at is already where the view says."""

@@ -10,7 +10,7 @@ from mantis.players.bots.random_bot import RandomBot
 
 
 def random_positions(count: int, seed: int) -> Iterator[Game]:
-    """``count`` games (2-6 players) each stopped at a random turn, not over."""
+    """``count`` games (every table size) each stopped at a random turn, not over."""
     rng = random.Random(seed)
     made = 0
     while made < count:

@@ -10,6 +10,7 @@ import time
 from botkit import random_positions
 
 from mantis.engine import SCORE, Game, View, steal
+from mantis.engine.seat_count import SEAT_COUNTS
 from mantis.players import HumanPlayer, is_player
 from mantis.players.bots.greedy import GreedyBot
 from mantis.players.decision import decide
@@ -41,7 +42,7 @@ def _reachable(obj: object, out: list[object], depth: int = 0) -> None:
 
 def test_view_reaches_no_pile_order_rng_or_seed() -> None:
     seed = 918_273_645_546_372  # no field of a view could equal it by chance
-    for players in range(2, 7):
+    for players in SEAT_COUNTS:
         game = Game.new(players, seed + players)
         bot = GreedyBot()
         for _ in range(7):
