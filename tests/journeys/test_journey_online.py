@@ -1,9 +1,9 @@
 """Online play as people play it: ``mantis serve`` running, and an app per person, each in a
 terminal of its own.
 
-Hosting and joining, talk and leaving (the leaver's app stays up and keeps the game,
-a loss); "Play now" for two people, a bot filling the table, someone watching; a turn
-clock running out, then another game; a server that is not there and a wrong code.
+Hosting and joining, a round trip timed, talk and leaving (the leaver's app stays up and
+keeps the game, a loss); "Play now" for two people, a bot filling the table, someone
+watching; a turn clock running out, then another game; a server that is not there and a wrong code.
 
 Every journey starts its own server on a free port (bots move at once, quick-play tables
 fill after a short wait) and stops it at the end; each person plays from a home of their
@@ -87,6 +87,16 @@ def test_host_join_talk_and_leave_the_game_which_counts_as_a_loss(
     ann.press("ctrl+s")
     for term in (ann, bea):
         assert_table_whole(term.settle(on_board))
+
+    # Ann times a round trip to the server from the command palette: a notification says
+    # it, and the table is whole again once the palette has closed.
+    ann.press("ctrl+p")
+    ann.settle("Search for commands")
+    ann.type("round trip")
+    ann.settle("Time how long the table's server takes to answer")
+    ann.press("enter")
+    ann.wait_for(notified("Round trip to the server:"))
+    assert_table_whole(ann.settle(on_board))
 
     # Bea says a line: Ann's log shows it.
     bea.press("t")
