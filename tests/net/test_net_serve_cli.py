@@ -119,6 +119,7 @@ def test_the_figures_are_served_where_the_operator_says_and_nowhere_else(
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(game_port, timeout=WAIT)
         assert refused.value.code == 404
+        refused.value.close()  # (held open, the connection would keep the server's exit waiting)
     finally:
         running.stop()
     # An address it cannot listen on: one line, status 1.
