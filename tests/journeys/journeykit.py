@@ -19,7 +19,7 @@ even when the test fails; mark the test ``journey``::
         term.wait_for("Help · Esc closes")
         term.press("escape")
         term.wait_for(lambda lines: not any("Help · Esc" in line for line in lines))
-        assert term.quit() == 0
+        assert term.quit() == 0, term.printed()
 
 ``wait_for(what)`` waits until ``what`` (a text, or a predicate over the
 screen's lines) holds; ``settle(what)`` also waits for the app to stop

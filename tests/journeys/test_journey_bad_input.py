@@ -31,7 +31,7 @@ def test_an_unknown_remembered_bot_is_said_on_the_setup_screen(terminal) -> None
     term.press("ctrl+s")
     shown = "\n".join(term.settle("unknown bot"))
     assert "Seat 2 (Ann)" in shown and "set up a table" in shown, shown
-    assert term.quit() == 0
+    assert term.quit() == 0, term.printed()
     assert "Traceback" not in term.printed()
 
 
@@ -48,7 +48,7 @@ def test_a_damaged_save_is_moved_aside_and_a_new_game_set_up(terminal) -> None:
     assert aside.read_text(encoding="utf-8") == '{"seed": 7, "actions": ['  # kept, as it was
     term.press("ctrl+s")
     assert_table_whole(term.settle(your_turn))
-    assert term.quit() == 0
+    assert term.quit() == 0, term.printed()
     assert "Traceback" not in term.printed()
 
 
@@ -58,5 +58,5 @@ def test_a_terminal_too_small_says_so_then_shows_the_whole_table(terminal) -> No
     term.settle("Terminal too small (70×20)")
     term.resize(80, 24)
     assert_table_whole(term.settle(your_turn))
-    assert term.quit() == 0
+    assert term.quit() == 0, term.printed()
     assert "Traceback" not in term.printed()

@@ -84,7 +84,7 @@ def test_past_games_replay_review_retry_statistics_help_settings_palette(
     term.settle("set up a table")
     if size != SIZES[0]:
         # The screens below hold no board: 80x24, the tightest, is their test.
-        assert term.quit() == 0
+        assert term.quit() == 0, term.printed()
         return
 
     # Statistics, with the rating's chart.
@@ -111,5 +111,5 @@ def test_past_games_replay_review_retry_statistics_help_settings_palette(
     term.settle("MANTIS · statistics")
     term.press("escape")
     term.settle("set up a table")
-    assert term.quit() == 0
+    assert term.quit() == 0, term.printed()
     assert "Traceback" not in term.printed()

@@ -33,7 +33,7 @@ def test_a_game_from_the_setup_screen_to_its_end_then_another(terminal, size: Si
     again = term.settle(lambda lines: your_turn(lines) or "TURN" in "".join(lines))
     assert_table_whole(again)
     assert f"seed {SHORT_GAME} " not in again[0]
-    assert term.quit() == 0
+    assert term.quit() == 0, term.printed()
     assert "Traceback" not in term.printed()
 
 
@@ -57,4 +57,4 @@ def test_a_game_killed_mid_way_resumes_where_it_stood(terminal) -> None:
     for seat in ("1 You", "2 Ann", "3 Bea"):
         assert box_rows(resumed, seat) == box_rows(before, seat)
     assert box_rows(resumed, "Game log") == box_rows(before, "Game log")
-    assert again.quit() == 0
+    assert again.quit() == 0, again.printed()

@@ -58,7 +58,7 @@ def play_to_the_end(term: Terminal) -> Lines:
 def test_a_game_played_in_the_app_is_reviewed_from_the_shell(terminal) -> None:
     term = terminal("play", "--seats", "greedy,random,random", "--speed", "instant", "--seed", "4")
     term.settle(game_over)
-    assert term.quit() == 0
+    assert term.quit() == 0, term.printed()
     review = terminal("review", "--last", size=SMALL)
     assert review.wait_exit() == 0
     text = " ".join(review.printed().split())
@@ -102,7 +102,7 @@ def test_a_retried_mistake_hides_the_odds_until_it_is_answered(terminal) -> None
     term.press("a")  # the answer: now the odds are no secret
     lines = term.settle("The answer:")
     assert odds_shown(lines)
-    assert term.quit() == 0
+    assert term.quit() == 0, term.printed()
 
 
 # ----------------------------------------------------------------- online
@@ -138,7 +138,7 @@ def test_the_waiting_room_offers_each_bot_at_the_rating_its_seats_show(terminal,
     lines = term.settle(four_seats)
     assert [line.split()[-1] for line in lines if "bot · greedy" in line] == [four, four]
     assert f"Bot · Hard (greedy) · {four}" in "\n".join(lines)
-    assert term.quit() == 0
+    assert term.quit() == 0, term.printed()
 
 
 @pytest.mark.parametrize("size", SIZES, ids=str)
@@ -150,7 +150,7 @@ def test_the_online_tables_footer_lists_leaving(terminal, server, size: Size) ->
     footer = lines[-1]
     assert " l Leave " in footer and " t Talk " in footer
     assert "f2 Settings" in footer  # and nothing cut to make room for it
-    assert term.quit() == 0
+    assert term.quit() == 0, term.printed()
 
 
 def test_a_person_who_left_is_never_named_the_winner(terminal, server, tmp_path: Path) -> None:
@@ -179,4 +179,4 @@ def test_a_person_who_left_is_never_named_the_winner(terminal, server, tmp_path:
     assert "Bea left the game: it counts as a loss for Bea." in text
     assert "Bea wins" not in text
     assert "★ Bea's seat (played by greedy) wins! ★" in text or "played by greedy (left)" in text
-    assert ann.quit() == 0
+    assert ann.quit() == 0, ann.printed()

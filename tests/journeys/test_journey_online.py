@@ -131,7 +131,7 @@ def test_host_join_talk_and_leave_the_game_which_counts_as_a_loss(
     ann.press("t")
     ann.wait_for("1 game · 0 won")
     for term in (ann, bea):
-        assert term.quit() == 0
+        assert term.quit() == 0, term.printed()
         assert "Traceback" not in term.printed()
 
 
@@ -180,7 +180,7 @@ def test_quick_play_seats_two_people_together_a_bot_fills_the_table_and_anyone_m
     assert_table_whole(lines)
     assert "You · human" not in " ".join(lines)
     for term in (ann, bea, cal):
-        assert term.quit() == 0
+        assert term.quit() == 0, term.printed()
         assert "Traceback" not in term.printed()
 
 
@@ -218,7 +218,7 @@ def test_the_clock_runs_out_the_bot_moves_for_her_then_another_game_follows(
         return board_of(code)(lines) and not result and "TURN" in lines[1]
 
     assert_table_whole(ann.settle(next_game))
-    assert ann.quit() == 0
+    assert ann.quit() == 0, ann.printed()
     assert "Traceback" not in ann.printed()
 
 
@@ -236,7 +236,7 @@ def test_a_server_that_is_not_there_is_said_in_the_lobby_in_one_line(
     said = " ".join(" ".join(lines).split())
     assert f"cannot reach {nowhere}: connection refused" in said
     assert "or press Serve here to run one on this computer." in said
-    assert bea.quit() == 0
+    assert bea.quit() == 0, bea.printed()
 
 
 def test_the_command_line_says_a_missing_server_or_a_wrong_code_in_one_line(

@@ -24,7 +24,7 @@ def test_play_opens_a_whole_table_of_2_4_and_6_seats(terminal, size: Size, seats
     lines = term.settle(your_turn)
     assert_table_whole(lines)
     assert f"{seats} players" in "".join(lines)
-    assert term.quit() == 0
+    assert term.quit() == 0, term.printed()
 
 
 def test_a_deals_first_table_is_the_same_from_setup_from_play_and_as_a_rematch(terminal) -> None:
@@ -38,11 +38,11 @@ def test_a_deals_first_table_is_the_same_from_setup_from_play_and_as_a_rematch(t
     play_out(term)
     term.press("r")  # rematch: the same deal again, the second table of this process
     rematch = term.settle(your_turn)
-    assert term.quit() == 0
+    assert term.quit() == 0, term.printed()
 
     direct = terminal("play", "--seats", "human,greedy,greedy", "--seed", "77", size=SIZES[1])
     from_play = direct.settle(your_turn)
-    assert direct.quit() == 0
+    assert direct.quit() == 0, direct.printed()
 
     assert_table_whole(from_setup)
     assert from_setup == from_play, f"setup:\n{dump(from_setup)}\nplay:\n{dump(from_play)}"
@@ -65,4 +65,4 @@ def test_four_players_picked_from_the_setup_screens_list_sit_at_a_whole_table(te
     lines = term.settle(lambda lines: table_up(lines) and "^p palette" in lines[-1])
     assert_table_whole(lines)
     assert "4 players" in "".join(lines)
-    assert term.quit() == 0
+    assert term.quit() == 0, term.printed()

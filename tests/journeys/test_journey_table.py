@@ -36,7 +36,7 @@ def test_play_opens_a_whole_table_and_a_score_shows_in_the_log(terminal, size: S
         return any(row.startswith("1 You ") for row in box_rows(lines, "Game log"))
 
     term.wait_for(scored)
-    assert term.quit() == 0
+    assert term.quit() == 0, term.printed()
     assert "Traceback" not in term.printed()
 
 
@@ -46,5 +46,5 @@ def test_the_first_table_from_the_setup_screen_is_whole(terminal, size: Size) ->
     term.settle("set up a table")
     term.press("ctrl+s")
     assert_table_whole(term.settle(your_turn))
-    assert term.quit() == 0
+    assert term.quit() == 0, term.printed()
     assert "Traceback" not in term.printed()

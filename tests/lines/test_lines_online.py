@@ -141,7 +141,7 @@ def test_an_online_game_between_lines_and_the_full_screen_app(home: Path, tmp_pa
         )
         ann.type("q")
         assert ann.finish() == 0
-        assert bea.quit() == 0
+        assert bea.quit() == 0, bea.printed()
         assert "Traceback" not in bea.printed()
     finally:
         ann.close()
