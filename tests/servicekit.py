@@ -129,8 +129,28 @@ class PostgresCluster:
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
+    def running(self) -> bool:
+        """Whether the server is up (``pg_ctl status``)."""
+        assert self.pg_ctl
+        status = subprocess.run(
+            _as_postgres([self.pg_ctl, "-D", str(self.data), "status"]),
+            capture_output=True,
+            timeout=START,
+        )
+        return status.returncode == 0
+
+    def start_again(self) -> None:
+        """Start the server if it is down (a test stopped it)."""
+        if not self.running():
+            self.start()
+
     def create_database(self, name: str) -> str:
-        """A new empty database; its URL."""
+        """A new empty database; its URL.
+
+        The server is started again first if it is down: a test that stops it and fails
+        before starting it must not take every later test's database with it.
+        """
+        self.start_again()
         psql = find_binary("psql") or find_binary("createdb")
         assert psql is not None
         if psql.endswith("createdb"):

@@ -161,12 +161,21 @@ async def play_through(ann, bea, spectator, upset, when: int = 6):
     async def watch_bea(event) -> None:
         bea_events.append(event)
 
-    await asyncio.wait_for(
+    playing = asyncio.ensure_future(
         asyncio.gather(
             follow_and_play(ann, on_event=watch_ann), follow_and_play(bea, on_event=watch_bea)
-        ),
-        WAIT,
+        )
     )
+    async with asyncio.timeout(WAIT):
+        while not playing.done():
+            # An upset that fails (a service that would not stop or start) says so at
+            # once, rather than as a game that never ends.
+            # (looked at each second: the upset starts mid-game)
+            await asyncio.wait([playing, *upsetting], timeout=1, return_when="FIRST_COMPLETED")
+            if upsetting and upsetting[0].done() and upsetting[0].exception() is not None:
+                playing.cancel()
+                raise upsetting[0].exception()  # type: ignore[misc]
+    await playing
     await spectator.until(lambda: spectator.over, "the end")
     assert upsetting
     await upsetting[0]
@@ -373,15 +382,18 @@ async def test_postgresql_stopped_and_started_mid_game_nothing_unkept_is_publish
     owner, ann, bea, spectator, code = await seated_everywhere(nodes, redis_server, tmp_path)
 
     async def outage() -> None:
-        await asyncio.to_thread(postgres.stop)
-        # The table waits, and says why; nothing is published meanwhile.
-        await spectator.until(
-            lambda: any(
-                isinstance(m, protocol.Error) and m.code == protocol.BUSY for m in spectator.heard
-            ),
-            "busy",
-        )
-        await asyncio.to_thread(postgres.start)
+        try:
+            await asyncio.to_thread(postgres.stop)
+            # The table waits, and says why; nothing is published meanwhile.
+            await spectator.until(
+                lambda: any(
+                    isinstance(m, protocol.Error) and m.code == protocol.BUSY
+                    for m in spectator.heard
+                ),
+                "busy",
+            )
+        finally:  # (cancelled or failed too: the session's other tests need the server)
+            await asyncio.to_thread(postgres.start_again)
 
     await play_through(ann, bea, spectator, outage)
     record = parse_record(ann.record)
