@@ -36,29 +36,43 @@ class Transactional(Protocol):
     def rollback_to(self, name: str) -> None: ...
 
 
-class Writer:
-    """Runs ``write(db)`` calls in its own thread, in batches, one commit per batch."""
+class _JobThread:
+    """A thread of its own with a connection of its own, taking ``job(db)`` calls in order
+    and settling each caller's future on the caller's loop."""
 
-    def __init__(self, db: Transactional) -> None:
+    def __init__(self, db: Any, name: str) -> None:
         self.db = db
         self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="db-writer", daemon=True)
-        self._thread.start()
-        self.batches = 0
-        """Commits so far (for benchmarks: writes per commit = writes / batches)."""
-        self.writes = 0
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
 
-    async def write(self, job: Callable[[Any], T]) -> T:
-        """Run ``job(db)`` in the writer thread; its result once committed."""
+    async def _submit(self, job: Callable[[Any], T]) -> T:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         self._jobs.put((job, loop, future))
         return await future
 
     def close(self) -> None:
-        """Finish every write queued so far, then stop the thread."""
+        """Finish every job queued so far, then stop the thread."""
         self._jobs.put(None)
         self._thread.join()
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+
+class Writer(_JobThread):
+    """Runs ``write(db)`` calls in its own thread, in batches, one commit per batch."""
+
+    def __init__(self, db: Transactional) -> None:
+        super().__init__(db, "db-writer")
+        self.batches = 0
+        """Commits so far (for benchmarks: writes per commit = writes / batches)."""
+        self.writes = 0
+        self._thread.start()
+
+    async def write(self, job: Callable[[Any], T]) -> T:
+        """Run ``job(db)`` in the writer thread; its result once committed."""
+        return await self._submit(job)
 
     def _run(self) -> None:
         while True:
@@ -116,28 +130,18 @@ def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
         future.set_exception(value)
 
 
-class Reader:
+class Reader(_JobThread):
     """Runs ``read(db)`` calls in a thread of its own, one at a time, on a connection of its
     own: a read never waits behind the writer's batch (SQLite's WAL lets it see the last
     commit meanwhile), and the writer never waits behind a long read."""
 
     def __init__(self, db: Any, name: str = "db-reader") -> None:
-        self.db = db
-        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        super().__init__(db, name)
         self._thread.start()
 
     async def read(self, job: Callable[[Any], T]) -> T:
         """Run ``job(db)`` in the reader thread; its result."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[T] = loop.create_future()
-        self._jobs.put((job, loop, future))
-        return await future
-
-    def close(self) -> None:
-        """Finish every read queued so far, then stop the thread."""
-        self._jobs.put(None)
-        self._thread.join()
+        return await self._submit(job)
 
     def _run(self) -> None:
         while True:
