@@ -17,8 +17,8 @@ import argparse
 import asyncio
 import sys
 
+from ..printable import echo
 from ..store.player_keys import KeyFileError, PlayerKeys, server_address
-from ..store.printable import printable
 from . import protocol
 from .client import OnlineError, check_url, rotate_key
 
@@ -33,12 +33,12 @@ def run_rotate(args: argparse.Namespace, keys: PlayerKeys | None = None) -> int:
         url = check_url(args.server)
         server_address(url)
     except ValueError as exc:
-        print(f"mantis: error: {exc}", file=sys.stderr)
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return USAGE_ERROR
     try:
         old, new, earlier = keys.rotating(url)
     except KeyFileError as exc:
-        print(f"mantis: {exc}", file=sys.stderr)
+        echo(f"mantis: {exc}", file=sys.stderr, lines=False)
         return FAILED
     return asyncio.run(_rotate(url, keys, old, new, earlier))
 
@@ -54,26 +54,26 @@ async def _rotate(url: str, keys: PlayerKeys, old: str, new: str, earlier: bool)
                     raise
             else:
                 keys.rotated(url)
-                print(f"Your key for {server} is new: it holds {_names(names)} there.")
+                echo(f"Your key for {server} is new: it holds {_names(names)} there.")
                 return 0
         names = await rotate_key(url, old, new)
     except OnlineError as exc:
         if exc.code == protocol.UNKNOWN_KEY:  # the old key held nothing there: nothing to move
             keys.rotated(url)
-            print(f"Your key for {server} is new ({server} held no name for the old one).")
+            echo(f"Your key for {server} is new ({server} held no name for the old one).")
             return 0
         if exc.code != "unreachable":
             keys.not_rotated(url)  # refused: the old key stays, as it was
         else:
-            print("(Run it again once the server answers: it finishes the rotation.)")
-        print(f"mantis: {printable(exc)}", file=sys.stderr)
+            echo("(Run it again once the server answers: it finishes the rotation.)")
+        echo(f"mantis: {exc}", file=sys.stderr, lines=False)
         return FAILED
     except KeyFileError as exc:
-        print(f"mantis: {exc}", file=sys.stderr)
+        echo(f"mantis: {exc}", file=sys.stderr, lines=False)
         return FAILED
     keys.rotated(url)
-    print(f"Your key for {server} is new: it holds {_names(names)} there; the old one none.")
-    print("Export your keys again (mantis key export FILE): a copy made before is out of date.")
+    echo(f"Your key for {server} is new: it holds {_names(names)} there; the old one none.")
+    echo("Export your keys again (mantis key export FILE): a copy made before is out of date.")
     return 0
 
 

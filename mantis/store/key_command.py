@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..printable import echo
 from .player_keys import KeyFileError, PlayerKeys, server_address
 
 USAGE_ERROR = 2
@@ -20,18 +21,18 @@ def run_key(args: argparse.Namespace, keys: PlayerKeys | None = None) -> int:
             if server is not None:
                 server_address(server)  # (a mistyped address: said as such)
             count = keys.export(args.file, server)
-            print(f"{count} player key{'s' * (count != 1)} written to {args.file}")
-            print("Keep it safe: whoever has it can play under your names.")
+            echo(f"{count} player key{'s' * (count != 1)} written to {args.file}")
+            echo("Keep it safe: whoever has it can play under your names.")
         elif args.key_command == "import":
             count = keys.import_from(args.file, replace=args.replace)
-            print(f"{count} new player key{'s' * (count != 1)} taken in from {args.file}")
+            echo(f"{count} new player key{'s' * (count != 1)} taken in from {args.file}")
         else:
             for server in sorted(keys.keys()):
-                print(server)
+                echo(server, lines=False)
     except ValueError as exc:
-        print(f"mantis: error: {exc}", file=sys.stderr)
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return USAGE_ERROR
     except KeyFileError as exc:
-        print(f"mantis: {exc}", file=sys.stderr)
+        echo(f"mantis: {exc}", file=sys.stderr, lines=False)
         return FAILED
     return 0

@@ -42,6 +42,9 @@ _KEY = re.compile(r"[A-Za-z0-9_-]{43}")
 MAX_SERVERS = 10_000
 #: Bytes of a key file read at most.
 MAX_FILE = 4 << 20
+_HOST_MARKS = frozenset("-._:%")
+"""What a host may hold besides letters and digits: a name's dots, hyphens and underscores,
+an IPv6 address's colons and its zone's percent sign."""
 
 
 class KeyFileError(Exception):
@@ -64,6 +67,10 @@ def server_address(url: str) -> str:
     except ValueError:
         raise ValueError(f"{url!r} has no valid port") from None
     host = parts.hostname.lower()
+    if not all(c.isalnum() or c in _HOST_MARKS for c in host):
+        # (A control character, a space, a bidirectional override: no server is called
+        # that, and a terminal listing the keys would obey it.)
+        raise ValueError(f"{url!r} is not a server address: its host is not a host name")
     if ":" in host:
         host = f"[{host}]"
     return f"{scheme}://{host}:{port}"

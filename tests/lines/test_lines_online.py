@@ -16,6 +16,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from hostilekit import CLEANED, HostileServer, hostile_game, obeyed
 from journeykit import SIZES, Terminal, environment
 from linekit import WHAT_NEXT, YOUR_TURN, Lines, controls_in, settle_speed
 from netkit import (
@@ -29,9 +30,11 @@ from netkit import (
     welcome,
 )
 
+from mantis.cli import main
 from mantis.engine import SCORE
 from mantis.net import protocol
 from mantis.players.clock import ManualClock
+from mantis.store.past_games import past_records
 from mantis.table import TimedOut
 
 
@@ -304,6 +307,37 @@ def test_a_server_restart_is_said_once_and_the_game_goes_on(home: Path, tmp_path
         server.stop()
     # Said once, however many tries the reconnection took.
     assert lines.text.count("Connection lost") == 1
+
+
+async def test_a_hostile_servers_game_is_kept_cleaned_and_shown_later_with_nothing_obeyed(
+    home: Path, capfdbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    # A fake server tells a finished game whose names and talk carry escape sequences, C1
+    # controls and bidirectional overrides, ``recorded`` included.
+    async with HostileServer(hostile_game()).running() as server:
+        lines = Lines(home, "watch", server.url, "KXQD", "--lines")
+        try:
+            await lines.expect_async(WHAT_NEXT)
+            lines.type("q")
+            assert await asyncio.to_thread(lines.finish) == 0
+        finally:
+            lines.close()
+    assert obeyed(lines.seen) == [] and f"{CLEANED[2]} wins" in lines.text
+    # Kept as cleaned: what later reads it (talking to no server) shows only text.
+    for command in (
+        ["review", "--last"],
+        ["stats"],
+        ["stats", "--json"],
+        ["review", "--last", "--json"],
+        ["games", "export", "--last", "1"],
+    ):
+        assert main(command) == 0
+        out, err = capfdbinary.readouterr()
+        assert obeyed(out) == [] and obeyed(err) == [] and b"\\u001b" not in out, command
+        assert CLEANED[0].encode() in out, command
+    [kept] = past_records(last=1)
+    assert kept[1].seats is not None
+    assert [seat.name for seat in kept[1].seats] == list(CLEANED)
 
 
 def test_the_line_mode_says_every_kind_of_event_of_the_connection() -> None:
