@@ -1,4 +1,4 @@
-"""Text from outside that a terminal would obey: hostile game records, a hostile server.
+"""Hostile peers: records and a server whose text a terminal would obey, a man in the middle.
 
 A record's seat names may be any 64 characters, and what a table said
 (talk, a bot's fault) any 200: ``hostile_record`` fills them with escape
@@ -6,17 +6,29 @@ sequences (a window title, clear screen, a terminal reset), a C1 control
 (CSI) and bidirectional overrides.  ``HostileServer`` is a fake table
 server (plain ``websockets``) that lets whoever comes watch a finished game
 made of such a record, ``recorded`` included.  ``obeyed`` finds what a
-terminal would act on in what a command printed.
+terminal would act on in what a command printed.  ``MiddleMan`` sits between
+a client and a real server on ``ws://``, passing everything on until told to
+rewrite each challenge as ``known: false`` (to have the client send its
+key's verifier).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import re
-from collections.abc import AsyncIterator
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 
+from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
 
 from mantis.engine import SeatInfo, record_of
 from mantis.engine.record import GameRecord, parse_record
@@ -103,3 +115,88 @@ class HostileServer:
             port = next(iter(server.sockets)).getsockname()[1]
             self.url = f"ws://127.0.0.1:{port}"
             yield self
+
+
+class MiddleMan:
+    """A man in the middle on ``ws://``: passes every frame between its clients and the
+    server at ``upstream`` (and every plain HTTP request), keeping what the clients said.
+
+    With ``rewriting`` set, each ``challenge`` the server sends says ``known: false``, as
+    an attacker would write it to have the client send its key's verifier.
+    """
+
+    def __init__(self, upstream: str) -> None:
+        self.upstream = upstream
+        self.rewriting = False
+        self.said: list[str] = []
+        """Every frame a client sent through, in order."""
+        self.url = ""
+
+    async def _serve(self, client: ServerConnection) -> None:
+        async with connect(self.upstream) as server:
+
+            async def up() -> None:
+                async for frame in client:
+                    self.said.append(str(frame))
+                    await server.send(frame)
+
+            async def down() -> None:
+                async for frame in server:
+                    if self.rewriting and str(frame).startswith('{"type":"challenge"'):
+                        frame = str(frame).replace('"known":true', '"known":false')
+                    await client.send(frame)
+
+            passing = [asyncio.ensure_future(up()), asyncio.ensure_future(down())]
+            with contextlib.suppress(ConnectionClosed):
+                await asyncio.wait(passing, return_when=asyncio.FIRST_COMPLETED)
+            for task in passing:
+                task.cancel()
+            await asyncio.gather(*passing, return_exceptions=True)
+
+    async def _plain(self, connection: ServerConnection, request: Request) -> Response | None:
+        """A plain HTTP request (the lobby's list of tables), asked of the server."""
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            return None
+        address = self.upstream.replace("ws://", "http://") + request.path
+        status, headers, body = await asyncio.to_thread(_http_get, address)
+        return Response(status, "", Headers(headers), body)
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[MiddleMan]:
+        async with serve(self._serve, "127.0.0.1", 0, process_request=self._plain) as server:
+            port = next(iter(server.sockets)).getsockname()[1]
+            self.url = f"ws://127.0.0.1:{port}"
+            yield self
+
+    @contextlib.contextmanager
+    def in_thread(self) -> Iterator[MiddleMan]:
+        """``running`` on an event loop of its own, in a thread (for a test that is not a
+        coroutine: a journey, the line mode)."""
+        loop = asyncio.new_event_loop()
+        started = threading.Event()
+        stop = asyncio.Event()
+
+        async def run() -> None:
+            async with self.running():
+                started.set()
+                await stop.wait()
+
+        thread = threading.Thread(target=loop.run_until_complete, args=(run(),), daemon=True)
+        thread.start()
+        assert started.wait(30), "the man in the middle did not start"
+        try:
+            yield self
+        finally:
+            loop.call_soon_threadsafe(stop.set)
+            thread.join(30)
+            loop.close()
+
+
+def _http_get(address: str) -> tuple[int, list[tuple[str, str]], bytes]:
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(address, timeout=30) as answer:
+            return answer.status, list(answer.headers.items()), answer.read()
+    except urllib.error.HTTPError as refused:
+        with refused:
+            return refused.code, list(refused.headers.items()), refused.read()
