@@ -58,7 +58,7 @@ def proof_of(verifier: str, nonce: str) -> str:
 
 
 class VerifierAsked(Exception):
-    """A challenge asks for the verifier of a key the server was given it of already."""
+    """A challenge asks for the verifier of a key its server has been given already."""
 
 
 def answer(key: str, challenge: protocol.Challenge, *, introduced: bool) -> protocol.Prove:
@@ -68,8 +68,8 @@ def answer(key: str, challenge: protocol.Challenge, *, introduced: bool) -> prot
     ``introduced``: this server holds the key's verifier already (the client sat down
     there with it, or rotated it to this key).  Nothing authenticates ``known``: a
     man in the middle may say ``false`` to have the verifier sent, and with it prove the
-    key anywhere.  So from a server that knows the key, that is ``VerifierAsked``, and
-    nothing is sent.
+    key to that server as its owner.  So from a server that knows the key, that is
+    ``VerifierAsked``, and nothing is sent.
     """
     verifier = verifier_of(key)
     if challenge.known:
