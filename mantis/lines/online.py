@@ -467,9 +467,14 @@ class OnlineTable:
         if text is None:
             self.console.say("The game's record has not come yet.")
             return
-        from ..engine.record import parse_record
+        from ..engine import RecordError
+        from ..table.outside_records import read_outside_record
 
-        record = parse_record(text)
+        try:
+            record = read_outside_record(text)  # (the server's: checked and cleaned)
+        except RecordError as exc:
+            self.console.say(f"The game's record could not be read: {exc}.")
+            return
         if word == "replay":
             from .replay import replay
 

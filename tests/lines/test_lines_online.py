@@ -371,6 +371,12 @@ async def test_a_hostile_servers_game_is_kept_cleaned_and_shown_later_with_nothi
         lines = Lines(home, "watch", server.url, "KXQD", "--lines")
         try:
             await lines.expect_async(WHAT_NEXT)
+            lines.type("v")  # its replay, from the server's record: cleaned as it came in
+            said = len(lines.seen)
+            await lines.expect_async("End of the replay.")
+            replayed = lines.seen[said:].decode()
+            assert f"{CLEANED[1]}, random 5m bot" in replayed and "␛" not in replayed
+            await lines.expect_async("v, e or q > ")  # (the question again, in short)
             lines.type("q")
             assert await asyncio.to_thread(lines.finish) == 0
         finally:
