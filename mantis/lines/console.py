@@ -1,7 +1,7 @@
 """The terminal of the line mode: lines written once, in order, and lines typed at a prompt.
 
 Output is appended and never redrawn: no cursor movement, no clearing, no
-colour.  Every line goes through ``store.printable``, so nothing from
+colour.  Every line goes through ``mantis.printable``, so nothing from
 outside (a name, a server's words) can slip an escape sequence into it.  A
 prompt ends with ``> `` and no newline; a line said while a prompt waits
 starts on a line of its own, and the prompt is written again after it, so a
@@ -20,7 +20,7 @@ import sys
 import threading
 from typing import TextIO
 
-from ..store.printable import printable
+from ..printable import printable
 
 PROMPT = "> "
 

@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import sys
 
+from ..printable import echo
 from .console import Console
 from .preferences import LinePreferences
 
@@ -26,7 +27,7 @@ def run_play(args: argparse.Namespace) -> int:
     try:
         seats = play_seats(args)
     except SeatingError as exc:
-        print(f"mantis: error: {exc}", file=sys.stderr)
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return USAGE_ERROR
     console = Console()
     prefs = LinePreferences.load(
@@ -47,7 +48,7 @@ def run_online(args: argparse.Namespace) -> int:
     try:
         url, opening, tokens = read_opening(args)
     except (LaunchError, ValueError) as exc:
-        print(f"mantis: error: {exc}", file=sys.stderr)
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return USAGE_ERROR
 
     async def play() -> int:
@@ -70,12 +71,13 @@ def run_online(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     """``mantis replay FILE --lines``: every move of the game said once, in order."""
     from ..store.record_file import RecordFileError, game_for_command
+    from ..table.outside_records import clean_record
     from .replay import replay
 
     try:
-        record = game_for_command(args.file, args.game)
+        record = clean_record(game_for_command(args.file, args.game))
     except RecordFileError as exc:
-        print(f"mantis: error: {exc}", file=sys.stderr)
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return USAGE_ERROR
     console = Console()
     prefs = LinePreferences.load(warn=console.say)

@@ -351,12 +351,12 @@ class OnlineTable:
     async def _record(self, text: str) -> None:
         """Put the finished game in this computer's past games and statistics (once)."""
         from ..engine import RecordError
-        from ..engine.record import parse_record
         from ..store.finished import record_finished
         from ..store.stats import StatsError
+        from ..table.outside_records import read_outside_record
 
         try:
-            record = parse_record(text)
+            record = read_outside_record(text)  # (the server's: checked and cleaned first)
             origin = f"{self.connection.url} {self.connection.code} {record.seed}"
             await asyncio.to_thread(record_finished, record, origin)
         except (RecordError, StatsError) as exc:
@@ -467,9 +467,14 @@ class OnlineTable:
         if text is None:
             self.console.say("The game's record has not come yet.")
             return
-        from ..engine.record import parse_record
+        from ..engine import RecordError
+        from ..table.outside_records import read_outside_record
 
-        record = parse_record(text)
+        try:
+            record = read_outside_record(text)  # (the server's: checked and cleaned)
+        except RecordError as exc:
+            self.console.say(f"The game's record could not be read: {exc}.")
+            return
         if word == "replay":
             from .replay import replay
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from http import HTTPStatus
 from typing import Any
@@ -44,6 +45,8 @@ PAGE_SIZE = 50
 LISTING_AGE = 1.0
 
 _TEXT = "text/plain; charset=utf-8"
+_PAGE_NUMBER = re.compile("[0-9]{1,8}")
+"""A page number as a query writes it: ASCII digits, at most eight."""
 
 
 class PlainPages:
@@ -152,9 +155,12 @@ class PlainPages:
 
 
 def _page_number(query: str) -> int:
-    """The ``page`` a query asks for (1 if none; 0 if it is not a whole number from 1)."""
+    """The ``page`` a query asks for (1 if none; 0 if it is not a whole number from 1).
+
+    ASCII digits only: ``str.isdigit`` is true for ``²`` and ``١`` too, which ``int``
+    refuses or reads as another number."""
     pages = parse_qs(query).get("page", ["1"])
-    return int(pages[-1]) if pages[-1].isdigit() and len(pages[-1]) < 9 else 0
+    return int(pages[-1]) if _PAGE_NUMBER.fullmatch(pages[-1]) else 0
 
 
 def _listing_rank(entry: Room | Listing) -> int:

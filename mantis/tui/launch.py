@@ -6,6 +6,7 @@ import gc
 import sys
 from typing import Protocol
 
+from ..printable import echo
 from ..table.seating import SeatingError, play_seats
 
 USAGE_ERROR = 2
@@ -27,7 +28,7 @@ def run_play(args: PlayOptions) -> int:
     try:
         seats = play_seats(args)
     except SeatingError as exc:
-        print(f"mantis: error: {exc}", file=sys.stderr)
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return USAGE_ERROR
     # Nothing made from here to the first frame is garbage, yet collecting cycles while
     # Textual loads and the first screen is built is a good part of the wait: the app

@@ -14,6 +14,7 @@ import sys
 
 from ..net.launch_options import FAILED, USAGE_ERROR, LaunchError, reach_table, read_opening
 from ..net.protocol import Opening
+from ..printable import echo
 from ..store.seat_tokens import SeatTokens
 
 
@@ -22,7 +23,7 @@ def run_online(args: argparse.Namespace) -> int:
     try:
         url, opening, tokens = read_opening(args)
     except (LaunchError, ValueError) as exc:
-        print(f"mantis: error: {exc}", file=sys.stderr)
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return USAGE_ERROR
     return asyncio.run(_play(url, opening, tokens))
 

@@ -208,7 +208,7 @@ class Client:
                 message = protocol.decode_server(data)
                 self.heard.append(message)
                 if isinstance(message, protocol.Challenge) and self.key is not None:
-                    prove = key_proof.answer(self.key, message)
+                    prove = key_proof.answer(self.key, message, introduced=False)
                     await self.connection.send(protocol.encode(prove).decode())
                 if isinstance(message, protocol.Stream):
                     assert message.start <= len(self.stream)
