@@ -54,7 +54,7 @@ import numpy.typing as npt
 
 from ..engine import BACKS, IllegalActionError, game_seed
 from ..engine.cards import FACE, NUM_CARDS, NUM_COLOURS
-from ..engine.deal import HAND_SIZE, dealt_deck
+from ..engine.deal import HAND_SIZE, deal_digest
 from ..engine.game import target_for
 from ..engine.seat_count import MAX_SEATS, SEAT_RANGE, valid_seat_count
 from .actions import NUM_ACTIONS
@@ -80,6 +80,7 @@ REASONS = (None, "target", "deck_out")
 
 _FACE = np.array(FACE, dtype=np.int64)
 _COLOURS = np.arange(NUM_COLOURS)
+_CARD_NUMBERS = np.arange(NUM_CARDS)
 
 
 def _top_table() -> npt.NDArray[np.uint8]:
@@ -201,17 +202,21 @@ class MantisBatch:
         return [game_seed(self._seed, i) for i in range(start, start + count)]
 
     def _deal(self, games: Ints, seeds: list[int]) -> None:
-        """Deal ``seeds[j]`` to game ``games[j]``, exactly as ``Game.new`` does."""
+        """Deal ``seeds[j]`` to game ``games[j]``, exactly as ``Game.new`` does: the
+        same digest per seed (``deal_digest``), its cards sorted by their keys
+        (a stable sort: ties keep card order, as the engine's do) in one call."""
         n = self.num_players
         dealt = HAND_SIZE * n
-        decks = []
-        firsts = []
-        for seed in seeds:
-            deck, first = dealt_deck(n, seed)
-            decks.append(deck)
-            firsts.append(first)
-        cards = np.frombuffer(b"".join(decks), dtype=np.uint8).reshape(len(seeds), NUM_CARDS)
-        cards = cards.astype(np.int64)
+        count = len(seeds)
+        digests = np.frombuffer(b"".join(map(deal_digest, seeds)), dtype=np.uint8)
+        digests = digests.reshape(count, -1)
+        keys = digests[:, : 4 * NUM_CARDS].copy().view("<u4").astype(np.int64)
+        # key, then card: the card in the low 7 bits, so a plain sort of these
+        # numbers (all different) orders by key and breaks ties by card
+        order = keys << 7 | _CARD_NUMBERS
+        order.sort(axis=1)
+        cards = order & 127
+        firsts = digests[:, 4 * NUM_CARDS :].copy().view("<u8")[:, 0] % n
         faces = _FACE[cards[:, :dealt]].reshape(len(seeds), n, HAND_SIZE)
         self.deck[games] = cards
         self.tanks[games] = (faces[:, :, :, None] == _COLOURS).sum(axis=2)

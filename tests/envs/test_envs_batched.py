@@ -17,6 +17,7 @@ import pytest
 
 from mantis.engine import Game, IllegalActionError, game_seed
 from mantis.engine.cards import FACE
+from mantis.engine.deal import dealt_deck
 from mantis.engine.events import (
     CardRevealed,
     ExtraTurn,
@@ -133,6 +134,19 @@ def test_the_seed_stream_deals_the_engines_games_in_order():
     batch.reset(seeds=[7, 8, 9])
     assert batch.seeds.tolist() == [7, 8, 9]
     check_position(batch, 1, Game.new(2, 8))
+
+
+def test_deals_are_the_engines_key_ties_included():
+    # 96170 and 806169: deals in which two cards draw the same sort key (about one
+    # in 790,000), whose order the engine keeps in card order
+    seeds = [*range(600), 96170, 806169, 2**40 + 3]
+    for players in (2, 5):
+        batch = MantisBatch(len(seeds), players)
+        batch.reset(seeds=seeds)
+        for g, seed in enumerate(seeds):
+            deck, first = dealt_deck(players, seed)
+            assert batch.deck[g].tolist() == list(deck)
+            assert batch.to_move[g] == first
 
 
 def test_without_autoreset_an_ended_game_waits_and_ignores_its_actions():
