@@ -137,10 +137,7 @@ def measure_mantis(row: str, batch: int, seconds: float) -> dict[str, Any]:
     greedy = row.endswith("greedy")
 
     def step() -> None:
-        if greedy:
-            actions = greedy_actions(games)
-        else:
-            actions = rng.integers(0, players, size=batch)
+        actions = greedy_actions(games) if greedy else rng.integers(0, players, size=batch)
         games.step(actions)
         games.observe()
         games.action_mask()

@@ -112,7 +112,8 @@ def main(argv: list[str] | None = None) -> None:
         f"{result['games']} paired games ({args.deals} deals x {args.players} seatings): "
         f"{result['win_rate']:.2%} [{low:.2%}, {high:.2%}] won (fair share "
         f"{result['fair_share']:.1%}), mean payoff {result['mean_payoff']:.4f}; deals "
-        f"better/worse {result['deals_better']}/{result['deals_worse']} (z {result['sign_z']:.2f}), "
+        f"better/worse {result['deals_better']}/{result['deals_worse']} "
+        f"(z {result['sign_z']:.2f}), "
         f"{result['seconds']:.0f} s"
     )
     if args.out:
