@@ -74,6 +74,10 @@ from .observation import (
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
 
+#: A batch's seed is below 2**31, so that its games' seeds, ``game_seed(seed, i)``,
+#: fit in 64-bit arrays.
+SEED_LIMIT = 2**31
+
 #: Reasons a game ended, as ``GameOver.reason`` names them, by code.
 NOT_OVER, TARGET_REACHED, DECK_OUT = 0, 1, 2
 REASONS = (None, "target", "deck_out")
@@ -172,7 +176,7 @@ class MantisBatch:
         self.winners = np.zeros((b, n), dtype=bool)
         self.seeds = np.zeros(b, dtype=np.int64)
         self._rows = np.arange(b)
-        self._seed = seed
+        self._seed = 0
         self._next_game = 0
         # the constant tail of an observation (target, players) and its slots'
         # rotation: slot k of an observer o is seat (o + k) % n
@@ -192,9 +196,18 @@ class MantisBatch:
             self._deal(self._rows, [int(s) for s in given])
             return
         if seed is not None:
+            if not 0 <= seed < SEED_LIMIT:
+                raise ValueError(f"a batch's seed is from 0 to {SEED_LIMIT - 1}, not {seed}")
             self._seed = seed
         self._next_game = 0
         self._deal(self._rows, self._take_seeds(self.num_games))
+
+    def deal_next(self, games: npt.ArrayLike) -> None:
+        """Deal the next games of the seed stream to ``games`` (indexes; lowest
+        first), whatever they held: what auto-reset does to a game that ends."""
+        rows = np.unique(np.asarray(games, dtype=np.int64))
+        if rows.size:
+            self._deal(rows, self._take_seeds(rows.size))
 
     def _take_seeds(self, count: int) -> list[int]:
         start = self._next_game
@@ -398,7 +411,7 @@ class MantisBatch:
             rewards[ended_games] = shares / shares.sum(axis=1, keepdims=True)
         seeds = np.where(moved, self.seeds, -1)
         if ended_games.size and self.autoreset:
-            self._deal(ended_games, self._take_seeds(ended_games.size))
+            self.deal_next(ended_games)
             reset[ended_games] = True
         return BatchStep(
             moved=moved,
@@ -435,6 +448,7 @@ __all__ = [
     "MAX_SEATS",
     "NOT_OVER",
     "REASONS",
+    "SEED_LIMIT",
     "TARGET_REACHED",
     "BatchStep",
     "MantisBatch",
