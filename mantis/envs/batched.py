@@ -309,7 +309,9 @@ class MantisBatch:
         return np.stack([self.observe(s) for s in range(self.num_players)], axis=1)
 
     def tank_sizes(self) -> Ints:
-        return self.tanks.sum(axis=2)
+        """``(num_games, num_players)``: the cards in each tank."""
+        sizes: Ints = self.tanks.sum(axis=2)
+        return sizes
 
     # ----------------------------------------------------------------- playing
 

@@ -11,10 +11,13 @@ learner trained against it at batch speed.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import numpy.typing as npt
 
 from ..engine import BACKS
+from ..players.bots.expert import NUM_FEATURES, Network, networks_by_players
 from ..players.bots.greedy import WEIGHTS
 from .batched import Ints, MantisBatch
 
@@ -102,4 +105,181 @@ def greedy_actions(batch: MantisBatch, **weights: float) -> Ints:
     return best
 
 
-__all__ = ["greedy_actions", "random_actions", "score_actions", "top_faces"]
+# ----------------------------------------------------------------- expert
+
+_EXP = np.frompyfunc(math.exp, 1, 1)
+
+
+def _exp(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """``math.exp`` element by element: the bot's own exponential, to the last bit
+    (numpy's may differ from it in the last place)."""
+    out: npt.NDArray[np.float64] = _EXP(x).astype(np.float64)
+    return out
+
+
+def _strengths(net: Network, x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """``net(x)`` over the last axis of ``x``, the bot's generated function's
+    arithmetic in its order: ``h = b + w0 * x0 + w1 * x1 + ...``, then
+    ``t += out * h`` for every unit with ``h > 0``."""
+    t = np.zeros(x.shape[:-1])
+    columns = [x[..., j] for j in range(NUM_FEATURES)]
+    for row, b, out in zip(net.w1, net.b1, net.w2, strict=True):
+        h = b + row[0] * columns[0]
+        for j in range(1, NUM_FEATURES):
+            h = h + row[j] * columns[j]
+        t = t + np.where(h > 0.0, out * h, 0.0)
+    return t
+
+
+def expert_features(
+    counts: Ints,
+    scores: Ints,
+    dist: Ints,
+    q: npt.NDArray[np.float64],
+    target: int,
+    players: int,
+    phase: npt.NDArray[np.float64],
+    best_other: Ints,
+) -> npt.NDArray[np.float64]:
+    """``seat_features`` over arrays (the last axis of ``counts`` the colours, of
+    ``q`` too): the same sums in the same order, so the same numbers."""
+    need = target - scores
+    size = counts.sum(axis=-1)
+    held = counts > 0
+    distinct = held.sum(axis=-1)
+    top = counts.max(axis=-1)
+    p_match = np.zeros(scores.shape)
+    e_gain = np.zeros(scores.shape)
+    p_win = np.zeros(scores.shape)
+    for colour in range(7):
+        k = counts[..., colour]
+        qc = q[..., colour]
+        has = k > 0
+        p_match = p_match + np.where(has, qc, 0.0)
+        e_gain = e_gain + np.where(has, qc * (k + 1), 0.0)
+        p_win = p_win + np.where(has & (k + 1 >= need), qc, 0.0)
+    e_gain = e_gain * 0.2
+    nxt = np.where(dist == 0, 1.0, 0.0)
+    return np.stack(
+        [
+            scores / target,
+            np.where(need > 0, 1.0 / np.where(need > 0, need, 1), 1.0),
+            size * 0.1,
+            distinct / 7,
+            top * 0.2,
+            p_match,
+            e_gain,
+            p_win,
+            nxt,
+            dist / players,
+            nxt * p_win,
+            nxt * e_gain,
+            np.broadcast_to(phase, scores.shape),
+            (scores - best_other) / target,
+        ],
+        axis=-1,
+    )
+
+
+def expert_values(batch: MantisBatch, net: Network | None = None) -> npt.NDArray[np.float64]:
+    """``(games, players)``: ``ExpertBot.action_values`` in every game, in the bot's
+    order of legal actions (score, then a steal from each other seat in seat
+    order); ``net`` defaults to the shipped network for the table size."""
+    n = batch.num_players
+    if net is None:
+        net = networks_by_players()[n]
+    b = batch.num_games
+    rows = np.arange(b)
+    target = batch.target
+    colours, p, possible = top_faces(batch)
+    me = batch.to_move
+    left = batch.pile_size - 1
+    phase = left / batch.pile_at_deal
+    # per legal option i (the bot's order), the seat the card goes to
+    seat_order = np.arange(n)[None, :]
+    others = np.sort(np.where(seat_order == me[:, None], n, seat_order), axis=1)[:, : n - 1]
+    victims = np.concatenate((me[:, None], others), axis=1)  # (b, n)
+    values = np.zeros((b, n))
+    seats = np.arange(n)
+    for k in range(3):
+        colour = colours[:, k]
+        unseen = batch.unseen_faces.copy()
+        unseen[rows, colour] -= 1
+        inv = 1.0 / np.maximum(left, 1)
+        q = unseen * inv[:, None]  # (b, 7)
+        counts = np.repeat(batch.tanks[:, None], n, axis=1)  # (b, options, seats, 7)
+        scores = np.repeat(batch.scores[:, None], n, axis=1)  # (b, options, seats)
+        opt = np.arange(n)[None, :]
+        g = rows[:, None]
+        c = colour[:, None]
+        v = victims
+        held = counts[g, opt, v, c]  # (b, options)
+        mover = me[:, None]
+        scoring = opt == 0
+        hit = held > 0
+        counts[g, opt, v, c] = np.where(hit, 0, held + 1)
+        stolen = hit & ~scoring
+        counts[g, opt, mover, c] += np.where(stolen, held + 1, 0)
+        new_score = scores[g, opt, mover] + np.where(hit & scoring, held + 1, 0)
+        scores[g, opt, mover] = new_score
+        wins = hit & scoring & (new_score >= target)
+        nxt = np.where(stolen & (n == 2), mover, (mover + 1) % n)  # (b, options)
+        dist = (seats[None, None, :] - nxt[:, :, None]) % n
+        masked = np.where(np.eye(n, dtype=bool)[None, None], -1, scores[:, :, None, :])
+        best_other = masked.max(axis=-1)
+        x = expert_features(
+            counts,
+            scores,
+            dist,
+            q[:, None, None, :],
+            target,
+            n,
+            phase[:, None, None],
+            best_other,
+        )
+        us = _strengths(net, x)  # (b, options, seats)
+        um = us[g, opt, mover]
+        total = _exp(us[:, :, 0] - um)
+        for s in range(1, n):
+            total = total + _exp(us[:, :, s] - um)
+        term = p[:, None] / total
+        # the pile's last card: the deck-out's winners, exactly
+        deck_out = ~wins & (left == 0)[:, None]
+        sizes = counts.sum(axis=-1)
+        leaders = scores == scores.max(axis=-1, keepdims=True)
+        biggest = np.where(leaders, sizes, -1).max(axis=-1, keepdims=True)
+        mover_wins = (leaders & (sizes == biggest))[g, opt, mover]
+        term = np.where(deck_out, p[:, None] * mover_wins, term)
+        term = np.where(wins, p[:, None] * True, term)
+        values = values + np.where(possible[:, k : k + 1], term, 0.0)
+    return values
+
+
+def expert_actions(batch: MantisBatch, net: Network | None = None) -> Ints:
+    """``expert`` (``mantis.players.bots.expert``) in every game: the option of
+    highest value, an earlier one (the bot's order) unless beaten by more than
+    1e-12, as action numbers."""
+    values = expert_values(batch, net)
+    n = batch.num_players
+    best = np.zeros(batch.num_games, dtype=np.int64)
+    rows = np.arange(batch.num_games)
+    for i in range(1, n):
+        better = values[:, i] > values[rows, best] + 1e-12
+        best = np.where(better, i, best)
+    me = batch.to_move
+    # option i >= 1 steals from the i-th other seat in seat order
+    victim = np.where(best <= me, best - 1, best)
+    victim = np.where(best == 0, me, victim)
+    actions: Ints = np.where(best == 0, 0, (victim - me) % n)
+    return actions
+
+
+__all__ = [
+    "expert_actions",
+    "expert_features",
+    "expert_values",
+    "greedy_actions",
+    "random_actions",
+    "score_actions",
+    "top_faces",
+]

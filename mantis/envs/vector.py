@@ -12,8 +12,9 @@ the end, and ``infos["action_mask"]`` (``(num_envs, 6)``) says which actions
 are legal.  The games are played by ``MantisBatch``, so a step is one call
 for all of them, the opponents' moves included.
 
-Opponents: ``"random"``, ``"score"`` or ``"greedy"`` (the project's bots,
-batched: ``greedy`` chooses what ``GreedyBot`` does), or a callable
+Opponents: ``"random"``, ``"score"``, ``"greedy"`` or ``"expert"`` (the
+project's bots, batched: ``greedy`` and ``expert`` choose what ``GreedyBot``
+and ``ExpertBot`` do), or a callable
 ``policy(observations, action_masks) -> actions`` given the observations of
 every game from its seat to move, for self-play against a frozen copy of
 the learner.  It is asked for every game and its action is played in the
@@ -29,9 +30,10 @@ episode with ``illegal_reward`` (default -1), as in ``Mantis-v0``.
 Seeding: ``reset(seed=s)`` deals game ``i`` of the batch's stream as the
 engine's ``Game.new(num_players, game_seed(s, i))`` (``s`` below 2**31):
 the first ``num_envs`` games at reset, the next ones as games end.  With
-greedy or score opponents, game ``i`` is exactly ``Mantis-v0``'s episode
+greedy, expert or score opponents, game ``i`` is exactly ``Mantis-v0``'s episode
 after ``reset(seed=game_seed(s, i))`` for the same actions (a test plays
-both); random opponents draw from the env's generator, seeded by ``s``.  A
+both); random opponents draw from the env's generator, seeded by ``s``; expert opponents are
+deterministic as well.  A
 game the opponents end before the learner's first move (possible at two
 players, through a chain of steals) is no episode of the learner's: the next
 game of the stream is dealt in its place.
@@ -50,11 +52,11 @@ from gymnasium.vector.utils import batch_space
 from .actions import ActionSpace
 from .aec import observation_box
 from .batched import SEED_LIMIT, Ints, MantisBatch
-from .batched_bots import greedy_actions, random_actions, score_actions
+from .batched_bots import expert_actions, greedy_actions, random_actions, score_actions
 
 LEARNER = 0
 Policy = Callable[[npt.NDArray[np.uint8], npt.NDArray[np.int8]], npt.ArrayLike]
-LEVELS = ("random", "score", "greedy")
+LEVELS = ("random", "score", "greedy", "expert")
 
 
 class MantisVectorEnv(VectorEnv[npt.NDArray[np.uint8], npt.NDArray[np.int64], np.ndarray]):
@@ -143,6 +145,8 @@ class MantisVectorEnv(VectorEnv[npt.NDArray[np.uint8], npt.NDArray[np.int64], np
 
     def _opponent_actions(self) -> Ints:
         batch = self.batch
+        if self.opponents == "expert":
+            return expert_actions(batch)
         if self.opponents == "greedy":
             return greedy_actions(batch)
         if self.opponents == "score":

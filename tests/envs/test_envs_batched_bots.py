@@ -8,7 +8,14 @@ import pytest
 from mantis.engine import Game
 from mantis.envs.actions import from_engine, to_engine
 from mantis.envs.batched import MantisBatch
-from mantis.envs.batched_bots import greedy_actions, random_actions, score_actions
+from mantis.envs.batched_bots import (
+    expert_actions,
+    expert_values,
+    greedy_actions,
+    random_actions,
+    score_actions,
+)
+from mantis.players.bots.expert import ExpertBot
 from mantis.players.bots.greedy import GreedyBot
 
 
@@ -45,3 +52,52 @@ def test_score_and_random_are_legal_moves():
     chosen = random_actions(batch, rng)
     assert set(chosen.tolist()) == set(range(5))
     batch.step(chosen)
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_expert_values_and_chooses_as_the_expert_bot(players):
+    games = 12
+    batch = MantisBatch(games, players, seed=21)
+    engine = [Game.new(players, int(seed)) for seed in batch.seeds]
+    bot = ExpertBot()
+    rng = np.random.default_rng(players)
+    disagreements = 0
+    for _ in range(120):
+        values = expert_values(batch)
+        chosen = expert_actions(batch)
+        for g in range(games):
+            view = engine[g].view()
+            assert values[g].tolist() == bot.action_values(view)
+            disagreements += int(chosen[g]) != from_engine(players, view.to_move, bot.choose(view))
+        actions = np.where(rng.random(games) < 0.3, random_actions(batch, rng), chosen)
+        step = batch.step(actions)
+        for g in range(games):
+            engine[g].play(to_engine(players, engine[g].to_move, int(actions[g])))
+            if step.ended[g]:
+                engine[g] = Game.new(players, int(batch.seeds[g]))
+    assert disagreements == 0
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_expert_values_the_last_card_by_the_deck_outs_result(players):
+    games = 16
+    batch = MantisBatch(games, players, seed=5)
+    engine = [Game.new(players, int(seed)) for seed in batch.seeds]
+    bot = ExpertBot()
+    rng = np.random.default_rng(players)
+    last_cards = 0
+    while last_cards < 20:
+        near_end = np.flatnonzero(batch.pile_size <= 2)
+        if near_end.size:
+            values = expert_values(batch)
+            for g in near_end:
+                assert values[g].tolist() == bot.action_values(engine[g].view())
+            last_cards += int((batch.pile_size == 1).sum())
+        # steals nearly always, so that piles run out before anyone reaches the target
+        steal = rng.integers(1, players, size=games)
+        actions = np.where(rng.random(games) < 0.03, 0, steal)
+        step = batch.step(actions)
+        for g in range(games):
+            engine[g].play(to_engine(players, engine[g].to_move, int(actions[g])))
+            if step.ended[g]:
+                engine[g] = Game.new(players, int(batch.seeds[g]))

@@ -11,7 +11,7 @@ from mantis.envs import MantisEnv
 from mantis.envs.vector import MantisVectorEnv
 
 
-@pytest.mark.parametrize(("players", "opponents"), [(2, "greedy"), (3, "greedy"), (4, "score")])
+@pytest.mark.parametrize(("players", "opponents"), [(2, "greedy"), (3, "expert"), (4, "score")])
 def test_each_game_is_mantis_v0s_episode_for_the_same_actions(players, opponents):
     envs = 6
     vector = MantisVectorEnv(envs, players, opponents=opponents)
@@ -63,7 +63,7 @@ def test_an_illegal_action_ends_its_episode_and_a_policy_can_play_the_opponents(
     assert rewards.tolist() == [0.0, -2.0, 0.0, -2.0]
     assert seen and seen[0] == (4, 178)
     with pytest.raises(ValueError, match="batched opponents"):
-        MantisVectorEnv(2, opponents="expert")
+        MantisVectorEnv(2, opponents="casual")
 
 
 def test_gymnasiums_vector_checks_accept_it():
