@@ -113,7 +113,7 @@ _EXP = np.frompyfunc(math.exp, 1, 1)
 def _exp(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """``math.exp`` element by element: the bot's own exponential, to the last bit
     (numpy's may differ from it in the last place)."""
-    out: npt.NDArray[np.float64] = _EXP(x).astype(np.float64)
+    out: npt.NDArray[np.float64] = np.asarray(_EXP(x), dtype=np.float64)
     return out
 
 
