@@ -14,7 +14,10 @@ What is measured, every row a batch of ``--batch`` games (1,024) stepped
 together, one step being one action in every game of the batch:
 
 * **pgx** ``backgammon`` (chance, like Mantis) and ``leduc_holdem``:
-  ``jax.jit(jax.vmap(...))`` of pgx's ``auto_reset(env.step, env.init)``,
+  ``jax.jit(jax.vmap(env.step))``, and the same with pgx's
+  ``auto_reset(env.step, env.init)`` (under ``vmap`` its ``lax.cond`` runs
+  ``init`` at every step for every game: a game that ends is dealt again, as
+  ours are; without it an ended game stays ended and is stepped as a no-op),
   a uniformly random legal action per game drawn by
   ``jax.random.categorical`` from the legal-action mask, the draw and the step
   compiled into one function (one dispatch a step, pgx's best case);
@@ -24,8 +27,9 @@ together, one step being one action in every game of the batch:
   random legal action per game (``numpy.random.Generator.integers``), ``step``
   (auto-reset included: a game that ends is dealt again by the engine's own
   deal), then the observation from the mover's seat and the action mask, as
-  pgx's state has them; and at 2 players with ``greedy`` choosing every move
-  (``greedy_actions``, the project's baseline bot over the batch).
+  pgx's state has them; and at 2 players with ``greedy`` or ``expert``
+  choosing every move (``greedy_actions``, ``expert_actions``: the
+  project's bots over the batch).
 * **the engine, one game at a time** (``Game.play`` with a ``randrange``
   move, ``Game.new`` when a game ends; no observation): what a loop over
   games costs without batching.
@@ -56,11 +60,14 @@ from typing import Any
 
 ROWS: tuple[tuple[str, str], ...] = (
     ("pgx", "backgammon"),
+    ("pgx", "backgammon auto_reset"),
     ("pgx", "leduc_holdem"),
+    ("pgx", "leduc_holdem auto_reset"),
     ("mantis", "2p random"),
     ("mantis", "4p random"),
     ("mantis", "6p random"),
     ("mantis", "2p greedy"),
+    ("mantis", "2p expert"),
     ("engine", "2p random, one game at a time"),
 )
 
@@ -92,15 +99,16 @@ def _time(step: Any, seconds: float, sync: Any = None) -> tuple[int, float, floa
     return calls, time.perf_counter() - wall, time.process_time() - cpu
 
 
-def measure_pgx(game: str, batch: int, seconds: float) -> dict[str, Any]:
+def measure_pgx(row: str, batch: int, seconds: float) -> dict[str, Any]:
     import jax
     import jax.numpy as jnp
     import pgx
     from pgx.experimental import auto_reset
 
+    game, _, wrapper = row.partition(" ")
     env = pgx.make(game)
     init = jax.jit(jax.vmap(env.init))
-    step_one = jax.vmap(auto_reset(env.step, env.init))
+    step_one = jax.vmap(auto_reset(env.step, env.init) if wrapper else env.step)
 
     @jax.jit
     def advance(state: Any, key: Any) -> tuple[Any, Any]:
@@ -129,15 +137,20 @@ def measure_mantis(row: str, batch: int, seconds: float) -> dict[str, Any]:
     import numpy as np
 
     from mantis.envs.batched import MantisBatch
-    from mantis.envs.batched_bots import greedy_actions
+    from mantis.envs.batched_bots import expert_actions, greedy_actions
 
     players = int(row[0])
     games = MantisBatch(batch, players, seed=0)
     rng = np.random.default_rng(0)
-    greedy = row.endswith("greedy")
+    policy = row.split()[-1]
 
     def step() -> None:
-        actions = greedy_actions(games) if greedy else rng.integers(0, players, size=batch)
+        if policy == "greedy":
+            actions = greedy_actions(games)
+        elif policy == "expert":
+            actions = expert_actions(games)
+        else:
+            actions = rng.integers(0, players, size=batch)
         games.step(actions)
         games.observe()
         games.action_mask()
@@ -242,7 +255,7 @@ def main() -> None:
     def rates(side_row: tuple[str, str], clock: str) -> list[float]:
         return [r["steps"] / r[clock] for r in results[side_row]]
 
-    base = ("pgx", "backgammon")
+    base = ("pgx", "backgammon")  # pgx's faster backgammon: no auto_reset
     base_best = max(rates(base, "wall")) if base in results else None
     print()
     print(

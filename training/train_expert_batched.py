@@ -27,7 +27,6 @@ Writes the networks as ``expert_weights.json`` holds them (``--out``), for
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from typing import Any
 
@@ -36,8 +35,8 @@ import numpy.typing as npt
 
 from mantis.envs.batched import MantisBatch
 from mantis.envs.batched_bots import greedy_actions
-from mantis.players.bots.expert import FEATURES, NUM_FEATURES
-from training.train_expert import fit
+from mantis.players.bots.expert import NUM_FEATURES
+from training.train_expert import fit, save_networks
 
 Floats = npt.NDArray[np.float64]
 
@@ -150,15 +149,7 @@ def main(argv: list[str] | None = None) -> None:
         models[str(players)] = fit(x, y, hidden, args.epochs, seed)
         print(f"{players}p: fitted in {time.process_time() - start:.0f} s CPU", flush=True)
         del x, y
-    data = {
-        "features": list(FEATURES),
-        "about": "trained by training/train_expert_batched.py",
-        "args": {k: v for k, v in vars(args).items() if k != "out"},
-        "models": models,
-    }
-    with open(args.out, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, separators=(",", ":"))
-    print(f"wrote {args.out}", flush=True)
+    save_networks(args.out, models, "trained by training/train_expert_batched.py", vars(args))
 
 
 if __name__ == "__main__":

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from batchkit import EngineTwins
 
-from mantis.engine import Game
-from mantis.envs.actions import from_engine, to_engine
+from mantis.envs.actions import from_engine
 from mantis.envs.batched import MantisBatch
 from mantis.envs.batched_bots import (
     expert_actions,
@@ -23,7 +23,7 @@ from mantis.players.bots.greedy import GreedyBot
 def test_greedy_chooses_what_the_greedy_bot_chooses(players):
     games = 16
     batch = MantisBatch(games, players, seed=11)
-    engine = [Game.new(players, int(seed)) for seed in batch.seeds]
+    engine = EngineTwins(batch)
     bot = GreedyBot()
     rng = np.random.default_rng(players)
     disagreements = steals = 0
@@ -36,11 +36,7 @@ def test_greedy_chooses_what_the_greedy_bot_chooses(players):
         steals += int((chosen > 0).sum())
         # play greedy's moves with some random ones mixed in, to reach varied positions
         actions = np.where(rng.random(games) < 0.3, random_actions(batch, rng), chosen)
-        step = batch.step(actions)
-        for g in range(games):
-            engine[g].play(to_engine(players, engine[g].to_move, int(actions[g])))
-            if step.ended[g]:
-                engine[g] = Game.new(players, int(batch.seeds[g]))
+        engine.step(actions)
     assert disagreements == 0
     assert steals > 0
 
@@ -58,7 +54,7 @@ def test_score_and_random_are_legal_moves():
 def test_expert_values_and_chooses_as_the_expert_bot(players):
     games = 12
     batch = MantisBatch(games, players, seed=21)
-    engine = [Game.new(players, int(seed)) for seed in batch.seeds]
+    engine = EngineTwins(batch)
     bot = ExpertBot()
     rng = np.random.default_rng(players)
     disagreements = 0
@@ -70,11 +66,7 @@ def test_expert_values_and_chooses_as_the_expert_bot(players):
             assert values[g].tolist() == bot.action_values(view)
             disagreements += int(chosen[g]) != from_engine(players, view.to_move, bot.choose(view))
         actions = np.where(rng.random(games) < 0.3, random_actions(batch, rng), chosen)
-        step = batch.step(actions)
-        for g in range(games):
-            engine[g].play(to_engine(players, engine[g].to_move, int(actions[g])))
-            if step.ended[g]:
-                engine[g] = Game.new(players, int(batch.seeds[g]))
+        engine.step(actions)
     assert disagreements == 0
 
 
@@ -82,7 +74,7 @@ def test_expert_values_and_chooses_as_the_expert_bot(players):
 def test_expert_values_the_last_card_by_the_deck_outs_result(players):
     games = 16
     batch = MantisBatch(games, players, seed=5)
-    engine = [Game.new(players, int(seed)) for seed in batch.seeds]
+    engine = EngineTwins(batch)
     bot = ExpertBot()
     rng = np.random.default_rng(players)
     last_cards = 0
@@ -96,8 +88,4 @@ def test_expert_values_the_last_card_by_the_deck_outs_result(players):
         # steals nearly always, so that piles run out before anyone reaches the target
         steal = rng.integers(1, players, size=games)
         actions = np.where(rng.random(games) < 0.03, 0, steal)
-        step = batch.step(actions)
-        for g in range(games):
-            engine[g].play(to_engine(players, engine[g].to_move, int(actions[g])))
-            if step.ended[g]:
-                engine[g] = Game.new(players, int(batch.seeds[g]))
+        engine.step(actions)

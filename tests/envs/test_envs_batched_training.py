@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from batchkit import EngineTwins
 
-from mantis.engine import Game
-from mantis.envs.actions import to_engine
 from mantis.envs.batched import MantisBatch
 from training.train_expert import _features_of
 from training.train_expert_batched import batch_features, generate
@@ -15,7 +14,7 @@ from training.train_expert_batched import batch_features, generate
 @pytest.mark.parametrize("players", [2, 4])
 def test_batch_features_are_the_expert_features_of_every_seat(players):
     batch = MantisBatch(8, players, seed=3)
-    engine = [Game.new(players, int(seed)) for seed in batch.seeds]
+    engine = EngineTwins(batch)
     rng = np.random.default_rng(0)
     for _ in range(120):
         features = batch_features(batch)
@@ -23,11 +22,7 @@ def test_batch_features_are_the_expert_features_of_every_seat(players):
             want = _features_of(engine[g].view(), batch.pile_at_deal)
             assert features[g] == pytest.approx(np.array(want), abs=1e-12)
         actions = rng.integers(0, players, size=8)
-        step = batch.step(actions)
-        for g in range(8):
-            engine[g].play(to_engine(players, engine[g].to_move, int(actions[g])))
-            if step.ended[g]:
-                engine[g] = Game.new(players, int(batch.seeds[g]))
+        engine.step(actions)
 
 
 def test_generate_labels_every_kept_position_with_its_games_result():
