@@ -31,8 +31,8 @@ together, one step being one action in every game of the batch:
   choosing every move (``greedy_actions``, ``expert_actions``: the
   project's bots over the batch).
 * **the engine, one game at a time** (``Game.play`` with a ``randrange``
-  move, ``Game.new`` when a game ends; no observation): what a loop over
-  games costs without batching.
+  move or ``ExpertBot``'s, ``Game.new`` when a game ends; no observation):
+  what a loop over games costs without batching.
 
 Every measurement runs in a fresh process pinned to one core
 (``os.sched_setaffinity``), XLA and the BLAS libraries held to one thread
@@ -70,6 +70,7 @@ ROWS: tuple[tuple[str, str], ...] = (
     ("mantis", "2p greedy"),
     ("mantis", "2p expert"),
     ("engine", "2p random, one game at a time"),
+    ("engine", "2p expert, one game at a time"),
 )
 
 ONE_THREAD = {
@@ -162,29 +163,36 @@ def measure_mantis(row: str, batch: int, seconds: float) -> dict[str, Any]:
     return {"steps": calls * batch, "wall": wall, "cpu": cpu, "version": np.__version__}
 
 
-def measure_engine(batch: int, seconds: float) -> dict[str, Any]:
+def measure_engine(row: str, batch: int, seconds: float) -> dict[str, Any]:
     import random
 
     from mantis.engine import Game
+    from mantis.players.bots.expert import ExpertBot
 
     rng = random.Random(0)
     randrange = rng.randrange
+    expert = ExpertBot().choose if "expert" in row else None
     holder = {"game": Game.new(2, 0), "next": 1}
+    # a block of moves a call (as a batched step moves `batch` games): fewer for the
+    # expert, whose moves cost more
+    block = batch if expert is None else batch // 16
 
     def step() -> None:
         game = holder["game"]
-        # a block of `batch` moves a call, as a batched step moves `batch` games
-        for _ in range(batch):
+        for _ in range(block):
             if game.winners is not None:
                 game = Game.new(2, holder["next"])
                 holder["next"] += 1
-            actions = game.legal_actions()
-            game.play(actions[randrange(len(actions))])
+            if expert is None:
+                actions = game.legal_actions()
+                game.play(actions[randrange(len(actions))])
+            else:
+                game.play(expert(game.view()))
         holder["game"] = game
 
     step()
     calls, wall, cpu = _time(step, seconds)
-    return {"steps": calls * batch, "wall": wall, "cpu": cpu, "version": sys.version.split()[0]}
+    return {"steps": calls * block, "wall": wall, "cpu": cpu, "version": sys.version.split()[0]}
 
 
 def worker(side: str, row: str, batch: int, seconds: float, core: int) -> None:
@@ -194,7 +202,7 @@ def worker(side: str, row: str, batch: int, seconds: float, core: int) -> None:
     elif side == "mantis":
         result = measure_mantis(row, batch, seconds)
     else:
-        result = measure_engine(batch, seconds)
+        result = measure_engine(row, batch, seconds)
     print(json.dumps(result))
 
 
