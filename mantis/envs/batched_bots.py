@@ -119,15 +119,17 @@ def _exp(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 
 def _strengths(net: Network, x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """``net(x)`` over the last axis of ``x``, the bot's generated function's
-    arithmetic in its order: ``h = b + w0 * x0 + w1 * x1 + ...``, then
-    ``t += out * h`` for every unit with ``h > 0``."""
+    arithmetic in its order: ``h = b + w0 * x0 + w1 * x1 + ...`` (every unit at
+    once, each in that order), then ``t += out * h`` unit by unit for those with
+    ``h > 0``."""
+    w1 = np.array(net.w1)  # (units, features)
+    h = np.array(net.b1) + w1[:, 0] * x[..., 0, None]
+    for j in range(1, NUM_FEATURES):
+        h = h + w1[:, j] * x[..., j, None]
+    positive = h > 0.0
     t = np.zeros(x.shape[:-1])
-    columns = [x[..., j] for j in range(NUM_FEATURES)]
-    for row, b, out in zip(net.w1, net.b1, net.w2, strict=True):
-        h = b + row[0] * columns[0]
-        for j in range(1, NUM_FEATURES):
-            h = h + row[j] * columns[j]
-        t = t + np.where(h > 0.0, out * h, 0.0)
+    for unit, out in enumerate(net.w2):
+        t = t + np.where(positive[..., unit], out * h[..., unit], 0.0)
     return t
 
 
@@ -256,10 +258,14 @@ def expert_values(batch: MantisBatch, net: Network | None = None) -> npt.NDArray
 
 
 def expert_actions(batch: MantisBatch, net: Network | None = None) -> Ints:
-    """``expert`` (``mantis.players.bots.expert``) in every game: the option of
-    highest value, an earlier one (the bot's order) unless beaten by more than
-    1e-12, as action numbers."""
-    values = expert_values(batch, net)
+    """``expert`` (``mantis.players.bots.expert``) in every game, as action numbers."""
+    return expert_choices(batch, expert_values(batch, net))
+
+
+def expert_choices(batch: MantisBatch, values: npt.NDArray[np.float64]) -> Ints:
+    """The action the expert plays given its ``values`` (``expert_values``): the
+    option of highest value, an earlier one (the bot's order) unless beaten by
+    more than 1e-12."""
     n = batch.num_players
     best = np.zeros(batch.num_games, dtype=np.int64)
     rows = np.arange(batch.num_games)
@@ -276,6 +282,7 @@ def expert_actions(batch: MantisBatch, net: Network | None = None) -> Ints:
 
 __all__ = [
     "expert_actions",
+    "expert_choices",
     "expert_features",
     "expert_values",
     "greedy_actions",
