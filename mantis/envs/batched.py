@@ -9,9 +9,10 @@ For self-play at scale: a learner, or a data generator, that wants
 thousands of positions a call rather than one.  The rules are the engine's
 (``mantis.engine.game``), written again over arrays; the deals are the
 engine's own: game ``i`` of a batch seeded ``s`` is ``Game.new(players,
-game_seed(s, i))``, dealt by the engine's ``dealt_deck`` (a SHAKE-128 digest
-per game cannot be vectorised, and one deal costs about as much as a few
-batched steps).  A test plays the same seeds and actions on the engine's
+game_seed(s, i))``: the engine's SHAKE-128 digest per seed
+(``deal_digest``, one hash call a game), the sort by key done for all the
+games dealt at once (ties in card order, as the engine breaks them).  A
+test plays the same seeds and actions on the engine's
 ``Game`` and compares every step: the events, the tanks, the scores, the
 seat to move, the end and its winners, and the observations.
 
