@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from ..players.clock import Clock
-from .limits import TokenBucket
+from .token_bucket import TokenBucket
 
 #: Keys an ``Allowances`` remembers at most.
 MOST_KEYS = 50_000

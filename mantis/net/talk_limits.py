@@ -14,7 +14,7 @@ from collections.abc import Hashable
 
 from ..players.clock import Clock
 from .allowances import Allowances
-from .limits import TokenBucket
+from .token_bucket import TokenBucket
 
 #: Lines of talk one connection may say: one every two seconds on average, five at once.
 TALK_RATE, TALK_BURST = 0.5, 5.0
