@@ -156,7 +156,7 @@ class Requests:
         if not line:
             return Problem(protocol.BAD_MESSAGE, "nothing is left of that line to say")
         channel = f"{room.code}:{'watchers' if asker.seat is None else 'players'}"
-        if not self.talk.allow(asker.connection, self.group_of(asker.connection), channel):
+        if not await self.talk.take(asker.connection, self.group_of(asker.connection), channel):
             return Problem(protocol.SLOW_DOWN, "you are talking too fast: wait a little")
         await room.say(asker.connection, line)
         return None

@@ -147,7 +147,7 @@ class TableServer:
         self.tables = TableCounts(directory, limits, self.rooms)
         self.connections_held = SharedCounts(directory, "connections:")
         self.rated = RatedGames(store, self.clock)
-        self.talk = TalkLimits(self.clock)
+        self.talk = TalkLimits(self.clock, directory)
         self.bots = BotShare(self.clock, limits.bot_moves)
         self.background: set[asyncio.Task[None]] = set()
         self.metrics = Metrics(self.node or "mantis", self._counts)
@@ -205,6 +205,7 @@ class TableServer:
         self.pages = PlainPages(
             self.rooms,
             store,
+            directory,
             self.clock,
             self.addresses,
             status=self._status,

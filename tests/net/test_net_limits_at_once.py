@@ -15,12 +15,14 @@ wherever an allowance refills, so nothing comes back while a test runs.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from netkit import (
     ROOMY,
+    WAIT,
     Client,
     at_once,
     create,
@@ -34,11 +36,14 @@ from netkit import (
     welcome,
 )
 
-from mantis.net import protocol
+from mantis.net import plain_pages, protocol
 from mantis.net.addresses import parse_networks
+from mantis.net.leaderboard_pages import HOLD_MOST, LEADERBOARD_PAGE
 from mantis.net.limits import ServerLimits
 from mantis.players.clock import ManualClock
 from mantis.store.player_keys import new_key
+from mantis.store.tables_sqlite import DB_NAME
+from mantis.store.tables_sqlite_db import TablesDB
 
 V = protocol.PROTOCOL_VERSION
 PROXY = parse_networks(["127.0.0.1"])
@@ -287,6 +292,94 @@ async def test_lines_at_once_on_one_table_are_ten_whoever_says_them(tmp_path: Pa
         await listener.until(lambda: len(heard(listener, protocol.Said)) >= 10, "ten lines")
         assert len(heard(listener, protocol.Said)) == 10
         await closed([ann, *crowd])
+
+
+# ---------------------------------------------------------------------- a connection's own
+
+
+async def test_messages_at_once_on_one_connection_are_thirty_then_ten_a_second(
+    tmp_path: Path,
+) -> None:
+    async with running_server(tmp_path, clock=ManualClock(frozen=True)) as (_, url):
+        ann = await create(url, ("human", "open"), "Ann")
+        await asyncio.gather(*(ann.send(protocol.ImBack()) for _ in range(40)))
+        # Each one read is answered (nobody is away while waiting); the ten past the
+        # burst are dropped unread, the first of a run told so.
+        await ann.until(lambda: len(heard(ann, protocol.Error)) >= 31, "every answer")
+        codes = [e.code for e in heard(ann, protocol.Error)]
+        assert codes.count(protocol.NOT_NOW) == 30 and codes.count(protocol.SLOW_DOWN) == 1
+        await ann.close()
+
+
+async def test_pings_at_once_are_answered_three_then_one_every_five_seconds(
+    tmp_path: Path,
+) -> None:
+    async with running_server(tmp_path, clock=ManualClock(frozen=True)) as (_, url):
+        ann = await create(url, ("human", "open"), "Ann")
+        await asyncio.gather(*(ann.send(protocol.Ping(n)) for n in range(6)))
+        await ann.until(
+            lambda: len(heard(ann, protocol.Pong)) + len(heard(ann, protocol.Error)) >= 6,
+            "every ping answered",
+        )
+        assert [p.id for p in heard(ann, protocol.Pong)] == [0, 1, 2]
+        assert [e.code for e in heard(ann, protocol.Error)] == [protocol.SLOW_DOWN] * 3
+        await ann.close()
+
+
+# ---------------------------------------------------------------------- plain pages
+
+
+async def pages_at_once(url: str, paths: list[str], sources: list[str]) -> list[int]:
+    """Each ``GET`` of ``paths`` (from its source address) written together; their
+    statuses, in order."""
+    host, port = "127.0.0.1", int(url.rsplit(":", 1)[1])
+    streams = await asyncio.gather(
+        *(asyncio.open_connection(host, port, local_addr=(source, 0)) for source in sources)
+    )
+    for (_, writer), path in zip(streams, paths, strict=True):
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+    await asyncio.gather(*(writer.drain() for _, writer in streams))
+
+    async def status(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> int:
+        line = await reader.readline()
+        await reader.read()
+        writer.close()
+        return int(line.split()[1])
+
+    return list(await asyncio.gather(*(status(r, w) for r, w in streams)))
+
+
+async def test_pages_asked_at_once_from_one_address_are_twenty(tmp_path: Path) -> None:
+    clock = ManualClock(frozen=True)
+    async with running_server(tmp_path, clock=clock) as (_, url):
+        asked = asyncio.ensure_future(pages_at_once(url, ["/tables"] * 24, ["127.0.0.1"] * 24))
+        # The four past the allowance are answered once their wait is over.
+        await asyncio.wait_for(clock.until_pending(plain_pages.PAGE_HOLD_MOST, 4), WAIT)
+        clock.advance(plain_pages.PAGE_HOLD_MOST)
+        statuses = await asyncio.wait_for(asked, WAIT)
+        assert sorted(statuses) == [200] * 20 + [429] * 4
+
+
+async def test_leaderboard_pages_read_at_once_are_eight_however_many_ask(tmp_path: Path) -> None:
+    TablesDB(tmp_path / DB_NAME).close()
+    with sqlite3.connect(tmp_path / DB_NAME) as db:  # a board of twenty pages
+        db.executemany(
+            "INSERT INTO players (name_key, name, key_hash, games, created_at) "
+            "VALUES (?, ?, 'k', 1, '2026-01-01T00:00:00+00:00')",
+            [(f"p{n}", f"P{n}") for n in range(20 * LEADERBOARD_PAGE)],
+        )
+    clock = ManualClock(frozen=True)
+    async with running_server(tmp_path, clock=clock) as (_, url):
+        await pages_at_once(url, ["/leaderboard"], [elsewhere(20)])  # (the count, read)
+        paths = [f"/leaderboard?page={n}" for n in range(2, 14)]  # twelve pages not held
+        asked = asyncio.ensure_future(
+            pages_at_once(url, paths, [elsewhere(n) for n in range(1, 13)])
+        )
+        await asyncio.wait_for(clock.until_pending(HOLD_MOST, 5), WAIT)
+        clock.advance(HOLD_MOST)
+        statuses = await asyncio.wait_for(asked, WAIT)
+        # Eight reads at once (one of them was the first page's), then four a second.
+        assert sorted(statuses) == [200] * 7 + [503] * 5
 
 
 # ---------------------------------------------------------------------- rated games

@@ -148,6 +148,30 @@ async def test_a_pair_plays_three_rated_games_a_day_and_more_the_next(tmp_path: 
             await client.close()
 
 
+async def test_a_pair_is_two_people_whatever_names_they_sit_under(tmp_path: Path) -> None:
+    # One key sits as Tess, Tessa and Tina against Bea: one person, three names.  Their
+    # fourth rated game of the day is unrated, under whichever name.
+    tess, bea = new_key(), new_key()
+    async with running_server(tmp_path) as (server, url):
+        for n, name in enumerate(("Tess", "Tessa", "Tina", "Tess")):
+            host = await create(
+                url, ("human", "open"), name, key=tess, rated=True, source=elsewhere(1)
+            )
+            guest = await join(url, welcome(host).code, "Bea", key=bea, source=elsewhere(2))
+            told = await judged(host, 2)
+            if n < 3:
+                assert told.counts, told
+            else:  # said before the game, and the game is played unrated
+                assert not told.counts and "played 3 rated games together today" in told.why
+            await host.send(protocol.Start())
+            await asyncio.gather(play_my_turns(host, 0), play_my_turns(guest, 1))
+            for client in (host, guest):
+                await client.close()
+        bea_games = (await server.store.players(["bea"]))["bea"].games
+        names = await server.store.players(["tess", "tessa", "tina"])
+        assert bea_games == 3 and sum(p.games for p in names.values()) == 3
+
+
 # ---------------------------------------------------------------------- 2. another game counts
 
 
