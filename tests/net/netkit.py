@@ -297,10 +297,14 @@ class Client:
             await self._reader
 
 
-def elsewhere(n: int) -> str:
-    """A loopback address in a network (a /24) of its own for each ``n`` (from 1): people
-    who rate each other must sit from different networks."""
-    return f"127.{n // 250}.{n % 250}.1"
+def elsewhere(n: int, host: int = 1) -> str:
+    """A loopback address in a network of its own (an IPv4 /24) for each ``n`` from 1:
+    people who rate each other must sit from different networks.  The networks are
+    neighbours (127.0.n.0/24: one /16), so a wider idea of a network than a /24 makes
+    them one; ``host`` picks another address in the same /24 (one network, two
+    addresses: two address groups, as far as the limits per address go)."""
+    assert n >= 1 and 1 <= host <= 254, (n, host)  # (127.0.0.1 is every other client's)
+    return f"127.{n // 250}.{n % 250}.{host}"
 
 
 def player_id(key: str | None) -> str | None:
