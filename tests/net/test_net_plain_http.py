@@ -12,8 +12,9 @@ import json
 import socket
 from pathlib import Path
 
-from netkit import WAIT, ServerProcess, create, welcome
+from netkit import WAIT, ServerProcess, create, play_my_turns, turn_to_answer, welcome
 
+from mantis.engine import SCORE, CardRevealed
 from mantis.net import protocol
 
 
@@ -93,6 +94,38 @@ async def test_pipelined_requests_are_answered_or_closed_and_head_has_no_body(
         assert server.stop() == 0
     errors = server.process.stderr.read() if server.process.stderr else ""
     assert "Traceback" not in errors and "Error" not in errors, errors
+
+
+async def test_the_list_of_tables_counts_each_games_moves_as_they_are_played(
+    tmp_path: Path,
+) -> None:
+    server = ServerProcess(tmp_path)
+
+    async def listed() -> dict[str, object]:
+        [(_, _, body)] = responses(await asyncio.to_thread(exchange, server.port, GET_TABLES))
+        [table] = json.loads(body)
+        return table
+
+    try:
+        ann = await create(server.url, seats=("human", "greedy"), name="Ann")
+        assert (await listed())["moves"] == 0
+        await ann.send(protocol.Start())
+        for _ in range(3):  # at each of Ann's turns: every move played so far
+            turn = await ann.until(
+                lambda: (t := turn_to_answer(ann.stream)) and t.seat == 0 and t, "Ann's turn"
+            )
+            played = sum(isinstance(m, CardRevealed) for m in ann.stream)
+            assert played == turn.turn
+            table = await listed()
+            assert (table["state"], table["moves"]) == ("playing", played), table
+            await ann.send(protocol.Act(turn.turn, SCORE))
+            await ann.until(lambda t=turn: turn_to_answer(ann.stream) != t, "her move")
+        await play_my_turns(ann, 0)
+        turns = sum(isinstance(m, CardRevealed) for m in ann.stream)
+        assert (await listed())["state"] == "over" and (await listed())["moves"] == turns
+        await asyncio.wait_for(ann.close(), WAIT)
+    finally:
+        assert server.stop() == 0
 
 
 async def test_smuggled_bodies_and_oversized_heads_get_nothing_or_a_4xx_never_a_traceback(
