@@ -7,7 +7,9 @@ notes a table leaves for whichever node runs it next (an offer of another
 game, when bots fill a quick-play table), and counts kept per key with an
 expiry — wrong-code guesses per address, and
 whatever else a limit needs counted across the whole server (tables or
-connections per address).
+connections per address, new names a day, allowances of talk and pages).
+A limit's count is taken in one step with the look at it (``take_hit``,
+``take_token``, ``add``): callers at once never all pass it.
 Nothing here must last: a directory lost is rebuilt by the nodes as they
 go on.  ``LocalDirectory`` keeps it in this process (one node);
 ``RedisDirectory`` shares it between nodes.
