@@ -110,10 +110,6 @@ class Directory(Protocol):
         """Forget the text under ``key``."""
         ...
 
-    async def hit(self, key: str, window: float) -> None:
-        """One event under ``key`` now, remembered for ``window`` seconds."""
-        ...
-
     async def hits(self, key: str, window: float) -> Hits:
         """The events under ``key`` within the last ``window`` seconds."""
         ...
@@ -266,9 +262,6 @@ class LocalDirectory:
 
     async def drop_note(self, key: str) -> None:
         self._notes.pop(key, None)
-
-    async def hit(self, key: str, window: float) -> None:
-        self._remember(key)
 
     def _remember(self, key: str) -> str:
         if len(self._hits) > MAX_KEYS:

@@ -206,18 +206,9 @@ class RedisDirectory:
     async def drop_note(self, key: str) -> None:
         await self.redis.delete(f"{PREFIX}note:{key}")
 
-    async def hit(self, key: str, window: float) -> None:
-        now = time.time()
-        name = f"{PREFIX}hits:{key}"
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zadd(name, {f"{now}:{secrets.token_hex(4)}": now})
-            pipe.zremrangebyscore(name, "-inf", now - window)
-            pipe.pexpire(name, int(window * 1000) + 1000)
-            await pipe.execute()
-
     async def hits(self, key: str, window: float) -> Hits:
         # Every join asks, and nearly always nobody behind the address has missed: one
-        # command then, not three (``hit`` drops the hits that have aged out).
+        # command then, not three (``take_hit`` drops the hits that have aged out).
         now = time.time()
         name, since = f"{PREFIX}hits:{key}", f"({now - window}"
         count = await self._lane.execute("ZCOUNT", name, since, "+inf")

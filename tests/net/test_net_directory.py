@@ -95,7 +95,7 @@ async def test_a_list_that_expired_is_said_to_be_gone(redis_server) -> None:
 async def test_hits_are_counted_within_their_window_by_every_node(directories) -> None:
     one, two = directories
     for n in range(3):
-        await (one if n % 2 else two).hit("guess:10.0.0.1", 60)
+        await (one if n % 2 else two).take_hit("guess:10.0.0.1", 60, 10)
     hits = await one.hits("guess:10.0.0.1", 60)
     assert hits.count == 3 and 0 < hits.clears_in <= 60
     assert (await two.hits("guess:10.0.0.2", 60)).count == 0
@@ -203,7 +203,7 @@ async def test_a_local_count_and_hit_expire_on_the_clock() -> None:
     clock = ManualClock()
     directory = LocalDirectory(clock)
     await directory.add("connections:a", 5, ttl=30)
-    await directory.hit("guess:a", 60)
+    await directory.take_hit("guess:a", 60, 10)
     clock.advance(31)
     assert await directory.count("connections:a") == 0
     assert (await directory.hits("guess:a", 60)).count == 1
