@@ -106,6 +106,7 @@ async def test_the_list_of_tables_counts_each_games_moves_as_they_are_played(
         [table] = json.loads(body)
         return table
 
+    ann = None
     try:
         ann = await create(server.url, seats=("human", "greedy"), name="Ann")
         assert (await listed())["moves"] == 0
@@ -123,8 +124,9 @@ async def test_the_list_of_tables_counts_each_games_moves_as_they_are_played(
         await play_my_turns(ann, 0)
         turns = sum(isinstance(m, CardRevealed) for m in ann.stream)
         assert (await listed())["state"] == "over" and (await listed())["moves"] == turns
-        await asyncio.wait_for(ann.close(), WAIT)
     finally:
+        if ann is not None:  # (first: the server's stop waits for its connections)
+            await asyncio.wait_for(ann.close(), WAIT)
         assert server.stop() == 0
 
 
