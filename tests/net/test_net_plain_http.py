@@ -1,4 +1,5 @@
-"""The server's plain HTTP pages at the byte level, against a real ``mantis serve``.
+"""The server's plain HTTP pages at the byte level, against a real ``mantis serve`` (or,
+for what a page says, one running here).
 
 Raw sockets, so what is tested is what goes over the wire: a request pipelined
 behind another, a header block split across packets, ``HEAD`` and other
@@ -12,7 +13,15 @@ import json
 import socket
 from pathlib import Path
 
-from netkit import WAIT, ServerProcess, create, play_my_turns, turn_to_answer, welcome
+from netkit import (
+    WAIT,
+    ServerProcess,
+    create,
+    play_my_turns,
+    running_server,
+    turn_to_answer,
+    welcome,
+)
 
 from mantis.engine import SCORE, CardRevealed
 from mantis.net import protocol
@@ -99,16 +108,15 @@ async def test_pipelined_requests_are_answered_or_closed_and_head_has_no_body(
 async def test_the_list_of_tables_counts_each_games_moves_as_they_are_played(
     tmp_path: Path,
 ) -> None:
-    server = ServerProcess(tmp_path)
+    async with running_server(tmp_path) as (_, url):
+        port = int(url.rsplit(":", 1)[1])
 
-    async def listed() -> dict[str, object]:
-        [(_, _, body)] = responses(await asyncio.to_thread(exchange, server.port, GET_TABLES))
-        [table] = json.loads(body)
-        return table
+        async def listed() -> dict[str, object]:
+            [(_, _, body)] = responses(await asyncio.to_thread(exchange, port, GET_TABLES))
+            [table] = json.loads(body)
+            return table
 
-    ann = None
-    try:
-        ann = await create(server.url, seats=("human", "greedy"), name="Ann")
+        ann = await create(url, seats=("human", "greedy"), name="Ann")
         assert (await listed())["moves"] == 0
         await ann.send(protocol.Start())
         for _ in range(3):  # at each of Ann's turns: every move played so far
@@ -124,10 +132,7 @@ async def test_the_list_of_tables_counts_each_games_moves_as_they_are_played(
         await play_my_turns(ann, 0)
         turns = sum(isinstance(m, CardRevealed) for m in ann.stream)
         assert (await listed())["state"] == "over" and (await listed())["moves"] == turns
-    finally:
-        if ann is not None:  # (first: the server's stop waits for its connections)
-            await asyncio.wait_for(ann.close(), WAIT)
-        assert server.stop() == 0
+        await ann.close()
 
 
 async def test_smuggled_bodies_and_oversized_heads_get_nothing_or_a_4xx_never_a_traceback(
