@@ -39,7 +39,7 @@ from ..engine import GameRecord
 from ..players.clock import Clock
 from ..rating.levels import level_rating
 from ..rating.scale import Rating
-from ..store.player_ratings import GameRating, StoredPlayer
+from ..store.player_ratings import GameRating, RatedStart, StoredPlayer
 from ..store.tables_interface import TableStore
 from . import protocol
 
@@ -127,7 +127,8 @@ class RatedGames:
         pairs = [(a, b) for i, a in enumerate(people) for b in people[i + 1 :]]
         keys = [(_key(a), _key(b)) for a, b in pairs]
         if game_id is not None:
-            over = await self.store.count_rated(game_id, keys, since, PAIR_GAMES_PER_DAY, now)
+            start = RatedStart(game_id, tuple(keys), since, PAIR_GAMES_PER_DAY, now)
+            over = await self.store.count_rated(start)
             if over is not None:
                 first, second = pairs[keys.index((over.first, over.second))]
                 return _too_many(first, second, over.games)

@@ -85,6 +85,19 @@ class Bound:
 
 
 @dataclass(frozen=True, slots=True)
+class RatedStart:
+    """A rated game starting, to count for each pair of people at it: the game, the pairs
+    (two keys' ids each), the moment it starts, and the day's limit (``most`` games a pair
+    started since ``since``)."""
+
+    game_id: int
+    pairs: tuple[tuple[str, str], ...]
+    since: datetime
+    most: int
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class PairDay:
     """Two people (their keys' ids, as asked) and the rated games they played together
     within the day asked about."""

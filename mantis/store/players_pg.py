@@ -19,6 +19,7 @@ from .player_ratings import (
     GameRating,
     NameClaim,
     PairDay,
+    RatedStart,
     StoredPlayer,
     Unbound,
     held_by_another,
@@ -146,18 +147,12 @@ async def pair_games(db: Any, first: str, second: str, since: datetime) -> int:
 PAIR_LOCK = 7215394
 
 
-async def count_rated(
-    db: Any,
-    game_id: int,
-    pairs: Sequence[tuple[str, str]],
-    since: datetime,
-    most: int,
-    at: datetime,
-) -> PairDay | None:
-    """Count game ``game_id`` for each pair unless one has ``most`` games since ``since``
-    (that pair, then); a game counted already is counted as it was (None)."""
+async def count_rated(db: Any, game: RatedStart) -> PairDay | None:
+    """Count ``game`` for each of its pairs unless one has ``game.most`` games since
+    ``game.since`` (that pair, then); a game counted already is counted as it was (None)."""
+    game_id, since = game.game_id, game.since
     # One count of a pair at a time, across nodes (locked in one order: never a circle).
-    for low, high in sorted({tuple(sorted(pair)) for pair in pairs}):
+    for low, high in sorted({tuple(sorted(pair)) for pair in game.pairs}):
         await db.execute(
             "SELECT pg_advisory_xact_lock($1, hashtext($2))", PAIR_LOCK, f"{low}:{high}"
         )
@@ -169,11 +164,11 @@ async def count_rated(
         since,
     )
     rows = []
-    for first, second in pairs:
+    for first, second in game.pairs:
         together = await pair_games(db, first, second, since)
-        if together >= most:
+        if together >= game.most:
             return PairDay(first, second, together)
-        rows.append((game_id, *sorted((first, second)), at))
+        rows.append((game_id, *sorted((first, second)), game.at))
     await db.executemany(
         "INSERT INTO rated_pairs (game_id, first_key, second_key, started_at) "
         "VALUES ($1, $2, $3, $4)",

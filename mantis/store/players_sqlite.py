@@ -21,6 +21,7 @@ from .player_ratings import (
     GameRating,
     NameClaim,
     PairDay,
+    RatedStart,
     StoredPlayer,
     Unbound,
     held_by_another,
@@ -135,17 +136,11 @@ def pair_games(db: sqlite3.Connection, first: str, second: str, since: datetime)
     return int(count)
 
 
-def count_rated(
-    db: sqlite3.Connection,
-    game_id: int,
-    pairs: Sequence[tuple[str, str]],
-    since: datetime,
-    most: int,
-    at: datetime,
-) -> PairDay | None:
-    """Count game ``game_id`` for each pair unless one has ``most`` games since ``since``
-    (that pair, then); a game counted already is counted as it was (None).  The writer's
-    one transaction: nothing runs between the counts and the rows."""
+def count_rated(db: sqlite3.Connection, game: RatedStart) -> PairDay | None:
+    """Count ``game`` for each of its pairs unless one has ``game.most`` games since
+    ``game.since`` (that pair, then); a game counted already is counted as it was (None).
+    The writer's one transaction: nothing runs between the counts and the rows."""
+    game_id, since = game.game_id, game.since
     if db.execute("SELECT 1 FROM rated_pairs WHERE game_id = ? LIMIT 1", (game_id,)).fetchone():
         return None
     db.execute(  # (older than the day and finished: they count for nothing any more)
@@ -154,11 +149,11 @@ def count_rated(
         (iso_time(since),),
     )
     rows = []
-    for first, second in pairs:
+    for first, second in game.pairs:
         together = pair_games(db, first, second, since)
-        if together >= most:
+        if together >= game.most:
             return PairDay(first, second, together)
-        rows.append((game_id, *sorted((first, second)), iso_time(at)))
+        rows.append((game_id, *sorted((first, second)), iso_time(game.at)))
     db.executemany(
         "INSERT INTO rated_pairs (game_id, first_key, second_key, started_at) VALUES (?, ?, ?, ?)",
         rows,

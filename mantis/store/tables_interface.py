@@ -28,7 +28,15 @@ from enum import StrEnum
 from typing import Protocol
 
 from ..engine import Action
-from .player_ratings import Bound, GameRating, NameClaim, PairDay, StoredPlayer, Unbound
+from .player_ratings import (
+    Bound,
+    GameRating,
+    NameClaim,
+    PairDay,
+    RatedStart,
+    StoredPlayer,
+    Unbound,
+)
 from .table_rules import TableRules
 
 
@@ -219,17 +227,10 @@ class TableStore(Protocol):
         since ``since``: those being played count from their start (``count_rated``)."""
         ...
 
-    async def count_rated(
-        self,
-        game_id: int,
-        pairs: Sequence[tuple[str, str]],
-        since: datetime,
-        most: int,
-        at: datetime,
-    ) -> PairDay | None:
-        """Count game ``game_id`` (starting ``at``) as a rated game of each pair of people in
-        ``pairs`` (their keys' ids), unless a pair played ``most`` started since ``since``:
-        None (counted), or that pair and its count (nothing counted).
+    async def count_rated(self, game: RatedStart) -> PairDay | None:
+        """Count ``game`` as a rated game of each of its pairs of people, unless a pair
+        played ``game.most`` started since ``game.since``: None (counted), or that pair and
+        its count (nothing counted).
 
         Checked and counted in one step (across nodes too), so games starting together
         never pass ``most`` between them.  A game counted already (resumed after a restart

@@ -18,7 +18,15 @@ from typing import Any
 from ..engine import SCORE, Action, Steal, steal
 from . import players_pg
 from .pg_connections import PgConnections, Rows, one_line, shown
-from .player_ratings import Bound, GameRating, NameClaim, PairDay, StoredPlayer, Unbound
+from .player_ratings import (
+    Bound,
+    GameRating,
+    NameClaim,
+    PairDay,
+    RatedStart,
+    StoredPlayer,
+    Unbound,
+)
 from .table_rules import RULE_NAMES, TableRules
 from .tables_interface import (
     RoomPhase,
@@ -225,18 +233,8 @@ class PgTableStore(PgConnections):
     async def pair_games(self, first: str, second: str, since: datetime) -> int:
         return await self._read(lambda db: players_pg.pair_games(db, first, second, since))
 
-    async def count_rated(
-        self,
-        game_id: int,
-        pairs: Sequence[tuple[str, str]],
-        since: datetime,
-        most: int,
-        at: datetime,
-    ) -> PairDay | None:
-        pairs = tuple(pairs)
-        counted: PairDay | None = await self._write(
-            lambda db: players_pg.count_rated(db, game_id, pairs, since, most, at)
-        )
+    async def count_rated(self, game: RatedStart) -> PairDay | None:
+        counted: PairDay | None = await self._write(lambda db: players_pg.count_rated(db, game))
         return counted
 
     async def rebuild_name_keys(self, capitals: Callable[[str], str]) -> int:

@@ -21,7 +21,15 @@ from typing import TypeVar
 
 from ..engine import Action
 from . import players_sqlite
-from .player_ratings import Bound, GameRating, NameClaim, PairDay, StoredPlayer, Unbound
+from .player_ratings import (
+    Bound,
+    GameRating,
+    NameClaim,
+    PairDay,
+    RatedStart,
+    StoredPlayer,
+    Unbound,
+)
 from .sqlite_writer import Reader, Writer
 from .table_rules import TableRules
 from .tables_interface import StoreConflict, StoredRoom, StoredSeat, StoreError
@@ -127,18 +135,8 @@ class SqliteTableStore:
             lambda db: players_sqlite.pair_games(db.connection, first, second, since)
         )
 
-    async def count_rated(
-        self,
-        game_id: int,
-        pairs: Sequence[tuple[str, str]],
-        since: datetime,
-        most: int,
-        at: datetime,
-    ) -> PairDay | None:
-        pairs = tuple(pairs)
-        return await self._run(
-            lambda db: players_sqlite.count_rated(db.connection, game_id, pairs, since, most, at)
-        )
+    async def count_rated(self, game: RatedStart) -> PairDay | None:
+        return await self._run(lambda db: players_sqlite.count_rated(db.connection, game))
 
     async def rebuild_name_keys(self, capitals: Callable[[str], str]) -> int:
         return await self._run(lambda db: players_sqlite.rebuild_name_keys(db.connection, capitals))

@@ -15,11 +15,11 @@ wherever an allowance refills, so nothing comes back while a test runs.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 from netkit import (
     ROOMY,
     WAIT,
@@ -35,15 +35,14 @@ from netkit import (
     running_server,
     welcome,
 )
+from test_net_shares import a_board
 
 from mantis.net import plain_pages, protocol
 from mantis.net.addresses import parse_networks
-from mantis.net.leaderboard_pages import HOLD_MOST, LEADERBOARD_PAGE
+from mantis.net.leaderboard_pages import HOLD_MOST
 from mantis.net.limits import ServerLimits
 from mantis.players.clock import ManualClock
 from mantis.store.player_keys import new_key
-from mantis.store.tables_sqlite import DB_NAME
-from mantis.store.tables_sqlite_db import TablesDB
 
 V = protocol.PROTOCOL_VERSION
 PROXY = parse_networks(["127.0.0.1"])
@@ -75,25 +74,24 @@ async def closed(clients: list[Client]) -> None:
 # ---------------------------------------------------------------------- tables
 
 
-async def test_creates_at_once_from_one_address_open_ten_tables_and_no_more(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    ("limits", "via", "opened", "refused"),
+    [
+        # One address asks for fourteen: ten (the default), whatever the server holds.
+        (ServerLimits(connections_per_address=100), EVE, 10, protocol.TOO_MANY_TABLES),
+        # Nine addresses ask for one each, of a server that holds four.
+        (replace(ROOMY, max_tables=4), others(9), 4, protocol.SERVER_FULL),
+    ],
+    ids=["one address", "the server"],
+)
+async def test_tables_asked_for_at_once_are_as_many_as_may_be_and_no_more(
+    tmp_path: Path, limits: ServerLimits, via: str | list[str], opened: int, refused: str
 ) -> None:
-    limits = ServerLimits(connections_per_address=100)  # (ten tables: the default)
+    asked = 14 if isinstance(via, str) else len(via)
     async with running_server(tmp_path, limits=limits, trusted_proxies=PROXY) as (server, url):
-        clients = await at_once(url, creates(14), via=EVE)
-        assert outcomes(clients) == {"welcome": 10, protocol.TOO_MANY_TABLES: 4}
-        assert len(server.rooms) == 10
-        await closed(clients)
-
-
-async def test_creates_at_once_from_many_addresses_fill_the_server_and_no_more(
-    tmp_path: Path,
-) -> None:
-    limits = limited(max_tables=4)
-    async with running_server(tmp_path, limits=limits, trusted_proxies=PROXY) as (server, url):
-        clients = await at_once(url, creates(9), via=others(9))
-        assert outcomes(clients) == {"welcome": 4, protocol.SERVER_FULL: 5}
-        assert len(server.rooms) == 4
+        clients = await at_once(url, creates(asked), via=via)
+        assert outcomes(clients) == {"welcome": opened, refused: asked - opened}
+        assert len(server.rooms) == opened
         await closed(clients)
 
 
@@ -361,13 +359,7 @@ async def test_pages_asked_at_once_from_one_address_are_twenty(tmp_path: Path) -
 
 
 async def test_leaderboard_pages_read_at_once_are_eight_however_many_ask(tmp_path: Path) -> None:
-    TablesDB(tmp_path / DB_NAME).close()
-    with sqlite3.connect(tmp_path / DB_NAME) as db:  # a board of twenty pages
-        db.executemany(
-            "INSERT INTO players (name_key, name, key_hash, games, created_at) "
-            "VALUES (?, ?, 'k', 1, '2026-01-01T00:00:00+00:00')",
-            [(f"p{n}", f"P{n}") for n in range(20 * LEADERBOARD_PAGE)],
-        )
+    a_board(tmp_path)  # (twenty pages)
     clock = ManualClock(frozen=True)
     async with running_server(tmp_path, clock=clock) as (_, url):
         await pages_at_once(url, ["/leaderboard"], [elsewhere(20)])  # (the count, read)

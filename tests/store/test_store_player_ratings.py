@@ -14,7 +14,14 @@ from mantis.engine import SCORE
 from mantis.rating.levels import level_rating
 from mantis.rating.scale import Rating
 from mantis.rating.update import rate
-from mantis.store.player_ratings import Bound, GameRating, NameClaim, PairDay, Unbound
+from mantis.store.player_ratings import (
+    Bound,
+    GameRating,
+    NameClaim,
+    PairDay,
+    RatedStart,
+    Unbound,
+)
 from mantis.store.table_rules import TableRules
 from mantis.store.tables_interface import StoredSeat, TableStore
 from mantis.store.tables_schema import SCHEMA_VERSION, key_id
@@ -144,12 +151,16 @@ async def test_rated_games_count_for_a_pair_of_people_from_their_start(table_sto
     store = table_store.store
     ann, bea, cy = (key_id(f"key-{name}") for name in ("ann", "bea", "cy"))
     since = NOW - DAY
+
+    def starting(game: int, *pairs: tuple[str, str]) -> RatedStart:
+        return RatedStart(game, pairs, since, 3, NOW)
+
     games = [await a_game(store, code) for code in ("ABCD", "EFGH", "IJKL", "MNPQ", "RSTV")]
     other = await table_store.opener()  # a second server on the same data (another node)
     try:
         counted = await asyncio.gather(
             *(
-                (store, other)[n % 2].count_rated(game, [(ann, bea)], since, 3, NOW)
+                (store, other)[n % 2].count_rated(starting(game, (ann, bea)))
                 for n, game in enumerate(games)
             )
         )
@@ -160,15 +171,15 @@ async def test_rated_games_count_for_a_pair_of_people_from_their_start(table_sto
     assert [c for c in counted if c is not None] == [PairDay(ann, bea, 3)] * 2
     assert await store.pair_games(bea, ann, since) == 3  # (in any order; being played)
     first = games[counted.index(None)]
-    assert await store.count_rated(first, [(bea, ann)], since, 3, NOW) is None  # resumed
+    assert await store.count_rated(starting(first, (bea, ann))) is None  # (resumed)
     assert await store.pair_games(ann, bea, since) == 3
     await store.finish_game(first, 0, [], "{}")  # it ended unrated: given back
     assert await store.pair_games(ann, bea, since) == 2
     # Three people: counted for every pair, or (one pair at its limit) for none.
     three = await a_game(store, "WXYZ")
-    assert await store.count_rated(three, [(ann, cy), (ann, bea)], since, 3, NOW) is None
+    assert await store.count_rated(starting(three, (ann, cy), (ann, bea))) is None
     four = await a_game(store, "BCDF")
-    over = await store.count_rated(four, [(cy, ann), (bea, ann)], since, 3, NOW)
+    over = await store.count_rated(starting(four, (cy, ann), (bea, ann)))
     assert over == PairDay(bea, ann, 3) and await store.pair_games(ann, cy, since) == 1
     # Past a day from their start, they count no more; a rotated key's games are the new
     # key's.
@@ -177,10 +188,8 @@ async def test_rated_games_count_for_a_pair_of_people_from_their_start(table_sto
     await hold(store, "Ann", "key-ann")
     assert await store.rekey("key-ann", "key-new") == 1
     new = key_id("key-new")
-    assert (
-        await store.pair_games(bea, new, since) == 3
-        and await store.pair_games(ann, bea, since) == 0
-    )
+    assert await store.pair_games(bea, new, since) == 3
+    assert await store.pair_games(ann, bea, since) == 0
     assert await store.pair_games(new, cy, since) == 1
 
 
