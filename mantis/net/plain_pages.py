@@ -3,8 +3,9 @@
 ``GET /status`` (the server's figures; on a cluster every live node's added
 up), ``/tables`` (the public tables, a page at a time) and ``/leaderboard``
 (``leaderboard_pages``).  The two costly ones are within each address
-group's share (``HTTP_RATE``, ``HTTP_BURST``); a WebSocket upgrade passes
-on to the server.
+group's share (``HTTP_RATE``, ``HTTP_BURST``), one across a cluster (kept in
+the directory, taken in one step); a WebSocket upgrade passes on to the
+server.
 
 ``PlainPages`` is handed what it reads: the rooms this process runs, the
 other nodes' public tables and figures (each a call that answers even with
@@ -28,8 +29,8 @@ from websockets.http11 import Request, Response
 from ..players.clock import Clock
 from ..store.tables_interface import RoomPhase, TableStore
 from .addresses import ClientAddresses
-from .allowances import Allowances
-from .directory import Listing
+from .allowances import SharedAllowances
+from .directory import Directory, Listing
 from .leaderboard_pages import LeaderboardPages
 from .plain_http import respond
 from .room import Room
@@ -56,6 +57,7 @@ class PlainPages:
         self,
         rooms: Mapping[str, Room],
         store: TableStore,
+        directory: Directory,
         clock: Clock,
         addresses: ClientAddresses,
         *,
@@ -70,7 +72,7 @@ class PlainPages:
         self.status = status
         self.listed_elsewhere = listed_elsewhere
         self.leaders = LeaderboardPages(store, clock)
-        self.asked = Allowances(HTTP_RATE, HTTP_BURST, clock)
+        self.asked = SharedAllowances(directory, "pages:", HTTP_RATE, HTTP_BURST, clock)
         """Plain pages each address group may ask for."""
         self._order: list[Room | Listing] = []
         self._order_at: float | None = None
@@ -91,8 +93,8 @@ class PlainPages:
                 str(connection.remote_address[0]) if connection.remote_address else "",
                 request.headers.get_all("X-Forwarded-For"),
             )
-            if not self.asked.allow(group):
-                wait = self.asked.wait(group)
+            wait = await self.asked.take(group)
+            if wait > 0:
                 # Answered once the wait is over: asking again at once only waits longer.
                 await self.clock.sleep(min(wait, PAGE_HOLD_MOST))
                 wait = max(1, math.ceil(wait))

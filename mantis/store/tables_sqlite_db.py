@@ -60,6 +60,7 @@ from .tables_schema import (
     upgrade_from_v2,
     upgrade_from_v3,
     upgrade_from_v4,
+    upgrade_from_v5,
 )
 
 T = TypeVar("T")
@@ -153,6 +154,8 @@ class TablesDB:
                 self._upgrade(upgrade_from_v3("sqlite"))
             elif version == 4:
                 self._upgrade(upgrade_from_v4("sqlite"), key_ids=True)
+            elif version == 5:
+                self._upgrade(upgrade_from_v5("sqlite"))
             else:
                 self._db.executescript(_SCHEMA)
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -187,6 +190,10 @@ class TablesDB:
                     "UPDATE players SET key_id = ? WHERE key_hash = ?",
                     [(key_id(h), h) for h in hashes],
                 )
+                # (once the ids are known; statement by statement: a script would commit)
+                for statement in upgrade_from_v5("sqlite").split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
             self._db.execute("COMMIT")
         except sqlite3.Error:
             if self._db.in_transaction:
@@ -341,6 +348,8 @@ class TablesDB:
         self._move_to(row[0], RoomPhase.OVER)
         if rating is not None:
             players_sqlite.rate(self._db, game_id, rating, when)
+        else:  # (counted for its pairs as it started, it ended unrated: given back)
+            self._db.execute("DELETE FROM rated_pairs WHERE game_id = ?", (game_id,))
 
     def drop_waiting(self, table_id: int) -> None:
         """Forget a table that never started (abandoned in its waiting room)."""

@@ -107,6 +107,41 @@ async def test_a_proof_must_answer_this_connections_challenge(tmp_path: Path) ->
         await ann.close()
 
 
+async def test_a_proof_over_any_nonce_but_this_connections_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key = new_key()
+    verifier = key_proof.verifier_of(key)
+    # Every proof the server works out, and the nonce it is over.
+    worked: list[str] = []
+    proof_of = key_proof.proof_of
+
+    def spied(of: str, nonce: str) -> str:
+        worked.append(nonce)
+        return proof_of(of, nonce)
+
+    async with running_server(tmp_path) as (_, url):
+        ann = await create(url, ("human", "open"), "Ann", key=key)  # the key is known now
+        monkeypatch.setattr(key_proof, "proof_of", spied)
+        first = next(m for m in ann.heard if isinstance(m, protocol.Challenge)).nonce
+        for other in (first, "0" * 64, "f" * 64, "", "mantis"):
+            worked.clear()
+            thief = await Client.connect(url)
+            await thief.send(protocol.Create(V, "Ann", ("human", "open"), player=player_id(key)))
+            challenge = await thief.next(protocol.Challenge)
+            await thief.send(protocol.Prove(proof=proof_of(verifier, other)))
+            error = await answer_of(thief)
+            assert isinstance(error, protocol.Error) and error.code == protocol.BAD_PROOF, other
+            # The server checked the proof against this connection's nonce, and no other.
+            assert worked == [challenge.nonce] and challenge.nonce != other
+            await thief.closes()
+        # Its own nonce's proof is taken.
+        honest = await create(url, ("human", "open"), "Ann", key=key)
+        assert welcome(honest).seat == 0
+        for client in (ann, honest):
+            await client.close()
+
+
 async def test_a_version_3_client_is_served_as_before_and_its_name_proved_in_version_4(
     tmp_path: Path,
 ) -> None:
