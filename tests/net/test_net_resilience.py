@@ -168,8 +168,16 @@ async def test_a_person_away_for_their_timeouts_says_back_and_plays_again(tmp_pa
                 ),
                 "the turn played",
             )
-        # The away bot plays her turns; the game waits at Bea's.
-        await bea.until(lambda: (t := turn_to_answer(bea.stream)) and t.seat == 1, "Bea's turn")
+
+        # The away bot plays her turns; the game waits at a turn of Bea's she has not answered
+        # (she may have answered one more before she heard Ann was away). Ann's stream may lag
+        # Bea's: her mark goes after every move she is still due.
+        def beas_new_turn(client) -> bool:
+            turn = turn_to_answer(client.stream)
+            return turn is not None and turn.seat == 1 and turn.turn not in waited
+
+        await bea.until(lambda: beas_new_turn(bea), "Bea's turn")
+        await ann.until(lambda: beas_new_turn(ann), "Bea's turn, as Ann hears it")
         assert room.seats[0].away and _presence(ann)[0] == "away"
         mark, errors = len(ann.stream), len(heard(ann, protocol.Error))
         await ann.send(protocol.ImBack())
