@@ -19,6 +19,7 @@ from __future__ import annotations
 import gymnasium
 
 from . import mantis_v0
+from .policies import BotPolicy
 from .single_agent import MantisEnv
 
 ENV_ID = "Mantis-v0"
@@ -26,4 +27,4 @@ ENV_ID = "Mantis-v0"
 if ENV_ID not in gymnasium.registry:
     gymnasium.register(id=ENV_ID, entry_point="mantis.envs.single_agent:MantisEnv")
 
-__all__ = ["ENV_ID", "MantisEnv", "mantis_v0"]
+__all__ = ["ENV_ID", "BotPolicy", "MantisEnv", "mantis_v0"]

@@ -56,8 +56,10 @@ from ..engine.cards import (
 )
 from ..engine.deal import HAND_SIZE
 from ..engine.seat_count import MAX_SEATS, MIN_SEATS, SEAT_RANGE, valid_seat_count
+from ..players import Player
 from .actions import NUM_ACTIONS, from_engine, name, to_engine
 from .observation import SIZE, Encoder
+from .policies import BotPolicy
 from .render import table_text
 from .rewards import win_shares
 
@@ -355,6 +357,31 @@ def state_from_record(game: pyspiel.Game, record: GameRecord) -> MantisState:
     return state
 
 
+class PolicyBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel has no type information
+    """A ``BotPolicy`` as OpenSpiel's ``pyspiel.Bot`` for ``player_id`` of ``python_mantis``."""
+
+    def __init__(self, player_id: int, bot: str | Player = "expert", *, seed: int | None = None):
+        pyspiel.Bot.__init__(self)
+        self._player_id = player_id
+        self.policy = BotPolicy(bot, seed=seed)
+
+    def player_id(self) -> int:
+        return self._player_id
+
+    def restart_at(self, state: Any) -> None:
+        """Nothing to forget: every decision reads the position afresh."""
+
+    def inform_action(self, state: Any, player_id: int, action: int) -> None:
+        """Nothing to follow: the next decision reads the position afresh."""
+
+    def provides_policy(self) -> bool:
+        return False
+
+    def step(self, state: Any) -> int:
+        """The bot's action in ``state`` (its player to move)."""
+        return self.policy(state.observation_tensor(self._player_id))
+
+
 pyspiel.register_game(GAME_TYPE, MantisGame)
 
 __all__ = [
@@ -364,6 +391,7 @@ __all__ = [
     "MantisGame",
     "MantisObserver",
     "MantisState",
+    "PolicyBot",
     "SHORT_NAME",
     "outcome_name",
     "state_from_record",
