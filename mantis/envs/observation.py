@@ -260,12 +260,12 @@ def counts_of(observation: object) -> np.ndarray:
     return counts
 
 
-def view_of(observation: object) -> View:
-    """The position an observation shows, as a ``View`` of the observing seat.
+def view_of(observation: object, seat: int = 0) -> View:
+    """The position an observation shows, as the ``View`` of the observing ``seat``.
 
-    Seats are numbered from the observer, as in the observation: the
-    observer is seat 0 and ``to_move`` is how many seats on the mover is
-    (0: the observer's turn), so a bot's ``steal(k)`` is action ``k``.  Every
+    The observation lists seats from the observer; the view numbers them as
+    the table does, the observer being ``seat`` (which the vector does not
+    hold: the environment knows it; default 0, ``Mantis-v0``'s learner).  Every
     field the rules and the chance of the next card depend on is the
     position's; what the vector does not hold is filled in plainly: which
     seen cards of a colour lie in a tank (the rules ask only how many),
@@ -274,6 +274,8 @@ def view_of(observation: object) -> View:
     """
     counts = counts_of(observation)
     n = int(counts[PLAYERS])
+    if type(seat) is not int or not 0 <= seat < n:
+        raise ValueError(f"seat {seat!r} is not a seat at a table of {n}")
     unseen_bits = counts[UNSEEN_CARDS]
     seen = ALL_CARDS_MASK
     for card in np.flatnonzero(unseen_bits).tolist():
@@ -282,8 +284,9 @@ def view_of(observation: object) -> View:
     spare: list[list[int]] = [[] for _ in range(NUM_COLOURS)]
     for card in cards_in(seen):
         spare[FACE[card]].append(card)
+    slots = [(k - seat) % n for k in range(n)]  # seat k's slot in the observation
     tanks: list[Tank] = []
-    for k in range(n):
+    for k in slots:
         tank: list[tuple[int, ...]] = []
         for colour, held in enumerate(counts[TANKS[k]].tolist()):
             cards = spare[colour]
@@ -292,7 +295,8 @@ def view_of(observation: object) -> View:
             tank.append(tuple(cards[:held]))
             del cards[:held]
         tanks.append(tuple(tank))
-    scores = tuple(counts[SCORES][:n].tolist())
+    slot_scores = counts[SCORES][:n].tolist()
+    scores = tuple(slot_scores[k] for k in slots)
     target = int(counts[TARGET])
     pile = int(counts[PILE])
     back_bits = int(counts[TOP_BACK] @ _COLOUR_BITS)
@@ -309,10 +313,10 @@ def view_of(observation: object) -> View:
             sizes = [sum(map(len, tank)) for tank in tanks]
             winners, reason = deck_out_winners(scores, sizes), "deck_out"
     return View(
-        seat=0,
+        seat=seat,
         players=n,
         target=target,
-        to_move=int(counts[TO_MOVE]),
+        to_move=(seat + int(counts[TO_MOVE])) % n,
         tanks=tuple(tanks),
         scores=scores,
         pile_size=pile,

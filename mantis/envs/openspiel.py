@@ -363,7 +363,7 @@ class PolicyBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel has no type infor
     def __init__(self, player_id: int, bot: str | Player = "expert", *, seed: int | None = None):
         pyspiel.Bot.__init__(self)
         self._player_id = player_id
-        self.policy = BotPolicy(bot, seed=seed)
+        self.policy = BotPolicy(bot, seat=player_id, seed=seed)
 
     def player_id(self) -> int:
         return self._player_id

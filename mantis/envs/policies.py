@@ -1,8 +1,8 @@
 """The project's bots as baselines that play from observations: ``policy(observation) -> action``.
 
     from mantis.envs import BotPolicy
-    expert = BotPolicy("expert")
-    action = expert(observation)
+    expert = BotPolicy("expert", seat=1)
+    action = expert(observation)  # seat 1's observation, its turn
 
 A ``BotPolicy`` takes any bot level (``random``, ``score``, ``casual``,
 ``greedy``, ``expert``), a plug-in bot (``package.module:Class``) or an
@@ -34,9 +34,20 @@ from .observation import view_of
 
 
 class BotPolicy:
-    """A bot as a policy over observations: ``policy(observation) -> action``."""
+    """A bot as a policy over observations: ``policy(observation) -> action``.
 
-    def __init__(self, bot: str | Player = "expert", *, seed: int | None = None) -> None:
+    ``seat``: the seat it plays (default 0, ``Mantis-v0``'s learner; in
+    PettingZoo, ``player_k`` is seat ``k``).  The observation lists seats
+    from the observer and does not say where the table starts; bots break
+    ties between seats, and draw their noise, in the table's order, so the
+    policy numbers the seats as the table does to choose what the bot
+    would.
+    """
+
+    def __init__(
+        self, bot: str | Player = "expert", *, seat: int = 0, seed: int | None = None
+    ) -> None:
+        self.seat = seat
         if isinstance(bot, str):
             bot = bot_factory(bot)()
         elif not is_player(bot):
@@ -45,11 +56,11 @@ class BotPolicy:
         if seed is not None:
             self.new_game(seed)
 
-    def new_game(self, seed: int, seat: int = 0) -> None:
-        """Seed the bot for a new game as ``mantis simulate`` seeds ``seat`` of ``seed``'s deal."""
+    def new_game(self, seed: int) -> None:
+        """Seed the bot for a new game as ``mantis simulate`` seeds its seat in ``seed``'s deal."""
         new_game = getattr(self.bot, "new_game", None)
         if new_game is not None:
-            new_game(seat, bot_rng(seed, seat))
+            new_game(self.seat, bot_rng(seed, self.seat))
 
     def __call__(self, observation: Any) -> int:
         """The action the bot chooses in the observed position, the observer to move.
@@ -57,14 +68,15 @@ class BotPolicy:
         ``ValueError`` in one line when the observation shows another seat to
         move, or a game that is over.
         """
-        view = view_of(observation)
+        seat = self.seat
+        view = view_of(observation, seat)
         if view.winners is not None:
             raise ValueError("the game is over: there is no action to choose")
-        if view.to_move != 0:
+        if view.to_move != seat:
             raise ValueError(
-                f"it is not the observing seat's turn (the seat {view.to_move} on is to move)"
+                f"it is not the observing seat's turn (seat {view.to_move} is to move)"
             )
-        return from_engine(view.players, 0, self.bot.choose(view))
+        return from_engine(view.players, seat, self.bot.choose(view))
 
 
 __all__ = ["BotPolicy"]
