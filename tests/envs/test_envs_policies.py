@@ -78,7 +78,7 @@ def test_a_policy_refuses_a_position_that_is_not_its_turn_or_is_over():
     game = Game.new(3, 2)
     view = game.view()
     other = (view.to_move + 1) % 3
-    with pytest.raises(ValueError, match="not seat .'s turn"):
+    with pytest.raises(ValueError, match="not the observing seat's turn"):
         BotPolicy("greedy", seat=other)(encode(view, other))
     game.play_out([make_bot("score").choose] * 3)
     with pytest.raises(ValueError, match="game is over"):
