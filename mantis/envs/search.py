@@ -89,7 +89,8 @@ class ExpertEvaluator(mcts.Evaluator):  # type: ignore[misc]  # OpenSpiel has no
     def prior(self, state: MantisState) -> list[tuple[int, float]]:
         """Chance nodes' exact probabilities; uniform over the legal moves elsewhere."""
         if state.is_chance_node():
-            return state.chance_outcomes()  # type: ignore[no-any-return]
+            outcomes: list[tuple[int, float]] = state.chance_outcomes()
+            return outcomes
         legal = state.legal_actions()
         return [(action, 1.0 / len(legal)) for action in legal]
 
