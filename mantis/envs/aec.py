@@ -70,6 +70,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo: untyped
         super().__init__()
         self.num_players = num_players
         self.render_mode = render_mode
+        # the modes that print text say what the last move did: only they need the events
+        self._narrated = render_mode in ("ansi", "human")
         self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         table = Spaces(num_players, table_actions=table_actions, scaled=scaled)
@@ -140,7 +142,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo: untyped
         if action is None:
             raise IllegalActionError(f"{agent} is to move: None is not an action")
         move = to_engine(self.num_players, game.to_move, action)
-        if self.render_mode is None:
+        if not self._narrated:
             game.play(move)
         else:
             self._last = move_text(game.apply(move), self.possible_agents)

@@ -106,6 +106,8 @@ class MantisEnv(gymnasium.Env[Any, np.int64]):
         self.num_players = num_players
         self.opponents: list[Player | None] = [None, *_opponents(num_players, opponents)]
         self.render_mode = render_mode
+        # the modes that print text say what the last move did: only they need the events
+        self._narrated = render_mode in ("ansi", "human")
         self.illegal_reward = float(illegal_reward)
         table = self._table = Spaces(num_players, table_actions=table_actions, scaled=scaled)
         self._masked = masked_observation
@@ -159,7 +161,7 @@ class MantisEnv(gymnasium.Env[Any, np.int64]):
                 info = {"action_mask": none, "illegal_action": True}
                 return self._observe(game.view(), none), self.illegal_reward, True, False, info
             move = to_engine(self.num_players, LEARNER, int(action))
-            if self.render_mode is None:
+            if not self._narrated:
                 game.play(move)
             else:
                 self._last = move_text(game.apply(move), self._names)
@@ -191,7 +193,7 @@ class MantisEnv(gymnasium.Env[Any, np.int64]):
             bot = opponents[seat]
             assert bot is not None
             move = bot.choose(view())
-            if self.render_mode is None:
+            if not self._narrated:
                 game.play(move)
             else:
                 self._last = move_text(game.apply(move), self._names)
