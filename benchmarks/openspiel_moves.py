@@ -7,11 +7,10 @@ best of ``--repeat`` runs over the same ``--games`` games of uniformly random
 moves, at 2, 4 and 6 players:
 
 * **engine**: the bare engine's move (its view, a ``randrange``, ``Game.play``);
-* **playout**: a move of ``python_mantis`` as a random playout makes it: its
-  three nodes (the top card's back, the move, its face), each chance node
-  asked ``chance_outcomes()`` and drawn by its probabilities, the decision
-  node asked ``legal_actions()``; what ``random_sim_test`` and MCTS's
-  rollouts do;
+* **playout**: a move of ``python_mantis`` as a random playout makes it
+  (``research.py``'s): its three nodes (the top card's back, the move, its
+  face), each chance node asked ``chance_outcomes()`` and drawn by its
+  probabilities; what MCTS's rollouts do;
 * **search**: the same with a ``clone()`` of the state at every node, as a
   search does when it branches;
 * **MCTS**: a decision of OpenSpiel's ``MCTSBot`` with 100 simulations and
@@ -26,16 +25,18 @@ The multiples are of the engine's move in the same run: what the binding
 from __future__ import annotations
 
 import argparse
-import random
 import time
 from collections.abc import Callable
 
 import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts
+from research import (  # (this folder: the script's own, first on the path)
+    engine_turns,
+    openspiel_games,
+)
 
 import mantis.envs.openspiel  # noqa: F401  (registers python_mantis)
-from mantis.engine import Game, legal_actions_for
 
 SIZES = (2, 4, 6)
 
@@ -46,40 +47,13 @@ def best(repeat: int, run: Callable[[], float]) -> float:
 
 
 def engine_move(players: int, games: int) -> float:
-    """µs of CPU per move of the bare engine."""
-    rng = random.Random(1)
-    moves = [legal_actions_for(players, s) for s in range(players)]
-    turns = 0
-    start = time.process_time()
-    for seed in range(games):
-        game = Game.new(players, seed)
-        view, play = game.view, game.play
-        while game.winners is None:
-            view()
-            play(moves[game.to_move][rng.randrange(players)])
-        turns += game.turn
-    return 1e6 * (time.process_time() - start) / turns
+    """µs of CPU per move of the bare engine (``research.py``'s engine turn)."""
+    return 1e6 / engine_turns(players, games)
 
 
 def openspiel_move(players: int, games: int, *, clone: bool) -> float:
     """µs of CPU per move of ``python_mantis`` played out (cloned at every node if asked)."""
-    game = pyspiel.load_game("python_mantis", {"players": players})
-    rng = random.Random(1)
-    moves = 0
-    start = time.process_time()
-    for _ in range(games):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if clone:
-                state = state.clone()
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choices(outcomes, probs)[0])
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
-                moves += 1
-    return 1e6 * (time.process_time() - start) / moves
+    return 1e6 / openspiel_games(players, games, clone=clone)[1]
 
 
 def mcts_decision(players: int, decisions: int) -> float:
