@@ -133,6 +133,9 @@ class MantisGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type inf
         return HAND_SIZE * self.players + 1 + 2 * pile_at_deal(self.players)
 
 
+_BACK_SHIFTS = tuple(3 * back for back in range(NUM_BACKS))
+"""Where each back's three cards are in the seen mask."""
+_BACK_OUTCOMES = tuple(FIRST_BACK + back for back in range(NUM_BACKS))
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
@@ -142,11 +145,9 @@ def _back_outcomes(seen: int) -> tuple[tuple[int, float], ...]:
     """The top card's back's outcomes when ``seen`` cards have been seen (a search
     asks the same node's outcomes each time it passes: they are kept)."""
     total = (ALL_CARDS_MASK ^ seen).bit_count()
-    return tuple(
-        (FIRST_BACK + back, unseen / total)
-        for back in range(NUM_BACKS)
-        if (unseen := _FREE[seen >> 3 * back & 7])
-    )
+    unseen = [_FREE[seen >> shift & 7] for shift in _BACK_SHIFTS]
+    pairs = zip(_BACK_OUTCOMES, unseen, strict=True)
+    return tuple((outcome, u / total) for outcome, u in pairs if u)
 
 
 class _Position:
