@@ -53,12 +53,13 @@ def pytest_configure(config: pytest.Config) -> None:
     reads a person's settings or writes into their home, even where ``MANTIS_HOME`` does
     not reach (a library's cache, a browser's fontconfig cache).
     """
-    for name in [*UNSET_ENVIRONMENT, *(n for n in os.environ if n.startswith("TEXTUAL_"))]:
+    if hasattr(config, "workerinput"):
+        return  # an xdist worker: started with the environment its controller pinned
+    textual = [n for n in os.environ if n.startswith("TEXTUAL_")]
+    for name in [*UNSET_ENVIRONMENT, *textual]:
         os.environ.pop(name, None)
     os.environ.update(PINNED_ENVIRONMENT)
     time.tzset()
-    if hasattr(config, "workerinput"):
-        return  # an xdist worker: started with the environment its controller pinned
     home = tempfile.mkdtemp(prefix="mantis-tests-home-")
     config.add_cleanup(functools.partial(shutil.rmtree, home, ignore_errors=True))
     os.environ["HOME"] = home
