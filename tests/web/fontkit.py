@@ -22,6 +22,7 @@ second; fontconfig's cache of it goes in the same folder.
 from __future__ import annotations
 
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 import textual_serve
 
@@ -42,11 +43,13 @@ COVERING_FAMILIES = (
     "Noto Sans Mono",
 )
 
+#: The generic families, each the computer's first font (fontconfig's aliases).
+GENERIC_FAMILIES = ("monospace", "sans-serif", "serif", "system-ui")
+
+#: The plain computer's one font: the terminal's, as textual-serve ships it.
 ROBOTO_MONO = (
     Path(textual_serve.__file__).parent / "static" / "fonts" / "RobotoMono-VariableFont_wght.ttf"
 )
-
-GENERIC_FAMILIES = ("monospace", "sans-serif", "serif", "system-ui")
 
 
 def fonts(computer: str, folder: Path, symbols: str) -> dict[str, str]:
@@ -73,8 +76,8 @@ def fonts(computer: str, folder: Path, symbols: str) -> dict[str, str]:
         '<?xml version="1.0"?>\n'
         '<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">\n'
         "<fontconfig>\n"
-        f"  <dir>{folder}</dir>\n"
-        f"  <cachedir>{folder / 'cache'}</cachedir>\n"
+        f"  <dir>{escape(str(folder))}</dir>\n"
+        f"  <cachedir>{escape(str(folder / 'cache'))}</cachedir>\n"
         f"{aliases}"
         "</fontconfig>\n",
         "utf-8",
