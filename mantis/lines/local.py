@@ -159,7 +159,7 @@ class LocalGames:
         except SeatingError as exc:
             self.console.say(f"Cannot play this game: {exc}.")
             return None
-        keeper = LocalKeeper(save_path=self.slot.path)
+        keeper = LocalKeeper(save_path=self.slot.path, writes=self.slot.writes)
         table = Table(
             record,
             players,

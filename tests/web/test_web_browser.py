@@ -297,8 +297,8 @@ async def test_a_lost_connection_says_so_and_the_tab_app_ends_keeping_its_game()
         assert "Connection lost" in await tab.page.inner_text("#lost")
         # The tab's app noticed its server is gone and quit, keeping its game.
         await wait_until(lambda: not is_held(1, data), "the orphaned app to end")
-        saves, _ = saved_games(data)
-        assert len(saves) == 1
+        saves, warnings = saved_games(data)
+        assert len(saves) == 1, warnings
         await tab.close()
 
 
