@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..rating.scale import Rating
+from ..store.local_ratings import RatingPoint
+from ..store.printable import printable
+from ..store.stats import PlayerStats, StatsDB, StatsError, Tally, default_stats_path
 from .charts import Figure, Series, chart_text
-from .local_ratings import RatingPoint
-from .printable import printable
-from .stats import PlayerStats, StatsDB, StatsError, Tally, default_stats_path
 
 RECENT = 30
 """Games shown in the results and the win-rate chart, most recent last."""
