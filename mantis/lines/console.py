@@ -187,6 +187,7 @@ class Console:
 
     async def line(self) -> str | None:
         """The next line typed (None: input ended)."""
+        self._idle_prompt()
         if self._pending is None or self._pending.done():
             self._pending = asyncio.ensure_future(self._read())
         pending = self._pending
@@ -204,12 +205,12 @@ class Console:
         # written after it was typed: that prompt's line is still open.
         self._open = self._open and prompts < self._prompts
         self.keys = None  # answered: whoever reads it asks again if it answered nothing
-        self._idle_soon()
         return line
 
     async def line_or(self, event: asyncio.Event) -> str | None | Interrupted:
         """The next line typed, or ``INTERRUPTED`` if ``event`` is set first (the line being
         typed then is kept for the next call)."""
+        self._idle_prompt()  # waiting for a line: the prompt is the last thing written
         if self._pending is None or self._pending.done():
             self._pending = asyncio.ensure_future(self._read())
         if event.is_set():

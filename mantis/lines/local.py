@@ -195,6 +195,7 @@ class LocalGames:
                 if command.word == QUIT:
                     self.console.settle()
                     self.console.say(self.saved_line(live))
+                    self.live = None
                     return None
                 if command.word == "help":
                     self.console.say(*help_lines(playing=True))
@@ -205,13 +206,14 @@ class LocalGames:
                 else:
                     live.handle(command)
             await running
+            self.live = None
             finished = keeper.finished
             if finished is not None and finished.ratings:
                 changes = [(c.name, c.before.shown, c.after.shown) for c in finished.ratings]
                 self.console.say(wording.ratings_text(changes))
             return await self._after(live, table.record)
         finally:
-            self.live = None
+            # (Cancelled, by Ctrl+C: ``live`` stays, for ``farewell`` to say where it stood.)
             unsubscribe()
             for task in (showing, running):
                 task.cancel()

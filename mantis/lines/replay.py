@@ -28,6 +28,87 @@ HELP = (
 )
 
 
+class Replay:
+    """One recorded game said from its deal to its end."""
+
+    def __init__(
+        self,
+        console: Console,
+        prefs: Preferences,
+        record: GameRecord,
+        *,
+        clock: Clock = SYSTEM_CLOCK,
+        interactive: bool = True,
+        speed: str | None = None,
+    ) -> None:
+        """``interactive``: input is read while it plays (else all of it is said at once);
+        ``speed``: its pace (default: the speed in force)."""
+        self.console = console
+        self.interactive = interactive
+        own = Preferences(
+            prefs.settings,
+            speed=speed or (prefs.speed if interactive else "instant"),
+            saving=False,
+        )
+        self.moves = moves_of(record)
+        self.live = LiveTable(
+            console,
+            self.moves[0],
+            own,
+            NoMoves(),
+            controls=(),
+            seed=record.seed,
+            bots=True,  # every seat moves by itself here: p pauses them all
+            clock=clock,
+            about=lambda seat: "" if record.seats is None else _kind(record.seats[seat].bot),
+        )
+
+    async def run(self) -> int:
+        """Say the game to its end (or until ``q``); the exit status."""
+        console, live = self.console, self.live
+        idle = console.idle
+        console.idle = self.interactive
+        console.say(*live.opening_lines())
+        done = asyncio.Event()
+
+        async def feed() -> None:
+            for move in self.moves[1:]:
+                await live.ready()
+                for message in move:
+                    live.feed(message)
+            await live.ready()
+            done.set()
+
+        showing = asyncio.ensure_future(live.show())
+        feeding = asyncio.ensure_future(feed())
+        live.begin()
+        try:
+            while not done.is_set():
+                if not self.interactive:
+                    await done.wait()
+                    break
+                line = await console.line_or(done)
+                if line is INTERRUPTED:
+                    break
+                command = read_command(line) if isinstance(line, str) else None
+                if command is None or command.word == "quit":
+                    console.say("Replay stopped.")
+                    return 0
+                if command.word in ("score", "steal"):
+                    console.say("A replay plays no moves: p pauses, n says the next move.")
+                elif command.word == "help":
+                    console.say(HELP)
+                else:
+                    live.handle(command)
+            console.say("End of the replay.")
+            return 0
+        finally:
+            console.idle = idle
+            for task in (showing, feeding):
+                task.cancel()
+            await asyncio.gather(showing, feeding, return_exceptions=True)
+
+
 async def replay(
     console: Console,
     prefs: Preferences,
@@ -37,71 +118,14 @@ async def replay(
     interactive: bool = True,
     speed: str | None = None,
 ) -> int:
-    """Say ``record`` from its deal to its end; the exit status.  ``interactive``: input is
-    read while it plays (else all of it is said at once); ``speed``: its pace (default: the
-    speed in force)."""
-    own = Preferences(
-        prefs.settings,
-        speed=speed or (prefs.speed if interactive else "instant"),
-        saving=False,
-    )
-    moves = moves_of(record)
-    live = LiveTable(
-        console,
-        moves[0],
-        own,
-        NoMoves(),
-        controls=(),
-        seed=record.seed,
-        bots=True,  # every seat moves by itself here: p pauses them all
-        clock=clock,
-        about=lambda seat: "" if record.seats is None else _kind(record.seats[seat].bot),
-    )
-    idle = console.idle
-    console.idle = interactive
-    console.say(*live.opening_lines())
-    done = asyncio.Event()
-
-    async def feed() -> None:
-        for move in moves[1:]:
-            await live.ready()
-            for message in move:
-                live.feed(message)
-        await live.ready()
-        done.set()
-
-    showing = asyncio.ensure_future(live.show())
-    feeding = asyncio.ensure_future(feed())
-    live.begin()
-    try:
-        while not done.is_set():
-            if not interactive:
-                await done.wait()
-                break
-            line = await console.line_or(done)
-            if line is INTERRUPTED:
-                break
-            command = read_command(line) if isinstance(line, str) else None
-            if command is None or command.word == "quit":
-                console.say("Replay stopped.")
-                return 0
-            if command.word in ("score", "steal"):
-                console.say("A replay plays no moves: p pauses, n says the next move.")
-            elif command.word == "help":
-                console.say(HELP)
-            else:
-                live.handle(command)
-        console.say("End of the replay.")
-        return 0
-    finally:
-        console.idle = idle
-        for task in (showing, feeding):
-            task.cancel()
-        await asyncio.gather(showing, feeding, return_exceptions=True)
+    """Say ``record`` from its deal to its end; the exit status (see ``Replay``)."""
+    return await Replay(
+        console, prefs, record, clock=clock, interactive=interactive, speed=speed
+    ).run()
 
 
 def _kind(bot: str | None) -> str:
     return f"{bot} bot" if bot else ""
 
 
-__all__ = ["replay"]
+__all__ = ["Replay", "replay"]
