@@ -274,3 +274,42 @@ def test_mantis_lines_makes_the_line_mode_the_default(home: Path) -> None:
     finally:
         lines.close()
     assert b"\x1b" not in lines.seen
+
+
+@pytest.mark.parametrize("key", ["ctrl+c", "ctrl+d"])
+def test_ctrl_c_and_ctrl_d_say_the_game_was_saved(home: Path, key: str) -> None:
+    lines = Lines(home, "play", "--lines", "--seats", "human,greedy", "--seed", "3")
+    try:
+        lines.expect(YOUR_TURN)
+        lines.type("s")
+        lines.expect(YOUR_TURN)
+        if key == "ctrl+c":
+            lines.child.sendintr()
+        else:
+            lines.child.sendeof()
+        moves = lines.expect(re.compile(rb"Game saved after move (\d+): mantis play --lines"))
+        status = lines.finish()
+    finally:
+        lines.close()
+    assert status == (130 if key == "ctrl+c" else 0)
+    assert int(moves.group(1)) >= 2
+    assert "Traceback" not in lines.text and "interrupted" not in lines.text
+
+
+def test_what_is_typed_between_turns_never_runs_into_what_is_said(home: Path) -> None:
+    settle_speed(home, "slow")  # a bot thinks 1.4 s: time to start typing
+    lines = Lines(home, "play", "--lines", "--seats", "human,greedy", "--seed", "3")
+    try:
+        lines.expect(YOUR_TURN)
+        lines.type("s")
+        # Nothing is asked while the bot thinks, yet a prompt ends what was said...
+        lines.expect(re.compile(rb"\nYou (scored|missed a score)[^\n]*\r\n> $"))
+        lines.child.send("lo")  # ...so what is typed starts after it,
+        lines.expect("lo\r\nAnn ")  # and the bot's move starts a line of its own.
+        assert "\n> lo\r\nAnn " in lines.text
+        lines.type("zz")  # (the line typed is then answered as any other)
+        lines.expect("lozz is not a command")
+        lines.type("q")
+        assert lines.finish() == 0
+    finally:
+        lines.close()

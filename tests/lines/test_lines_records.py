@@ -132,3 +132,55 @@ async def test_the_turn_clock_warns_a_turn_played_here_and_only_while_it_runs() 
     clock.advance(30)
     await asyncio.sleep(0)
     assert len(said) == 3
+
+
+def test_a_replay_written_to_a_file_is_the_whole_game_and_asks_nothing(
+    _mantis_home: Path, tmp_path: Path
+) -> None:
+    settle_speed(_mantis_home, "slow")  # the saved pace is not a file's
+    path = recorded(tmp_path)
+    record = read_records(path)[0]
+    text = tmp_path / "game.txt"
+    with text.open("w", encoding="utf-8") as out:
+        done = subprocess.run(
+            [sys.executable, "-m", "mantis", "replay", str(path), "--lines"],
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 0, done.stderr
+    said = text.read_text(encoding="utf-8").splitlines()
+    names = seat_names(moves_of(record)[0])
+    outcomes = {
+        heard(narrate(event, names))
+        for move in moves_of(record)[1:]
+        for event in move
+        if isinstance(event, OUTCOMES)
+    }
+    assert len([line for line in said if line in outcomes]) == len(record.actions)
+    assert said[-1] == "End of the replay."
+    assert not any(line.endswith(">") or "> " in line for line in said)  # nothing asked
+
+
+def test_a_replay_changes_no_saved_setting_and_takes_its_pace_from_speed(
+    _mantis_home: Path, tmp_path: Path
+) -> None:
+    settle_speed(_mantis_home, "instant")
+    settings = _mantis_home / "config" / "settings.json"
+    before = settings.read_text(encoding="utf-8")
+    path = recorded(tmp_path)
+    lines = Lines(_mantis_home, "replay", str(path), "--lines", "--speed", "slow")
+    try:
+        lines.expect("Seats: ")
+        for typed in ("speed fast", "odds on", "brief on", "bell on", "p"):
+            lines.type(typed)
+        lines.expect("Bots paused.")
+        lines.type("q")
+        lines.expect("Replay stopped.")
+        assert lines.finish() == 0
+    finally:
+        lines.close()
+    assert "Bot speed fast." in lines.text and "Brief on" in lines.text
+    assert settings.read_text(encoding="utf-8") == before
