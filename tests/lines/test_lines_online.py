@@ -306,12 +306,3 @@ def test_a_server_restart_is_said_once_and_the_game_goes_on(home: Path, tmp_path
         server.stop()
     # Said once, however many tries the reconnection took.
     assert lines.text.count("Connection lost") == 1
-
-
-def test_the_line_mode_says_every_kind_of_event_of_the_connection() -> None:
-    import typing
-
-    from mantis.follow.online_table import _FOLLOWED
-    from mantis.net.client import Event
-
-    assert set(_FOLLOWED) == set(typing.get_args(Event))
