@@ -11,7 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..net import protocol
+from ..net.client import Dropped as Dropped
+from ..net.client import Reconnected as Reconnected
+from ..net.client import RoundTrip as RoundTrip
 from ..table import Message
+
+# What the connection says of itself (``Dropped``: why, and when it tries again;
+# ``Reconnected``; ``RoundTrip``: its seconds) is told as the client says it.
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,26 +77,6 @@ class Refused:
     """The server said no to something asked of it: ``text``, one line."""
 
     text: str
-
-
-@dataclass(frozen=True, slots=True)
-class Dropped:
-    """This connection dropped (``reason``); it is tried again in ``retry_in`` seconds."""
-
-    reason: str
-    retry_in: float
-
-
-@dataclass(frozen=True, slots=True)
-class Reconnected:
-    """This connection is back, the seat taken again."""
-
-
-@dataclass(frozen=True, slots=True)
-class RoundTrip:
-    """The server answered a ping after ``seconds``."""
-
-    seconds: float
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..engine import Action, CardRevealed, GameOver, TurnStarted
 from ..players.clock import SYSTEM_CLOCK, Clock
@@ -63,6 +64,13 @@ Phase = TurnOf | Turning | Ended
 """Where a live game stands, as a person following it needs to know."""
 
 
+class Paced(Protocol):
+    """Whatever says the pace in force (the settings of the run: ``Preferences``)."""
+
+    @property
+    def pace(self) -> Pace: ...
+
+
 class LiveGame:
     """One live game: its stream let through at a person's pace, its phase, and the moves of
     the seats played here."""
@@ -71,9 +79,9 @@ class LiveGame:
         self,
         position: PublicPosition,
         moves: MoveSink,
-        *,
         controls: Iterable[int],
-        pace: Callable[[], Pace],
+        paced: Paced,
+        *,
         clock: Clock = SYSTEM_CLOCK,
         paused: bool = False,
         bots: bool | None = None,
@@ -82,11 +90,11 @@ class LiveGame:
     ) -> None:
         """``position`` is the position the front end shows (it folds each message let
         through); ``controls`` are the seats played here, whose moves go to ``moves``;
-        ``pace`` gives the delays in force; ``paused`` holds the bots until resumed or
-        stepped (when ``moves`` can be held); ``bots``: whether any seat moves by itself
-        (default: any seat that is no person's); ``covered``: nothing is let through until
-        ``uncover`` (a screen not shown yet); ``on_hold`` is called as the pause holds
-        the table."""
+        ``paced`` gives the delays in force, read at each move; ``paused`` holds the bots
+        until resumed or stepped (when ``moves`` can be held); ``bots``: whether any seat
+        moves by itself (default: any seat that is no person's); ``covered``: nothing is
+        let through until ``uncover`` (a screen not shown yet); ``on_hold`` is called as
+        the pause holds the table."""
         if not position.started:
             raise ValueError("a live game starts from the table's opening")
         self.position = position
@@ -97,7 +105,7 @@ class LiveGame:
         )
         self.gate: PacingGate[Message] = PacingGate(
             self.controls,
-            pace=pace,
+            pace=lambda: paced.pace,
             free=lambda: position.over or position.to_move in self.controls,
             clock=clock,
             can_hold=moves.can_hold,

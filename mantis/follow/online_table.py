@@ -252,14 +252,8 @@ class OnlineTable:
     def _refused(self, event: protocol.Error) -> None:
         self._tell(changes.Refused(event.message))
 
-    def _round_trip(self, event: RoundTrip) -> None:
-        self._tell(changes.RoundTrip(event.seconds))
-
-    def _dropped(self, event: Dropped) -> None:
-        self._tell(changes.Dropped(event.reason, event.retry_in))
-
-    def _reconnected(self, event: Reconnected) -> None:
-        self._tell(changes.Reconnected())
+    def _as_told(self, event: RoundTrip | Dropped | Reconnected) -> None:
+        self._tell(event)  # (what the connection says of itself: told as it is)
 
     def _tell(self, change: Change) -> None:
         """Tell ``change`` to the front end, then to every listener (one that no longer
@@ -317,8 +311,8 @@ _FOLLOWED: dict[type, Callable[[OnlineTable, Any], None]] = {
     protocol.OfferClosed: OnlineTable._offer_changed,
     protocol.Said: OnlineTable._said,
     protocol.Error: OnlineTable._refused,
-    RoundTrip: OnlineTable._round_trip,
-    Dropped: OnlineTable._dropped,
-    Reconnected: OnlineTable._reconnected,
+    RoundTrip: OnlineTable._as_told,
+    Dropped: OnlineTable._as_told,
+    Reconnected: OnlineTable._as_told,
 }
 """What the table does with each event of the connection (every kind ``Event`` has)."""

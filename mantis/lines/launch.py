@@ -92,7 +92,7 @@ def run_replay(args: argparse.Namespace) -> int:
     """``mantis replay FILE --lines``: every move of the game said once, in order; all of it
     at once when nobody can answer (input or output is not a terminal)."""
     from ..store.record_file import RecordFileError, game_for_command
-    from .replay import replay
+    from .replay import Replay
 
     try:
         record = game_for_command(args.file, args.game)
@@ -102,7 +102,8 @@ def run_replay(args: argparse.Namespace) -> int:
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     speed = getattr(args, "speed", None)
     try:
-        return asyncio.run(replay(console, prefs, record, interactive=interactive, speed=speed))
+        said = Replay(console, prefs, record, interactive=interactive, speed=speed)
+        return asyncio.run(said.run())
     except KeyboardInterrupt:
         console.settle()
         console.say("Replay stopped.")

@@ -35,19 +35,10 @@ from ..follow.moves import MoveSink
 from ..follow.preferences import Preferences
 from ..players.clock import SYSTEM_CLOCK, Clock
 from ..store import SPEEDS
-from ..table import (
-    Fault,
-    KeepFailed,
-    Left,
-    Message,
-    Opening,
-    PublicPosition,
-    StreamError,
-    Talk,
-    TimedOut,
-)
+from ..table.messages import Fault, KeepFailed, Left, Message, Opening, StreamError, Talk, TimedOut
 from ..table.names import YOU, clean_name
 from ..table.narration import opening_line, possessive
+from ..table.position import PublicPosition
 from . import wording
 from .commands import Command
 from .console import Console
@@ -137,8 +128,8 @@ class LiveTable:
         self.game = LiveGame(
             self.state,
             moves,
-            controls=played,
-            pace=lambda: self.prefs.pace,
+            played,
+            prefs,
             clock=clock,
             paused=paused,
             bots=bots,

@@ -247,9 +247,9 @@ class LocalGames:
                 person = min(live.controls, default=None)
                 await say_review(self.console, record, None if person is None else [person])
             elif word == "replay":
-                from .replay import replay
+                from .replay import Replay
 
-                await replay(self.console, self.prefs, record, clock=self.clock)
+                await Replay(self.console, self.prefs, record, clock=self.clock).run()
                 self.console.idle = True
             elif word == "help":
                 self.console.say(*help_lines(playing=False))

@@ -438,9 +438,9 @@ class OnlineGames:
 
         record = parse_record(text)
         if word == "replay":
-            from .replay import replay
+            from .replay import Replay
 
-            await replay(self.console, self.prefs, record, clock=self.clock)
+            await Replay(self.console, self.prefs, record, clock=self.clock).run()
         else:
             from .review import say_review
 

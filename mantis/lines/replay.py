@@ -109,23 +109,8 @@ class Replay:
             await asyncio.gather(showing, feeding, return_exceptions=True)
 
 
-async def replay(
-    console: Console,
-    prefs: Preferences,
-    record: GameRecord,
-    *,
-    clock: Clock = SYSTEM_CLOCK,
-    interactive: bool = True,
-    speed: str | None = None,
-) -> int:
-    """Say ``record`` from its deal to its end; the exit status (see ``Replay``)."""
-    return await Replay(
-        console, prefs, record, clock=clock, interactive=interactive, speed=speed
-    ).run()
-
-
 def _kind(bot: str | None) -> str:
     return f"{bot} bot" if bot else ""
 
 
-__all__ = ["Replay", "replay"]
+__all__ = ["Replay"]

@@ -20,17 +20,8 @@ import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from ..engine import (
-    BACKS,
-    COLOUR_NAMES,
-    GameOver,
-    Scored,
-    ScoreMissed,
-    Steal,
-    StealMissed,
-    Stolen,
-    View,
-)
+from ..engine import BACKS, COLOUR_NAMES, Steal, View
+from ..engine.events import GameOver, Scored, ScoreMissed, StealMissed, Stolen
 from ..table import Message, Talk
 from ..table.credit import credited_names, left_note
 from ..table.names import YOU

@@ -13,6 +13,7 @@ from __future__ import annotations
 from textual.message import Message
 from textual.message_pump import MessagePump
 
+from ..follow import changes
 from ..follow.changes import Change
 from ..follow.online_table import Listener
 
@@ -30,3 +31,16 @@ class Heard(Message):
 def listener(screen: MessagePump) -> Listener:
     """What ``screen`` listens to the table with: each change posted to it as ``Heard``."""
     return lambda change: screen.post_message(Heard(change))
+
+
+def connection_note(change: Change) -> str | None:
+    """How this app's own connection is, as a screen notes it ("" once it is back); None
+    for a change that is not about the connection."""
+    match change:
+        case changes.Dropped(reason=reason, retry_in=retry_in):
+            return f"{reason}: reconnecting in {retry_in:g} s…"
+        case changes.Reconnected():
+            return ""
+        case changes.Stopped(reason=reason):
+            return f"Online play stopped: {reason}"
+    return None

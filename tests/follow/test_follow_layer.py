@@ -22,6 +22,12 @@ from mantis.table.seating import parse_seats
 SEAT_1_STARTS = 0
 
 
+class Instant:
+    """Bots at no pace."""
+
+    pace = NO_DELAY
+
+
 class Sent:
     can_hold = True
 
@@ -41,7 +47,7 @@ def followed(seats: str = "human,greedy", seed: int = 3):
     stream = moves_of(record)[0]
     position = PublicPosition.of(stream)
     sent = Sent()
-    live = LiveGame(position, sent, controls=(0,), pace=lambda: NO_DELAY, covered=False)
+    live = LiveGame(position, sent, (0,), Instant(), covered=False)
     return live, position, sent, moves
 
 

@@ -14,8 +14,9 @@ import re
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from positionkit import EMPTY_TANKS, position
 
-from mantis.engine import Game, Steal, View
+from mantis.engine import Steal, View
 from mantis.engine.record import record_of
 from mantis.follow.preferences import Preferences
 from mantis.lines import wording
@@ -27,19 +28,6 @@ from mantis.table import stream_of
 from mantis.table.seating import parse_seats
 
 NAMES = ["You", "Ann", "Bea", "Cal", "Dee", "Eve"]
-
-
-def position(players: int, seed: int, choices: list[int]) -> Game:
-    """The game after playing, from ``seed``'s deal, the ``choices``-th legal move each turn
-    (as far as they go, or until one move before the end)."""
-    game = Game.new(players, seed)
-    for choice in choices:
-        actions = game.view().legal_actions()
-        before = game.copy()
-        game.play(actions[choice % len(actions)])
-        if game.over:
-            return before
-    return game
 
 
 def legal_keys(view: View) -> list[str]:
@@ -63,9 +51,9 @@ class Sent:
     choices=st.lists(st.integers(0, 5), max_size=40),
 )
 # Positions where a seat's tank is empty: stealing from it is legal, and offered.
-@example(players=2, seed=0, choices=[0, 0, 1, 0, 1, 0, 0, 0, 0])
-@example(players=3, seed=0, choices=[0, 0, 1, 0, 1, 0])
-@example(players=4, seed=0, choices=[0, 0, 2, 0, 2, 0, 1, 0, 0, 0])
+@example(*EMPTY_TANKS[0])
+@example(*EMPTY_TANKS[1])
+@example(*EMPTY_TANKS[2])
 def test_a_question_offers_exactly_the_legal_moves(
     players: int, seed: int, choices: list[int]
 ) -> None:

@@ -72,16 +72,27 @@ async def monkey(
     typist: Typist,
     clock: ManualClock,
     done: asyncio.Future[object],
+    witness: Witness,
     *,
     steps: int,
     commands: Sequence[str] = EVERY,
 ) -> None:
-    """Type ``commands`` and move ``clock`` on at random, ``steps`` times or until ``done``."""
+    """Type ``commands`` and move ``clock`` on at random, ``steps`` times or until ``done``.
+
+    A line typed is answered before the clock moves on (within a bound: some answers are
+    silent), so the state it was typed in is the one it is answered in, however busy the
+    machine is.
+    """
     for _ in range(steps):
         if done.done():
             return
         if rng.random() < 0.45:
+            written = len(witness.pieces)
             typist.type(rng.choice(commands))
+            for _ in range(200):
+                if len(witness.pieces) > written or done.done():
+                    break
+                await asyncio.sleep(0.002)
         else:
             clock.advance(rng.choice(STEPS))
         # A moment for the line to be read and for the table to move (its bots think in
@@ -101,6 +112,23 @@ async def finish(typist: Typist, clock: ManualClock, done: asyncio.Future[object
     return await asyncio.wait_for(done, 60)
 
 
+async def run_monkey(
+    rng: random.Random,
+    typist: Typist,
+    clock: ManualClock,
+    done: asyncio.Future[object],
+    witness: Witness,
+    *,
+    steps: int,
+) -> object:
+    """The monkey, then quitting; the run's result (its input closed whatever happens)."""
+    try:
+        await monkey(rng, typist, clock, done, witness, steps=steps)
+        return await finish(typist, clock, done)
+    finally:
+        typist.close()
+
+
 def assert_truthful(witness: Witness) -> None:
     assert witness.faults == [], "\n".join(witness.faults) + "\n\n" + witness.text[-3000:]
     assert "Traceback" not in witness.text
@@ -118,11 +146,7 @@ async def test_a_game_here_says_nothing_untrue_whatever_is_typed_whenever(seed: 
     games = LocalGames(console, prefs, clock=clock)
     seats = parse_seats("human,greedy,random,score")
     done = asyncio.ensure_future(games.run(Start(seats, seed=seed)))
-    try:
-        await monkey(rng, typist, clock, done, steps=300)
-        assert await finish(typist, clock, done) == 0
-    finally:
-        typist.close()
+    assert await run_monkey(rng, typist, clock, done, witness, steps=300) == 0
     assert_truthful(witness)
     # The monkey met the states it was sent for.
     said = witness.text
@@ -148,7 +172,7 @@ async def test_an_online_game_says_nothing_untrue_whatever_is_typed_whenever(
         done = asyncio.ensure_future(games.run())
         try:
             typist.type("start")
-            await monkey(rng, typist, clock, done, steps=300)
+            await monkey(rng, typist, clock, done, witness, steps=300)
             await finish(typist, clock, done)
         finally:
             typist.close()
@@ -176,11 +200,7 @@ async def test_a_replay_says_nothing_untrue_whatever_is_typed_whenever() -> None
     prefs = Preferences(Settings(speed="normal"), saving=False)
     said = Replay(console, prefs, record, clock=clock)
     done = asyncio.ensure_future(said.run())
-    try:
-        await monkey(rng, typist, clock, done, steps=300)
-        assert await finish(typist, clock, done) == 0
-    finally:
-        typist.close()
+    assert await run_monkey(rng, typist, clock, done, witness, steps=300) == 0
     assert_truthful(witness)
     text = witness.text
     # No seat is anyone's here: no turn of yours, no odds for you.

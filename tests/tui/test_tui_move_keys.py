@@ -14,10 +14,11 @@ from dataclasses import replace
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from positionkit import EMPTY_TANKS, position
 from textual.widgets import Button
 from tuikit import table_of, wait_for, wait_for_human
 
-from mantis.engine import ExtraTurn, Game, SeatInfo, Steal, record_of, steal
+from mantis.engine import ExtraTurn, SeatInfo, Steal, record_of, steal
 from mantis.table import dealt
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
@@ -27,23 +28,9 @@ from mantis.tui.widgets.turn_banner import TurnBanner
 SIZE = (100, 30)
 
 
-def position(players: int, seed: int, choices: list[int]) -> Game:
-    """The game after the ``choices``-th legal move of each turn (stopping before its end)."""
-    game = Game.new(players, seed)
-    for choice in choices:
-        actions = game.view().legal_actions()
-        before = game.copy()
-        game.play(actions[choice % len(actions)])
-        if game.over:
-            return before
-    return game
-
-
 POSITIONS = st.tuples(
     st.integers(2, 6), st.integers(0, 10_000), st.lists(st.integers(0, 5), max_size=30)
 )
-#: A seat's tank empty (seat 4): stealing from it is legal, and offered.
-EMPTY_TANK = (4, 0, [0, 0, 2, 0, 2, 0, 1, 0, 0, 0])
 
 
 def at_your_turn(players: int, seed: int, choices: list[int]):
@@ -61,7 +48,7 @@ def at_your_turn(players: int, seed: int, choices: list[int]):
     max_examples=1, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(st.lists(POSITIONS, min_size=3, max_size=3))
-@example([EMPTY_TANK, (2, 0, [0, 0, 1, 0, 1, 0, 0, 0, 0]), (6, 9, [])])
+@example([EMPTY_TANKS[2], EMPTY_TANKS[0], (6, 9, ())])
 async def test_the_move_controls_offer_exactly_the_legal_moves(positions) -> None:
     # One app, each position a table opened over the last (an app starts in seconds).
     game, record = at_your_turn(*positions[0])

@@ -47,7 +47,7 @@ from ...table.messages import MAX_TALK
 from ...table.names import YOU
 from ...table.narration import talk_line
 from .. import plain
-from ..heard import Heard, listener
+from ..heard import Heard, connection_note, listener
 from ..preferences import Preferences
 from ..widgets.game_log import GameLog
 from ..widgets.turn_banner import TurnBanner
@@ -196,12 +196,8 @@ class OnlinePlayScreen(PlayScreen):
                 self.show_offer(closed)
             case changes.Refused(text=text):
                 plain.notify(self, text, severity="warning", timeout=6)
-            case changes.Dropped(reason=reason, retry_in=retry_in):
-                self._connection_is(f"{reason}: reconnecting in {retry_in:g} s…")
-            case changes.Reconnected():
-                self._connection_is("")
-            case changes.Stopped(reason=reason):
-                self._connection_is(f"Online play stopped: {reason}")
+            case changes.Dropped() | changes.Reconnected() | changes.Stopped():
+                self._connection_is(connection_note(message.change) or "")
 
     def show_presence(self) -> None:
         """Mark each seat's connection and rating as the server last said, and, after a

@@ -98,13 +98,7 @@ class PlayScreen(BoardScreen):
         """
         super().__init__(backlog, prefs)
         self.live = LiveGame(
-            self.state,
-            moves,
-            controls=controls,
-            pace=lambda: self.prefs.pace,
-            clock=clock,
-            paused=paused,
-            on_hold=self._update_controls,
+            self.state, moves, controls, prefs, clock=clock, paused=paused, on_hold=self._held
         )
         """The game followed: its pace, its phase, the moves of the seats played here."""
         self.controls = self.live.controls
@@ -418,6 +412,10 @@ class PlayScreen(BoardScreen):
         self.target = seat
         for panel in self.panels:
             panel.mark(target=panel.seat == seat)
+        self._update_controls()
+
+    def _held(self) -> None:
+        """The pause holds the table before a bot's move: the controls say so."""
         self._update_controls()
 
     def _update_controls(self) -> None:

@@ -36,7 +36,7 @@ from ...net import protocol
 from ...net.codes import shown_code
 from ...players.registry import level_choices
 from .. import plain
-from ..heard import Heard, listener
+from ..heard import Heard, connection_note, listener
 from ..level_ratings import rated, relabel
 
 
@@ -201,12 +201,8 @@ class WaitingRoomScreen(Screen[None]):
                 self.update_room()
             case changes.Refused(text=text):
                 self.show_error(text)
-            case changes.Dropped(reason=reason, retry_in=retry_in):
-                self._connection_is(f"{reason}: reconnecting in {retry_in:g} s…")
-            case changes.Reconnected():
-                self._connection_is("")
-            case changes.Stopped(reason=reason):
-                self._connection_is(f"Online play stopped: {reason}")
+            case changes.Dropped() | changes.Reconnected() | changes.Stopped():
+                self._connection_is(connection_note(message.change) or "")
 
     def update_room(self) -> None:
         """Show the room as the server last described it."""
