@@ -184,3 +184,28 @@ def test_a_replay_changes_no_saved_setting_and_takes_its_pace_from_speed(
         lines.close()
     assert "Bot speed fast." in lines.text and "Brief on" in lines.text
     assert settings.read_text(encoding="utf-8") == before
+
+
+def test_the_review_in_lines_names_the_costliest_decisions_the_text_report_names() -> None:
+    import re
+
+    from mantis.engine.record import record_of
+    from mantis.lines.review import review_lines
+    from mantis.players import bot_factory
+    from mantis.review import review_game
+    from mantis.review.report import costliest, format_review
+    from mantis.sim.runner import play_game
+
+    bots = [bot_factory(name)() for name in ("random", "greedy", "random")]
+    record = record_of(play_game(bots, 12))
+    review = review_game(record)
+    seats = [0, 2]
+    worst = costliest(review, seats)
+    assert worst  # random bots make mistakes: the rule has something to name
+    said = "\n".join(review_lines(review, "Game 1", seats))
+    written = format_review(review, "Game 1", seats)
+    moves = [d.move + 1 for d in worst]
+    assert [
+        int(n) for n in re.findall(r"^Move (\d+), [^:]+: .* percent to win", said, re.M)
+    ] == moves
+    assert [int(n) for n in re.findall(r"^  move +(\d+)  .*, best ", written, re.M)] == moves
