@@ -31,6 +31,7 @@ from .commands import Command, read_command
 from .console import INTERRUPTED, Console
 from .help import help_lines
 from .live_table import LiveTable
+from .replay import Replay
 
 QUIT = "quit"
 
@@ -60,7 +61,9 @@ class LocalGames:
         self.clock = clock
         self.slot: SaveSlot | None = None
         self.live: LiveTable | None = None
-        """The game being played, while one is."""
+        """The game played last (or being played)."""
+        self.replaying: Replay | None = None
+        """The replay being said, if one is (a finished game's, asked for after it)."""
 
     def farewell(self) -> str:
         """What is said as the program ends at once (Ctrl+C): where the game stands."""
@@ -83,6 +86,7 @@ class LocalGames:
             while record is not None:
                 record = await self.play(record)
         finally:
+            self.console.idle = False  # nothing more is read: no prompt after the last line
             if self.slot is not None:
                 self.slot.release()
         return 0
@@ -193,9 +197,9 @@ class LocalGames:
                     break
                 command = read_command(line) if isinstance(line, str) else Command(QUIT)
                 if command.word == QUIT:
+                    self.console.idle = False  # the last line: no prompt after it
                     self.console.settle()
                     self.console.say(self.saved_line(live))
-                    self.live = None
                     return None
                 if command.word == "help":
                     self.console.say(*help_lines(playing=True))
@@ -206,14 +210,12 @@ class LocalGames:
                 else:
                     live.handle(command)
             await running
-            self.live = None
             finished = keeper.finished
             if finished is not None and finished.ratings:
                 changes = [(c.name, c.before.shown, c.after.shown) for c in finished.ratings]
                 self.console.say(wording.ratings_text(changes))
             return await self._after(live, table.record)
         finally:
-            # (Cancelled, by Ctrl+C: ``live`` stays, for ``farewell`` to say where it stood.)
             unsubscribe()
             for task in (showing, running):
                 task.cancel()
@@ -247,9 +249,11 @@ class LocalGames:
                 person = min(live.controls, default=None)
                 await say_review(self.console, record, None if person is None else [person])
             elif word == "replay":
-                from .replay import Replay
-
-                await Replay(self.console, self.prefs, record, clock=self.clock).run()
+                self.replaying = Replay(self.console, self.prefs, record, clock=self.clock)
+                try:
+                    await self.replaying.run()
+                finally:
+                    self.replaying = None
                 self.console.idle = True
             elif word == "help":
                 self.console.say(*help_lines(playing=False))

@@ -39,6 +39,7 @@ from .commands import Command, read_command
 from .console import INTERRUPTED, Console
 from .help import help_lines
 from .live_table import LiveTable
+from .replay import Replay
 from .turn_clock import TurnClockCall, seconds_left
 from .waiting_room import WaitingRoom
 
@@ -71,6 +72,8 @@ class OnlineGames:
         self.clock = clock
         self.table = OnlineTable(connection, self.heard)
         self.live: LiveTable | None = None
+        self.replaying: Replay | None = None
+        """The replay being said, if one is (the game just played, asked for after it)."""
         self.turn_clock = TurnClockCall(self._warned, clock)
         self.ended = asyncio.Event()
         """The connection ended for good (the server said why)."""
@@ -95,12 +98,14 @@ class OnlineGames:
                     break
                 command = read_command(line) if isinstance(line, str) else Command("quit")
                 if command.word == "quit":
+                    self.console.idle = False  # the last line: no prompt after it
                     self.console.settle()
                     self.console.say(self._farewell())
                     return 0
                 await self.command(command)
             return 1
         finally:
+            self.console.idle = False
             if self._showing is not None:
                 self._showing.cancel()
             self.turn_clock.stop()
@@ -438,9 +443,11 @@ class OnlineGames:
 
         record = parse_record(text)
         if word == "replay":
-            from .replay import Replay
-
-            await Replay(self.console, self.prefs, record, clock=self.clock).run()
+            self.replaying = Replay(self.console, self.prefs, record, clock=self.clock)
+            try:
+                await self.replaying.run()
+            finally:
+                self.replaying = None
         else:
             from .review import say_review
 

@@ -92,6 +92,7 @@ class Replay:
                     break
                 command = read_command(line) if isinstance(line, str) else None
                 if command is None or command.word == "quit":
+                    console.idle = idle  # (none after a replay run on its own)
                     console.say("Replay stopped.")
                     return 0
                 if command.word in ("score", "steal"):
@@ -100,6 +101,7 @@ class Replay:
                     console.say(HELP)
                 else:
                     live.handle(command)
+            console.idle = idle
             console.say("End of the replay.")
             return 0
         finally:
