@@ -12,6 +12,7 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from ..printable import echo
 from ..table.seating import SeatingError, parse_seats
 
 # Online play (websockets, the protocol) is imported when an online command runs:
@@ -53,8 +54,9 @@ def play_seats(args: PlayOptions) -> tuple[SeatInfo, ...] | None:
 
 
 def usage_error(problem: object) -> int:
-    """Say a bad command-line value in one line on standard error; the exit status."""
-    print(f"mantis: error: {problem}", file=sys.stderr)
+    """Say a bad command-line value in one line on standard error (through the printable
+    filter: its outside parts may hold line breaks and escapes); the exit status."""
+    echo(f"mantis: error: {problem}", file=sys.stderr, lines=False)
     return USAGE_ERROR
 
 

@@ -283,12 +283,12 @@ class OnlineTable:
     async def _record(self, text: str) -> None:
         """Put the finished game in this computer's past games and statistics (once)."""
         from ..engine import RecordError
-        from ..engine.record import parse_record
         from ..store.finished import record_finished
         from ..store.stats import StatsError
+        from ..table.outside_records import read_outside_record
 
         try:
-            record = parse_record(text)
+            record = read_outside_record(text)  # (the server's: checked and cleaned first)
         except RecordError as exc:
             self._tell_owner(changes.NotKept(f"The game's record could not be read: {exc}"))
             return

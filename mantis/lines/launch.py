@@ -92,10 +92,11 @@ def run_replay(args: argparse.Namespace) -> int:
     """``mantis replay FILE --lines``: every move of the game said once, in order; all of it
     at once when nobody can answer (input or output is not a terminal)."""
     from ..store.record_file import RecordFileError, game_for_command
+    from ..table.outside_records import clean_record
     from .replay import Replay
 
     try:
-        record = game_for_command(args.file, args.game)
+        record = clean_record(game_for_command(args.file, args.game))
     except RecordFileError as exc:
         return usage_error(exc)
     console, prefs = _console()

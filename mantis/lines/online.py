@@ -439,9 +439,15 @@ class OnlineGames:
             self.console.say("The game's record has not come yet.")
             self.console.prompt(keys, keys)
             return
-        from ..engine.record import parse_record
+        from ..engine import RecordError
+        from ..table.outside_records import read_outside_record
 
-        record = parse_record(text)
+        try:
+            record = read_outside_record(text)  # (the server's: checked and cleaned)
+        except RecordError as exc:
+            self.console.say(f"The game's record could not be read: {exc}.")
+            self.console.prompt(keys, keys)
+            return
         if word == "replay":
             self.replaying = Replay(self.console, self.prefs, record, clock=self.clock)
             try:

@@ -13,7 +13,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ..store.printable import printable
+from ..printable import echo
 from ..store.stats import PlayerStats, StatsError, Tally
 from ..table.names import YOU
 from ..table.narration import possessive
@@ -99,12 +99,12 @@ def run_stats(args: argparse.Namespace) -> int:
     try:
         stats = load_player_stats(args.player)
     except StatsError as exc:
-        print(f"mantis: error: {printable(exc)}", file=sys.stderr)
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return 1
     if not stats:
         who = f" for {args.player}" if args.player is not None else ""
-        print(printable(f"No games recorded yet{who}: a finished game shows here."))
+        echo(f"No games recorded yet{who}: a finished game shows here.", lines=False)
         return 0
     for line in stats_lines(stats):
-        print(printable(line))
+        echo(line, lines=False)
     return 0

@@ -236,16 +236,25 @@ class OnlinePlay:
         from .screens.game_over_choice import GameOverChoice
 
         if choice in (GameOverChoice.REPLAY, GameOverChoice.REVIEW):
-            record = board.state.record
-            if record is None:
+            text = board.state.record
+            if text is None:
                 return
-            from ..engine.record import parse_record
+            from ..engine import RecordError
+            from ..table.outside_records import read_outside_record
+            from . import plain
 
+            try:
+                record = read_outside_record(text)  # (the server's: checked and cleaned)
+            except RecordError as exc:
+                plain.notify(
+                    self.shell, f"The game's record could not be read: {exc}", severity="error"
+                )
+                return
             title = f"table {board.code}"
             if choice is GameOverChoice.REPLAY:
-                self.shell.open_replay(parse_record(record), title=title)
+                self.shell.open_replay(record, title=title)
             else:
-                self.shell.open_review(parse_record(record), title=title, person=board.online.seat)
+                self.shell.open_review(record, title=title, person=board.online.seat)
         elif choice in (GameOverChoice.LOBBY, GameOverChoice.QUIT):
             self.leave()
 

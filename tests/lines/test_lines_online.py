@@ -11,11 +11,13 @@ may drive.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import threading
 from pathlib import Path
 
 import pytest
+from hostilekit import CLEANED, HostileServer, MiddleMan, hostile_game, obeyed
 from journeykit import SIZES, Terminal, environment
 from linekit import WHAT_NEXT, YOUR_TURN, Lines, controls_in, settle_speed
 from netkit import (
@@ -29,9 +31,13 @@ from netkit import (
     welcome,
 )
 
+from mantis.cli import main
 from mantis.engine import SCORE
-from mantis.net import protocol
+from mantis.net import key_proof, protocol
+from mantis.net.client import verifier_asked
 from mantis.players.clock import ManualClock
+from mantis.store.past_games import past_records
+from mantis.store.player_keys import PlayerKeys
 from mantis.table import TimedOut
 
 
@@ -306,3 +312,90 @@ def test_a_server_restart_is_said_once_and_the_game_goes_on(home: Path, tmp_path
         server.stop()
     # Said once, however many tries the reconnection took.
     assert lines.text.count("Connection lost") == 1
+
+
+@pytest.mark.journey
+def test_a_man_in_the_middle_asking_for_the_verifier_is_one_line_in_lines_and_in_the_app(
+    home: Path, tmp_path: Path
+) -> None:
+    server = ServerProcess(tmp_path / "server")
+    try:
+        with MiddleMan(server.url).in_thread() as middle:
+            # (A private table: the lobby's list stays empty, the refusal has room below it.)
+            host = ("host", middle.url, "--seats", "human,open", "--name", "Ann", "--private")
+            host += ("--lines",)
+            first = Lines(home, *host)  # passed on as it is: the key introduces itself
+            try:
+                first.expect("Waiting for 1 more person to join with the code.")
+                first.type("q")
+                assert first.finish() == 0
+            finally:
+                first.close()
+            key = PlayerKeys().key_for(middle.url)
+            middle.rewriting = True
+            middle.said.clear()
+            again = Lines(home, *host)
+            try:
+                assert again.finish() == 1
+            finally:
+                again.close()
+            said = [line for line in again.lines() if line]
+            assert said == [f"Connecting to {middle.url}.", f"mantis: {verifier_asked(middle.url)}"]
+            assert obeyed(again.seen) == []
+            # The app, from its lobby: Play now, refused there in one sentence; it goes on.
+            settings = {"speed": "instant", "server": middle.url, "online_name": "Ann"}
+            (home / "config" / "settings.json").write_text(json.dumps(settings))
+            size = SIZES[0]
+            app = Terminal((), size, environment(size, str(home)))
+            try:
+                app.settle("set up a table")
+                app.press("o")
+                app.settle(lambda rows: any("MANTIS · play online" in row for row in rows))
+                app.press("ctrl+g")
+                rows = app.settle(lambda rows: "nothing was sent" in " ".join(rows))
+                assert verifier_asked(middle.url) in " ".join(" ".join(rows).split())
+                assert app.quit() == 0, app.printed()
+                assert "Traceback" not in app.printed()
+            finally:
+                app.close()
+            verifier = key_proof.verifier_of(key)
+            assert middle.said and not any(verifier in frame for frame in middle.said)
+    finally:
+        server.stop()
+
+
+async def test_a_hostile_servers_game_is_kept_cleaned_and_shown_later_with_nothing_obeyed(
+    home: Path, capfdbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    # A fake server tells a finished game whose names and talk carry escape sequences, C1
+    # controls and bidirectional overrides, ``recorded`` included.
+    async with HostileServer(hostile_game()).running() as server:
+        lines = Lines(home, "watch", server.url, "KXQD", "--lines")
+        try:
+            await lines.expect_async(WHAT_NEXT)
+            lines.type("v")  # its replay, from the server's record: cleaned as it came in
+            said = len(lines.seen)
+            await lines.expect_async("End of the replay.")
+            replayed = lines.seen[said:].decode()
+            assert f"{CLEANED[1]}, random 5m bot" in replayed and "␛" not in replayed
+            await lines.expect_async("v, e or q > ")  # (the question again, in short)
+            lines.type("q")
+            assert await asyncio.to_thread(lines.finish) == 0
+        finally:
+            lines.close()
+    assert obeyed(lines.seen) == [] and f"{CLEANED[2]} wins" in lines.text
+    # Kept as cleaned: what later reads it (talking to no server) shows only text.
+    for command in (
+        ["review", "--last"],
+        ["stats"],
+        ["stats", "--json"],
+        ["review", "--last", "--json"],
+        ["games", "export", "--last", "1"],
+    ):
+        assert main(command) == 0
+        out, err = capfdbinary.readouterr()
+        assert obeyed(out) == [] and obeyed(err) == [] and b"\\u001b" not in out, command
+        assert CLEANED[0].encode() in out, command
+    [kept] = past_records(last=1)
+    assert kept[1].seats is not None
+    assert [seat.name for seat in kept[1].seats] == list(CLEANED)

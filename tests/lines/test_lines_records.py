@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hostilekit import CLEANED, hostile_line, obeyed
 from linekit import Lines, controls_in, settle_speed
 
 from mantis.engine import Scored, ScoreMissed, StealMissed, Stolen
@@ -72,6 +73,25 @@ def test_a_replay_says_every_move_of_the_record_once_and_in_order(
     said = [line for line in lines.lines() if line in set(expected)]
     assert said == expected
     assert controls_in(lines.seen) == []
+
+
+def test_a_hostile_record_is_replayed_with_its_names_and_words_cleaned(
+    _mantis_home: Path, tmp_path: Path
+) -> None:
+    settle_speed(_mantis_home)
+    path = tmp_path / "hostile.jsonl"
+    path.write_text(hostile_line(), encoding="utf-8")
+    lines = Lines(_mantis_home, "replay", str(path), "--lines")
+    try:
+        lines.expect("End of the replay.")
+        assert lines.finish() == 0
+    finally:
+        lines.close()
+    assert obeyed(lines.seen) == []
+    # Cleaned as a server cleans names and talk, not shown as pictures of what was sent.
+    assert f"{CLEANED[1]}, random 5m bot" in lines.text
+    assert f"{CLEANED[1]}'s bot timed out 2Jc" in lines.text
+    assert "␛" not in lines.text
 
 
 def test_the_review_in_lines_is_a_sentence_per_seat(_mantis_home: Path, tmp_path: Path) -> None:
