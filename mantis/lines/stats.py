@@ -1,6 +1,6 @@
 """``mantis stats`` in lines: each person's figures in sentences, to be heard.
 
-The figures are the statistics' own (``store.stats_report.load_player_stats``),
+The figures are the statistics' own (``follow.stats_report.load_player_stats``),
 the same the app's statistics screen and ``mantis stats`` show; only the
 wording is this mode's: no table whose columns a screen reader reads as a
 run of numbers, no chart drawn in box characters, no ``±`` or ``?`` sign.
