@@ -478,12 +478,3 @@ async def test_the_round_trip_to_the_server_is_timed_from_the_command_palette() 
                 n.message == "Round trip to the server: 23 ms." for n in app._notifications
             ),
         )
-
-
-def test_the_app_follows_every_kind_of_event_of_the_connection() -> None:
-    import typing
-
-    from mantis.net.client import Event
-    from mantis.tui.online_table import _FOLLOWED
-
-    assert set(_FOLLOWED) == set(typing.get_args(Event))
