@@ -29,19 +29,31 @@ import random
 from ...engine import SCORE, Action, View, steal
 from ..counting import naive_face_odds
 
+TANK2 = 0.7
 TANK = 0.5
 MISS = 1.0
-NOISE = 0.35
+NOISE2 = 1.05
+NOISE = 0.55
 
 
 class CasualBot:
     """No card counting, no leader tracking, a little randomness."""
 
-    def __init__(self, tank: float = TANK, miss: float = MISS, noise: float = NOISE) -> None:
+    def __init__(
+        self,
+        tank: float = TANK,
+        miss: float = MISS,
+        noise: float = NOISE,
+        *,
+        tank2: float = TANK2,
+        noise2: float = NOISE2,
+    ) -> None:
         self._rng = random.Random(0)
         self.tank = tank
+        self.tank2 = tank2
         self.miss = miss
         self.noise = noise
+        self.noise2 = noise2
 
     def new_game(self, seat: int, rng: random.Random) -> None:
         self._rng = rng
@@ -51,13 +63,16 @@ class CasualBot:
         me = view.to_move
         tanks = view.tanks
         gauss = self._rng.gauss
+        two = view.players == 2
+        noise = self.noise2 if two else self.noise
+        tank = self.tank2 if two else self.tank
         mine = tanks[me]
         value = 0.0
         for colour, p in odds:
             k = len(mine[colour])
-            value += p * (k + 1 - self.tank * k if k else self.tank)
+            value += p * (k + 1 - tank * k if k else tank)
         best: Action = SCORE
-        best_value = value + gauss(0.0, self.noise)
+        best_value = value + gauss(0.0, noise)
         for s in range(view.players):
             if s == me:
                 continue
@@ -65,8 +80,8 @@ class CasualBot:
             value = 0.0
             for colour, p in odds:
                 m = len(theirs[colour])
-                value += p * (self.tank * (m + 1) if m else -self.tank * self.miss)
-            value += gauss(0.0, self.noise)
+                value += p * (tank * (m + 1) if m else -tank * self.miss)
+            value += gauss(0.0, noise)
             if value > best_value:
                 best_value = value
                 best = steal(s)
