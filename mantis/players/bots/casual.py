@@ -32,7 +32,7 @@ from ..counting import naive_face_odds
 TANK2 = 0.7
 TANK = 0.5
 MISS = 1.0
-NOISE2 = 1.05
+NOISE2 = 0.95
 NOISE = 0.55
 
 

@@ -72,7 +72,7 @@ WEIGHTS: dict[str, float] = {
 
 #: How far the level misjudges a move (the spread of its error, in scored cards):
 #: at two seats, and at three or more.  Fitted by the ladder: see the module docstring.
-NOISE2 = 0.9
+NOISE2 = 0.85
 NOISE = 0.6
 
 

@@ -7,7 +7,7 @@ import random
 from ...engine import BACKS, SCORE, Action, View, steal
 
 #: At two seats, the chance it notices a steal that cannot miss (and takes it).
-SURE2 = 0.35
+SURE2 = 0.45
 #: At three seats or more, the chance a move is a whim: a steal from a seat at random.
 WHIM = 0.35
 
