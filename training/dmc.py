@@ -1,5 +1,7 @@
 """Deep Monte-Carlo against ``greedy``: a small Q-network in numpy, trained through ``Mantis-v0``.
 
+(``greedy`` here is its fitted play without the level's noise, ``FittedGreedyBot``.)
+
     nice -n 19 .venv/bin/python -m training.dmc --players 2 --seed 7
 
 In the spirit of DouZero's Deep Monte-Carlo: a network gives the value
@@ -80,6 +82,9 @@ from mantis.envs.observation import (
 )
 from training.common import fmt, match
 
+#: The opponent: ``greedy``'s fitted play without the level's noise (the figures
+#: in docs/research.md were measured against it).
+FITTED_GREEDY = "mantis.players.bots.greedy:FittedGreedyBot"
 SCALE = (1.0 / HIGH).astype(np.float32)
 #: Where each seat slot's tank counts are in the observation, a row per slot.
 TANK_COLUMNS = np.array([np.arange(tank.start, tank.stop) for tank in TANKS])
@@ -259,7 +264,7 @@ class Episodes:
 
     def __init__(self, players: int, count: int, rng: np.random.Generator) -> None:
         self.envs = [
-            gymnasium.make("Mantis-v0", num_players=players, opponents="greedy")
+            gymnasium.make("Mantis-v0", num_players=players, opponents=FITTED_GREEDY)
             for _ in range(count)
         ]
         self.observations = np.zeros((count, len(HIGH)), np.uint8)
@@ -351,7 +356,7 @@ def train(args: argparse.Namespace) -> tuple[QNetwork, list[str], list[dict[str,
                 weights = average.net.to_json()
                 rate = match(
                     ("training.dmc:DMCBot", {"weights": weights}),
-                    ("mantis.players.bots.greedy:GreedyBot", {}),
+                    (FITTED_GREEDY, {}),
                     args.players,
                     args.check_games,
                     seed=args.check_seed,
@@ -454,7 +459,7 @@ def main(argv: list[str] | None = None) -> None:
             json.dump(weights, out)
     result = match(
         ("training.dmc:DMCBot", {"weights": weights}),
-        ("mantis.players.bots.greedy:GreedyBot", {}),
+        (FITTED_GREEDY, {}),
         args.players,
         args.eval_games,
         seed=args.eval_seed,
