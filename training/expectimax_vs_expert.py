@@ -47,7 +47,7 @@ from mantis.players.bots.expert import ExpertBot, Network, networks_by_players, 
 from mantis.sim.stats import percentile, wilson_interval
 
 
-def mover_values(view: View, net: Network, seat: int) -> tuple[list[float], list[float]]:
+def mover_values(view: View, net: Any, seat: int) -> tuple[list[float], list[float]]:
     """Each legal move's expected value, as ``expert`` values it: for the mover, and for
     ``seat``."""
     n_options = len(view.legal_actions())
@@ -83,14 +83,33 @@ def _unseen_of_back(seen: int, back: int) -> list[int]:
     return [back * 3 + k for k in range(3) if not seen >> (back * 3 + k) & 1]
 
 
+class Remembered:
+    """A network that remembers what it gave each input: within one decision the
+    positions two moves on repeat across the next card's backs (a back changes only
+    which faces can come, and so the faces' odds)."""
+
+    def __init__(self, net: Network) -> None:
+        self.net = net
+        self.known: dict[tuple[float, ...], float] = {}
+
+    def __call__(self, x: list[float]) -> float:
+        key = tuple(x)
+        value = self.known.get(key)
+        if value is None:
+            value = self.known[key] = self.net(x)
+        return value
+
+
 class Expectimax:
     """The depth-2 search: ``choose(game)`` from the engine's game (see the module)."""
 
     def __init__(self, players: int) -> None:
-        self.net = networks_by_players()[players]
+        self.trained = networks_by_players()[players]
+        self.net: Any = self.trained
 
     def action_values(self, game: Game) -> list[float]:
         """Each legal move's expected value (the searcher's chance to win)."""
+        self.net = Remembered(self.trained)  # afresh for each decision: memory stays small
         view = game.view()
         me = view.to_move
         assert view.top_back is not None
