@@ -1,7 +1,5 @@
 """Deep Monte-Carlo against ``greedy``: a small Q-network in numpy, trained through ``Mantis-v0``.
 
-(``greedy`` here is its fitted play without the level's noise, ``FittedGreedyBot``.)
-
     nice -n 19 .venv/bin/python -m training.dmc --players 2 --seed 7
 
 In the spirit of DouZero's Deep Monte-Carlo: a network gives the value
@@ -82,9 +80,8 @@ from mantis.envs.observation import (
 )
 from training.common import fmt, match
 
-#: The opponent: ``greedy``'s fitted play without the level's noise (the figures
-#: in docs/research.md were measured against it).
-FITTED_GREEDY = "mantis.players.bots.greedy:FittedGreedyBot"
+GREEDY_BOT = "mantis.players.bots.greedy:GreedyBot"
+
 SCALE = (1.0 / HIGH).astype(np.float32)
 #: Where each seat slot's tank counts are in the observation, a row per slot.
 TANK_COLUMNS = np.array([np.arange(tank.start, tank.stop) for tank in TANKS])
@@ -264,7 +261,9 @@ class Episodes:
 
     def __init__(self, players: int, count: int, rng: np.random.Generator) -> None:
         self.envs = [
-            gymnasium.make("Mantis-v0", num_players=players, opponents=FITTED_GREEDY)
+            # the fitted GreedyBot, not the level (which misjudges on purpose): the figures in
+            # docs/research.md were measured against it
+            gymnasium.make("Mantis-v0", num_players=players, opponents=GREEDY_BOT)
             for _ in range(count)
         ]
         self.observations = np.zeros((count, len(HIGH)), np.uint8)
@@ -356,7 +355,7 @@ def train(args: argparse.Namespace) -> tuple[QNetwork, list[str], list[dict[str,
                 weights = average.net.to_json()
                 rate = match(
                     ("training.dmc:DMCBot", {"weights": weights}),
-                    (FITTED_GREEDY, {}),
+                    (GREEDY_BOT, {}),
                     args.players,
                     args.check_games,
                     seed=args.check_seed,
@@ -459,7 +458,7 @@ def main(argv: list[str] | None = None) -> None:
             json.dump(weights, out)
     result = match(
         ("training.dmc:DMCBot", {"weights": weights}),
-        (FITTED_GREEDY, {}),
+        (GREEDY_BOT, {}),
         args.players,
         args.eval_games,
         seed=args.eval_seed,

@@ -45,7 +45,7 @@ from mantis.players.bots.expert import (
     next_card_odds,
     seat_features,
 )
-from mantis.players.bots.greedy import FittedGreedyBot
+from mantis.players.bots.greedy import GreedyBot
 from mantis.players.counting import unseen_face_counts
 
 
@@ -69,7 +69,7 @@ def _features_of(view: Any, pile0: int) -> list[list[float]]:
 def _play_chunk(args: tuple) -> tuple[np.ndarray, np.ndarray]:
     players, seed, start, stop, epsilon, weights, keep = args
     if weights is None:
-        bots = [FittedGreedyBot() for _ in range(players)]
+        bots = [GreedyBot() for _ in range(players)]
     else:
         bots = [ExpertBot(weights) for _ in range(players)]
     pile0 = 105 - 4 * players

@@ -18,7 +18,7 @@ from mantis.players.bots.greedy import WEIGHTS
 
 from .common import fmt, match
 
-GREEDY = "mantis.players.bots.greedy:FittedGreedyBot"
+GREEDY = "mantis.players.bots.greedy:GreedyBot"
 
 
 TWO_PLAYER_KEYS = ("tank2", "extra")

@@ -11,8 +11,8 @@ from botkit import random_positions
 from mantis.engine import BACKS, SCORE, bot_rng
 from mantis.players import make_bot
 from mantis.players.bots.casual import CasualBot
-from mantis.players.bots.greedy import FittedGreedyBot, GreedyBot
-from mantis.players.bots.score import ScoreBot
+from mantis.players.bots.greedy import GreedyBot, GreedyLevel
+from mantis.players.bots.score import ScoreBot, ScoreLevel
 from training.ladder import LEVELS, bar, below_bar, lineups, match_tasks, play, play_matches
 
 POSITIONS = {n: [g for g in random_positions(1200, 43) if g.players == n][:150] for n in (2, 4)}
@@ -35,7 +35,7 @@ def test_a_retuned_level_varies_with_its_generator_and_repeats_with_the_same(nam
 @pytest.mark.parametrize(
     ("noisy", "exact"),
     [
-        (GreedyBot(), FittedGreedyBot()),
+        (GreedyLevel(), GreedyBot()),
         (CasualBot(), CasualBot(noise=0.0, noise2=0.0)),
     ],
     ids=["greedy", "casual"],
@@ -67,7 +67,7 @@ def test_greedy_never_lets_a_sure_win_go_whatever_its_noise():
 
 
 def test_score_steals_at_two_seats_only_what_cannot_miss_and_at_more_on_a_whim():
-    bot = ScoreBot()
+    bot = ScoreLevel()
     bot.new_game(0, random.Random(3))
     for view in (g.view() for g in POSITIONS[2]):
         action = bot.choose(view)
@@ -76,7 +76,7 @@ def test_score_steals_at_two_seats_only_what_cannot_miss_and_at_more_on_a_whim()
             assert all(theirs[c] for c in BACKS[view.top_back])
     steals = sum(bot.choose(g.view()) != SCORE for g in POSITIONS[4])
     assert 0.2 < steals / len(POSITIONS[4]) < 0.5  # its whim is 0.35
-    never = ScoreBot(sure2=0.0, whim=0.0)
+    never = ScoreBot()  # the plain bot: no sure steals, no whims
     assert all(never.choose(g.view()) == SCORE for n in (2, 4) for g in POSITIONS[n])
 
 

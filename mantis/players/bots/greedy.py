@@ -19,12 +19,13 @@ the card in my tank (``+TANK``), a failed steal gives it to the victim
 into my tank, a successful score banks the stack and the card.  Ties go to
 scoring, then to the lowest seat.
 
-The level misjudges: each action's value gets a Gaussian error (from the
-bot's own generator, given by ``new_game``) of spread ``NOISE2`` scored cards
-at two seats and ``NOISE`` at three or more, so that close calls go either
-way and now and then a plainly worse move is played.  A winning score is
-worth ``WIN``: no error ever makes it pass one up.  ``FittedGreedyBot`` is
-the same bot without the error (the training scripts' opponent).
+The ``greedy`` level (Hard) is ``GreedyLevel``: this bot misjudging.  Each
+action's value gets a Gaussian error (from the bot's own generator, given by
+``new_game``) of spread ``NOISE2`` scored cards at two seats and ``NOISE`` at
+three or more, so that close calls go either way and now and then a plainly
+worse move is played.  A winning score is worth ``WIN``: no error ever makes
+it pass one up.  ``GreedyBot`` itself has no error unless given one: it is
+the fitted bot the training scripts and the batched engine play.
 
 Fitted weights (the defaults, ``WEIGHTS``)
 -----------------------------------------
@@ -92,16 +93,18 @@ WEIGHTS: dict[str, float] = {
     "win": 100.0,
 }
 
-#: How far the level misjudges a move (the spread of its error, in scored cards):
-#: at two seats, and at three or more.  Fitted by the ladder: see the module docstring.
+#: How far the level (``GreedyLevel``) misjudges a move (the spread of its error, in
+#: scored cards): at two seats, and at three or more.  Fitted by the ladder: see the
+#: module docstring.
 NOISE2 = 0.85
 NOISE = 0.6
 
 
 class GreedyBot:
-    """Best one-ply expected material gain, counting cards exactly."""
+    """Best one-ply expected material gain, counting cards exactly (misjudged by an error
+    of spread ``noise2`` / ``noise`` scored cards, none by default)."""
 
-    def __init__(self, *, noise2: float = NOISE2, noise: float = NOISE, **weights: float) -> None:
+    def __init__(self, *, noise2: float = 0.0, noise: float = 0.0, **weights: float) -> None:
         self._rng = random.Random(0)
         self.noise2 = noise2
         self.noise = noise
@@ -183,9 +186,9 @@ class GreedyBot:
         return best
 
 
-class FittedGreedyBot(GreedyBot):
-    """``greedy``'s fitted weights with none of the level's noise: the opponent the
-    training scripts learn and measure against (their figures predate the noise)."""
+class GreedyLevel(GreedyBot):
+    """The ``greedy`` level (Hard): ``GreedyBot`` with the error that places it a step
+    below ``expert`` (``NOISE2``, ``NOISE``)."""
 
     def __init__(self, **weights: float) -> None:
-        super().__init__(noise2=0.0, noise=0.0, **weights)
+        super().__init__(noise2=NOISE2, noise=NOISE, **weights)

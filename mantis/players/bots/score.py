@@ -12,7 +12,9 @@ The simplest plan there is, kept a step above ``random`` and a step below
   seat at random.  Always scoring is nearly as good as ``casual``'s play at
   four seats.
 
-Its generator is its own (``new_game``).  Both numbers come from
+That is ``ScoreLevel``, the level; ``ScoreBot`` with neither always scores
+(the plain baseline).  Its generator is its own (``new_game``).  Both
+numbers come from
 ``training/tune_ladder.py`` (the strongest that leave ``casual`` 62% of
 paired two-seat games against it, and 35.7% alone against three).  Measured
 on other deals (``python -m training.ladder --players 2 --deals 4000 --seed
@@ -35,10 +37,11 @@ WHIM = 0.35
 
 
 class ScoreBot:
-    """Scores; at two seats takes a steal that cannot miss when it sees one; at three
-    or more now and then steals on a whim."""
+    """Scores; at two seats takes a steal that cannot miss when it notices one (``sure2``
+    of the time), at three or more steals on a whim (``whim`` of its moves): by default
+    neither, it always scores."""
 
-    def __init__(self, sure2: float = SURE2, whim: float = WHIM) -> None:
+    def __init__(self, sure2: float = 0.0, whim: float = 0.0) -> None:
         self._rng = random.Random(0)
         self.sure2 = sure2
         self.whim = whim
@@ -61,3 +64,11 @@ class ScoreBot:
             victim = self._rng.randrange(view.players - 1)
             return steal(victim + (victim >= me))
         return SCORE
+
+
+class ScoreLevel(ScoreBot):
+    """The ``score`` level: ``ScoreBot`` noticing sure steals ``SURE2`` of the time at two
+    seats and stealing on a whim ``WHIM`` of its moves at more."""
+
+    def __init__(self) -> None:
+        super().__init__(sure2=SURE2, whim=WHIM)
