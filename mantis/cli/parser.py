@@ -12,12 +12,13 @@ from typing import Any, NoReturn
 
 from .. import __version__
 from ..engine.seat_count import SEAT_RANGE, valid_seat_count
+from ..players.registry import BUILT_IN
 from ..store.settings import SPEEDS
 from ..web import MAX_TABS
 from . import UsageError
 
-#: Built-in bot levels a server offers (the CLI lists them without importing the bots).
-_BOT_LEVELS = ("random", "score", "casual", "greedy", "expert")
+#: Built-in bot levels a server offers (the registry names them without importing the bots).
+_BOT_LEVELS = BUILT_IN
 
 
 class _Parser(argparse.ArgumentParser):
