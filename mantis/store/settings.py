@@ -16,6 +16,7 @@ from typing import Any
 
 from ..engine.seat_count import MAX_SEATS, MIN_SEATS, valid_seat_count
 from ..engine.seats import RecordError, SeatInfo, seats_from_json
+from ..engine.turn_clock_range import valid_clock
 from .atomic import remove_stale_temp_files, write_text_atomic
 from .paths import settings_path
 
@@ -196,7 +197,7 @@ def _from_json(data: dict[str, Any]) -> tuple[Settings, list[str]]:
         bad.append("online_seats")
 
     clock = data.get("online_clock", defaults.online_clock)
-    if clock is None or (type(clock) is int and 5 <= clock <= 3600):
+    if clock is None or (type(clock) is int and valid_clock(clock)):
         values["online_clock"] = clock
     else:
         bad.append("online_clock")
