@@ -86,3 +86,9 @@ def test_a_clock_in_range_is_taken_everywhere(tmp_path, seconds: int) -> None:
     saved.write_text(f'{{"online_clock": {seconds}}}', encoding="utf-8")
     assert load_settings(saved) == (load_settings(saved)[0], None)
     assert load_settings(saved)[0].online_clock == seconds
+
+
+def test_the_batched_bots_are_built_in_levels() -> None:
+    # The vector env's LEVELS are the bots with a batched twin (a subset, not derived).
+    vector = pytest.importorskip("mantis.envs.vector", reason="the research extra")
+    assert set(vector.LEVELS) <= set(BUILT_IN)
