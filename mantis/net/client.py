@@ -461,6 +461,7 @@ _HEARD: dict[type[protocol.ServerMessage], Callable[[TableConnection, Any], Even
     protocol.Welcome: _unheard,
     protocol.Challenge: _unheard,
     protocol.Rekeyed: _unheard,
+    protocol.YourTables: _unheard,
     protocol.Stream: TableConnection._merge,
     protocol.RoomState: TableConnection._heard_room,
     protocol.Presence: TableConnection._heard_presence,

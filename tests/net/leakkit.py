@@ -149,6 +149,19 @@ FIELDS: dict[type, dict[str, object]] = {
     protocol.Challenge: {"nonce": TEXT, "known": PLAIN},
     protocol.Rekeyed: {"names": PLAIN},
     protocol.Pong: {"id": PLAIN},
+    protocol.YourTables: {"tables": Many(protocol.HeldTable)},
+    protocol.HeldTable: {
+        "code": TEXT,
+        "state": TEXT,
+        "seat": PLAIN,
+        "seats": Many(protocol.SeatState),
+        "moves": PLAIN,
+        "game": PLAIN,
+        "clock": PLAIN,
+        "private": PLAIN,
+        "quick": PLAIN,
+        "rated": PLAIN,
+    },
     # The table's stream.
     Opening: {
         "version": PLAIN,
