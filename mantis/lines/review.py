@@ -12,7 +12,13 @@ from collections.abc import Sequence
 
 from ..engine import COLOUR_NAMES, FACE, Action, GameRecord, Score
 from ..review import GameReview, review_game
-from ..review.report import ADJUSTED_MEANS, LUCK_MEANS, adjusted_points, result_word
+from ..review.report import (
+    ADJUSTED_MEANS,
+    LUCK_MEANS,
+    adjusted_points,
+    loss_points,
+    result_word,
+)
 from ..table.credit import credited_names, left_note, stand_ins_of
 from .console import Console
 from .wording import spoken, who
@@ -92,7 +98,7 @@ def review_lines(review: GameReview, heading: str, seats: Sequence[int]) -> list
             f"Move {d.move + 1}, {who(review.seats[d.seat].name)}: "
             f"{_action(review, taken.action)}, {taken.win * 100:.0f} percent to win; "
             f"best {_action(review, best.action)}, {best.win * 100:.0f} percent; "
-            f"{d.loss:.1f} points lost{label}."
+            f"{loss_points(d.loss)} points lost{label}."
         )
     lucky = sorted(
         (c for c in review.cards if max(abs(c.luck[s]) for s in seats) >= 0.005),

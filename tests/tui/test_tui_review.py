@@ -338,6 +338,13 @@ async def test_nothing_to_retry_is_said_and_no_board_opens() -> None:
         await pilot.pause()
         assert app.screen is screen
         assert "nothing to retry" in str(screen.query_one("#list-title").render())
+        # ... and the key bar does not offer it; for a seat with mistakes it does.
+        assert "Retry" not in app_lines(app)[-1]
+        seat = next(s for s in range(3) if mistakes_of(screen.review, s))
+        while screen.focus_seat != seat:
+            await pilot.press("s")
+        await pilot.pause()
+        assert "r Retry mistakes" in app_lines(app)[-1]
 
 
 # ----------------------------------------------------------------- pictures

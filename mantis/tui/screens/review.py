@@ -30,6 +30,7 @@ from ...review.report import (
     ADJUSTED_MEANS,
     LUCK_MEANS,
     adjusted_points,
+    loss_points,
     result_word,
     signed_points,
     verdict,
@@ -245,6 +246,7 @@ class ReviewScreen(Screen[None]):
         chart = chances_chart(review, self.listed_seats, top=seat, legend=False)
         self.query_one(Chart).show(*chart)
         self._fill_list()
+        self.refresh_bindings()  # Retry is offered for a seat with something to retry
 
     def _fill_list(self) -> None:
         review = self.review
@@ -301,14 +303,15 @@ class ReviewScreen(Screen[None]):
             best_cell = plain.rich(
                 f"{option_name(best.action, names)} {percent(best.win)}", no_wrap=True
             )
+        lost = f"−{loss_points(decision.loss)}"
         if decision.label is not None:
             label = Text(decision.label, style=LABEL_STYLES[decision.label])
-            loss = Text(f"−{decision.loss:.1f}", style=LABEL_STYLES[decision.label])
+            loss = Text(lost, style=LABEL_STYLES[decision.label])
         elif not decision.real:
             label, loss = Text("no real choice", style="dim"), Text("")
         else:
             label = Text("")
-            loss = Text("" if decision.chosen == decision.best else f"−{decision.loss:.1f}")
+            loss = Text("" if decision.chosen == decision.best else lost)
         seat = Text(no_wrap=True)
         seat.append(f"{decision.seat + 1} ", style=f"bold {seat_colour(decision.seat)}")
         seat.append(plain.visible(names[decision.seat]))
@@ -319,7 +322,10 @@ class ReviewScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("open", "every_seat", "next_seat", "retry"):
-            return self.review is not None
+            if self.review is None:
+                return False
+            if action == "retry":  # (not offered where the list says there is nothing to retry)
+                return bool(mistakes_of(self.review, self.focus_seat))
         return True
 
     @on(DataTable.RowSelected)

@@ -40,16 +40,19 @@ def loss_text(decision: Decision, *, short: bool = False) -> tuple[str, str]:
 
     ``short``: the fewest words ("−25.0 blunder", "no real choice").
     """
+    from ...review.report import loss_points
+
     if not decision.real:
         return ("no real choice" if short else "no real choice: every option within 1 point"), "dim"
     if decision.chosen == decision.best or decision.loss < 0.05:
         return "the best choice", "bold"
     if decision.label is None:
-        return f"−{decision.loss:.1f} points", ""
+        return f"−{loss_points(decision.loss)} points", ""
     if short:
-        return f"−{decision.loss:.1f} {decision.label}", LABEL_STYLES[decision.label]
+        return f"−{loss_points(decision.loss)} {decision.label}", LABEL_STYLES[decision.label]
     article = "an" if decision.label == "inaccuracy" else "a"
-    return f"{article} {decision.label} (−{decision.loss:.1f})", LABEL_STYLES[decision.label]
+    lost = loss_points(decision.loss)
+    return f"{article} {decision.label} (−{lost})", LABEL_STYLES[decision.label]
 
 
 class OptionChances(Widget):
