@@ -396,3 +396,30 @@ def test_review_retry_answered(snap_compare, request) -> None:
 
     assert snap_compare(review_app(sample()), terminal_size=SIZE, run_before=answer_near_best)
     assert_snapshot_table_whole(request)
+
+
+def test_a_loss_is_the_same_figure_on_screen_in_the_text_report_and_in_lines() -> None:
+    # A loss of 8.06 points: once "−8.1" on screen and "-8.0" in `mantis review`.
+    from mantis.lines.review import review_text
+    from mantis.review.report import format_review, loss_points
+
+    assert [loss_points(x) for x in (8.06, 2.97, 7.96, 20.0, 0.3)] == [
+        "8.0",
+        "2.9",
+        "7.9",
+        "20.0",
+        "0.3",
+    ]
+    record = sample()
+    review = review_game(record)
+    decision = next(d for d in review.decisions if d.seat == 0 and d.label == "mistake")
+    odd = replace(decision, loss=8.06)
+    review = replace(
+        review, decisions=tuple(odd if d is decision else d for d in review.decisions)
+    )
+    screen = ReviewScreen(record, title="sample", person=0)
+    assert screen._row(odd)[4].plain == "−8.0"
+    text = format_review(review, "Game 1", [0])
+    assert f"move {odd.move + 1:>3}" in text and "-8.0 mistake" in text
+    said = review_text(review, "Game 1", [0])
+    assert "8.0 points lost" in said and "8.1" not in said
