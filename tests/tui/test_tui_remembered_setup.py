@@ -112,13 +112,13 @@ FILES: list[Any] = [
 
 
 def _on_setup(app: MantisApp, other_than: object = None) -> bool:
-    """A setup screen (not ``other_than``) is up and ready: its Start button has the focus."""
+    """A setup screen (not ``other_than``) is up and ready: its first choice has the focus."""
     screen = app.screen
     return (
         isinstance(screen, SetupScreen)
         and screen is not other_than
         and app.focused is not None
-        and app.focused.id == "start"
+        and app.focused.id == "players"
     )
 
 

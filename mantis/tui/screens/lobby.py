@@ -33,12 +33,11 @@ from ...net import protocol
 from ...net.client import OnlineError, TableConnection, check_url, take_seat
 from ...net.codes import read_code
 from ...net.server_lists import LeaderPage, ListedTable, leaderboard, list_tables
-from ...players.registry import level_choices
 from ...players.seat_specs import HUMAN, OPEN, online_seats_problem
 from ...store.seat_tokens import SeatTokens
 from ...table.names import MAX_NAME_LENGTH, NameRefused, name_to_sit_with
 from .. import plain
-from ..level_ratings import rated, relabel
+from ..level_ratings import bot_choices, rated, relabel
 from ..preferences import Preferences
 
 #: Seconds between two looks at the server's list of tables.
@@ -56,7 +55,7 @@ CLOCKS: tuple[tuple[str, int | None], ...] = (
 def _seat_choices(players: int) -> list[tuple[str, str]]:
     """An open seat, or a bot per level with its rating at a table of ``players``."""
     return [("Open seat", OPEN)] + [
-        (rated(f"{label} bot", bot, players), bot) for label, bot in level_choices()
+        (rated(f"{label} bot", bot, players), bot) for label, bot in bot_choices()
     ]
 
 

@@ -32,15 +32,9 @@ from ...net import protocol
 from ...net.codes import shown_code
 from ...net.presence import OPEN_SEAT, presence_label
 from ...net.seat_ratings import seat_rating, table_rating
-from ...players.registry import level_choices
 from .. import plain
-from ..level_ratings import rated, relabel
+from ..level_ratings import rated_bots, relabel
 from ..online_table import OnlineTable
-
-
-def bot_choices(players: int | None) -> list[tuple[str, str]]:
-    """A bot per level, with its rating at the table's size (the one its seats show)."""
-    return [(rated(f"Bot · {label} ({bot})", bot, players), bot) for label, bot in level_choices()]
 
 
 class RoomLink(Protocol):
@@ -164,7 +158,7 @@ class WaitingRoomScreen(Screen[None]):
                 with Horizontal(classes="controls-row"):
                     self._rated_for = len(self.room.seats) if self.room is not None else None
                     yield Select(
-                        bot_choices(self._rated_for),
+                        rated_bots(self._rated_for),
                         value="greedy",
                         allow_blank=False,
                         id="bot-level",
@@ -222,7 +216,7 @@ class WaitingRoomScreen(Screen[None]):
         # The seats' ratings are at the table's size: so are the ones offered to add.
         if self._rated_for != len(room.seats):
             self._rated_for = len(room.seats)
-            relabel(self.query_one("#bot-level", Select), bot_choices(self._rated_for))
+            relabel(self.query_one("#bot-level", Select), rated_bots(self._rated_for))
         table = self.query_one(DataTable)
         cursor = table.cursor_row
         table.clear()
