@@ -423,3 +423,29 @@ def test_a_loss_is_the_same_figure_on_screen_in_the_text_report_and_in_lines() -
     assert f"move {odd.move + 1:>3}" in text and "-8.0 mistake" in text
     said = review_text(review, "Game 1", [0])
     assert "8.0 points lost" in said and "8.1" not in said
+
+
+async def test_an_answers_marks_fit_a_narrow_panel_as_glyphs_with_their_key() -> None:
+    # "★ best, you" once ran off a panel too narrow for it (the retry's, at 100x30).
+    from textual.app import App
+
+    review = review_game(sample())
+    decision = mistakes_of(review, 0)[0]
+    names = ["You", "Bartholomew", "Bea"]
+
+    class Panel(App[None]):
+        def compose(self):
+            chances = OptionChances(id="chances")
+            chances.styles.width = 32  # as wide as the retry's, under the pile
+            chances.styles.height = 9
+            yield chances
+
+    app = Panel()
+    async with app.run_test(size=(40, 12)) as pilot:
+        panel = app.query_one(OptionChances)
+        panel.show(decision, names, answer=decision.best)
+        await pilot.pause()
+        rows = [line.strip(" │") for line in app_lines(app)[1:] if line.strip(" │╰─╯")]
+        assert not any(row.endswith("…") for row in rows), rows  # nothing cut at the edge
+        assert any(row.endswith("% ★●") for row in rows), rows  # best, and your answer
+        assert any("★ best  ● you  ◀ played" in row for row in rows), rows

@@ -7,13 +7,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...engine import NUM_COLOURS
 from ...engine.seat_count import MAX_SEATS, SEAT_COUNTS
 from ...players.registry import BOTS, level_label
 from .. import palette
 from ..level_ratings import rating_text
+from ..widgets.key_footer import KeyFooter
 
 
 def _colour(colour: int) -> str:
@@ -268,7 +269,7 @@ class HelpScreen(ModalScreen[None]):
             yield Static(_keys_table())
             yield Static("")
             yield Static(CLOSING_NOTE)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#help-box").focus()

@@ -20,7 +20,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 from textual.worker import Worker, WorkerState
 
 from ...engine import GameRecord
@@ -40,6 +40,7 @@ from ...table.names import clean_name
 from ...table.narration import possessive
 from .. import plain
 from ..widgets.chart import Chart
+from ..widgets.key_footer import KeyFooter
 from ..widgets.option_chances import LABEL_STYLES, option_name
 
 
@@ -185,7 +186,7 @@ class ReviewScreen(Screen[None]):
             yield Chart(id="chart")
             yield Static(id="list-title")
             yield DataTable(id="decisions", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.add_class("-loading")

@@ -26,7 +26,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.message_pump import MessagePump
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Select, Static
+from textual.widgets import Button, DataTable, Select, Static
 
 from ...net import protocol
 from ...net.codes import shown_code
@@ -35,6 +35,7 @@ from ...net.seat_ratings import seat_rating, table_rating
 from .. import plain
 from ..level_ratings import rated_bots, relabel
 from ..online_table import OnlineTable
+from ..widgets.key_footer import KeyFooter
 
 
 class RoomLink(Protocol):
@@ -171,7 +172,7 @@ class WaitingRoomScreen(Screen[None]):
                     yield Button("Start the game", id="start", variant="success", compact=True)
             yield Static(id="room-note")
             yield Static(id="room-error")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
