@@ -59,6 +59,9 @@ def run_online(args: argparse.Namespace) -> int:
         if connection is None:
             return FAILED
         prefs = LinePreferences.load(warn=console.say)
+        from .games_in_progress import say_games_in_progress
+
+        await say_games_in_progress(console, url, but=connection.code)
         try:
             return await OnlineTable(console, prefs, connection).run()
         finally:

@@ -82,9 +82,7 @@ async def _ask(url: str, key: str) -> tuple[protocol.HeldTable, ...]:
             protocol.encode(protocol.MyTables(protocol.PROTOCOL_VERSION, player)).decode()
         )
         while True:
-            said = protocol.decode_server(
-                await asyncio.wait_for(connection.recv(), OPEN_TIMEOUT)
-            )
+            said = protocol.decode_server(await asyncio.wait_for(connection.recv(), OPEN_TIMEOUT))
             if isinstance(said, protocol.Challenge):
                 await connection.send(protocol.encode(key_proof.answer(key, said)).decode())
             elif isinstance(said, protocol.YourTables):

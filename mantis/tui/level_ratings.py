@@ -9,7 +9,7 @@ changes, keeping what was chosen.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from textual.content import Content
@@ -19,7 +19,7 @@ from ..players import BOTS
 from ..players.registry import level_choices
 from ..rating.levels import rating_text
 
-__all__ = ["bot_choices", "rated", "rated_bots", "rating_text", "relabel"]
+__all__ = ["bot_choices", "provisional_key", "rated", "rated_bots", "rating_text", "relabel"]
 
 #: Built-in bots offered beside the levels, each after the level it plays about as well as.
 OTHER_BOTS: tuple[tuple[str, str, str], ...] = (("Always scores", "score", "casual"),)
@@ -34,6 +34,15 @@ def bot_choices() -> tuple[tuple[str, str], ...]:
             after = next((i + 1 for i, (_, name) in enumerate(choices) if name == beside), None)
             choices.insert(len(choices) if after is None else after, (label, bot))
     return tuple(choices)
+
+
+def provisional_key(shown: Iterable[str], *, why: bool = False) -> str:
+    """What the "?" after a person's rating means ("1,500?"), if any of ``shown`` has one
+    ("" if none); ``why``: and why it is so."""
+    if not any("?" in text for text in shown):
+        return ""
+    key = "rating? = provisional"
+    return f"{key}: its first 20 or so rated games, and it moves fast" if why else key
 
 
 def rated_bots(players: int | None) -> list[tuple[str, str]]:

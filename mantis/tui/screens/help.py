@@ -72,8 +72,10 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
         "Odds and coach",
         "Press [b]o [/b]for the odds panel: for the seat to move, the exact chance that "
         "scoring matches, and for each opponent the chance a steal matches and the cards "
-        "it would bring — worked out only from what everyone can see (every played card "
-        "is remembered, so some faces of the top card are impossible). Press [b]c [/b]for "
+        "it would bring — worked out only from what everyone can see. The draw pile then "
+        "gives each colour on the top card's back its chance of being the face: every "
+        "back and face is one card, so a face whose card is face up already (dealt or "
+        "played) cannot come, and its chance is 0. Press [b]c [/b]for "
         "the coach: what the strongest bot would do now, and why.",
     ),
     (

@@ -361,8 +361,9 @@ class LobbyScreen(Screen[None]):
             return
         if self._locked_out():
             return
-        if watch:
-            self._go(url, protocol.Watch(protocol.PROTOCOL_VERSION, code))
+        if watch:  # (under the name typed, if any: the one spectators talk under)
+            name = self.query_one("#online-name", Input).value.strip()
+            self._go(url, protocol.Watch(protocol.PROTOCOL_VERSION, code, name[:MAX_NAME_LENGTH]))
             return
         name = self._typed_name()
         if name is None:

@@ -33,7 +33,7 @@ from ...net.codes import shown_code
 from ...net.presence import OPEN_SEAT, presence_label
 from ...net.seat_ratings import seat_rating, table_rating
 from .. import plain
-from ..level_ratings import rated_bots, relabel
+from ..level_ratings import provisional_key, rated_bots, relabel
 from ..online_table import OnlineTable
 from ..widgets.key_footer import KeyFooter
 
@@ -253,7 +253,9 @@ class WaitingRoomScreen(Screen[None]):
             return "The game is starting…"
         ratings = self.online.ratings
         why = f"{ratings.why}.\n" if ratings is not None and ratings.why else ""
-        return why + self._waiting_note(room)
+        shown = (seat_rating(ratings, room, s) for s in range(len(room.seats)))
+        key = provisional_key(shown, why=True)
+        return why + self._waiting_note(room) + (f"\nA {key}." if key else "")
 
     def _waiting_note(self, room: protocol.RoomState) -> str:
         waiting = sum(1 for seat in room.seats if not seat.taken)
