@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical
+from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
@@ -19,6 +19,7 @@ from ...store import SPEEDS, Settings
 from ...store.player_keys import KeyFileError, PlayerKeys
 from ...store.settings import MAX_BOT_TIMEOUT
 from .. import plain
+from ..widgets.key_footer import KeyFooter
 
 #: The options of a setting that is on or off (read back as ``value is True``).
 ON_OFF = (("on", True), ("off", False))
@@ -41,9 +42,10 @@ class SettingsScreen(ModalScreen[Settings | None]):
         background: $background 60%;
     }
     #settings-box {
-        width: 60;
+        width: 62;
         max-width: 100%;
         height: auto;
+        max-height: 100%;
         border: round $accent;
         border-title-align: center;
         background: $surface;
@@ -104,7 +106,8 @@ class SettingsScreen(ModalScreen[Settings | None]):
 
     def compose(self) -> ComposeResult:
         s = self.settings
-        with Vertical(id="settings-box") as box:
+        # Scrolled within when the terminal is short, above the settings' own key bar.
+        with VerticalScroll(id="settings-box") as box:
             box.border_title = "Settings"
             with Grid(id="settings-grid"):
                 yield from choice("Bot speed", [(sp, sp) for sp in SPEEDS], s.speed, "speed")
@@ -131,6 +134,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
             with Horizontal(id="settings-buttons"):
                 yield Button("Cancel", id="cancel", compact=True)
                 yield Button("Save", id="save", variant="primary", compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#speed").focus()

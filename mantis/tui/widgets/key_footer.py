@@ -77,5 +77,7 @@ class KeyFooter(Footer):
             yield widget
 
     def on_resize(self, event: events.Resize) -> None:
+        # (Noted now: a second resize before this one's bar is made makes it again too.)
         if event.size.width != self._width and self._bindings_ready:
+            self._width = event.size.width
             self.call_after_refresh(self.recompose)
