@@ -245,7 +245,7 @@ class LobbyScreen(Screen[None]):
         self._refresh()
         self._find_mine()
         if not self.prefs.still:
-            self.set_interval(REFRESH_EVERY, self.action_refresh)
+            self.set_interval(REFRESH_EVERY, self._refresh)  # (the list alone, saying nothing)
 
     # ------------------------------------------------------------------ the form
 
