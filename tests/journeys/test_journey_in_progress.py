@@ -89,12 +89,12 @@ def test_after_a_crash_the_lobby_lists_the_game_and_takes_the_seat_back(
     # the seat back.
     bea = lobby(terminal, bea_home, size)
     bea.settle(in_progress(code))
-    assert_key_bar_whole(bea, showing="^t Your game")
+    assert_key_bar_whole(bea, showing="^y Your game")
     bea.press("enter")
     assert_table_whole(bea.settle(mine(code)))
 
     # The palette's New game asks before leaving the table, and the seat stays hers:
-    # the lobby lists it again, and ctrl+t takes it back.
+    # the lobby lists it again, and ctrl+y takes it back.
     bea.press("ctrl+p")
     bea.settle("Search for commands")
     bea.type("new game")
@@ -106,7 +106,7 @@ def test_after_a_crash_the_lobby_lists_the_game_and_takes_the_seat_back(
     bea.settle("set up a table")
     bea.press("o")
     bea.settle(in_progress(code))
-    bea.press("ctrl+t")
+    bea.press("ctrl+y")
     assert_table_whole(bea.settle(mine(code)))
     for term in (ann, bea):
         assert term.quit() == 0, term.printed()

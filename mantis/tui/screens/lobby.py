@@ -7,7 +7,7 @@ new table has its rules: a turn clock or none, talk on or off.
 
 Above them, "your games in progress": the tables on this server where this
 app's player key holds a seat, as the server tells the key's owner
-(``net.games_in_progress``); Enter (or ctrl+t, the newest) takes the seat
+(``net.games_in_progress``); Enter (or ctrl+y, the newest) takes the seat
 back, as after a crash.  The lobby lists the server's public tables a page
 at a time (refreshed while it is open; ``[`` and ``]`` or the arrows beside
 the list turn the page), and every way in ends on the table's waiting room.
@@ -74,7 +74,7 @@ class LobbyScreen(Screen[None]):
 
     CSS_PATH = "lobby.tcss"
     BINDINGS = [
-        Binding("ctrl+t", "take_back", "Your game"),
+        Binding("ctrl+y", "take_back", "Your game"),
         Binding("ctrl+g", "play_now", "Play now"),
         Binding("ctrl+r", "refresh", "Refresh"),
         Binding("ctrl+l", "leaderboard", "Leaders"),

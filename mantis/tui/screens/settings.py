@@ -147,10 +147,12 @@ class SettingsScreen(ModalScreen[Settings | None]):
         except ValueError:
             timeout = -1.0
         if not 0 < timeout <= MAX_BOT_TIMEOUT:
-            self.query_one("#settings-error", Static).update(
+            error = self.query_one("#settings-error", Static)
+            error.update(
                 f"The bot time budget is a number of seconds, more than 0 and at most "
                 f"{MAX_BOT_TIMEOUT:g}."
             )
+            self.call_after_refresh(error.scroll_visible, animate=False)  # (a short terminal)
             return
         speed = self.query_one("#speed", Select).value
         theme = self.query_one("#theme", Select).value
