@@ -414,9 +414,7 @@ def test_a_loss_is_the_same_figure_on_screen_in_the_text_report_and_in_lines() -
     review = review_game(record)
     decision = next(d for d in review.decisions if d.seat == 0 and d.label == "mistake")
     odd = replace(decision, loss=8.06)
-    review = replace(
-        review, decisions=tuple(odd if d is decision else d for d in review.decisions)
-    )
+    review = replace(review, decisions=tuple(odd if d is decision else d for d in review.decisions))
     screen = ReviewScreen(record, title="sample", person=0)
     assert screen._row(odd)[4].plain == "−8.0"
     text = format_review(review, "Game 1", [0])

@@ -362,8 +362,8 @@ class LobbyScreen(Screen[None]):
         if self._locked_out():
             return
         if watch:  # (under the name typed, if any: the one spectators talk under)
-            name = self.query_one("#online-name", Input).value.strip()
-            self._go(url, protocol.Watch(protocol.PROTOCOL_VERSION, code, name[:MAX_NAME_LENGTH]))
+            typed = self.query_one("#online-name", Input).value.strip()[:MAX_NAME_LENGTH]
+            self._go(url, protocol.Watch(protocol.PROTOCOL_VERSION, code, typed))
             return
         name = self._typed_name()
         if name is None:
