@@ -47,6 +47,21 @@ def mine(code: str):
     return holds
 
 
+def ann_hosts(terminal, url: str, tmp_path, size: Size) -> tuple[Terminal, str]:
+    """Ann hosts a public table of two seats, one open: her app and the table's code."""
+    ann = terminal(
+        "host",
+        url,
+        "--seats",
+        "human,open",
+        "--name",
+        "Ann",
+        size=size,
+        home=person_home(tmp_path, "ann", speed="instant"),
+    )
+    return ann, table_code(ann.settle("Others join with"))
+
+
 def lobby_up(lines: Lines) -> bool:
     """the lobby (its form maybe scrolled to your games in progress)"""
     return in_lobby(lines) or any("Your games in progress" in line for line in lines)
@@ -66,17 +81,7 @@ def test_after_a_crash_the_lobby_lists_the_game_and_takes_the_seat_back(
     terminal, serve, tmp_path, size: Size
 ) -> None:
     server = serve(*SERVER)
-    ann = terminal(
-        "host",
-        server.url,
-        "--seats",
-        "human,open",
-        "--name",
-        "Ann",
-        size=size,
-        home=person_home(tmp_path, "ann", speed="instant"),
-    )
-    code = table_code(ann.settle("Others join with"))
+    ann, code = ann_hosts(terminal, server.url, tmp_path, size)
     bea_home = person_home(tmp_path, "bea", speed="instant", server=server.url, online_name="Bea")
     bea = terminal("join", server.url, code, "--name", "Bea", size=size, home=bea_home)
     ann.wait_for("Every seat is taken")
@@ -123,17 +128,7 @@ def test_the_lobby_says_each_refusal_where_it_is_seen(
     # No public table yet: said in words, with what to do.
     bea.settle(lambda lines: "No public tables here yet" in said(lines))
     assert "Play now (ctrl+g) finds you one" in said(bea.lines())
-    ann = terminal(
-        "host",
-        server.url,
-        "--seats",
-        "human,open",
-        "--name",
-        "Ann",
-        size=size,
-        home=person_home(tmp_path, "ann", speed="instant"),
-    )
-    code = table_code(ann.settle("Others join with"))
+    ann, code = ann_hosts(terminal, server.url, tmp_path, size)
     bea.press("ctrl+r")
     bea.settle(listed(code))
 
@@ -229,39 +224,17 @@ def test_another_game_after_someone_left_is_asked_for_and_spectators_talk_by_nam
     terminal, serve, tmp_path, size: Size
 ) -> None:
     server = serve(*SERVER)
-    ann = terminal(
-        "host",
-        server.url,
-        "--seats",
-        "human,open",
-        "--name",
-        "Ann",
-        size=size,
-        home=person_home(tmp_path, "ann", speed="instant"),
-    )
-    code = table_code(ann.settle("Others join with"))
-    bea = terminal(
-        "join",
-        server.url,
-        code,
-        "--name",
-        "Bea",
-        size=size,
-        home=person_home(tmp_path, "bea", speed="instant"),
-    )
+    ann, code = ann_hosts(terminal, server.url, tmp_path, size)
+
+    def person(home: str, *command: str) -> Terminal:
+        """Someone at the table from a home of their own: ``join`` or ``watch``, and options."""
+        at = (command[0], server.url, code, *command[1:])
+        return terminal(*at, size=size, home=person_home(tmp_path, home, speed="instant"))
+
+    bea = person("bea", "join", "--name", "Bea")
     # Two spectators: Cal by the name he gives, Dee by her login name's; Dee hears Cal.
-    cal = terminal(
-        "watch",
-        server.url,
-        code,
-        "--name",
-        "Cal",
-        size=size,
-        home=person_home(tmp_path, "cal", speed="instant"),
-    )
-    dee = terminal(
-        "watch", server.url, code, size=size, home=person_home(tmp_path, "dee", speed="instant")
-    )
+    cal = person("cal", "watch", "--name", "Cal")
+    dee = person("dee", "watch")
     ann.wait_for("Every seat is taken")
     ann.press("ctrl+s")
     for term in (ann, bea, cal, dee):
