@@ -180,12 +180,16 @@ def retype(term: Terminal, label: str, text: str) -> None:
         start = row.index(label) + LABEL
         return row[start : start + FIELD + 20].split("  ")[0].strip()
 
-    term.press("end")
-    term.settle(lambda lines: True)
-    term.press("ctrl+u")  # (all of it, before the cursor)
-    term.wait_for(lambda lines: field(lines) in ("", "code: KXQD"))
+    def empty(lines: Lines) -> bool:
+        return field(lines) in ("", "code: KXQD")
+
+    if not empty(term.lines()):
+        term.press("end")
+        term.settle(lambda lines: True)
+        term.press("ctrl+u")  # (all of it, before the cursor)
+        term.settle(empty)
     term.type(text)
-    term.wait_for(lambda lines: field(lines) == text)
+    term.settle(lambda lines: field(lines) == text)
 
 
 def listed(code: str):
