@@ -52,6 +52,7 @@ from ..widgets.key_footer import KeyFooter
 
 #: Seconds between two looks at the server's list of tables.
 REFRESH_EVERY = 3.0
+
 #: The turn clocks a new table may have: (label, seconds per move or None).
 CLOCKS: tuple[tuple[str, int | None], ...] = (
     ("No clock", None),
@@ -123,6 +124,8 @@ class LobbyScreen(Screen[None]):
         """The message line says why the list could not be had (cleared once it can)."""
         self._error_shown = False
         """The message line says what went wrong (ctrl+r clears it, and looks again)."""
+        self._keys_pressed = False
+        """A key was pressed here (then your games in progress never take the focus)."""
 
     def compose(self) -> ComposeResult:
         settings = self.prefs.settings
@@ -430,6 +433,9 @@ class LobbyScreen(Screen[None]):
 
     # ------------------------------------------------------------------ your games
 
+    def on_key(self) -> None:
+        self._keys_pressed = True
+
     @work(exclusive=True, group="lobby-mine")
     async def _find_mine(self) -> None:
         """Ask the server where this app's key holds seats, and list them."""
@@ -463,8 +469,10 @@ class LobbyScreen(Screen[None]):
         first = not view.display and shown
         view.display = shown
         self.query_one("#mine-head").display = shown
-        if first and self.focused is self.query_one("#server"):
-            view.focus()  # back after a crash: Enter takes the seat back at once
+        if first and not self._keys_pressed and self.focused is self.query_one("#server"):
+            # Back after a crash: Enter takes the seat back at once (never the focus of
+            # someone who has pressed a key here already).
+            view.focus()
         self.refresh_bindings()
 
     @on(DataTable.RowSelected, "#mine")
