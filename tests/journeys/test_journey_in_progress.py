@@ -118,7 +118,9 @@ def test_after_a_crash_the_lobby_lists_the_game_and_takes_the_seat_back(
         assert "Traceback" not in term.printed()
 
 
-@pytest.mark.parametrize("size", SIZES, ids=str)
+# At 80x24 alone: the message line was below the fold there, and the lobby at 100x30 is
+# checked whole by the crash's journey (this one costs half a minute a size under load).
+@pytest.mark.parametrize("size", SIZES[:1], ids=str)
 def test_the_lobby_says_each_refusal_where_it_is_seen(
     terminal, serve, tmp_path, size: Size
 ) -> None:
