@@ -84,7 +84,14 @@ async def _ask(url: str, key: str) -> tuple[protocol.HeldTable, ...]:
         while True:
             said = protocol.decode_server(await asyncio.wait_for(connection.recv(), OPEN_TIMEOUT))
             if isinstance(said, protocol.Challenge):
-                await connection.send(protocol.encode(key_proof.answer(key, said)).decode())
+                if not said.known:
+                    # No verifier of this key here, so no seat taken with it: nothing to
+                    # ask, and the verifier never travels for a question.  (Someone in
+                    # between who says so hides the list; they learn nothing.)
+                    return ()
+                verifier = key_proof.verifier_of(key)
+                proof = protocol.Prove(proof=key_proof.proof_of(verifier, said.nonce))
+                await connection.send(protocol.encode(proof).decode())
             elif isinstance(said, protocol.YourTables):
                 return said.tables
             elif isinstance(said, protocol.Error):

@@ -124,7 +124,10 @@ async def test_only_the_keys_owner_is_told_where_it_sits(tmp_path: Path) -> None
             assert not any(isinstance(m, protocol.YourTables) for m in client.heard)
             await client.closes()
         # Its owner is told, then the connection ends.
-        owner = await ask(url, player, lambda c: key_proof.answer(key, c))
+        verifier = key_proof.verifier_of(key)
+        owner = await ask(
+            url, player, lambda c: protocol.Prove(proof=key_proof.proof_of(verifier, c.nonce))
+        )
         told = await owner.next(protocol.YourTables)
         assert [t.code for t in told.tables] == [welcome(ann).code]
         await owner.closes()
