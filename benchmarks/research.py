@@ -19,7 +19,8 @@ Run: ``.venv/bin/python benchmarks/research.py [--games N] [--repeat R]`` (about
   the turn), bare, in PettingZoo's wrappers as shipped (with Gymnasium's
   ``Discrete`` and with ``mantis.envs.actions.ActionSpace`` as its action
   space), and in ``mantis.envs.wrappers.StandardWrappers``, what
-  ``mantis_v0.env()`` uses: what is ours and what is the library's.
+  ``mantis_v0.env()`` uses (PettingZoo's own methods, the state read through
+  properties): what is ours and what is the library's.
 * Whole games per second: the engine with ``random`` bots (the simulator's
   ``play_game``), ``Mantis-v0`` with ``random`` opponents, and OpenSpiel's
   random playouts of ``python_mantis`` (chance drawn with its exact
@@ -201,8 +202,9 @@ def gymnasium_games(players: int, games: int) -> tuple[float, float]:
     return games / seconds, turns / seconds
 
 
-def openspiel_games(players: int, games: int) -> tuple[float, float]:
-    """Games/s and moves/s of random playouts of ``python_mantis``, chance exact."""
+def openspiel_games(players: int, games: int, *, clone: bool = False) -> tuple[float, float]:
+    """Games/s and moves/s of random playouts of ``python_mantis``, chance exact
+    (``clone``: the state cloned at every node, as a search branching there does)."""
     game = pyspiel.load_game("python_mantis", {"players": players})
     rng = random.Random(1)
     moves = 0
@@ -210,6 +212,8 @@ def openspiel_games(players: int, games: int) -> tuple[float, float]:
     for _ in range(games):
         state = game.new_initial_state()
         while not state.is_terminal():
+            if clone:
+                state = state.clone()
             if state.is_chance_node():
                 outcomes, probs = zip(*state.chance_outcomes(), strict=True)
                 state.apply_action(rng.choices(outcomes, probs)[0])

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from typing import Any
 
@@ -38,46 +37,10 @@ from open_spiel.python.algorithms import mcts
 
 from mantis.engine import BACK, Game, game_seed, record_of
 from mantis.envs.actions import from_engine, to_engine
-from mantis.envs.openspiel import FIRST_BACK, MantisState, pile_at_deal, state_from_record
-from mantis.players.bots.expert import (
-    ExpertBot,
-    networks_by_players,
-    next_card_odds,
-    position_strengths,
-)
-from mantis.players.counting import unseen_face_counts
+from mantis.envs.openspiel import FIRST_BACK, state_from_record
+from mantis.envs.search import ExpertEvaluator
+from mantis.players.bots.expert import ExpertBot
 from mantis.sim.stats import wilson_interval
-
-
-class ExpertEvaluator(mcts.Evaluator):  # type: ignore[misc]
-    """Every seat's chance to win a position, by the expert's value network.
-
-    The features are the ones the network was trained on (taken before a
-    decision, the top card counted among the unseen): the seat to move, the
-    tanks, the scores and the unseen cards' faces.
-    """
-
-    def __init__(self, players: int) -> None:
-        self.net = networks_by_players()[players]
-        self.pile0 = pile_at_deal(players)
-
-    def evaluate(self, state: MantisState) -> np.ndarray:
-        view = state.view()
-        counts = [tuple(map(len, tank)) for tank in view.tanks]
-        q = next_card_odds(unseen_face_counts(view.seen), view.pile_size)
-        us = position_strengths(
-            self.net, counts, view.scores, view.to_move, q, view.target, view.pile_size / self.pile0
-        )
-        top = max(us)
-        weights = [math.exp(u - top) for u in us]
-        total = sum(weights)
-        return np.array([w / total for w in weights])
-
-    def prior(self, state: MantisState) -> list[tuple[int, float]]:
-        if state.is_chance_node():
-            return state.chance_outcomes()  # type: ignore[no-any-return]
-        legal = state.legal_actions()
-        return [(action, 1.0 / len(legal)) for action in legal]
 
 
 def make_bot(

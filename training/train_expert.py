@@ -206,6 +206,19 @@ def fit(
     }
 
 
+def save_networks(path: str, models: dict[str, Any], about: str, args: dict[str, Any]) -> None:
+    """Write fitted networks as ``expert_weights.json`` holds them."""
+    data = {
+        "features": list(FEATURES),
+        "about": about,
+        "args": {k: v for k, v in args.items() if k != "out"},
+        "models": models,
+    }
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, separators=(",", ":"))
+    print(f"wrote {path}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", default="2,3,4,5,6")
@@ -245,15 +258,8 @@ def main() -> None:
             if args.save_generations:
                 with open(f"{args.out}.{players}p.gen{gen}", "w", encoding="utf-8") as fh:
                     json.dump(weights, fh, separators=(",", ":"))
-        data = {
-            "features": list(FEATURES),
-            "about": "trained by training/train_expert.py; see the expert module docstring",
-            "args": {k: v for k, v in vars(args).items() if k != "out"},
-            "models": models,
-        }
-        with open(args.out, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, separators=(",", ":"))
-        print(f"wrote {args.out}", flush=True)
+        about = "trained by training/train_expert.py; see the expert module docstring"
+        save_networks(args.out, models, about, vars(args))
 
 
 if __name__ == "__main__":

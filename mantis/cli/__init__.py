@@ -12,6 +12,8 @@ import sys
 from collections.abc import Sequence
 from types import SimpleNamespace
 
+from ..printable import echo
+
 
 def _in_lines(args: object) -> bool:
     """Whether a command plays in lines: its ``--lines``/``--no-lines``, else the default
@@ -118,7 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_games(args)
         if command == "stats":
-            from ..store.stats_report import run_stats
+            from ..follow.stats_report import run_stats
 
             return run_stats(args)
         if command == "review":
@@ -135,10 +137,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_play(args)
     except UsageError as exc:
-        print(f"mantis: error: {exc}", file=sys.stderr)
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return 2
     except KeyboardInterrupt:
-        print("mantis: interrupted", file=sys.stderr)
+        echo("mantis: interrupted", file=sys.stderr, lines=False)
         return 130
     except BrokenPipeError:
         # Whoever read our output stopped early (`mantis simulate ... | head`): that is

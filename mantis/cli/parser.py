@@ -231,6 +231,12 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     replay.add_argument(
         "--game", type=_positive_int, default=1, help="which game in the file, from 1 (default 1)"
     )
+    replay.add_argument(
+        "--speed",
+        choices=SPEEDS,
+        help="with --lines: how fast the moves are said (default: the speed setting; all at "
+        "once when the output is not a terminal); the setting itself is left as it is",
+    )
     _lines(replay, "say every move")
 
     review = _command(
@@ -498,6 +504,20 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         help="a server you hold another key for takes the file's (yours is lost)",
     )
     _command(key_sub, "list", "the servers you hold a key for")
+    reintroduce = _command(
+        key_sub,
+        "reintroduce",
+        "let your key introduce itself again to a server that lost its players",
+        "Your key proves itself to a server with its verifier, sent once: the first time you "
+        "sit down there. The app never sends it to that server again, so when it is asked "
+        "for, nothing goes: over ws:// someone between you and the server may be asking, to "
+        "play as you. If the server really lost its players (its operator says so), this "
+        "lets the verifier go once more, at your next sitting there; over wss:// nobody "
+        "between can read it.",
+    )
+    reintroduce.add_argument(
+        "server", metavar="SERVER", help="the server, e.g. ws://127.0.0.1:8765"
+    )
     rotate = _command(
         key_sub,
         "rotate",

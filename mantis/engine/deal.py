@@ -78,6 +78,15 @@ def _digest(seed: int) -> bytes:
     return digest
 
 
+def deal_digest(seed: int) -> bytes:
+    """The bytes the deal of ``seed`` is read from: card ``c``'s sort key is the
+    little-endian 32-bit number at ``4 * c`` (the deck is sorted by key, ties in
+    card order), then 8 little-endian bytes give the first seat (modulo the
+    players).  For dealing many games at once (``mantis.envs.batched`` sorts
+    them in one call); ``dealt_deck`` reads the same bytes."""
+    return _digest(seed)
+
+
 _shake_128: Callable[[bytes], Any] | None = None
 
 

@@ -1,8 +1,11 @@
 """Action numbers: 0 scores, ``k`` (1 to 5) steals from the seat ``k`` places after the mover.
 
 Every environment uses this one numbering, ``Discrete(6)`` at every table
-size: at a table of ``n`` the actions ``0`` to ``n - 1`` are legal (Mantis
-never forbids a steal, not even from an empty tank) and ``n`` to ``5`` are not.
+size by default: at a table of ``n`` the actions ``0`` to ``n - 1`` are legal
+(Mantis never forbids a steal, not even from an empty tank) and ``n`` to ``5``
+are not.  Asked for ``table_actions``, an environment's space is
+``Discrete(n)``: the same numbers, without the ones there never are at its
+table.
 """
 
 from __future__ import annotations
@@ -25,21 +28,22 @@ _ENGINE: dict[int, tuple[tuple[Action, ...], ...]] = {
 }
 
 
-def _mask(legal: int) -> np.ndarray:
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+def mask_of(legal: int, size: int = NUM_ACTIONS) -> np.ndarray:
+    """A read-only mask of ``size`` actions whose first ``legal`` are legal."""
+    mask = np.zeros(size, dtype=np.int8)
     mask[:legal] = 1
     mask.flags.writeable = False  # shared by every observation: nobody may change it
     return mask
 
 
-MASKS: dict[int, np.ndarray] = {n: _mask(n) for n in SEAT_COUNTS}
+MASKS: dict[int, np.ndarray] = {n: mask_of(n) for n in SEAT_COUNTS}
 """The action mask of the seat to move at a table of ``n`` (read-only, shared)."""
-NO_ACTIONS = _mask(0)
+NO_ACTIONS = mask_of(0)
 """The action mask of a seat that is not to move, or of anyone once the game is over."""
 
 
 class ActionSpace(spaces.Discrete):
-    """``Discrete(6)``, telling whether it holds a plain ``int`` without going through numpy.
+    """``Discrete(n)`` (default 6), telling whether it holds a plain ``int`` without numpy.
 
     Gymnasium's ``Discrete.contains`` converts every value through numpy (about
     4 µs), and PettingZoo's ``AssertOutOfBoundsWrapper`` asks it at every step;
@@ -47,12 +51,13 @@ class ActionSpace(spaces.Discrete):
     ``bool``, floats, arrays) it answers as ``Discrete`` does.
     """
 
-    def __init__(self, seed: int | np.random.Generator | None = None) -> None:
-        super().__init__(NUM_ACTIONS, seed=seed)
+    def __init__(self, n: int = NUM_ACTIONS, seed: int | np.random.Generator | None = None) -> None:
+        super().__init__(n, seed=seed)
+        self._size = n
 
     def contains(self, x: Any) -> bool:
         if type(x) is int:
-            return 0 <= x < NUM_ACTIONS
+            return 0 <= x < self._size
         return bool(super().contains(x))
 
 

@@ -3,13 +3,14 @@
 Built as PettingZoo's own classic card games are: agents ``player_0`` to
 ``player_{n-1}`` (one per seat), observations ``{"observation": Box,
 "action_mask": Box}`` (``observation.py``; the mask is all zeros for a seat
-that is not to move), ``Discrete(6)`` actions (``actions.py``), rewards only
+that is not to move), ``Discrete(6)`` actions (``actions.py``; ``Discrete(n)``
+with ``table_actions``), rewards only
 when the game ends (``rewards.py``: the share of the win, 0 for a loss) with
 every agent terminated then.  With two players a seat that steals
 successfully is selected again at once (its extra turn).
 
 ``env()`` wraps ``raw_env`` in PettingZoo's standard wrappers
-(``wrappers.py``: PettingZoo's classes, with a direct path for a legal turn):
+(``wrappers.py``: PettingZoo's classes, through their public methods):
 an illegal action ends the game with -1 for whoever played it (and 0 for
 the others), an action outside the space is an error, and calls out of order
 are errors.
@@ -30,35 +31,24 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from ..engine import Game, IllegalActionError
-from ..engine.seat_count import SEAT_RANGE, valid_seat_count
-from .actions import MASKS, NO_ACTIONS, NUM_ACTIONS, ActionSpace, to_engine
-from .observation import HIGH, LOW, Encoder
-from .render import move_text, paints, show, table_text
+from .actions import to_engine
+from .options import RENDER_MODES, Spaces, check_players, check_render_mode, drawn
+from .render import move_text
 from .rewards import win_shares
 from .wrappers import StandardWrappers
 
-RENDER_MODES = ("ansi", "human")
 ILLEGAL_REWARD = -1.0
 """What ``env()`` gives a seat that plays an illegal action (the game ends)."""
 #: Deal seeds drawn by an unseeded reset are below this.
 SEED_BOUND = 2**63
 
 
-def check_settings(num_players: int, render_mode: str | None) -> None:
-    """``ValueError`` in one line for a table size or render mode there is not."""
-    if type(num_players) is not int or not valid_seat_count(num_players):
-        raise ValueError(f"Mantis is played by {SEAT_RANGE} players, not {num_players!r}")
-    if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}")
-
-
-def observation_box() -> spaces.Box:
-    """The observation's space (the same at every table size)."""
-    return spaces.Box(LOW, HIGH, dtype=np.uint8)
-
-
 class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo: untyped, and its name)
-    """Mantis for ``num_players`` (2 to 6) as a PettingZoo AEC environment, unwrapped."""
+    """Mantis for ``num_players`` (2 to 6) as a PettingZoo AEC environment, unwrapped.
+
+    ``table_actions`` and ``scaled``: see ``options.py`` (``Discrete(num_players)``
+    actions; observations as ``float32`` in [0, 1]).
+    """
 
     metadata = {
         "render_modes": list(RENDER_MODES),
@@ -67,25 +57,34 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo: untyped
         "render_fps": 1,
     }
 
-    def __init__(self, num_players: int = 2, render_mode: str | None = None) -> None:
-        check_settings(num_players, render_mode)
+    def __init__(
+        self,
+        num_players: int = 2,
+        render_mode: str | None = None,
+        *,
+        table_actions: bool = False,
+        scaled: bool = False,
+    ) -> None:
+        check_players(num_players)
+        check_render_mode(render_mode)
         super().__init__()
         self.num_players = num_players
         self.render_mode = render_mode
+        # the modes that print text say what the last move did: only they need the events
+        self._narrated = render_mode in ("ansi", "human")
         self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        table = Spaces(num_players, table_actions=table_actions, scaled=scaled)
         self.observation_spaces = {
             agent: spaces.Dict(
-                {
-                    "observation": observation_box(),
-                    "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
-                }
+                {"observation": table.observation, "action_mask": table.mask_space()}
             )
             for agent in self.possible_agents
         }
-        self.action_spaces = {agent: ActionSpace() for agent in self.possible_agents}
-        self._mask = MASKS[num_players]
-        self._encode = Encoder().encode
+        self.action_spaces = {agent: table.action_space() for agent in self.possible_agents}
+        self._mask = table.legal
+        self._no_actions = table.none
+        self._encode = table.observe
         self._generator: np.random.Generator | None = None
         self._generator_seed: int | None = None
         self._game: Game | None = None
@@ -131,7 +130,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo: untyped
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         view = (self._game or self.game).view()  # (the property says what is missing)
         seat = self._seats[agent]
-        mask = self._mask if seat == view.to_move and view.winners is None else NO_ACTIONS
+        mask = self._mask if seat == view.to_move and view.winners is None else self._no_actions
         return {"observation": self._encode(view, seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -143,7 +142,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo: untyped
         if action is None:
             raise IllegalActionError(f"{agent} is to move: None is not an action")
         move = to_engine(self.num_players, game.to_move, action)
-        if self.render_mode is None:
+        if not self._narrated:
             game.play(move)
         else:
             self._last = move_text(game.apply(move), self.possible_agents)
@@ -164,25 +163,23 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo: untyped
 
     # ------------------------------------------------------------------ showing
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """The table: text (``ansi``), printed (``human``) or a picture (``rgb_array``)."""
         if self.render_mode is None:
             return None
-        game = self.game
-        text = table_text(
-            game.view(),
-            self.possible_agents,
-            painted=self.render_mode == "human" and paints(),
-            last=self._last,
-        )
-        if self.render_mode == "ansi":
-            return text
-        show(text)
-        return None
+        return drawn(self.render_mode, self.game.view(), self.possible_agents, self._last)
 
     def close(self) -> None:
         """Nothing to release: the environment holds no window or file."""
 
 
-def env(num_players: int = 2, render_mode: str | None = None) -> AECEnv[str, Any, Any]:
+def env(
+    num_players: int = 2,
+    render_mode: str | None = None,
+    *,
+    table_actions: bool = False,
+    scaled: bool = False,
+) -> AECEnv[str, Any, Any]:
     """``raw_env`` in PettingZoo's standard wrappers (illegal move: -1 and the end)."""
-    return StandardWrappers(raw_env(num_players, render_mode), ILLEGAL_REWARD)
+    raw = raw_env(num_players, render_mode, table_actions=table_actions, scaled=scaled)
+    return StandardWrappers(raw, ILLEGAL_REWARD)

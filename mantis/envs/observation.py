@@ -25,6 +25,8 @@ slice      length  what
 
 The top card's fields are zero once the game is over.  Everything here is
 read from the engine's ``View``: the layout adds no rule of its own.
+``view_of`` reads an observation back into a ``View`` of the same position
+(what a bot needs to decide from an observation).
 
 An ``Encoder`` builds them; each environment has its own, which reuses what
 the position before had (the tanks the engine did not replace, the unseen
@@ -40,10 +42,10 @@ from operator import is_not
 import numpy as np
 
 from ..engine import BACKS, View
-from ..engine.cards import ALL_CARDS_MASK, FACE, NUM_CARDS, NUM_COLOURS
+from ..engine.cards import ALL_CARDS_MASK, FACE, NUM_CARDS, NUM_COLOURS, cards_in
 from ..engine.deal import HAND_SIZE
-from ..engine.events import Tank
-from ..engine.game import TWO_PLAYER_TARGET_SCORE, target_for
+from ..engine.events import EndReason, Tank
+from ..engine.game import TWO_PLAYER_TARGET_SCORE, deck_out_winners, target_for
 from ..engine.seat_count import MAX_SEATS, MIN_SEATS
 from ..players.counting import unseen_face_counts
 
@@ -91,6 +93,7 @@ LOW = np.zeros(SIZE, dtype=np.uint8)
 LOW.flags.writeable = False
 HIGH = _bounds()
 """The largest value of each field, the same at every table size."""
+_HIGH32 = HIGH.astype(np.float32)
 
 #: Per back and per 3-bit mask of its cards already seen: the back's colours (7
 #: bytes of 0/1), then the faces the card can still have (7 more).
@@ -202,6 +205,12 @@ def encode(view: View, seat: int) -> np.ndarray:
     return Encoder().encode(view, seat)
 
 
+def scale(observation: np.ndarray) -> np.ndarray:
+    """``observation`` as ``float32`` in [0, 1]: each field over its largest value (``HIGH``)."""
+    scaled: np.ndarray = np.divide(observation, _HIGH32, dtype=np.float32)
+    return scaled
+
+
 def describe(observation: np.ndarray) -> dict[str, object]:
     """The fields of an observation by name (for reading one, and for tests)."""
     obs = observation.astype(int).tolist()
@@ -218,3 +227,103 @@ def describe(observation: np.ndarray) -> dict[str, object]:
         "players": players,
         "to_move": obs[TO_MOVE],
     }
+
+
+#: A back's number from its three colours' bits (R = 1, G = 2, ...).
+_BACK_OF_BITS = {sum(1 << c for c in back): b for b, back in enumerate(BACKS)}
+_COLOUR_BITS = np.array([1 << c for c in range(NUM_COLOURS)])
+
+
+def counts_of(observation: object) -> np.ndarray:
+    """An observation's fields as whole numbers, whatever form it came in.
+
+    ``observation`` is the vector (``uint8`` counts, ``scaled`` floats, or
+    OpenSpiel's ``float32`` tensor with its six trailing entries), or a dict
+    holding it under ``"observation"`` (PettingZoo) or ``"observations"``
+    (``Mantis-v0``'s ``masked_observation``).  A scaled vector is told apart by
+    its players field: a fraction of 6 there, never less than 2 unscaled.
+    """
+    if isinstance(observation, dict):
+        key = "observation" if "observation" in observation else "observations"
+        if key not in observation:
+            raise ValueError("a dict observation holds 'observation' or 'observations'")
+        observation = observation[key]
+    values = np.asarray(observation, dtype=np.float64).reshape(-1)
+    if values.size < SIZE:
+        raise ValueError(f"a Mantis observation has {SIZE} fields, not {values.size}")
+    values = values[:SIZE]
+    if values[PLAYERS] < MIN_SEATS:  # scaled: each field over its largest value
+        values = values * HIGH
+    counts = np.rint(values).astype(np.int64)
+    if not MIN_SEATS <= counts[PLAYERS] <= MAX_SEATS:
+        raise ValueError(f"not a Mantis observation: {counts[PLAYERS]} players")
+    return counts
+
+
+def view_of(observation: object, seat: int = 0) -> View:
+    """The position an observation shows, as the ``View`` of the observing ``seat``.
+
+    The observation lists seats from the observer; the view numbers them as
+    the table does, the observer being ``seat`` (which the vector does not
+    hold: the environment knows it; default 0, ``Mantis-v0``'s learner).  Every
+    field the rules and the chance of the next card depend on is the
+    position's; what the vector does not hold is filled in plainly: which
+    seen cards of a colour lie in a tank (the rules ask only how many),
+    ``extra_turn`` (False: whether the turn follows a successful steal is
+    history, not position) and ``turn`` (the cards drawn since the deal).
+    """
+    counts = counts_of(observation)
+    n = int(counts[PLAYERS])
+    if type(seat) is not int or not 0 <= seat < n:
+        raise ValueError(f"seat {seat!r} is not a seat at a table of {n}")
+    unseen_bits = counts[UNSEEN_CARDS]
+    seen = ALL_CARDS_MASK
+    for card in np.flatnonzero(unseen_bits).tolist():
+        seen ^= 1 << card
+    # every card in a tank has been seen: lay the seen cards of each face colour out
+    spare: list[list[int]] = [[] for _ in range(NUM_COLOURS)]
+    for card in cards_in(seen):
+        spare[FACE[card]].append(card)
+    slots = [(k - seat) % n for k in range(n)]  # seat k's slot in the observation
+    tanks: list[Tank] = []
+    for k in slots:
+        tank: list[tuple[int, ...]] = []
+        for colour, held in enumerate(counts[TANKS[k]].tolist()):
+            cards = spare[colour]
+            if held > len(cards):
+                raise ValueError("not a Mantis observation: a tank holds unseen cards")
+            tank.append(tuple(cards[:held]))
+            del cards[:held]
+        tanks.append(tuple(tank))
+    slot_scores = counts[SCORES][:n].tolist()
+    scores = tuple(slot_scores[k] for k in slots)
+    target = int(counts[TARGET])
+    pile = int(counts[PILE])
+    back_bits = int(counts[TOP_BACK] @ _COLOUR_BITS)
+    top_back = _BACK_OF_BITS.get(back_bits)
+    if back_bits and top_back is None:
+        raise ValueError("not a Mantis observation: the top card's back is not three colours")
+    winners: tuple[int, ...] | None = None
+    reason: EndReason | None = None
+    if top_back is None:  # nobody draws again: the game is over
+        reached = tuple(s for s in range(n) if scores[s] >= target)
+        if reached:
+            winners, reason = reached, "target"
+        else:
+            sizes = [sum(map(len, tank)) for tank in tanks]
+            winners, reason = deck_out_winners(scores, sizes), "deck_out"
+    return View(
+        seat=seat,
+        players=n,
+        target=target,
+        to_move=(seat + int(counts[TO_MOVE])) % n,
+        tanks=tuple(tanks),
+        scores=scores,
+        pile_size=pile,
+        top_back=top_back,
+        seen=seen,
+        extra_turn=False,
+        turn=NUM_CARDS - HAND_SIZE * n - pile,
+        winners=winners,
+        reason=reason,
+    )

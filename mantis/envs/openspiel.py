@@ -38,6 +38,7 @@ the move waiting for its face, one-hot, numbered from the mover.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -56,8 +57,10 @@ from ..engine.cards import (
 )
 from ..engine.deal import HAND_SIZE
 from ..engine.seat_count import MAX_SEATS, MIN_SEATS, SEAT_RANGE, valid_seat_count
+from ..players import Player
 from .actions import NUM_ACTIONS, from_engine, name, to_engine
 from .observation import SIZE, Encoder
+from .policies import BotPolicy
 from .render import table_text
 from .rewards import win_shares
 
@@ -130,20 +133,60 @@ class MantisGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type inf
         return HAND_SIZE * self.players + 1 + 2 * pile_at_deal(self.players)
 
 
+_BACK_SHIFTS = tuple(3 * back for back in range(NUM_BACKS))
+"""Where each back's three cards are in the seen mask."""
+_BACK_OUTCOMES = tuple(FIRST_BACK + back for back in range(NUM_BACKS))
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+@lru_cache(maxsize=1 << 14)
+def _back_outcomes(seen: int) -> tuple[tuple[int, float], ...]:
+    """The top card's back's outcomes when ``seen`` cards have been seen (a search
+    asks the same node's outcomes each time it passes: they are kept)."""
+    total = (ALL_CARDS_MASK ^ seen).bit_count()
+    unseen = [_FREE[seen >> shift & 7] for shift in _BACK_SHIFTS]
+    pairs = zip(_BACK_OUTCOMES, unseen, strict=True)
+    return tuple((outcome, u / total) for outcome, u in pairs if u)
+
+
+class _Position:
+    """What a state holds, as one value: OpenSpiel clones a Python state by
+    deep-copying each of its attributes, so one attribute that copies itself
+    in one call (the engine's ``Game`` copies itself cheaply) is the cheapest
+    clone there is."""
+
+    __slots__ = ("players", "dealt", "game", "back", "pending", "player")
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.dealt: list[int] = []
+        self.game: Game | None = None
+        self.back = _NO_MOVE
+        self.pending = _NO_MOVE
+        self.player = _CHANCE
+        """Who acts now: a seat, chance or (the game over) terminal."""
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Position:
+        other = _Position.__new__(_Position)
+        other.players = self.players
+        other.dealt = self.dealt.copy()
+        other.game = None if self.game is None else self.game.copy()
+        other.back = self.back
+        other.pending = self.pending
+        other.player = self.player
+        return other
+
+
 class MantisState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type information
     """A position: the deal in progress, or the engine's game with what chance has drawn.
 
-    Its attributes are few on purpose: OpenSpiel copies each one to clone a
-    state (the engine's ``Game`` copies itself cheaply).
+    Everything it holds is one attribute, ``_at`` (see ``_Position``).
     """
 
     def __init__(self, game: MantisGame) -> None:
         super().__init__(game)
-        self._players: int = game.players
-        self._dealt: list[int] = []
-        self._game: Game | None = None
-        self._back = _NO_MOVE
-        self._pending = _NO_MOVE
+        self._at = _Position(game.players)
 
     # ------------------------------------------------------------------ reading
 
@@ -151,62 +194,50 @@ class MantisState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type i
     def engine_game(self) -> Game | None:
         """The engine's game once the deal is done (its pile's order beyond the top is
         not decided: chance decides it card by card)."""
-        return self._game
+        return self._at.game
 
     def current_player(self) -> int:
-        game = self._game
-        if game is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if game.winners is not None:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if self._back == _NO_MOVE or self._pending != _NO_MOVE:
-            return int(pyspiel.PlayerId.CHANCE)
-        return game.to_move
+        return self._at.player
 
     def is_terminal(self) -> bool:
-        game = self._game
-        return game is not None and game.winners is not None
+        return self._at.player == _TERMINAL
 
     def _legal_actions(self, player: int) -> list[int]:
-        return list(range(self._players))
+        return list(range(self._at.players))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Every outcome of this chance node with its exact probability."""
-        game = self._game
+        at = self._at
+        game = at.game
         if game is None:
-            dealt = self._dealt
-            if len(dealt) < HAND_SIZE * self._players:
+            dealt = at.dealt
+            if len(dealt) < HAND_SIZE * at.players:
                 left = [c for c in range(NUM_CARDS) if c not in dealt]
                 p = 1.0 / len(left)
                 return [(card, p) for card in left]
-            return [(FIRST_SEAT + seat, 1.0 / self._players) for seat in range(self._players)]
+            return [(FIRST_SEAT + seat, 1.0 / at.players) for seat in range(at.players)]
         seen = game.view().seen
-        if self._pending == _NO_MOVE:
-            total = (ALL_CARDS_MASK ^ seen).bit_count()
-            outcomes = []
-            for back in range(NUM_BACKS):
-                unseen = _FREE[seen >> 3 * back & 7]
-                if unseen:
-                    outcomes.append((FIRST_BACK + back, unseen / total))
-            return outcomes
-        back = self._back
+        if at.pending == _NO_MOVE:
+            return list(_back_outcomes(seen))
+        back = at.back
         cards = [back * 3 + k for k in range(3) if not seen & BIT[back * 3 + k]]
         p = 1.0 / len(cards)
         return [(card, p) for card in cards]
 
     def returns(self) -> list[float]:
-        game = self._game
+        game = self._at.game
         if game is None or game.winners is None:
-            return [0.0] * self._players
-        return win_shares(game.winners, self._players)
+            return [0.0] * self._at.players
+        return win_shares(game.winners, self._at.players)
 
     # ------------------------------------------------------------------ playing
 
     def _apply_action(self, action: int) -> None:
-        game = self._game
+        at = self._at
+        game = at.game
         if game is None:
             self._deal(action)
-        elif self._back == _NO_MOVE:
+        elif at.back == _NO_MOVE:
             back = action - FIRST_BACK
             if not 0 <= back < NUM_BACKS:
                 raise ValueError(f"{action} is not a back's chance outcome")
@@ -215,20 +246,24 @@ class MantisState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type i
             if not unseen:
                 raise ValueError(f"no unseen card has the back {back_code(back)}")
             game.put_on_top(unseen[0])  # its face is chance's, after the move
-            self._back = back
-        elif self._pending == _NO_MOVE:
-            to_engine(self._players, game.to_move, action)  # checks it is a move here
-            self._pending = action
+            at.back = back
+            at.player = game.to_move
+        elif at.pending == _NO_MOVE:
+            to_engine(at.players, game.to_move, action)  # checks it is a move here
+            at.pending = action
+            at.player = _CHANCE
         else:
-            if not 0 <= action < NUM_CARDS or BACK[action] != self._back:
-                raise ValueError(f"{action} is not a face of the back {back_code(self._back)}")
+            if not 0 <= action < NUM_CARDS or BACK[action] != at.back:
+                raise ValueError(f"{action} is not a face of the back {back_code(at.back)}")
             game.put_on_top(action)
-            game.play(to_engine(self._players, game.to_move, self._pending))
-            self._back = self._pending = _NO_MOVE
+            game.play(to_engine(at.players, game.to_move, at.pending))
+            at.back = at.pending = _NO_MOVE
+            at.player = _CHANCE if game.winners is None else _TERMINAL
 
     def _deal(self, action: int) -> None:
-        dealt = self._dealt
-        players = self._players
+        at = self._at
+        dealt = at.dealt
+        players = at.players
         if len(dealt) < HAND_SIZE * players:
             if not 0 <= action < NUM_CARDS or action in dealt:
                 raise ValueError(f"{action} is not a card still to deal")
@@ -239,7 +274,7 @@ class MantisState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type i
             raise ValueError(f"{action} is not a first seat's chance outcome")
         tanks = [dealt[s * HAND_SIZE : (s + 1) * HAND_SIZE] for s in range(players)]
         pile = [c for c in range(NUM_CARDS) if c not in dealt]
-        self._game = Game(tanks, pile, first)
+        at.game = Game(tanks, pile, first)
 
     # ------------------------------------------------------------------ showing
 
@@ -251,27 +286,30 @@ class MantisState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type i
     def view(self) -> View:
         """The public position (during the deal, the cards dealt so far); the top
         card's back is shown only once chance has drawn it."""
-        game = self._game
+        at = self._at
+        game = at.game
         if game is None:
-            return _deal_view(self._dealt, self._players)
+            return _deal_view(at.dealt, at.players)
         view = game.view()
-        if self._back == _NO_MOVE and view.top_back is not None:
+        if at.back == _NO_MOVE and view.top_back is not None:
             view = msgspec.structs.replace(view, top_back=None)
         return view
 
     @property
     def pending_move(self) -> int | None:
         """The move waiting for its card's face (``None`` at other nodes)."""
-        return None if self._pending == _NO_MOVE else self._pending
+        pending = self._at.pending
+        return None if pending == _NO_MOVE else pending
 
     def __str__(self) -> str:
-        if self._game is None:
-            return f"dealing: {len(self._dealt)} of {HAND_SIZE * self._players} cards dealt"
-        names = [f"player {s}" for s in range(self._players)]
+        at = self._at
+        if at.game is None:
+            return f"dealing: {len(at.dealt)} of {HAND_SIZE * at.players} cards dealt"
+        names = [f"player {s}" for s in range(at.players)]
         text = table_text(self.view(), names)
-        if self._pending != _NO_MOVE:
-            mover = names[self._game.to_move]
-            text += f"\n{mover} played {name(self._pending)}; the card's face is to be turned"
+        if at.pending != _NO_MOVE:
+            mover = names[at.game.to_move]
+            text += f"\n{mover} played {name(at.pending)}; the card's face is to be turned"
         return text
 
 
@@ -355,6 +393,31 @@ def state_from_record(game: pyspiel.Game, record: GameRecord) -> MantisState:
     return state
 
 
+class PolicyBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel has no type information
+    """A ``BotPolicy`` as OpenSpiel's ``pyspiel.Bot`` for ``player_id`` of ``python_mantis``."""
+
+    def __init__(self, player_id: int, bot: str | Player = "expert", *, seed: int | None = None):
+        pyspiel.Bot.__init__(self)
+        self._player_id = player_id
+        self.policy = BotPolicy(bot, seat=player_id, seed=seed)
+
+    def player_id(self) -> int:
+        return self._player_id
+
+    def restart_at(self, state: Any) -> None:
+        """Nothing to forget: every decision reads the position afresh."""
+
+    def inform_action(self, state: Any, player_id: int, action: int) -> None:
+        """Nothing to follow: the next decision reads the position afresh."""
+
+    def provides_policy(self) -> bool:
+        return False
+
+    def step(self, state: Any) -> int:
+        """The bot's action in ``state`` (its player to move)."""
+        return self.policy(state.observation_tensor(self._player_id))
+
+
 pyspiel.register_game(GAME_TYPE, MantisGame)
 
 __all__ = [
@@ -364,6 +427,7 @@ __all__ = [
     "MantisGame",
     "MantisObserver",
     "MantisState",
+    "PolicyBot",
     "SHORT_NAME",
     "outcome_name",
     "state_from_record",

@@ -1,6 +1,6 @@
 """``mantis stats`` in lines: each person's figures in sentences, to be heard.
 
-The figures are the statistics' own (``store.stats_report.load_player_stats``),
+The figures are the statistics' own (``follow.stats_report.load_player_stats``),
 the same the app's statistics screen and ``mantis stats`` show; only the
 wording is this mode's: no table whose columns a screen reader reads as a
 run of numbers, no chart drawn in box characters, no ``±`` or ``?`` sign.
@@ -13,7 +13,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ..store.printable import printable
+from ..printable import echo
 from ..store.stats import PlayerStats, StatsError, Tally
 from ..table.names import YOU
 from ..table.narration import possessive
@@ -91,20 +91,20 @@ def stats_lines(stats: Sequence[PlayerStats]) -> list[str]:
 
 def run_stats(args: argparse.Namespace) -> int:
     """``mantis stats --lines``; the exit status (1 on a database error)."""
-    from ..store.stats_report import load_player_stats
-    from ..store.stats_report import run_stats as table_stats
+    from ..follow.stats_report import load_player_stats
+    from ..follow.stats_report import run_stats as table_stats
 
     if args.json:
         return table_stats(args)
     try:
         stats = load_player_stats(args.player)
     except StatsError as exc:
-        print(f"mantis: error: {printable(exc)}", file=sys.stderr)
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return 1
     if not stats:
         who = f" for {args.player}" if args.player is not None else ""
-        print(printable(f"No games recorded yet{who}: a finished game shows here."))
+        echo(f"No games recorded yet{who}: a finished game shows here.", lines=False)
         return 0
     for line in stats_lines(stats):
-        print(printable(line))
+        echo(line, lines=False)
     return 0

@@ -8,8 +8,12 @@ also counted per address group, and talk per table: ``Allowances`` keeps one
 recently used once it holds ``most`` (memory stays bounded whatever the
 traffic; a forgotten key starts again full, which only ever allows more).
 
-Each node counts its own: on a cluster, a party spread over every node has
-each node's allowance (docs/operations.md).
+An address group's allowance is one across a cluster (``SharedAllowances``):
+kept in the server's directory, taken there in one step (a Lua script in
+Redis), so a party spread over every node, or asking many times at once,
+has one allowance, not one per node; a node whose directory is away counts
+on its own meanwhile.  A table's allowance is its node's alone: every line
+said at a table goes through the node that runs it.
 """
 
 from __future__ import annotations
@@ -17,7 +21,9 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from ..players.clock import Clock
-from .limits import TokenBucket
+from .directory import Directory
+from .outages import CLUSTER_ERRORS
+from .token_bucket import TokenBucket
 
 #: Keys an ``Allowances`` remembers at most.
 MOST_KEYS = 50_000
@@ -50,3 +56,36 @@ class Allowances:
     def wait(self, key: str) -> float:
         """Seconds until one more event under ``key`` may pass (0: now)."""
         return self._bucket(key).wait(self.clock.now())
+
+    def give_back(self, key: str) -> None:
+        """An event taken under ``key`` did not happen after all: its token is back."""
+        self._bucket(key).give_back()
+
+
+class SharedAllowances:
+    """``rate`` events a second on average, bursts of ``burst``, per key, counted in the
+    ``directory`` under ``prefix`` (each node's own ``Allowances`` while it is away)."""
+
+    def __init__(
+        self, directory: Directory, prefix: str, rate: float, burst: float, clock: Clock
+    ) -> None:
+        self.directory = directory
+        self.prefix = prefix
+        self.rate = rate
+        self.burst = burst
+        self.local = Allowances(rate, burst, clock)
+
+    async def take(self, key: str) -> float:
+        """One event under ``key``, checked and counted in one step: 0 if it may pass now
+        (it is counted), else the seconds until one may."""
+        try:
+            return await self.directory.take_token(self.prefix + key, self.rate, self.burst)
+        except CLUSTER_ERRORS:
+            return 0.0 if self.local.allow(key) else self.local.wait(key)
+
+    async def give_back(self, key: str) -> None:
+        """An event taken under ``key`` did not happen after all."""
+        try:
+            await self.directory.give_token(self.prefix + key, self.rate, self.burst)
+        except CLUSTER_ERRORS:
+            self.local.give_back(key)

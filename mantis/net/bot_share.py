@@ -23,7 +23,7 @@ import contextlib
 from collections import Counter, deque
 
 from ..players.clock import Clock
-from .limits import TokenBucket
+from .token_bucket import TokenBucket
 
 
 class BotShare:

@@ -42,6 +42,8 @@ from . import key_proof, protocol
 BACKOFF_START, BACKOFF_MAX = 0.25, 5.0
 #: Seconds to wait for the server to answer the opening message.
 OPEN_TIMEOUT = 10.0
+VERIFIER_ASKED = "verifier_asked"
+"""The client's own error: a server that knows this app's key asked for its verifier."""
 #: Errors after which reconnecting cannot help (unless the server says when it may).
 FINAL_ERRORS = frozenset(
     {
@@ -61,6 +63,7 @@ FINAL_ERRORS = frozenset(
         protocol.BAD_PROOF,
         protocol.UNKNOWN_KEY,
         "key_file",
+        VERIFIER_ASKED,
     }
 )
 #: The longest wait a server's ``retry_after`` is taken for (a bigger one: this long).
@@ -252,10 +255,13 @@ class TableConnection:
             raise
         try:
             await connection.send(protocol.encode(self.opening).decode())
-            message = await self._answer(connection)
+            message, proved = await self._answer(connection)
         except (ConnectionClosed, TimeoutError, protocol.ProtocolError) as exc:
             await connection.close()
             raise OnlineError("unreachable", f"{self.url} did not answer: {why(exc)}") from None
+        except OnlineError:
+            await connection.close()
+            raise
         if isinstance(message, protocol.Error):
             await connection.close()
             retry = message.retry_after
@@ -274,17 +280,31 @@ class TableConnection:
             )
         self._connection = connection
         self.connected = True
+        if proved and self.key is not None:
+            # Seated with the key: the server holds its verifier (it was proved, or given).
+            with contextlib.suppress(KeyFileError, ValueError):
+                self.keys.introduced(self.url, self.key)
         return message
 
-    async def _answer(self, connection: ClientConnection) -> protocol.ServerMessage:
-        """The server's answer to the opening: proving the key each time it challenges."""
+    async def _answer(self, connection: ClientConnection) -> tuple[protocol.ServerMessage, bool]:
+        """The server's answer to the opening, and whether the key was proved on the way
+        (each time the server challenges)."""
+        proved = False
         while True:
             reply = await asyncio.wait_for(connection.recv(), OPEN_TIMEOUT)
             message = protocol.decode_server(reply)
             if not isinstance(message, protocol.Challenge) or self.key is None:
-                return message
-            prove = key_proof.answer(self.key, message)
+                return message, proved
+            try:
+                prove = key_proof.answer(
+                    self.key, message, introduced=self.keys.knows(self.url, self.key)
+                )
+            except key_proof.VerifierAsked:
+                raise OnlineError(VERIFIER_ASKED, verifier_asked(self.url)) from None
+            except KeyFileError as exc:
+                raise OnlineError("key_file", str(exc)) from None
             await connection.send(protocol.encode(prove).decode())
+            proved = True
 
     # ------------------------------------------------------------------ talking
 
@@ -518,6 +538,14 @@ async def take_seat(
     return seat
 
 
+def verifier_asked(url: str) -> str:
+    """Why nothing was sent to a server that asked for the verifier it had: one line."""
+    return (
+        f"{url} asked for your key's verifier again: nothing was sent (it may not be the "
+        "server asking: mantis key reintroduce --help)"
+    )
+
+
 def why(exc: BaseException | str) -> str:
     """One line saying why a connection failed."""
     if isinstance(exc, str):
@@ -554,9 +582,14 @@ async def rotate_key(url: str, old: str, new: str) -> int:
             message = protocol.decode_server(reply)
             if not isinstance(message, protocol.Challenge):
                 break
-            await connection.send(protocol.encode(key_proof.answer(old, message)).decode())
+            # (A server challenges a rotation only for a key it holds: it never asks for
+            # the old key's verifier.)
+            prove = key_proof.answer(old, message, introduced=True)
+            await connection.send(protocol.encode(prove).decode())
     except (ConnectionClosed, TimeoutError, protocol.ProtocolError) as exc:
         raise OnlineError("unreachable", f"{url} did not answer: {why(exc)}") from None
+    except key_proof.VerifierAsked:
+        raise OnlineError(VERIFIER_ASKED, verifier_asked(url)) from None
     finally:
         await connection.close()
     if isinstance(message, protocol.Error):

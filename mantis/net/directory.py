@@ -7,7 +7,9 @@ notes a table leaves for whichever node runs it next (an offer of another
 game, when bots fill a quick-play table), and counts kept per key with an
 expiry — wrong-code guesses per address, and
 whatever else a limit needs counted across the whole server (tables or
-connections per address).
+connections per address, new names a day, allowances of talk and pages).
+A limit's count is taken in one step with the look at it (``take_hit``,
+``take_token``, ``add``): callers at once never all pass it.
 Nothing here must last: a directory lost is rebuilt by the nodes as they
 go on.  ``LocalDirectory`` keeps it in this process (one node);
 ``RedisDirectory`` shares it between nodes.
@@ -15,13 +17,15 @@ go on.  ``LocalDirectory`` keeps it in this process (one node);
 
 from __future__ import annotations
 
+import itertools
 import logging
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
 from ..players.clock import Clock
+from .token_bucket import TokenBucket
 
 T = TypeVar("T")
 
@@ -42,6 +46,16 @@ class Hits:
     """How many happened within the window."""
     clears_in: float
     """Seconds until the oldest of them leaves the window (0 when there are none)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reserved:
+    """What asking for one more event under a key within a limit came to."""
+
+    receipt: str | None
+    """The event taken (``give_hit`` gives it back by this), or None: refused."""
+    hits: Hits
+    """The events within the window, the one taken included."""
 
 
 class Directory(Protocol):
@@ -96,12 +110,27 @@ class Directory(Protocol):
         """Forget the text under ``key``."""
         ...
 
-    async def hit(self, key: str, window: float) -> None:
-        """One event under ``key`` now, remembered for ``window`` seconds."""
-        ...
-
     async def hits(self, key: str, window: float) -> Hits:
         """The events under ``key`` within the last ``window`` seconds."""
+        ...
+
+    async def take_hit(self, key: str, window: float, most: int) -> Reserved:
+        """One event under ``key`` now, unless ``most`` are within the last ``window``
+        seconds already: checked and taken in one step, so callers at once never take
+        more than ``most`` between them."""
+        ...
+
+    async def give_hit(self, key: str, receipt: str) -> None:
+        """The event ``take_hit`` took (its ``receipt``) did not come to be: forget it."""
+        ...
+
+    async def take_token(self, key: str, rate: float, burst: float) -> float:
+        """One token of the bucket under ``key`` (``rate`` a second, ``burst`` at most),
+        checked and taken in one step: 0 if taken, else the seconds until one will be."""
+        ...
+
+    async def give_token(self, key: str, rate: float, burst: float) -> None:
+        """Put back a token ``take_token`` took (what it was for did not happen)."""
         ...
 
     async def add(self, key: str, delta: int, ttl: float) -> int:
@@ -165,14 +194,17 @@ class LocalDirectory:
         self.clock = clock
         self._codes: set[str] = set()
         self._listings: dict[str, dict[str, Listing]] = {}
-        self._hits: dict[str, deque[float]] = {}
+        self._hits: dict[str, deque[tuple[float, str]]] = {}
+        """key -> (when, receipt) of each event, oldest first."""
         self._counts: dict[str, tuple[int, float]] = {}
         """key -> (count, when it is forgotten)."""
         self._quick: dict[str, tuple[int, int]] = {}
         """Quick-play tables offered, oldest first: code -> (seats, free seats)."""
         self._notes: dict[str, tuple[str, float]] = {}
         """key -> (text, when it is forgotten)."""
-        """Quick-play tables offered, oldest first: code -> (seats, free seats)."""
+        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+        """key -> its allowance, least recently used first."""
+        self._receipts = itertools.count(1)
 
     async def claim_code(self, code: str) -> bool:
         if code in self._codes:
@@ -231,22 +263,61 @@ class LocalDirectory:
     async def drop_note(self, key: str) -> None:
         self._notes.pop(key, None)
 
-    async def hit(self, key: str, window: float) -> None:
+    def _remember(self, key: str) -> str:
         if len(self._hits) > MAX_KEYS:
             self._hits.clear()
-        self._hits.setdefault(key, deque()).append(self.clock.now())
+        receipt = str(next(self._receipts))
+        self._hits.setdefault(key, deque()).append((self.clock.now(), receipt))
+        return receipt
 
     async def hits(self, key: str, window: float) -> Hits:
+        return self._within(key, window)
+
+    def _within(self, key: str, window: float) -> Hits:
         events = self._hits.get(key)
         if not events:
             return Hits(0, 0.0)
         now = self.clock.now()
-        while events and events[0] <= now - window:
+        while events and events[0][0] <= now - window:
             events.popleft()
         if not events:
             del self._hits[key]
             return Hits(0, 0.0)
-        return Hits(len(events), events[0] + window - now)
+        return Hits(len(events), events[0][0] + window - now)
+
+    async def take_hit(self, key: str, window: float, most: int) -> Reserved:
+        # No await between the look and the take: nothing else runs in between.
+        hits = self._within(key, window)
+        if hits.count >= most:
+            return Reserved(None, hits)
+        receipt = self._remember(key)
+        return Reserved(receipt, self._within(key, window))
+
+    async def give_hit(self, key: str, receipt: str) -> None:
+        events = self._hits.get(key)
+        if events:
+            kept = deque(event for event in events if event[1] != receipt)
+            if kept:
+                self._hits[key] = kept
+            else:
+                del self._hits[key]
+
+    def _bucket(self, key: str, rate: float, burst: float) -> TokenBucket:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = TokenBucket(rate, burst, self.clock.now())
+            if len(self._buckets) > MAX_KEYS:  # (one forgotten starts full: it only allows more)
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(key)
+        return bucket
+
+    async def take_token(self, key: str, rate: float, burst: float) -> float:
+        bucket, now = self._bucket(key, rate, burst), self.clock.now()
+        return 0.0 if bucket.allow(now) else bucket.wait(now)
+
+    async def give_token(self, key: str, rate: float, burst: float) -> None:
+        self._bucket(key, rate, burst).give_back()
 
     async def add(self, key: str, delta: int, ttl: float) -> int:
         if len(self._counts) > MAX_KEYS:

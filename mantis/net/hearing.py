@@ -23,7 +23,7 @@ import msgspec
 
 from ..table import Message
 from . import protocol, version1
-from .limits import TokenBucket
+from .token_bucket import TokenBucket
 
 Connection = Hashable
 """A client's connection, as a table knows it: something its ``Send`` can reach."""

@@ -13,7 +13,7 @@ import getpass
 import sys
 
 from ..players.seat_specs import online_seats_problem, split_specs
-from ..store.printable import printable
+from ..printable import echo
 from ..store.seat_tokens import SeatTokens
 from ..table.names import NameRefused, clean_name, looks_like_you, name_to_sit_with
 from . import protocol
@@ -141,5 +141,5 @@ async def reach_table(
         return await take_seat(url, opening, tokens)
     except OnlineError as exc:
         # The server's words: no escape sequence reaches the terminal.
-        print(f"mantis: {printable(exc)}", file=sys.stderr)
+        echo(f"mantis: {exc}", file=sys.stderr, lines=False)
         return None

@@ -28,7 +28,7 @@ from http import HTTPStatus
 
 from ..players.clock import Clock
 from ..store.tables_interface import StoreError, TableStore
-from .limits import TokenBucket
+from .token_bucket import TokenBucket
 
 #: Players in one page.
 LEADERBOARD_PAGE = 50

@@ -47,39 +47,12 @@ class ServerLimits:
     """New names the keys of one address group may hold a day, together."""
 
 
-class TokenBucket:
-    """Allows ``rate`` events a second on average, and bursts of up to ``burst``."""
-
-    def __init__(self, rate: float, burst: float, now: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.stamp = now
-
-    def allow(self, now: float) -> bool:
-        """Whether one more event may pass at time ``now`` (seconds)."""
-        self.refill(now)
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-    def refill(self, now: float) -> None:
-        """Add what has flowed in since the last look."""
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-
-    def wait(self, now: float) -> float:
-        """Seconds until one more event may pass (0: now)."""
-        self.refill(now)
-        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
-
-
 class GuessLimiter:
     """After ``limit`` wrong codes within ``window`` seconds, a caller waits out the window.
 
     The misses are counted in the server's ``Directory``, so the limit holds
-    across every node of a cluster.
+    across every node of a cluster; a miss is counted in one step with the look
+    at the count, so misses sent together are ``limit`` at most.
     """
 
     def __init__(self, directory: Directory, limit: int = 5, window: float = 60.0) -> None:
@@ -92,9 +65,11 @@ class GuessLimiter:
         hits = await self.directory.hits(_key(who), self.window)
         return max(hits.clears_in, 1.0) if hits.count >= self.limit else 0.0
 
-    async def missed(self, who: str) -> None:
-        """``who`` asked for a table that does not exist."""
-        await self.directory.hit(_key(who), self.window)
+    async def miss(self, who: str) -> float:
+        """``who`` asked for a table (or a seat) that does not exist: counted, if within its
+        limit (0), else the seconds it must wait (nothing counted)."""
+        taken = await self.directory.take_hit(_key(who), self.window, self.limit)
+        return 0.0 if taken.receipt is not None else max(taken.hits.clears_in, 1.0)
 
 
 def _key(who: str) -> str:

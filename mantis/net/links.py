@@ -36,7 +36,6 @@ from .hearing import Connection
 from .node_messages import Alive, Close, FromClient, Gone, IsAlive, Open, ToClients, ToOwner
 from .outages import BUSY_ERRORS
 from .room import Room
-from .sockets import hang_up
 
 #: Seconds a relayed connection waits for its table's owner to answer before looking again.
 OWNER_ANSWER = 3.0
@@ -304,7 +303,9 @@ class Links:
             relay.follower = None
             self._open_at(relay, resume=relay.reopening is not None)
             return
-        await hang_up(relay.websocket, 1013, "the table cannot be reached: try again")
+        # (Closed, not hung up: ``relay`` reads the connection to its end, and a second
+        # reader would be refused.)
+        await relay.websocket.close(1013, "the table cannot be reached: try again")
 
     def to_clients(self, message: ToClients) -> None:
         """A frame from an owner for relayed connections here."""
@@ -320,10 +321,11 @@ class Links:
                 self.gateway.put([relay.websocket], out)
 
     def close(self, message: Close) -> None:
-        """The owner closes a relayed connection here."""
+        """The owner closes a relayed connection here (``relay``, reading it, drains what the
+        client still sends until its close frame)."""
         relay = self.relays.get(message.id)
         if relay is not None:
-            self.gateway.spawn(hang_up(relay.websocket, message.code, message.reason))
+            self.gateway.spawn(relay.websocket.close(message.code, message.reason))
 
     def is_alive(self, message: IsAlive) -> None:
         """Does a relayed connection here still answer?  The owner is told."""

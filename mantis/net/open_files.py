@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..printable import echo
+
 #: Descriptors kept for everything but connections.
 RESERVE = 64
 #: Sockets a server takes past its connection cap, to tell them ``server_full``
@@ -88,6 +90,6 @@ def quiet_accept_errors(
             last[0] = now()
             exc = context.get("exception")
             why = getattr(exc, "strerror", None) or str(exc)
-            print(f"mantis: warning: cannot accept connections: {why}", file=sys.stderr)
+            echo(f"mantis: warning: cannot accept connections: {why}", file=sys.stderr, lines=False)
 
     return handle

@@ -40,7 +40,7 @@ from .rated_games import table_clock
 from .room import Room, RoomConfig
 from .seat_list import Seat, hash_token
 from .seating import Seating, Server, welcome
-from .table_counts import TableCounts
+from .table_counts import TableCounts, Ticket
 
 
 class Openings:
@@ -181,13 +181,7 @@ class Openings:
         if wait > 0:
             if token is not None and room is not None and room.claim(token) is not None:
                 return room
-            wait = math.ceil(wait * 10) / 10  # (never early: a client waits this long)
-            self.server.error(
-                connection,
-                protocol.TOO_MANY_GUESSES,
-                f"too many wrong codes from your address: try again in {wait:.0f} s",
-                retry_after=wait,
-            )
+            self._held_back(connection, wait)
             return None
         if room is None and await self.placement.moving(code):
             # Handed from a draining node and not yet run by its next owner: the client
@@ -195,7 +189,10 @@ class Openings:
             self.server.busy(connection)
             return None
         if room is None:
-            await self.guesses.missed(group)
+            wait = await self.guesses.miss(group)
+            if wait > 0:  # (misses sent together: those past the limit)
+                self._held_back(connection, wait)
+                return None
             self.server.error(
                 connection,
                 protocol.UNKNOWN_CODE,
@@ -203,6 +200,16 @@ class Openings:
             )
             return None
         return room
+
+    def _held_back(self, connection: Connection, wait: float) -> None:
+        """Tell ``connection`` its address guessed too often: it waits ``wait`` seconds."""
+        wait = math.ceil(wait * 10) / 10  # (never early: a client waits this long)
+        self.server.error(
+            connection,
+            protocol.TOO_MANY_GUESSES,
+            f"too many wrong codes from your address: try again in {wait:.0f} s",
+            retry_after=wait,
+        )
 
     async def _create(
         self, connection: Connection, message: protocol.Create, group: str, key_hash: str | None
@@ -219,9 +226,9 @@ class Openings:
         claim = await self.seating.claim(connection, message.name, key_hash, group)
         if claim is None:
             return None
-        refused = await self.tables.take(group)
-        if refused is not None:
-            self.server.error(connection, refused, self.tables.refusal(refused))
+        ticket = await self.tables.take(group)
+        if isinstance(ticket, str):
+            self.server.error(connection, ticket, self.tables.refusal(ticket))
             return None
         rules = TableRules(
             message.private,
@@ -230,11 +237,12 @@ class Openings:
             message.talk,
             rated=message.rated,
         )
-        room = await self._open_table(connection, message, specs, group, claim, rules)
-        if room is None:
-            await self.tables.give_back(group)
-        else:
-            self.tables.opened(group, room)
+        room = None
+        try:
+            room = await self._open_table(connection, message, specs, claim, rules, ticket)
+        finally:
+            if room is None:  # (refused, or failed): the count it took is given back
+                await self.tables.give_back(ticket)
         return room
 
     async def _open_table(
@@ -242,11 +250,11 @@ class Openings:
         connection: Connection,
         message: protocol.Create,
         specs: list[str],
-        group: str,
         claim: Claim,
         rules: TableRules,
+        ticket: Ticket,
     ) -> Room | None:
-        """Open the table ``create`` asked for, counted already for ``group``."""
+        """Open the table ``create`` asked for, counted already (``ticket``)."""
         player = await self.seating.bind(connection, claim)
         if isinstance(player, Refusal):
             return None
@@ -257,7 +265,7 @@ class Openings:
         host = seats[host_index]
         token = secrets.token_urlsafe(24)
         host.token_hash = hash_token(token)
-        host.player, host.key_hash, host.network = player, claim.key_hash, network_of(group)
+        host.player, host.key_hash, host.network = player, claim.key_hash, network_of(claim.group)
         code = await new_code(self.directory.claim_code, private=message.private)
         room = self.server.room(
             0,
@@ -265,12 +273,13 @@ class Openings:
             rules=rules,
             host=host,
             seats=seats,
-            owner=group,
+            owner=ticket.group,
         )
         host.name = room.unique_name(claim.name, host_index)
         for s, seat in enumerate(seats):
             if seat.kind == "bot":
                 seat.name = room.unique_name(room._bot_name(), s)
+        self.tables.opened(ticket, room)  # (keep_new puts it among the rooms at once)
         if not await self.seating.keep_new(connection, room, host_index):
             return None
         room.attach(host_index, connection, message.protocol)
@@ -291,7 +300,10 @@ class Openings:
         if token is not None:
             seat = room.claim(token)
             if seat is None:
-                await self.guesses.missed(group)
+                wait = await self.guesses.miss(group)
+                if wait > 0:
+                    self._held_back(connection, wait)
+                    return None
                 self.server.error(
                     connection,
                     protocol.BAD_TOKEN,

@@ -3,8 +3,9 @@
 ``GET /status`` (the server's figures; on a cluster every live node's added
 up), ``/tables`` (the public tables, a page at a time) and ``/leaderboard``
 (``leaderboard_pages``).  The two costly ones are within each address
-group's share (``HTTP_RATE``, ``HTTP_BURST``); a WebSocket upgrade passes
-on to the server.
+group's share (``HTTP_RATE``, ``HTTP_BURST``), one across a cluster (kept in
+the directory, taken in one step); a WebSocket upgrade passes on to the
+server.
 
 ``PlainPages`` is handed what it reads: the rooms this process runs, the
 other nodes' public tables and figures (each a call that answers even with
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from http import HTTPStatus
 from typing import Any
@@ -27,8 +29,8 @@ from websockets.http11 import Request, Response
 from ..players.clock import Clock
 from ..store.tables_interface import RoomPhase, TableStore
 from .addresses import ClientAddresses
-from .allowances import Allowances
-from .directory import Listing
+from .allowances import SharedAllowances
+from .directory import Directory, Listing
 from .leaderboard_pages import LeaderboardPages
 from .plain_http import respond
 from .room import Room
@@ -44,6 +46,8 @@ PAGE_SIZE = 50
 LISTING_AGE = 1.0
 
 _TEXT = "text/plain; charset=utf-8"
+_PAGE_NUMBER = re.compile("[0-9]{1,8}")
+"""A page number as a query writes it: ASCII digits, at most eight."""
 
 
 class PlainPages:
@@ -53,6 +57,7 @@ class PlainPages:
         self,
         rooms: Mapping[str, Room],
         store: TableStore,
+        directory: Directory,
         clock: Clock,
         addresses: ClientAddresses,
         *,
@@ -67,7 +72,7 @@ class PlainPages:
         self.status = status
         self.listed_elsewhere = listed_elsewhere
         self.leaders = LeaderboardPages(store, clock)
-        self.asked = Allowances(HTTP_RATE, HTTP_BURST, clock)
+        self.asked = SharedAllowances(directory, "pages:", HTTP_RATE, HTTP_BURST, clock)
         """Plain pages each address group may ask for."""
         self._order: list[Room | Listing] = []
         self._order_at: float | None = None
@@ -88,8 +93,8 @@ class PlainPages:
                 str(connection.remote_address[0]) if connection.remote_address else "",
                 request.headers.get_all("X-Forwarded-For"),
             )
-            if not self.asked.allow(group):
-                wait = self.asked.wait(group)
+            wait = await self.asked.take(group)
+            if wait > 0:
                 # Answered once the wait is over: asking again at once only waits longer.
                 await self.clock.sleep(min(wait, PAGE_HOLD_MOST))
                 wait = max(1, math.ceil(wait))
@@ -152,9 +157,12 @@ class PlainPages:
 
 
 def _page_number(query: str) -> int:
-    """The ``page`` a query asks for (1 if none; 0 if it is not a whole number from 1)."""
+    """The ``page`` a query asks for (1 if none; 0 if it is not a whole number from 1).
+
+    ASCII digits only: ``str.isdigit`` is true for ``²`` and ``١`` too, which ``int``
+    refuses or reads as another number."""
     pages = parse_qs(query).get("page", ["1"])
-    return int(pages[-1]) if pages[-1].isdigit() and len(pages[-1]) < 9 else 0
+    return int(pages[-1]) if _PAGE_NUMBER.fullmatch(pages[-1]) else 0
 
 
 def _listing_rank(entry: Room | Listing) -> int:

@@ -21,7 +21,7 @@ from .placement import Placement
 from .room import Room, RoomConfig
 from .seat_list import Seat
 from .seating import Seating, Server
-from .table_counts import TableCounts
+from .table_counts import TableCounts, Ticket
 
 #: Tries to seat a quick-play newcomer (a seat found may be gone when it is taken).
 QUICK_TRIES = 5
@@ -72,7 +72,7 @@ class QuickPlay:
         at = connection.quick_at if isinstance(connection, RemoteClient) else None
         for attempt in range(QUICK_TRIES):
             if attempt == 0 and at is not None:
-                seat_at: tuple[str, bool] | None = (at, False)  # found by the person's node
+                seat_at: tuple[str, Ticket | None] | None = (at, None)  # found by their node
             else:
                 seat_at = await self._quick_seat(message.players, group)
             if seat_at is None:
@@ -82,14 +82,19 @@ class QuickPlay:
                     self.tables.refusal(protocol.TOO_MANY_TABLES),
                 )
                 return None
-            code, opened = seat_at
-            if opened:
+            code, ticket = seat_at
+            if ticket is not None:  # a new table, counted for the group
                 room = self._quick_room(code, message.players, group)
-                if not await self.seating.keep_new(connection, room, 0):
+                self.tables.opened(ticket, room)  # (keep_new puts it among the rooms at once)
+                kept = False
+                try:
+                    kept = await self.seating.keep_new(connection, room, 0)
+                finally:
+                    if not kept:
+                        await self.tables.give_back(ticket)
+                if not kept:
                     await self.directory.quick_free(code, message.players, 0)
-                    await self.tables.give_back(group)
                     return None
-                self.tables.opened(group, room)
             else:
                 found = self.server.rooms.get(code)
                 if found is None:
@@ -124,18 +129,26 @@ class QuickPlay:
         )
         return None
 
-    async def _quick_seat(self, players: int, group: str) -> tuple[str, bool] | None:
-        """A seat from the directory (``Directory.quick_seat``), with a fresh code to open a
-        table with if ``group`` may open one (counted; given back if not opened)."""
-        may_open = await self.tables.take(group) is None
-        fresh = await new_code(self.directory.claim_code) if may_open else None
-        seat_at = await self.directory.quick_seat(players, fresh)
+    async def _quick_seat(self, players: int, group: str) -> tuple[str, Ticket | None] | None:
+        """A seat from the directory (``Directory.quick_seat``): its table's code, and the
+        count taken for a new table if it is one (taken before asking, if ``group`` may
+        open one; given back if the seat is at a table already there)."""
+        ticket = await self.tables.take(group)
+        counted = ticket if not isinstance(ticket, str) else None
+        try:
+            fresh = await new_code(self.directory.claim_code) if counted else None
+            seat_at = await self.directory.quick_seat(players, fresh)
+        except BaseException:
+            if counted is not None:
+                await self.tables.give_back(counted)
+            raise
         if seat_at is None or not seat_at[1]:
-            if may_open:
-                await self.tables.give_back(group)
+            if counted is not None:
+                await self.tables.give_back(counted)
             if fresh is not None:
                 await self.directory.release_code(fresh)
-        return seat_at
+            return None if seat_at is None else (seat_at[0], None)
+        return seat_at[0], counted
 
     def _quick_room(self, code: str, players: int, group: str) -> Room:
         """A new quick-play table of ``players`` open seats (the first to sit is its host)."""

@@ -10,7 +10,10 @@ else (docs/ratings.md says why each rule is there):
 - no two people sit from one network (an IPv4 /24, an IPv6 /48): one party
   with two keys at one address rates nobody;
 - no two people have played ``PAIR_GAMES_PER_DAY`` rated games together in
-  the last day (a pair cannot trade results all day);
+  the last day (a pair cannot trade results all day): two *people*, their
+  keys, whatever names they sit under; a game counts for its pairs from the
+  moment it starts rated, taken in the store in one step with the count
+  (``TableStore.count_rated``), so games started together never pass it;
 
 and then each person's change is scaled by how much their opponents weigh:
 a bot weighs 1, a person ``min(1, rated games / HISTORY)`` (a person
@@ -36,7 +39,7 @@ from ..engine import GameRecord
 from ..players.clock import Clock
 from ..rating.levels import level_rating
 from ..rating.scale import Rating
-from ..store.player_ratings import GameRating, StoredPlayer
+from ..store.player_ratings import GameRating, RatedStart, StoredPlayer
 from ..store.tables_interface import TableStore
 from . import protocol
 
@@ -60,6 +63,8 @@ class SeatFacts:
     """The name its person holds with a player key (``name_key``), if any."""
     network: str | None
     """The network its person sat down from."""
+    key: str | None = None
+    """The id of its person's player key: who they are, whatever name they sit under."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,24 +108,35 @@ class RatedGames:
                     )
         return Verdict(True)
 
-    async def judge(self, seats: Sequence[SeatFacts], known: Mapping[str, StoredPlayer]) -> Verdict:
+    async def judge(
+        self,
+        seats: Sequence[SeatFacts],
+        known: Mapping[str, StoredPlayer],
+        game_id: int | None = None,
+    ) -> Verdict:
         """Whether a rated table's game with these seats counts, and each seat's weight
-        (``known``: the seated players' ratings, as read)."""
+        (``known``: the seated players' ratings, as read).  ``game_id``: the game starting
+        (or resumed), counted for its pairs as it is judged rated; None: the seats as they
+        are, before a game (what the store says now, nothing counted)."""
         verdict = self.seats_verdict(seats)
         if not verdict.counts:
             return verdict
         people = _keyed(seats)
-        since = datetime.fromtimestamp(self.clock.time(), UTC) - PAIR_WINDOW
-        for i, first in enumerate(people):
-            for second in people[i + 1 :]:
-                assert first.player is not None and second.player is not None
-                together = await self.store.pair_games(first.player, second.player, since)
+        now = datetime.fromtimestamp(self.clock.time(), UTC)
+        since = now - PAIR_WINDOW
+        pairs = [(a, b) for i, a in enumerate(people) for b in people[i + 1 :]]
+        keys = [(_key(a), _key(b)) for a, b in pairs]
+        if game_id is not None:
+            start = RatedStart(game_id, tuple(keys), since, PAIR_GAMES_PER_DAY, now)
+            over = await self.store.count_rated(start)
+            if over is not None:
+                first, second = pairs[keys.index((over.first, over.second))]
+                return _too_many(first, second, over.games)
+        else:
+            for (first, second), (one, other) in zip(pairs, keys, strict=True):
+                together = await self.store.pair_games(one, other, since)
                 if together >= PAIR_GAMES_PER_DAY:
-                    return Verdict(
-                        False,
-                        f"{first.name} and {second.name} played {together} rated games "
-                        "together today: this one is not rated",
-                    )
+                    return _too_many(first, second, together)
         return Verdict(True, None, weights(seats, known))
 
     def game_rating(
@@ -165,6 +181,20 @@ def table_clock(rated: bool, clock: int | None) -> int | None | str:
 def _keyed(seats: Sequence[SeatFacts]) -> list[SeatFacts]:
     """The people at the table who sit with a player key."""
     return [s for s in seats if s.kind == "human" and s.person and s.player is not None]
+
+
+def _key(seat: SeatFacts) -> str:
+    """Who a keyed person is, for the pair rule: their key (their name, for a seat kept
+    without its key's id, which the rule then cannot tie to other names)."""
+    return seat.key or f"name:{seat.player}"
+
+
+def _too_many(first: SeatFacts, second: SeatFacts, together: int) -> Verdict:
+    return Verdict(
+        False,
+        f"{first.name} and {second.name} played {together} rated games together today: "
+        "this one is not rated",
+    )
 
 
 def weight(seat: SeatFacts, known: Mapping[str, StoredPlayer]) -> float:

@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from .directory import Hits, Listing
+from .directory import Hits, Listing, Reserved
 from .redis_lane import RedisLane
 
 # A node's list is a hash of its tables' entries, each written when it changes: msgspec,
@@ -59,6 +59,49 @@ for i = 1, #parts, 2 do
   end
 end
 return total
+"""
+
+#: KEYS: the hits (a sorted set of their times); ARGV: now, the window, the most, this
+#: hit's member, the expiry (ms).  One more hit unless the window holds ``most``: {taken
+#: (1 or 0), hits within the window, the oldest one's time}.
+TAKE_HIT = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[2]))
+local count = redis.call('ZCARD', KEYS[1])
+local taken = 0
+if count < tonumber(ARGV[3]) then
+  redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], ARGV[5])
+  count = count + 1
+  taken = 1
+end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return {taken, count, oldest[2] or ARGV[1]}
+"""
+
+#: KEYS: the bucket (a hash: its tokens, when they were counted); ARGV: rate, burst, 1 to
+#: take a token (else one is put back).  Redis's own clock, whichever node asks: the
+#: seconds until a token is there (as text; "0": taken, or put back).
+TOKEN = """
+local time = redis.call('TIME')
+local now = tonumber(time[1]) + tonumber(time[2]) / 1000000
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local kept = redis.call('HMGET', KEYS[1], 'tokens', 'stamp')
+local tokens = tonumber(kept[1]) or burst
+local stamp = tonumber(kept[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
+local wait = 0
+if ARGV[3] == '1' then
+  if tokens >= 1 then
+    tokens = tokens - 1
+  else
+    wait = (1 - tokens) / rate
+  end
+else
+  tokens = math.min(burst, tokens + 1)
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'stamp', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
+return tostring(wait)
 """
 
 #: KEYS: free seats (hash), order (sorted set), the order's counter; ARGV: players, fresh
@@ -109,6 +152,8 @@ class RedisDirectory:
         self._count_add = redis.register_script(COUNT_ADD)
         self._quick_seat = redis.register_script(QUICK_SEAT)
         self._quick_free = redis.register_script(QUICK_FREE)
+        self._take_hit = redis.register_script(TAKE_HIT)
+        self._token = redis.register_script(TOKEN)
 
     async def claim_code(self, code: str) -> bool:
         return bool(await self._lane.execute("SET", f"{PREFIX}code:{code}", "1", "NX"))
@@ -161,18 +206,9 @@ class RedisDirectory:
     async def drop_note(self, key: str) -> None:
         await self.redis.delete(f"{PREFIX}note:{key}")
 
-    async def hit(self, key: str, window: float) -> None:
-        now = time.time()
-        name = f"{PREFIX}hits:{key}"
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zadd(name, {f"{now}:{secrets.token_hex(4)}": now})
-            pipe.zremrangebyscore(name, "-inf", now - window)
-            pipe.pexpire(name, int(window * 1000) + 1000)
-            await pipe.execute()
-
     async def hits(self, key: str, window: float) -> Hits:
         # Every join asks, and nearly always nobody behind the address has missed: one
-        # command then, not three (``hit`` drops the hits that have aged out).
+        # command then, not three (``take_hit`` drops the hits that have aged out).
         now = time.time()
         name, since = f"{PREFIX}hits:{key}", f"({now - window}"
         count = await self._lane.execute("ZCOUNT", name, since, "+inf")
@@ -186,6 +222,26 @@ class RedisDirectory:
         # [member, score] in pairs (RESP3, which redis-py asks for), or flat (RESP2).
         score = oldest[0][1] if isinstance(oldest[0], list) else oldest[1]
         return Hits(int(count), max(0.0, float(score) + window - now))
+
+    async def take_hit(self, key: str, window: float, most: int) -> Reserved:
+        now, member = time.time(), f"{time.time()}:{secrets.token_hex(4)}"
+        keys = [f"{PREFIX}hits:{key}"]
+        args = [repr(now), repr(window), most, member, int(window * 1000) + 1000]
+        taken, count, oldest = await self._lane.script(self._take_hit, keys, args)
+        hits = Hits(int(count), max(0.0, float(oldest) + window - now))
+        return Reserved(member if int(taken) else None, hits)
+
+    async def give_hit(self, key: str, receipt: str) -> None:
+        await self._lane.execute("ZREM", f"{PREFIX}hits:{key}", receipt)
+
+    async def take_token(self, key: str, rate: float, burst: float) -> float:
+        keys = [f"{PREFIX}bucket:{key}"]
+        return float(await self._lane.script(self._token, keys, [repr(rate), repr(burst), 1]))
+
+    async def give_token(self, key: str, rate: float, burst: float) -> None:
+        await self._lane.script(
+            self._token, [f"{PREFIX}bucket:{key}"], [repr(rate), repr(burst), 0]
+        )
 
     async def add(self, key: str, delta: int, ttl: float) -> int:
         keys = [f"{PREFIX}count:{key}"]

@@ -156,7 +156,7 @@ class Requests:
         if not line:
             return Problem(protocol.BAD_MESSAGE, "nothing is left of that line to say")
         channel = f"{room.code}:{'watchers' if asker.seat is None else 'players'}"
-        if not self.talk.allow(asker.connection, self.group_of(asker.connection), channel):
+        if not await self.talk.take(asker.connection, self.group_of(asker.connection), channel):
             return Problem(protocol.SLOW_DOWN, "you are talking too fast: wait a little")
         await room.say(asker.connection, line)
         return None
@@ -173,14 +173,13 @@ class Requests:
             if full is not None:  # another game counts as a table, for the table's address
                 return full
             key = f"offer:{room.code}:{seat}"
-            made = await self.directory.hits(key, 60.0)
-            if made.count >= OFFERS_PER_MINUTE:
+            made = await self.directory.take_hit(key, 60.0, OFFERS_PER_MINUTE)
+            if made.receipt is None:
                 return Problem(
                     protocol.OFFER_LIMIT,
-                    f"you offered {made.count} times this minute: try again in "
-                    f"{made.clears_in:.0f} s",
+                    f"you offered {made.hits.count} times this minute: try again in "
+                    f"{made.hits.clears_in:.0f} s",
                 )
-            await self.directory.hit(key, 60.0)
         return await room.again(seat)
 
     async def decline(self, asker: Asker, message: protocol.Decline) -> Answer:

@@ -291,7 +291,7 @@ class Room:
         """Everyone (of version 3 on) hears whether the table is rated, whether its game
         counts, and each seat's rating (read from the store first, and judged again)."""
         phase = self.phase
-        self._spawn(self.ratings.announce(phase.number if isinstance(phase, Playing) else None))
+        self._spawn(self.ratings.announce(phase.game_id if isinstance(phase, Playing) else None))
 
     def ratings_state(self) -> protocol.Ratings:
         """The table's ``ratings`` message now."""

@@ -18,6 +18,7 @@ from ..engine.seat_count import MAX_SEATS, MIN_SEATS, SEAT_RANGE, valid_seat_cou
 from ..players import BOTS
 from ..players.clock import Timer
 from ..store.tables_interface import StoredSeat
+from ..store.tables_schema import key_id
 from ..table.names import look_alike
 from ..table.names import unique_name as unique
 from . import protocol
@@ -112,7 +113,10 @@ class Seat:
 
     def facts(self) -> SeatFacts:
         """What the rated-game rules read of this seat."""
-        return SeatFacts(self.name, self.kind, self.bot, self.person, self.player, self.network)
+        key = key_id(self.key_hash) if self.key_hash is not None else None
+        return SeatFacts(
+            self.name, self.kind, self.bot, self.person, self.player, self.network, key
+        )
 
 
 def sit(

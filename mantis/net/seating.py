@@ -98,10 +98,16 @@ class Seating:
     async def keep_new(self, connection: Connection, room: Room, host: int) -> bool:
         """Keep a new room's table (whether it could be kept: if not, the caller is told)."""
         code = room.code
-        await self.placement.claim(code)  # (a new code: nobody else holds it)
-        # The code is taken before the table is kept: another table created while this
-        # one is being written must not draw the same code.
+        # Among the rooms before anything is awaited: counted once, as a room (a table
+        # counted as it is asked for becomes this room now), and its code taken before
+        # the table is kept, so another table created meanwhile never draws it.  (Not
+        # found by its code until it is kept: ``table_id`` is 0 until then.)
         self.server.rooms[code] = room
+        try:
+            await self.placement.claim(code)  # (a new code: nobody else holds it)
+        except BaseException:
+            del self.server.rooms[code]
+            raise
         try:
             room.table_id = await self.store.create_table(
                 code, room.rules, host=host, seats=[seat.stored() for seat in room.seats]

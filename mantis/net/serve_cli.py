@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..printable import echo
 from ..store.paths import data_dir
 from ..store.tables_interface import StoreError
 
@@ -40,7 +41,7 @@ def run_serve(args: argparse.Namespace) -> int:
         if args.redis is not None:
             _check_cluster(database)
     except StoreError as exc:
-        print(f"mantis: error: {exc}", file=sys.stderr)
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return 1
     node = args.node or f"{args.host}:{args.port}"
     logging.basicConfig(
@@ -49,17 +50,18 @@ def run_serve(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     if args.host not in LOCAL_HOSTS:
-        print(
+        echo(
             f"mantis: warning: listening on {args.host}: anyone who can reach this machine "
             "may join its tables",
             file=sys.stderr,
+            lines=False,
             flush=True,
         )
 
     def ready(host: str, port: int) -> None:
         shown = f"[{host}]" if ":" in host else host
-        print(f"mantis server on ws://{shown}:{port}", flush=True)
-        print(files.line(), file=sys.stderr, flush=True)
+        echo(f"mantis server on ws://{shown}:{port}", flush=True)
+        echo(files.line(), file=sys.stderr, flush=True)
 
     tune_garbage_collector()
     files = fit_open_files(args.max_connections)
@@ -114,7 +116,11 @@ def run_serve(args: argparse.Namespace) -> int:
                         f"cannot serve metrics on {args.metrics}: {exc.strerror}"
                     ) from None
                 shown = f"[{where[0]}]" if ":" in where[0] else where[0]
-                print(f"mantis: metrics on http://{shown}:{bound}/metrics", file=sys.stderr)
+                echo(
+                    f"mantis: metrics on http://{shown}:{bound}/metrics",
+                    file=sys.stderr,
+                    lines=False,
+                )
             await server.run(args.host, args.port, stop, ready)
         finally:
             await metrics.close()
@@ -127,15 +133,16 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         asyncio.run(main())
     except (StoreError, ClusterError, MetricsError) as exc:
-        print(f"mantis: error: {exc}", file=sys.stderr)
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return 1
     except OSError as exc:  # the port is taken, the host is not this machine's...
-        print(
+        echo(
             f"mantis: error: cannot listen on {args.host}:{args.port}: {exc.strerror}",
             file=sys.stderr,
+            lines=False,
         )
         return 1
-    print("mantis server stopped; every table is kept", flush=True)
+    echo("mantis server stopped; every table is kept", flush=True)
     return 0
 
 
@@ -188,9 +195,9 @@ def run_migrate(args: argparse.Namespace) -> int:
         check_postgres_driver()
         counts = asyncio.run(copy_to_postgres(source, args.database))
     except StoreError as exc:
-        print(f"mantis: error: {exc}", file=sys.stderr)
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return 1
-    print(
+    echo(
         f"copied {counts['tables']} tables ({counts['playing']} in play, "
         f"{counts['games']} games, {counts['moves']} moves) from {source}",
         flush=True,

@@ -61,7 +61,7 @@ from .cluster_node import ClusterNode
 from .directory import Directory, Listing
 from .hearing import Connection
 from .key_proof import KeyProofs, Receive
-from .limits import GuessLimiter, ServerLimits, SharedCounts, TokenBucket
+from .limits import GuessLimiter, ServerLimits, SharedCounts
 from .links import RemoteClient
 from .metrics import Metrics
 from .name_claims import NameClaims
@@ -82,6 +82,7 @@ from .sending import Sender
 from .sockets import SocketGate, gated, hang_up
 from .table_counts import TableCounts
 from .talk_limits import TalkLimits
+from .token_bucket import TokenBucket
 
 log = logging.getLogger("mantis.server")
 
@@ -146,7 +147,7 @@ class TableServer:
         self.tables = TableCounts(directory, limits, self.rooms)
         self.connections_held = SharedCounts(directory, "connections:")
         self.rated = RatedGames(store, self.clock)
-        self.talk = TalkLimits(self.clock)
+        self.talk = TalkLimits(self.clock, directory)
         self.bots = BotShare(self.clock, limits.bot_moves)
         self.background: set[asyncio.Task[None]] = set()
         self.metrics = Metrics(self.node or "mantis", self._counts)
@@ -204,6 +205,7 @@ class TableServer:
         self.pages = PlainPages(
             self.rooms,
             store,
+            directory,
             self.clock,
             self.addresses,
             status=self._status,
@@ -370,16 +372,22 @@ class TableServer:
             self.error(connection, protocol.SERVER_FULL, "the server is full: try again later")
             await hang_up(connection, 1013, "server full")
             return
+        self.connections.add(connection)  # (taken as it is checked: nothing awaited between)
         group = self.group_of(connection)
         limit = self.limits.connections_per_address
         try:
             counted = await self.connections_held.take(group, limit)
         except CLUSTER_ERRORS as exc:  # (the directory is Redis, and Redis is away)
+            self.connections.discard(connection)
             log.warning("node %s: a connection told busy: %s", self.node, exc)
             self.busy(connection)
             await hang_up(connection, 1013, "busy")
             return
+        except BaseException:
+            self.connections.discard(connection)
+            raise
         if not counted:
+            self.connections.discard(connection)
             self.error(
                 connection,
                 protocol.TOO_MANY_CONNECTIONS,
@@ -387,7 +395,6 @@ class TableServer:
             )
             await hang_up(connection, 1008, "refused")
             return
-        self.connections.add(connection)
         room: Room | None = None
         try:
             try:

@@ -112,7 +112,8 @@ async def hang_up(connection: Any, code: int, reason: str) -> None:
     The closing handshake ends with the client's close frame, which comes after
     everything it sent before (a flood, say): left unread, those stop the
     connection reading at all, and the close stalls until websockets' close
-    timeout gives up on it.
+    timeout gives up on it.  Only for a connection no other task is reading (a
+    relayed one is read by its relay to the end: it is closed with ``close``).
     """
     closing = asyncio.ensure_future(connection.close(code, reason))
     with contextlib.suppress(ConnectionClosed):

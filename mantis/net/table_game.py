@@ -163,8 +163,8 @@ class TableGames:
             seed, number = self.seeds(), 1
         self.at.starting = True
         try:
-            await self.ratings.judge(number)  # (rated as it starts, or not)
             game_id = await self.store.start_game(self.at.table_id, seed)
+            await self.ratings.judge(game_id)  # (rated as it starts, and counted, or not)
         finally:
             self.at.starting = False
         seats = [SeatInfo(seat.name, seat.kind, seat.bot) for seat in self.at.seats]  # type: ignore[arg-type]

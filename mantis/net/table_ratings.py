@@ -3,12 +3,13 @@
 A room keeps one ``TableRatings``: the players seated at it, read from the
 store as they sit down (and again once a rated game moved them), and the
 verdict of the rules (``rated_games``) on its game: judged whenever the
-seats change outside a game, and once as each game starts (or is resumed
-after a restart or a takeover), so a game is rated by the seats it started
-with.  It words the table's ``ratings`` message, tells it to everyone, and
-works out how a finished game moves ratings, the seats that forfeited taking
-the loss.  It is handed the store, a way to read the seats as the rules see
-them, and a way to tell everyone.
+seats change outside a game (what the store says, nothing counted), and once
+as each game starts (or is resumed after a restart or a takeover), when a
+game judged rated is counted for its pairs of people in the store, so a game
+is rated by the seats it started with.  It words the table's ``ratings``
+message, tells it to everyone, and works out how a finished game moves
+ratings, the seats that forfeited taking the loss.  It is handed the store,
+a way to read the seats as the rules see them, and a way to tell everyone.
 """
 
 from __future__ import annotations
@@ -49,19 +50,20 @@ class TableRatings:
         self.verdict: Verdict = UNRATED
         """Whether the table's game (or the next, with the seats as they are) counts."""
         self.judged = 0
-        """The game the verdict was judged for (0: the seats outside a game)."""
+        """The game (its id) the verdict was judged for (0: the seats outside a game)."""
         self.before: tuple[int | None, ...] = ()
         """Each seat's rating before the game just rated (None: it did not move)."""
 
     async def announce(self, game: int | None, before: tuple[int | None, ...] = ()) -> None:
         """Read the ratings (``before``: after a rated game, each seat's from before it:
-        every one again) and tell everyone (of version 3 on) the ``ratings`` message."""
+        every one again) and tell everyone (of version 3 on) the ``ratings`` message;
+        ``game``: the id of the game being played (None: none)."""
         await self.read(game, again=bool(before))
         self.broadcast(self.message(before))
 
     async def read(self, game: int | None, again: bool = False) -> None:
         """Read the seated players not read yet (``again``: every one) and judge the seats
-        (``game``: the number of the game being played; it is judged once)."""
+        (``game``: the id of the game being played; it is judged once)."""
         seats = self.seats()
         missing = [s.player for s in seats if s.player and (again or s.player not in self.known)]
         try:
@@ -73,12 +75,22 @@ class TableRatings:
             log.error("could not read ratings: %s", exc)
 
     async def judge(self, game: int = 0) -> None:
-        """Judge the seats as they are (``game``: for the game about to start)."""
+        """Judge the seats as they are (``game``: the id of the game starting, counted for
+        its pairs if rated; 0: no game, nothing counted).  A game whose count the store
+        could not take is played unrated (said so)."""
         self.judged = game
-        if self.rated and self.rules is not None:
-            self.verdict = await self.rules.judge(self.seats(), self.known)
-        else:
+        if not self.rated or self.rules is None:
             self.verdict = UNRATED
+            return
+        try:
+            self.verdict = await self.rules.judge(self.seats(), self.known, game or None)
+        except StoreError as exc:
+            if not game:
+                raise
+            log.error("could not count a rated game: %s", exc)
+            self.verdict = Verdict(
+                False, "the server could not count this game just now: it is not rated"
+            )
 
     def message(self, before: tuple[int | None, ...] = ()) -> protocol.Ratings:
         """The table's ``ratings`` message now."""

@@ -3,9 +3,12 @@
 A connection has its own allowance (one line every 2 s, 5 at once); an
 address group shares one across all its connections (a line a second, 10
 at once: two dozen spectator connections from one address say no more than
-one person typing fast), and each table's channel one across everyone on it
-(two lines a second, 10 at once: a table stays readable however many talk).
-A line over any of them is not said.
+one person typing fast), on every node of a cluster (the directory keeps it:
+``SharedAllowances``), and each table's channel one across everyone on it
+(two lines a second, 10 at once: a table stays readable however many talk;
+every line said at a table goes through the node that runs it).  A line over
+any of them is not said; a line is taken from all three at once, or from
+none (those sent together never pass one of them).
 """
 
 from __future__ import annotations
@@ -13,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from ..players.clock import Clock
-from .allowances import Allowances
-from .limits import TokenBucket
+from .allowances import Allowances, SharedAllowances
+from .directory import Directory
+from .token_bucket import TokenBucket
 
 #: Lines of talk one connection may say: one every two seconds on average, five at once.
 TALK_RATE, TALK_BURST = 0.5, 5.0
@@ -27,10 +31,12 @@ TABLE_TALK_RATE, TABLE_TALK_BURST = 2.0, 10.0
 class TalkLimits:
     """Every allowance of talk a server keeps (on ``clock``)."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, directory: Directory) -> None:
         self.clock = clock
         self._connections: dict[Hashable, TokenBucket] = {}
-        self._addresses = Allowances(ADDRESS_TALK_RATE, ADDRESS_TALK_BURST, clock)
+        self._addresses = SharedAllowances(
+            directory, "talk:", ADDRESS_TALK_RATE, ADDRESS_TALK_BURST, clock
+        )
         self._tables = Allowances(TABLE_TALK_RATE, TABLE_TALK_BURST, clock)
 
     def opened(self, connection: Hashable) -> None:
@@ -42,17 +48,24 @@ class TalkLimits:
     def closed(self, connection: Hashable) -> None:
         self._connections.pop(connection, None)
 
-    def allow(self, connection: Hashable, group: str, channel: str) -> bool:
+    async def take(self, connection: Hashable, group: str, channel: str) -> bool:
         """Whether ``connection`` (of address group ``group``) may say a line on ``channel``
         (a table's players or spectators) now; it is counted against each if so."""
         own = self._connections.get(connection)
-        now = self.clock.now()
-        if own is not None and own.wait(now) > 0:
+        if own is not None and own.wait(self.clock.now()) > 0:
             return False
-        if self._addresses.wait(group) > 0 or self._tables.wait(channel) > 0:
+        if self._tables.wait(channel) > 0:
             return False
-        if own is not None:
-            own.allow(now)
-        self._addresses.allow(group)
-        self._tables.allow(channel)
+        if await self._addresses.take(group) > 0:
+            return False
+        # Taken from the others once the address's line is taken: another line may have
+        # taken the table's last meanwhile (a connection's own lines come one at a time).
+        if own is not None and not own.allow(self.clock.now()):
+            await self._addresses.give_back(group)
+            return False
+        if not self._tables.allow(channel):
+            if own is not None:
+                own.give_back()
+            await self._addresses.give_back(group)
+            return False
         return True

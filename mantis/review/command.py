@@ -18,11 +18,12 @@ from contextlib import nullcontext
 from typing import TextIO
 
 from ..engine import GameRecord, RecordError
+from ..printable import echo
 from ..sim.progress import progress_bar
 from ..store.past_games import PastGameError, past_records
-from ..store.printable import printable
 from ..store.record_file import GameNotInFile, game_in_file, read_records
 from ..store.stats import StatsError
+from ..table.outside_records import clean_record
 from .game_review import GameReview, review_game
 from .report import format_review, review_json
 
@@ -35,7 +36,12 @@ class ReviewUsageError(Exception):
 
 
 def _named(args: argparse.Namespace) -> list[tuple[str, int, GameRecord]]:
-    """``(heading, number, record)`` of every game the command line names."""
+    """``(heading, number, record)`` of every game the command line names, its names and
+    talk cleaned (a file's, or a past game an older Mantis kept as a server sent it)."""
+    return [(heading, n, clean_record(record)) for heading, n, record in _games_named(args)]
+
+
+def _games_named(args: argparse.Namespace) -> list[tuple[str, int, GameRecord]]:
     past = args.past is not None or args.last
     if args.past is not None and args.last:
         raise ReviewUsageError("name one past game: --past N or --last, not both")
@@ -123,22 +129,19 @@ def run_review(
                         f"--seat {args.seat}: {heading.lower()}: {exc}"
                     ) from None
             plan.append((heading, number, record, seats))
-    except ReviewUsageError as exc:
-        print(f"mantis: error: {exc}", file=sys.stderr)
-        return USAGE_ERROR
-    except StatsError as exc:
-        print(f"mantis: error: {printable(exc)}", file=sys.stderr)
-        return FAILED
+    except (ReviewUsageError, StatsError) as exc:
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
+        return USAGE_ERROR if isinstance(exc, ReviewUsageError) else FAILED
     bar = progress_bar(len(plan), "reviewing") if progress else nullcontext(_no_progress)
     with bar as advance:
         for i, (heading, number, record, seats) in enumerate(plan):
             review = review_game(record)
             if args.json:
-                print(json.dumps(review_json(review, number, seats)), file=out)
+                echo(json.dumps(review_json(review, number, seats)), file=out)
             else:
                 if i:
-                    print(file=out)
-                print(text(review, heading, seats), file=out)
+                    echo(file=out)
+                echo(text(review, heading, seats), file=out)
             advance(1)
     return 0
 

@@ -16,6 +16,7 @@ from time import perf_counter
 from typing import Any
 
 from ..engine import game_seed
+from ..printable import echo
 from ..store.atomic import write_text_atomic
 from .jobs import resolve_jobs
 from .progress import progress_bar
@@ -167,19 +168,23 @@ def run_simulate(args: argparse.Namespace) -> int:
                 progress=advance,
             )
     except RunSettingsError as exc:
-        print(f"mantis: error: {exc}", file=sys.stderr)
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return 2
     except BotFailure as exc:
-        print(f"mantis: error: {exc}", file=sys.stderr)
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return 1
     if args.record:
         try:
             write_text_atomic(args.record, "".join(f"{g.record}\n" for g in result.games))
         except OSError as exc:
-            print(f"mantis: error: cannot write {args.record}: {exc.strerror}", file=sys.stderr)
+            echo(
+                f"mantis: error: cannot write {args.record}: {exc.strerror}",
+                file=sys.stderr,
+                lines=False,
+            )
             return 1
     if args.json:
-        print(json.dumps(summary.to_json()))
+        echo(json.dumps(summary.to_json()))
     else:
-        print(format_summary(summary))
+        echo(format_summary(summary))
     return 0

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import game_seed
+from ..printable import echo
 from ..rating.fit import fit
 from ..rating.levels import level_rating
 from ..rating.scale import Fitted
@@ -275,13 +276,13 @@ def run_tournament(args: argparse.Namespace) -> int:
                 ratings=args.ratings,
             )
     except RunSettingsError as exc:
-        print(f"mantis: error: {exc}", file=sys.stderr)
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return 2
     except BotFailure as exc:
-        print(f"mantis: error: {exc}", file=sys.stderr)
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return 1
     if args.json:
-        print(json.dumps(standings.to_json()))
+        echo(json.dumps(standings.to_json()))
     else:
-        print(format_standings(standings))
+        echo(format_standings(standings))
     return 0

@@ -1,10 +1,12 @@
-"""``mantis key``: export, import and list this app's player keys."""
+"""``mantis key``: export, import and list this app's player keys; let one introduce itself
+again to a server that lost its players (``reintroduce``)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from ..printable import echo
 from .player_keys import KeyFileError, PlayerKeys, server_address
 
 USAGE_ERROR = 2
@@ -12,7 +14,8 @@ FAILED = 1
 
 
 def run_key(args: argparse.Namespace, keys: PlayerKeys | None = None) -> int:
-    """Run ``mantis key export|import|list``; the exit status (one line on stderr if it fails)."""
+    """Run ``mantis key export|import|list|reintroduce``; the exit status (one line on stderr
+    if it fails)."""
     keys = keys if keys is not None else PlayerKeys()
     try:
         if args.key_command == "export":
@@ -20,18 +23,26 @@ def run_key(args: argparse.Namespace, keys: PlayerKeys | None = None) -> int:
             if server is not None:
                 server_address(server)  # (a mistyped address: said as such)
             count = keys.export(args.file, server)
-            print(f"{count} player key{'s' * (count != 1)} written to {args.file}")
-            print("Keep it safe: whoever has it can play under your names.")
+            echo(f"{count} player key{'s' * (count != 1)} written to {args.file}")
+            echo("Keep it safe: whoever has it can play under your names.")
         elif args.key_command == "import":
             count = keys.import_from(args.file, replace=args.replace)
-            print(f"{count} new player key{'s' * (count != 1)} taken in from {args.file}")
+            echo(f"{count} new player key{'s' * (count != 1)} taken in from {args.file}")
+        elif args.key_command == "reintroduce":
+            server = server_address(args.server)
+            if keys.reintroduce(server):
+                echo(f"Your key's verifier goes to {server} once more, when you next sit there.")
+                echo("Do it only if the server lost its players: anyone who reads it can play")
+                echo("under your names there (over wss://, nobody between you can read it).")
+            else:
+                echo(f"{server} has not been given your key yet: it is sent when you first sit.")
         else:
             for server in sorted(keys.keys()):
-                print(server)
+                echo(server, lines=False)
     except ValueError as exc:
-        print(f"mantis: error: {exc}", file=sys.stderr)
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return USAGE_ERROR
     except KeyFileError as exc:
-        print(f"mantis: {exc}", file=sys.stderr)
+        echo(f"mantis: {exc}", file=sys.stderr, lines=False)
         return FAILED
     return 0

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..engine.record import GameRecord
-from .printable import printable
+from ..printable import echo
 from .record_file import records_text, write_records
 from .stats import StatsDB, StatsError, default_stats_path
 
@@ -70,29 +70,28 @@ def run_games(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """``mantis games export [N ...] [--last K] [--output FILE]``; returns the exit status."""
     out = out if out is not None else sys.stdout
     if args.numbers and args.last is not None:
-        print(
-            "mantis: error: name games by their numbers or with --last, not both", file=sys.stderr
-        )
+        echo("mantis: error: name games by their numbers or with --last, not both", file=sys.stderr)
         return USAGE_ERROR
     try:
         games = past_records(args.numbers, last=args.last)
-    except PastGameError as exc:
-        print(f"mantis: error: {exc}", file=sys.stderr)
-        return USAGE_ERROR
-    except StatsError as exc:
-        print(f"mantis: error: {printable(exc)}", file=sys.stderr)
-        return FAILED
+    except (PastGameError, StatsError) as exc:
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
+        return USAGE_ERROR if isinstance(exc, PastGameError) else FAILED
     records = [record for _, record in games]
     if args.output is None:
-        out.write(records_text(records))
+        echo(records_text(records), file=out, end="")  # (JSON: every control escaped already)
         return 0
     try:
         write_records(args.output, records)
     except OSError as exc:
-        print(f"mantis: error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        echo(
+            f"mantis: error: cannot write {args.output}: {exc.strerror or exc}",
+            file=sys.stderr,
+            lines=False,
+        )
         return FAILED
     count = len(games)
-    print(f"{count} game{'' if count == 1 else 's'} written to {args.output}", file=out)
+    echo(f"{count} game{'' if count == 1 else 's'} written to {args.output}", file=out)
     return 0
 
 

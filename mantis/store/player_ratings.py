@@ -18,6 +18,7 @@ import hmac
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from enum import Enum
 
 from ..rating.scale import Rating
 from ..rating.update import rate
@@ -68,6 +69,10 @@ class NameClaim:
     """Now (the server's clock): when the name was last sat under."""
     released_before: datetime
     """A name with no rated game last sat under before this is free again."""
+    most_new: int | None = None
+    """New names the key may come to hold since ``new_since`` (None: no limit); counted in
+    the same step that holds the name, so binds at once never pass it together."""
+    new_since: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +82,38 @@ class Bound:
 
     name_key: str
     new: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RatedStart:
+    """A rated game starting, to count for each pair of people at it: the game, the pairs
+    (two keys' ids each), the moment it starts, and the day's limit (``most`` games a pair
+    started since ``since``)."""
+
+    game_id: int
+    pairs: tuple[tuple[str, str], ...]
+    since: datetime
+    most: int
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PairDay:
+    """Two people (their keys' ids, as asked) and the rated games they played together
+    within the day asked about."""
+
+    first: str
+    second: str
+    games: int
+
+
+class Unbound(Enum):
+    """Why a name was not bound to a key."""
+
+    TAKEN = "taken"
+    """Another key holds it (or a look-alike of it)."""
+    USED_UP = "used up"
+    """It would be new to the key, which holds ``NameClaim.most_new`` new names already."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,16 +18,31 @@ from .player_ratings import (
     Bound,
     GameRating,
     NameClaim,
+    PairDay,
+    RatedStart,
     StoredPlayer,
+    Unbound,
     held_by_another,
     held_under,
     rating_moves,
 )
 from .tables_schema import PLAYER_COLUMNS, key_id
 
+#: The first of the two keys of a lock on one player key's new names (the second is the
+#: key's id, hashed): a space of its own, apart from the locks on how names look.
+NEW_NAMES_LOCK = 7215393
 
-async def bind_name(db: Any, claim: NameClaim) -> Bound | None:
-    """Hold the name ``claim`` asks for, unless another key holds it (None)."""
+
+async def bind_name(db: Any, claim: NameClaim) -> Bound | Unbound:
+    """Hold the name ``claim`` asks for, unless another key holds it, or it would be one new
+    name too many for the key."""
+    # One bind of a key at a time, across nodes, when its new names are counted: binds
+    # sent together cannot all see the count before any adds to it.  (Always this lock
+    # first, then the look's: two binds never wait on each other in a circle.)
+    if claim.most_new is not None:
+        await db.execute(
+            "SELECT pg_advisory_xact_lock($1, hashtext($2))", NEW_NAMES_LOCK, claim.key_hash
+        )
     # One bind of a look at a time, across nodes: two names that clash only in
     # capitals ("AIice" and "Alice") must not both be held.
     await db.execute("SELECT pg_advisory_xact_lock(hashtext($1))", claim.capitals)
@@ -37,11 +52,18 @@ async def bind_name(db: Any, claim: NameClaim) -> Bound | None:
         await db.execute("DELETE FROM players WHERE name_key = $1 AND games = 0", row["name_key"])
     pairs = [(r["name_key"], r["key_hash"]) for r in rows if r not in released]
     if held_by_another(pairs, claim.low, claim.key_hash):
-        return None
+        return Unbound.TAKEN
     if pairs:
         held = held_under(pairs, claim.low)
         await db.execute("UPDATE players SET last_seen = $1 WHERE name_key = $2", claim.at, held)
         return Bound(held, False)
+    most, since = claim.most_new, claim.new_since
+    if (
+        most is not None
+        and since is not None
+        and await new_names(db, claim.key_hash, since) >= most
+    ):
+        return Unbound.USED_UP
     done = await db.execute(
         "INSERT INTO players (name_key, name, key_hash, created_at, key_up, key_id, "
         "last_seen) VALUES ($1, $2, $3, $4, $5, $6, $4) ON CONFLICT (name_key) DO NOTHING",
@@ -52,7 +74,17 @@ async def bind_name(db: Any, claim: NameClaim) -> Bound | None:
         claim.capitals,
         key_id(claim.key_hash),
     )
-    return Bound(claim.low, True) if done == "INSERT 0 1" else None
+    return Bound(claim.low, True) if done == "INSERT 0 1" else Unbound.TAKEN
+
+
+async def new_names(db: Any, key_hash: str, since: datetime) -> int:
+    """Names the key ``key_hash`` came to hold since ``since``."""
+    count: int = await db.fetchval(
+        "SELECT count(*) FROM players WHERE key_id = $1 AND created_at >= $2",
+        key_id(key_hash),
+        since,
+    )
+    return int(count)
 
 
 async def name_holders(
@@ -80,21 +112,69 @@ async def rekey(db: Any, old_hash: str, new_hash: str) -> int:
         old_hash,
     )
     await db.execute("UPDATE seats SET key_hash = $1 WHERE key_hash = $2", new_hash, old_hash)
+    old, new = key_id(old_hash), key_id(new_hash)
+    await db.execute(  # (its rated games' pairs are the new key's, lower key first)
+        "UPDATE rated_pairs SET "
+        "first_key = CASE WHEN first_key = $1 THEN $2 ELSE first_key END, "
+        "second_key = CASE WHEN second_key = $1 THEN $2 ELSE second_key END "
+        "WHERE first_key = $1 OR second_key = $1",
+        old,
+        new,
+    )
+    await db.execute(
+        "UPDATE rated_pairs SET first_key = second_key, second_key = first_key "
+        "WHERE (first_key = $1 OR second_key = $1) AND first_key > second_key",
+        new,
+    )
     return int(done.split()[-1])
 
 
 async def pair_games(db: Any, first: str, second: str, since: datetime) -> int:
-    """Rated games both players took part in, finished since ``since``."""
+    """Rated games two people (their keys' ids) played together, started since ``since``
+    (those being played too)."""
+    low, high = sorted((first, second))
     count: int = await db.fetchval(
-        "SELECT count(*) FROM game_ratings AS a "
-        "JOIN game_ratings AS b ON b.game_id = a.game_id "
-        "JOIN games AS g ON g.id = a.game_id "
-        "WHERE a.player = $1 AND b.player = $2 AND g.finished_at >= $3",
-        first,
-        second,
+        "SELECT count(*) FROM rated_pairs WHERE first_key = $1 AND second_key = $2 "
+        "AND started_at >= $3",
+        low,
+        high,
         since,
     )
     return int(count)
+
+
+#: The first of the two keys of a lock on one pair of people's rated games.
+PAIR_LOCK = 7215394
+
+
+async def count_rated(db: Any, game: RatedStart) -> PairDay | None:
+    """Count ``game`` for each of its pairs unless one has ``game.most`` games since
+    ``game.since`` (that pair, then); a game counted already is counted as it was (None)."""
+    game_id, since = game.game_id, game.since
+    # One count of a pair at a time, across nodes (locked in one order: never a circle).
+    for low, high in sorted({tuple(sorted(pair)) for pair in game.pairs}):
+        await db.execute(
+            "SELECT pg_advisory_xact_lock($1, hashtext($2))", PAIR_LOCK, f"{low}:{high}"
+        )
+    if await db.fetchval("SELECT 1 FROM rated_pairs WHERE game_id = $1 LIMIT 1", game_id):
+        return None
+    await db.execute(  # (older than the day and finished: they count for nothing any more)
+        "DELETE FROM rated_pairs WHERE started_at < $1 AND game_id IN "
+        "(SELECT id FROM games WHERE finished_at IS NOT NULL)",
+        since,
+    )
+    rows = []
+    for first, second in game.pairs:
+        together = await pair_games(db, first, second, since)
+        if together >= game.most:
+            return PairDay(first, second, together)
+        rows.append((game_id, *sorted((first, second)), game.at))
+    await db.executemany(
+        "INSERT INTO rated_pairs (game_id, first_key, second_key, started_at) "
+        "VALUES ($1, $2, $3, $4)",
+        rows,
+    )
+    return None
 
 
 async def rebuild_name_keys(db: Any, capitals: Callable[[str], str]) -> int:

@@ -20,7 +20,10 @@ from .player_ratings import (
     Bound,
     GameRating,
     NameClaim,
+    PairDay,
+    RatedStart,
     StoredPlayer,
+    Unbound,
     held_by_another,
     held_under,
     rating_moves,
@@ -43,8 +46,9 @@ def rate(db: sqlite3.Connection, game_id: int, rating: GameRating, when: str) ->
         )
 
 
-def bind_name(db: sqlite3.Connection, claim: NameClaim) -> Bound | None:
-    """Hold the name ``claim`` asks for, unless another key holds it (None)."""
+def bind_name(db: sqlite3.Connection, claim: NameClaim) -> Bound | Unbound:
+    """Hold the name ``claim`` asks for, unless another key holds it, or it would be one new
+    name too many for the key (the writer's one transaction: nothing runs in between)."""
     rows = _clashing(db, claim.low, claim.capitals)
     released = [r for r in rows if _released(r, claim.released_before, claim.key_hash)]
     db.executemany(
@@ -52,18 +56,30 @@ def bind_name(db: sqlite3.Connection, claim: NameClaim) -> Bound | None:
     )
     pairs = [(r[0], r[1]) for r in rows if r not in released]
     if held_by_another(pairs, claim.low, claim.key_hash):
-        return None
+        return Unbound.TAKEN
     at = iso_time(claim.at)
     if pairs:
         held = held_under(pairs, claim.low)
         db.execute("UPDATE players SET last_seen = ? WHERE name_key = ?", (at, held))
         return Bound(held, False)
+    most, since = claim.most_new, claim.new_since
+    if most is not None and since is not None and new_names(db, claim.key_hash, since) >= most:
+        return Unbound.USED_UP
     db.execute(
         "INSERT INTO players (name_key, name, key_hash, created_at, key_up, key_id, last_seen)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
         (claim.low, claim.name, claim.key_hash, at, claim.capitals, key_id(claim.key_hash), at),
     )
     return Bound(claim.low, True)
+
+
+def new_names(db: sqlite3.Connection, key_hash: str, since: datetime) -> int:
+    """Names the key ``key_hash`` came to hold since ``since``."""
+    (count,) = db.execute(
+        "SELECT count(*) FROM players WHERE key_id = ? AND created_at >= ?",
+        (key_id(key_hash), iso_time(since)),
+    ).fetchone()
+    return int(count)
 
 
 def _clashing(
@@ -94,18 +110,55 @@ def rekey(db: sqlite3.Connection, old_hash: str, new_hash: str) -> int:
         (new_hash, key_id(new_hash), old_hash),
     )
     db.execute("UPDATE seats SET key_hash = ? WHERE key_hash = ?", (new_hash, old_hash))
+    for statement in _PAIRS_REKEYED:
+        db.execute(statement, {"old": key_id(old_hash), "new": key_id(new_hash)})
     return cursor.rowcount
 
 
+# A key replaced: its rated games' pairs are the new key's (kept lower key first).
+_PAIRS_REKEYED = (
+    "UPDATE rated_pairs SET "
+    "first_key = CASE WHEN first_key = :old THEN :new ELSE first_key END, "
+    "second_key = CASE WHEN second_key = :old THEN :new ELSE second_key END "
+    "WHERE first_key = :old OR second_key = :old",
+    "UPDATE rated_pairs SET first_key = second_key, second_key = first_key "
+    "WHERE (first_key = :new OR second_key = :new) AND first_key > second_key",
+)
+
+
 def pair_games(db: sqlite3.Connection, first: str, second: str, since: datetime) -> int:
+    low, high = sorted((first, second))
     (count,) = db.execute(
-        "SELECT count(*) FROM game_ratings AS a "
-        "JOIN game_ratings AS b ON b.game_id = a.game_id "
-        "JOIN games AS g ON g.id = a.game_id "
-        "WHERE a.player = ? AND b.player = ? AND g.finished_at >= ?",
-        (first, second, iso_time(since)),
+        "SELECT count(*) FROM rated_pairs WHERE first_key = ? AND second_key = ? "
+        "AND started_at >= ?",
+        (low, high, iso_time(since)),
     ).fetchone()
     return int(count)
+
+
+def count_rated(db: sqlite3.Connection, game: RatedStart) -> PairDay | None:
+    """Count ``game`` for each of its pairs unless one has ``game.most`` games since
+    ``game.since`` (that pair, then); a game counted already is counted as it was (None).
+    The writer's one transaction: nothing runs between the counts and the rows."""
+    game_id, since = game.game_id, game.since
+    if db.execute("SELECT 1 FROM rated_pairs WHERE game_id = ? LIMIT 1", (game_id,)).fetchone():
+        return None
+    db.execute(  # (older than the day and finished: they count for nothing any more)
+        "DELETE FROM rated_pairs WHERE started_at < ? AND game_id IN "
+        "(SELECT id FROM games WHERE finished_at IS NOT NULL)",
+        (iso_time(since),),
+    )
+    rows = []
+    for first, second in game.pairs:
+        together = pair_games(db, first, second, since)
+        if together >= game.most:
+            return PairDay(first, second, together)
+        rows.append((game_id, *sorted((first, second)), iso_time(game.at)))
+    db.executemany(
+        "INSERT INTO rated_pairs (game_id, first_key, second_key, started_at) VALUES (?, ?, ?, ?)",
+        rows,
+    )
+    return None
 
 
 def rebuild_name_keys(db: sqlite3.Connection, capitals: Callable[[str], str]) -> int:

@@ -84,14 +84,12 @@ class RecordFileError(ValueError):
 def game_for_command(path: str, number: int) -> GameRecord:
     """Game ``number`` of the file at ``path``, for a command; ``RecordFileError`` with one
     line saying why not (no such file, a bad line, fewer games)."""
-    from .printable import printable
-
     if not os.path.exists(path):
         raise RecordFileError(f"no such file: {path}")
     try:
         return game_in_file(path, number)
     except RecordError as exc:
-        raise RecordFileError(f"{printable(path)}: {printable(exc)}") from None
+        raise RecordFileError(f"{path}: {exc}") from None
     except GameNotInFile as exc:
         if exc.count == 0:
             raise RecordFileError(f"{path} holds no games") from None

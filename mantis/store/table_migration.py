@@ -72,6 +72,7 @@ COLUMNS = {
         "last_seen",
     ),
     "game_ratings": ("game_id", "player", "mu_before", "sigma_before", "mu", "sigma", "won"),
+    "rated_pairs": ("game_id", "first_key", "second_key", "started_at"),
 }
 _TIMES = {"created_at", "started_at", "finished_at", "deadline", "rated_at", "last_seen"}
 _BOOLEANS = {"private", "talk", "quick", "left_game", "rated", "won"}

@@ -28,7 +28,15 @@ from enum import StrEnum
 from typing import Protocol
 
 from ..engine import Action
-from .player_ratings import Bound, GameRating, NameClaim, StoredPlayer
+from .player_ratings import (
+    Bound,
+    GameRating,
+    NameClaim,
+    PairDay,
+    RatedStart,
+    StoredPlayer,
+    Unbound,
+)
 from .table_rules import TableRules
 
 
@@ -181,14 +189,21 @@ class TableStore(Protocol):
         """
         ...
 
-    async def bind_name(self, claim: NameClaim) -> Bound | None:
-        """Hold the name ``claim`` asks for, for its key, unless another key holds it (None).
+    async def bind_name(self, claim: NameClaim) -> Bound | Unbound:
+        """Hold the name ``claim`` asks for, for its key, unless another key holds it
+        (``Unbound.TAKEN``) or it would be new to the key and the key holds
+        ``claim.most_new`` names taken since ``claim.new_since`` (``Unbound.USED_UP``:
+        counted in the same step, so binds at once never pass the limit together).
 
         A name clashes on either of its keys; a clashing name with no rated game
         last sat under before ``claim.released_before`` is another key's no more
         (it is dropped).  A name the key holds already (or a look-alike it holds)
         is marked sat under now.
         """
+        ...
+
+    async def new_names(self, key_hash: str, since: datetime) -> int:
+        """Names the key ``key_hash`` came to hold since ``since`` (held still)."""
         ...
 
     async def name_holders(
@@ -208,7 +223,21 @@ class TableStore(Protocol):
         ...
 
     async def pair_games(self, first: str, second: str, since: datetime) -> int:
-        """Rated games both players (``name_key``) took part in, finished since ``since``."""
+        """Rated games two people (their keys' ids, in any order) played together, started
+        since ``since``: those being played count from their start (``count_rated``)."""
+        ...
+
+    async def count_rated(self, game: RatedStart) -> PairDay | None:
+        """Count ``game`` as a rated game of each of its pairs of people, unless a pair
+        played ``game.most`` started since ``game.since``: None (counted), or that pair and
+        its count (nothing counted).
+
+        Checked and counted in one step (across nodes too), so games starting together
+        never pass ``most`` between them.  A game counted already (resumed after a restart
+        or a takeover) stays counted: None.  A counted game that ends unrated
+        (``finish_game`` without a rating) is counted no more; one that is rated, or is
+        still being played, counts for the day from its start.
+        """
         ...
 
     async def rebuild_name_keys(self, capitals: Callable[[str], str]) -> int:

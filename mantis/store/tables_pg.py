@@ -18,7 +18,15 @@ from typing import Any
 from ..engine import SCORE, Action, Steal, steal
 from . import players_pg
 from .pg_connections import PgConnections, Rows, one_line, shown
-from .player_ratings import Bound, GameRating, NameClaim, StoredPlayer
+from .player_ratings import (
+    Bound,
+    GameRating,
+    NameClaim,
+    PairDay,
+    RatedStart,
+    StoredPlayer,
+    Unbound,
+)
 from .table_rules import RULE_NAMES, TableRules
 from .tables_interface import (
     RoomPhase,
@@ -37,6 +45,7 @@ from .tables_schema import (
     upgrade_from_v2,
     upgrade_from_v3,
     upgrade_from_v4,
+    upgrade_from_v5,
 )
 
 _VERSIONS = "CREATE TABLE IF NOT EXISTS mantis_schema (version INTEGER NOT NULL)"
@@ -87,6 +96,12 @@ class PgTableStore(PgConnections):
                         "UPDATE players SET key_id = $1 WHERE key_hash = $2",
                         [(key_id(row[0]), row[0]) for row in hashes],
                     )
+                    await store._writer.execute(upgrade_from_v5("postgresql"))
+                    await store._writer.execute(
+                        "UPDATE mantis_schema SET version = $1", SCHEMA_VERSION
+                    )
+                elif version == 5:  # each rated game's pairs of people, from its start
+                    await store._writer.execute(upgrade_from_v5("postgresql"))
                     await store._writer.execute(
                         "UPDATE mantis_schema SET version = $1", SCHEMA_VERSION
                     )
@@ -191,12 +206,17 @@ class PgTableStore(PgConnections):
             await _move_to(db, table_id, RoomPhase.OVER)
             if rating is not None:
                 await players_pg.rate(db, game_id, rating, when)
+            else:  # (counted for its pairs as it started, it ended unrated: given back)
+                await db.execute("DELETE FROM rated_pairs WHERE game_id = $1", game_id)
 
         await self._write(job)
 
-    async def bind_name(self, claim: NameClaim) -> Bound | None:
-        bound: Bound | None = await self._write(lambda db: players_pg.bind_name(db, claim))
+    async def bind_name(self, claim: NameClaim) -> Bound | Unbound:
+        bound: Bound | Unbound = await self._write(lambda db: players_pg.bind_name(db, claim))
         return bound
+
+    async def new_names(self, key_hash: str, since: datetime) -> int:
+        return await self._read(lambda db: players_pg.new_names(db, key_hash, since))
 
     async def name_holders(
         self, low: str, capitals: str, released_before: datetime
@@ -213,6 +233,10 @@ class PgTableStore(PgConnections):
 
     async def pair_games(self, first: str, second: str, since: datetime) -> int:
         return await self._read(lambda db: players_pg.pair_games(db, first, second, since))
+
+    async def count_rated(self, game: RatedStart) -> PairDay | None:
+        counted: PairDay | None = await self._write(lambda db: players_pg.count_rated(db, game))
+        return counted
 
     async def rebuild_name_keys(self, capitals: Callable[[str], str]) -> int:
         return int(await self._write(lambda db: players_pg.rebuild_name_keys(db, capitals)))

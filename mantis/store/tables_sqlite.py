@@ -21,7 +21,15 @@ from typing import TypeVar
 
 from ..engine import Action
 from . import players_sqlite
-from .player_ratings import Bound, GameRating, NameClaim, StoredPlayer
+from .player_ratings import (
+    Bound,
+    GameRating,
+    NameClaim,
+    PairDay,
+    RatedStart,
+    StoredPlayer,
+    Unbound,
+)
 from .sqlite_writer import Reader, Writer
 from .table_rules import TableRules
 from .tables_interface import StoreConflict, StoredRoom, StoredSeat, StoreError
@@ -103,8 +111,11 @@ class SqliteTableStore:
             lambda db: db.finish_game(game_id, first_turn, moves, record, rating=rating)
         )
 
-    async def bind_name(self, claim: NameClaim) -> Bound | None:
+    async def bind_name(self, claim: NameClaim) -> Bound | Unbound:
         return await self._run(lambda db: players_sqlite.bind_name(db.connection, claim))
+
+    async def new_names(self, key_hash: str, since: datetime) -> int:
+        return await self._read(lambda db: players_sqlite.new_names(db.connection, key_hash, since))
 
     async def name_holders(
         self, low: str, capitals: str, released_before: datetime
@@ -123,6 +134,9 @@ class SqliteTableStore:
         return await self._read(
             lambda db: players_sqlite.pair_games(db.connection, first, second, since)
         )
+
+    async def count_rated(self, game: RatedStart) -> PairDay | None:
+        return await self._run(lambda db: players_sqlite.count_rated(db.connection, game))
 
     async def rebuild_name_keys(self, capitals: Callable[[str], str]) -> int:
         return await self._run(lambda db: players_sqlite.rebuild_name_keys(db.connection, capitals))

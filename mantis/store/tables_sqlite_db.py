@@ -21,6 +21,11 @@ gains them (every table unrated) when opened.  Schema v5 adds a held name's
 second key, its key's id and last use, and a seat's network; a v4 file gains
 them when opened (each name's second key once the server is up:
 ``rebuild_name_keys``).
+
+The file holds every player key's verifier (what proves a key), so it is its
+owner's alone whatever the umask: a data folder made here is ``0700``, a new
+database file ``0600`` (and SQLite gives its ``-wal`` and ``-shm`` files the
+mode of the database's).  Modes an operator set on existing ones are theirs.
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ from .tables_schema import (
     upgrade_from_v2,
     upgrade_from_v3,
     upgrade_from_v4,
+    upgrade_from_v5,
 )
 
 T = TypeVar("T")
@@ -98,13 +104,38 @@ class TablesDBError(StoreError):
     """The server's SQLite file cannot be used; the message is one line."""
 
 
+FOLDER_MODE = 0o700
+FILE_MODE = 0o600
+
+
+def _make_private(path: Path) -> None:
+    """Make ``path``'s folder (``FOLDER_MODE``) and the empty database file (``FILE_MODE``)
+    if they are not there yet, with exactly those modes, whatever the umask."""
+    folder = path.parent
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(FOLDER_MODE)
+    except FileExistsError:
+        pass
+    else:
+        os.chmod(folder, FOLDER_MODE)  # (mkdir's mode is less the umask's bits)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    except FileExistsError:
+        return
+    try:
+        os.fchmod(fd, FILE_MODE)
+    finally:
+        os.close(fd)
+
+
 class TablesDB:
     """The server's SQLite database (WAL, every commit synced to disk)."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            _make_private(self.path)
             self._db = sqlite3.connect(
                 self.path, isolation_level=None, check_same_thread=False, timeout=5
             )
@@ -124,6 +155,8 @@ class TablesDB:
                 self._upgrade(upgrade_from_v3("sqlite"))
             elif version == 4:
                 self._upgrade(upgrade_from_v4("sqlite"), key_ids=True)
+            elif version == 5:
+                self._upgrade(upgrade_from_v5("sqlite"))
             else:
                 self._db.executescript(_SCHEMA)
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -158,6 +191,10 @@ class TablesDB:
                     "UPDATE players SET key_id = ? WHERE key_hash = ?",
                     [(key_id(h), h) for h in hashes],
                 )
+                # (once the ids are known; statement by statement: a script would commit)
+                for statement in upgrade_from_v5("sqlite").split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
             self._db.execute("COMMIT")
         except sqlite3.Error:
             if self._db.in_transaction:
@@ -312,6 +349,8 @@ class TablesDB:
         self._move_to(row[0], RoomPhase.OVER)
         if rating is not None:
             players_sqlite.rate(self._db, game_id, rating, when)
+        else:  # (counted for its pairs as it started, it ended unrated: given back)
+            self._db.execute("DELETE FROM rated_pairs WHERE game_id = ?", (game_id,))
 
     def drop_waiting(self, table_id: int) -> None:
         """Forget a table that never started (abandoned in its waiting room)."""

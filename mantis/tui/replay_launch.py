@@ -10,7 +10,9 @@ import argparse
 import os
 import sys
 
+from ..printable import echo
 from ..store.record_file import RecordFileError, game_for_command
+from ..table.outside_records import clean_record
 
 USAGE_ERROR = 2
 
@@ -19,9 +21,9 @@ def run_replay(args: argparse.Namespace) -> int:
     """Replay game ``args.game`` of ``args.file``; 2 with one line on stderr if it cannot."""
     path = args.file
     try:
-        record = game_for_command(path, args.game)
+        record = clean_record(game_for_command(path, args.game))
     except RecordFileError as exc:
-        print(f"mantis: error: {exc}", file=sys.stderr)
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return USAGE_ERROR
     # Textual loads only once the game is good
     from . import first_screens

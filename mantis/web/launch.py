@@ -10,6 +10,7 @@ import signal
 import sys
 
 from ..net.serve_cli import LOCAL_HOSTS
+from ..printable import echo
 from .access import EVERY_INTERFACE, KEY_PARAMETER
 
 
@@ -25,11 +26,12 @@ def run_web(args: argparse.Namespace) -> int:
     from .server import WebServer  # aiohttp and textual-serve load only now
 
     if args.host not in LOCAL_HOSTS:
-        print(
+        echo(
             f"mantis: warning: listening on {args.host}: whoever has the address below "
             "plays as you, with this computer's saves and statistics (strangers belong at "
             "an online table: mantis serve)",
             file=sys.stderr,
+            lines=False,
             flush=True,
         )
     access = Access(args.host, args.allow_host or ())
@@ -38,12 +40,12 @@ def run_web(args: argparse.Namespace) -> int:
     def ready(host: str, port: int) -> None:
         key = access.key
         if host in EVERY_INTERFACE:  # not an address a browser can open: this machine's is
-            print(f"Mantis in your browser: open {address('127.0.0.1', port, key)}", flush=True)
+            echo(f"Mantis in your browser: open {address('127.0.0.1', port, key)}", flush=True)
             other = address("THIS-MACHINE'S-ADDRESS", port, key)
-            print(f"From other machines: {other}", flush=True)
+            echo(f"From other machines: {other}", flush=True)
         else:
-            print(f"Mantis in your browser: open {address(host, port, key)}", flush=True)
-        print(
+            echo(f"Mantis in your browser: open {address(host, port, key)}", flush=True)
+        echo(
             "Each tab plays its own game; the address holds this run's key, keep it to "
             "yourself. Ctrl+C stops the server.",
             flush=True,
@@ -64,7 +66,11 @@ def run_web(args: argparse.Namespace) -> int:
         else:
             code = exc.errno or 0
             reason = os.strerror(code) if code > 0 else exc.strerror or str(exc)
-        print(f"mantis: error: cannot listen on {args.host}:{args.port}: {reason}", file=sys.stderr)
+        echo(
+            f"mantis: error: cannot listen on {args.host}:{args.port}: {reason}",
+            file=sys.stderr,
+            lines=False,
+        )
         return 1
-    print("mantis web stopped; every tab's game is saved", flush=True)
+    echo("mantis web stopped; every tab's game is saved", flush=True)
     return 0

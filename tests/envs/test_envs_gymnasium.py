@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from mantis.engine import Game
+from mantis.engine import Game, bot_rng
 from mantis.envs import ENV_ID, MantisEnv
-from mantis.players import PlayerSpecError
+from mantis.envs.actions import from_engine
+from mantis.players import PlayerSpecError, make_bot
+from mantis.sim.runner import play_game
 
 LINEUPS = {
     2: ["greedy"],
@@ -111,3 +113,22 @@ def test_a_pickled_environment_plays_on_exactly_as_the_original():
         if first[2]:
             break
     assert twin.game.history == env.game.history
+
+
+@pytest.mark.parametrize("seed", (3, 40))
+def test_the_opponents_play_as_mantis_simulate_seeds_them(seed):
+    """The same seed gives the same deal and the same opponents' play as the simulator's:
+    here the learner plays as a seeded ``casual`` in seat 0 would, so the whole game
+    must be the simulator's game of that lineup."""
+    lineup = ["casual", "random", "casual", "casual"]
+    env = MantisEnv(num_players=4, opponents=lineup[1:])
+    learner = make_bot("casual")
+    learner.new_game(0, bot_rng(seed, 0))
+    env.reset(seed=seed)
+    done = False
+    while not done:
+        action = from_engine(4, 0, learner.choose(env.game.view()))
+        *_, done, _truncated, _info = env.step(action)
+    simulated = play_game([make_bot(level) for level in lineup], seed)
+    assert env.game.history == simulated.history
+    assert env.game.winners == simulated.winners

@@ -10,9 +10,11 @@ same.
 
 from __future__ import annotations
 
+import ast
 import random
 from collections.abc import Callable, Iterator
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -25,6 +27,7 @@ from pettingzoo.utils.wrappers import (
     TerminateIllegalWrapper,
 )
 
+import mantis.envs
 from mantis.envs import mantis_v0
 from mantis.envs.actions import NUM_ACTIONS, ActionSpace
 from mantis.envs.aec import ILLEGAL_REWARD
@@ -178,3 +181,39 @@ def test_the_action_space_holds_what_gymnasiums_discrete_holds(value):
     space = ActionSpace()
     assert space.contains(value) is Discrete(NUM_ACTIONS).contains(value)
     assert space == Discrete(NUM_ACTIONS)
+
+
+#: The private records PettingZoo's wrappers keep, which may change in any release.
+PETTINGZOO_PRIVATE = {"_has_reset", "_has_updated", "_prev_obs", "_prev_info", "_terminated"}
+
+
+def test_the_environments_use_pettingzoo_through_its_public_api_only():
+    # Neither read nor written anywhere in mantis.envs: what the wrappers do is
+    # PettingZoo's own code, so the research extra takes any PettingZoo 1.x.
+    for module in sorted((Path(mantis.envs.__file__).parent).glob("*.py")):
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        touched = {
+            node.attr
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and node.attr in PETTINGZOO_PRIVATE
+        }
+        touched |= {
+            node.value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and node.value in PETTINGZOO_PRIVATE
+        }
+        assert not touched, f"{module.name} touches PettingZoo's private {sorted(touched)}"
+
+
+@pytest.mark.parametrize("players", (2, 5))
+def test_table_actions_and_scaled_observations_give_what_pettingzoos_own_wrappers_give(players):
+    calls = script(random.Random(players + 10), players, calls=400)
+    raw = mantis_v0.raw_env(num_players=players, table_actions=True, scaled=True)
+    theirs = OrderEnforcingWrapper(
+        AssertOutOfBoundsWrapper(TerminateIllegalWrapper(raw, illegal_reward=ILLEGAL_REWARD))
+    )
+    ours = mantis_v0.env(num_players=players, table_actions=True, scaled=True)
+    for step, (mine, expected) in enumerate(
+        zip(play(ours, calls), play(theirs, calls), strict=True)
+    ):
+        assert mine == expected, f"call {step}: {mine[0]}"

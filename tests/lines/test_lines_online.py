@@ -11,11 +11,13 @@ may drive.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import threading
 from pathlib import Path
 
 import pytest
+from hostilekit import CLEANED, HostileServer, MiddleMan, hostile_game, obeyed
 from journeykit import SIZES, Terminal, environment
 from linekit import WHAT_NEXT, YOUR_TURN, Lines, controls_in, settle_speed
 from netkit import (
@@ -29,9 +31,13 @@ from netkit import (
     welcome,
 )
 
+from mantis.cli import main
 from mantis.engine import SCORE
-from mantis.net import protocol
+from mantis.net import key_proof, protocol
+from mantis.net.client import verifier_asked
 from mantis.players.clock import ManualClock
+from mantis.store.past_games import past_records
+from mantis.store.player_keys import PlayerKeys
 from mantis.table import TimedOut
 
 
@@ -105,7 +111,7 @@ def test_an_online_game_between_lines_and_the_full_screen_app(home: Path, tmp_pa
         ann.expect(
             re.compile(rb"New game: 2 players, first to 15 scored cards wins\. \w+ starts?\.")
         )
-        ann.expect("Seats: 1, you; 2, Bea.")
+        ann.expect("Seats: 1, you, Ann; 2, Bea.")
         # Talk both ways: the app's log shows Ann's words, the lines Bea's.
         ann.type("talk good luck Bea")
         bea.wait_for("Ann says “good luck Bea”")
@@ -171,7 +177,7 @@ async def test_the_waiting_room_as_the_host_and_another_game_declined(
             ann.type("bot expert")
             await ann.expect_async("Seat 4 added: expert bot.")
             ann.type("bot nobody")
-            await ann.expect_async("No bot 'nobody': random, casual, greedy or expert.")
+            await ann.expect_async("No bot nobody: random, casual, greedy or expert.")
             ann.type("open")
             await ann.expect_async("Seat 5 added: open.")
             await ann.expect_async("Waiting for 2 more people to join with the code.")
@@ -192,7 +198,7 @@ async def test_the_waiting_room_as_the_host_and_another_game_declined(
             ann.type("start")
             await ann.expect_async("New game: 3 players, first to 10 scored cards wins.")
             found = await ann.expect_async(
-                re.compile(rb"Seats: 1, you; 2, Bea; 3, (\w+), greedy bot\.")
+                re.compile(rb"Seats: 1, you, Ann; 2, Bea; 3, (\w+), greedy bot\.")
             )
             bot = found.group(1).decode()
             playing = asyncio.ensure_future(play_my_turns(bea, 1))
@@ -229,19 +235,19 @@ async def test_the_waiting_room_as_the_host_and_another_game_declined(
     assert controls_in(ann.seen) == []
 
 
-async def test_the_clock_is_in_the_question_and_said_at_ten_seconds_left(
+async def test_the_clock_is_in_the_question_and_warned_of_as_it_runs_down(
     home: Path, tmp_path: Path
 ) -> None:
-    # The server's clock stands still (nothing runs out unless the test says so), and an
-    # 11-second clock puts "10 seconds left" one second of this machine's time after the
-    # question: waited on, never timed.
+    # The server's clock stands still (nothing runs out unless the test says so), and a
+    # 7-second clock puts its one warning, "5 seconds left", two seconds of this machine's
+    # time after the question: waited on, never timed.
     clock = ManualClock(frozen=True)
     async with running_server(tmp_path, clock=clock) as (_, url):
-        ann = await create(url, ("human", "open"), "Ann", clock=11)
+        ann = await create(url, ("human", "open"), "Ann", clock=7)
         code = welcome(ann).code
         lines = Lines(home, "join", url, code, "--name", "Bea", "--lines")
         try:
-            await lines.expect_async("A turn clock of 11 seconds a move.")
+            await lines.expect_async("A turn clock of 7 seconds a move.")
             await lines.expect_async("Waiting for the host to start.")
             await ann.until(
                 lambda: any(all(s.taken for s in r.seats) for r in heard(ann, protocol.RoomState)),
@@ -255,8 +261,9 @@ async def test_the_clock_is_in_the_question_and_said_at_ten_seconds_left(
             asked = await lines.expect_async(
                 re.compile(rb"Your turn, (\d+) seconds? left, top card ")
             )
-            assert 1 <= int(asked.group(1)) <= 11
-            await lines.expect_async("\r\n10 seconds left.\r\n> ")
+            assert 1 <= int(asked.group(1)) <= 7
+            # The warning interrupts the question: its keys are asked again after it.
+            await lines.expect_async("\r\n5 seconds left.\r\ns or 1 > ")
             lines.type("clock")
             await lines.expect_async(re.compile(rb"\n\d+ seconds? left\.\r\ns or 1 > "))
             lines.type("s")
@@ -265,7 +272,7 @@ async def test_the_clock_is_in_the_question_and_said_at_ten_seconds_left(
             await ann.until(lambda: (t := turn_to_answer(ann.stream)) and t.seat == 0, "Ann's turn")
             await ann.send(protocol.Act(turn_to_answer(ann.stream).turn, SCORE))
             await lines.expect_async(re.compile(rb"Your turn, \d+ seconds? left, "))
-            clock.advance(11)
+            clock.advance(7)
             await lines.expect_async(
                 # The question is moot once a bot answers it: no prompt is left standing.
                 re.compile(rb"Your time ran out: greedy (scores|steals from Ann) for you\.\r\nYou ")
@@ -278,8 +285,8 @@ async def test_the_clock_is_in_the_question_and_said_at_ten_seconds_left(
             lines.close()
             await ann.close()
     assert controls_in(lines.seen) == []
-    # Said once per turn: the first turn's warning, and the second's (one second after it).
-    assert lines.text.count("10 seconds left.") <= 2
+    # Said once per turn: the first turn's warning, and the second's (two seconds after it).
+    assert lines.text.count("5 seconds left.") <= 2
 
 
 def test_a_server_restart_is_said_once_and_the_game_goes_on(home: Path, tmp_path: Path) -> None:
@@ -291,9 +298,10 @@ def test_a_server_restart_is_said_once_and_the_game_goes_on(home: Path, tmp_path
         lines.type("start")
         lines.expect(YOUR_TURN)
         server.kill()
-        lines.expect("Connection lost: reconnecting.\r\n> ")
+        # Each line interrupts the question: its keys are asked again after it.
+        lines.expect("Connection lost: reconnecting.\r\ns or 2 > ")
         server = ServerProcess(data, server.port)
-        lines.expect("Back online.\r\n> ")
+        lines.expect("Back online.\r\ns or 2 > ")
         lines.type("s")
         lines.expect(re.compile(rb"\nYou (scored|missed a score)"))
         lines.expect(YOUR_TURN)
@@ -306,10 +314,88 @@ def test_a_server_restart_is_said_once_and_the_game_goes_on(home: Path, tmp_path
     assert lines.text.count("Connection lost") == 1
 
 
-def test_the_line_mode_says_every_kind_of_event_of_the_connection() -> None:
-    import typing
+@pytest.mark.journey
+def test_a_man_in_the_middle_asking_for_the_verifier_is_one_line_in_lines_and_in_the_app(
+    home: Path, tmp_path: Path
+) -> None:
+    server = ServerProcess(tmp_path / "server")
+    try:
+        with MiddleMan(server.url).in_thread() as middle:
+            # (A private table: the lobby's list stays empty, the refusal has room below it.)
+            host = ("host", middle.url, "--seats", "human,open", "--name", "Ann", "--private")
+            host += ("--lines",)
+            first = Lines(home, *host)  # passed on as it is: the key introduces itself
+            try:
+                first.expect("Waiting for 1 more person to join with the code.")
+                first.type("q")
+                assert first.finish() == 0
+            finally:
+                first.close()
+            key = PlayerKeys().key_for(middle.url)
+            middle.rewriting = True
+            middle.said.clear()
+            again = Lines(home, *host)
+            try:
+                assert again.finish() == 1
+            finally:
+                again.close()
+            said = [line for line in again.lines() if line]
+            assert said == [f"Connecting to {middle.url}.", f"mantis: {verifier_asked(middle.url)}"]
+            assert obeyed(again.seen) == []
+            # The app, from its lobby: Play now, refused there in one sentence; it goes on.
+            settings = {"speed": "instant", "server": middle.url, "online_name": "Ann"}
+            (home / "config" / "settings.json").write_text(json.dumps(settings))
+            size = SIZES[0]
+            app = Terminal((), size, environment(size, str(home)))
+            try:
+                app.settle("set up a table")
+                app.press("o")
+                app.settle(lambda rows: any("MANTIS · play online" in row for row in rows))
+                app.press("ctrl+g")
+                rows = app.settle(lambda rows: "nothing was sent" in " ".join(rows))
+                assert verifier_asked(middle.url) in " ".join(" ".join(rows).split())
+                assert app.quit() == 0, app.printed()
+                assert "Traceback" not in app.printed()
+            finally:
+                app.close()
+            verifier = key_proof.verifier_of(key)
+            assert middle.said and not any(verifier in frame for frame in middle.said)
+    finally:
+        server.stop()
 
-    from mantis.lines.online import _SAID
-    from mantis.net.client import Event
 
-    assert set(_SAID) == set(typing.get_args(Event))
+async def test_a_hostile_servers_game_is_kept_cleaned_and_shown_later_with_nothing_obeyed(
+    home: Path, capfdbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    # A fake server tells a finished game whose names and talk carry escape sequences, C1
+    # controls and bidirectional overrides, ``recorded`` included.
+    async with HostileServer(hostile_game()).running() as server:
+        lines = Lines(home, "watch", server.url, "KXQD", "--lines")
+        try:
+            await lines.expect_async(WHAT_NEXT)
+            lines.type("v")  # its replay, from the server's record: cleaned as it came in
+            said = len(lines.seen)
+            await lines.expect_async("End of the replay.")
+            replayed = lines.seen[said:].decode()
+            assert f"{CLEANED[1]}, random 5m bot" in replayed and "␛" not in replayed
+            await lines.expect_async("v, e or q > ")  # (the question again, in short)
+            lines.type("q")
+            assert await asyncio.to_thread(lines.finish) == 0
+        finally:
+            lines.close()
+    assert obeyed(lines.seen) == [] and f"{CLEANED[2]} wins" in lines.text
+    # Kept as cleaned: what later reads it (talking to no server) shows only text.
+    for command in (
+        ["review", "--last"],
+        ["stats"],
+        ["stats", "--json"],
+        ["review", "--last", "--json"],
+        ["games", "export", "--last", "1"],
+    ):
+        assert main(command) == 0
+        out, err = capfdbinary.readouterr()
+        assert obeyed(out) == [] and obeyed(err) == [] and b"\\u001b" not in out, command
+        assert CLEANED[0].encode() in out, command
+    [kept] = past_records(last=1)
+    assert kept[1].seats is not None
+    assert [seat.name for seat in kept[1].seats] == list(CLEANED)

@@ -201,11 +201,11 @@ class Proxy:
 
 
 class Nodes:
-    """Three nodes behind HAProxy, for a module of tests."""
+    """Three nodes (or ``count``) behind HAProxy, for a module of tests."""
 
-    def __init__(self, root: Path, database: str, redis: str, *extra: str) -> None:
+    def __init__(self, root: Path, database: str, redis: str, *extra: str, count: int = 3) -> None:
         self.database = database
-        self.nodes = [Node(f"node{n}", database, redis, *extra) for n in (1, 2, 3)]
+        self.nodes = [Node(f"node{n}", database, redis, *extra) for n in range(1, count + 1)]
         self.proxy = Proxy(root, self.nodes)
 
     def start(self) -> None:

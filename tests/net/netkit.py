@@ -18,7 +18,8 @@ import contextlib
 import json
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -208,7 +209,7 @@ class Client:
                 message = protocol.decode_server(data)
                 self.heard.append(message)
                 if isinstance(message, protocol.Challenge) and self.key is not None:
-                    prove = key_proof.answer(self.key, message)
+                    prove = key_proof.answer(self.key, message, introduced=False)
                     await self.connection.send(protocol.encode(prove).decode())
                 if isinstance(message, protocol.Stream):
                     assert message.start <= len(self.stream)
@@ -228,14 +229,23 @@ class Client:
         else:
             await self.connection.send(protocol.encode(message).decode())  # type: ignore[arg-type]
 
-    async def until(self, test: Callable[[], Any], what: str = "a message") -> Any:
-        """Wait until ``test()`` is true (checked whenever something arrives)."""
+    async def until(
+        self,
+        test: Callable[[], Any],
+        what: str = "a message",
+        fails: Callable[[], Any] | None = None,
+    ) -> Any:
+        """Wait until ``test()`` is true (checked whenever something arrives); fail at once
+        if ``fails()`` is true first (it says what came instead), or the connection closes."""
 
         async def wait() -> Any:
             while True:
                 result = test()
                 if result:
                     return result
+                wrong = fails() if fails is not None else None
+                if wrong:
+                    raise AssertionError(f"{wrong!r} came instead of {what}")
                 if self.closed:
                     raise AssertionError(f"the connection closed before {what}")
                 self._changed.clear()
@@ -251,8 +261,24 @@ class Client:
 
         return await self.until(found, kind.__name__)
 
-    async def error(self, after: int = 0) -> protocol.Error:
-        return await self.next(protocol.Error, after)
+    async def error(
+        self, after: int = 0, instead: tuple[type, ...] = (protocol.Welcome,)
+    ) -> protocol.Error:
+        """The first ``error`` heard at index ``after`` or later; a message of a kind in
+        ``instead`` arriving first (once this is asked: what came before is history)
+        fails at once, rather than after a long wait for an error that will not come."""
+        since = len(self.heard)
+
+        def found() -> protocol.Error | None:
+            return next((m for m in self.heard[after:] if isinstance(m, protocol.Error)), None)
+
+        def answered_otherwise() -> protocol.ServerMessage | None:
+            if found() is not None:
+                return None
+            start = max(after, since)
+            return next((m for m in self.heard[start:] if isinstance(m, instead)), None)
+
+        return await self.until(found, "an error", answered_otherwise)
 
     async def closes(self) -> None:
         await self.until(lambda: self.closed, "the close")
@@ -271,10 +297,14 @@ class Client:
             await self._reader
 
 
-def elsewhere(n: int) -> str:
-    """A loopback address in a network (a /24) of its own for each ``n`` (from 1): people
-    who rate each other must sit from different networks."""
-    return f"127.{n // 250}.{n % 250}.1"
+def elsewhere(n: int, host: int = 1) -> str:
+    """A loopback address in a network of its own (an IPv4 /24) for each ``n`` from 1:
+    people who rate each other must sit from different networks.  The networks are
+    neighbours (127.0.n.0/24: one /16), so a wider idea of a network than a /24 makes
+    them one; ``host`` picks another address in the same /24 (one network, two
+    addresses: two address groups, as far as the limits per address go)."""
+    assert n >= 1 and 1 <= host <= 254, (n, host)  # (127.0.0.1 is every other client's)
+    return f"127.{n // 250}.{n % 250}.{host}"
 
 
 def player_id(key: str | None) -> str | None:
@@ -343,6 +373,63 @@ async def quick(
     )
     await client.until(lambda: answered(client), "an answer")
     return client
+
+
+def _each(value: Any, n: int) -> list[Any]:
+    """``value`` for each of ``n`` (a list or tuple is already one each)."""
+    if isinstance(value, list | tuple):
+        assert len(value) == n, (len(value), n)
+        return list(value)
+    return [value] * n
+
+
+async def at_once(
+    url: str,
+    openings: Sequence[protocol.ClientMessage],
+    *,
+    via: str | Sequence[str | None] | None = None,
+    source: str | Sequence[str | None] | None = None,
+    key: str | Sequence[str | None] | None = None,
+) -> list[Client]:
+    """Every opening in ``openings`` sent together, each on a connection of its own, and
+    every connection once answered (a refusal, a welcome; a challenge is no answer).
+
+    The connections are all made first, then every opening is written at once: the
+    server has them all before it has answered any.  ``via`` (the address a trusted
+    proxy says each is for), ``source`` (the loopback address each connects from) and
+    ``key`` (the player key each proves) are one for all, or one each.
+    """
+    n = len(openings)
+    vias, sources, keys = _each(via, n), _each(source, n), _each(key, n)
+    clients = await asyncio.gather(
+        *(Client.connect(url, vias[i], keys[i], sources[i]) for i in range(n))
+    )
+    await asyncio.gather(
+        *(_say(client, opening) for client, opening in zip(clients, openings, strict=True))
+    )
+    await asyncio.gather(
+        *(client.until(lambda c=client: answered(c) or c.closed, "an answer") for client in clients)
+    )
+    return list(clients)
+
+
+async def _say(client: Client, message: protocol.ClientMessage) -> None:
+    with contextlib.suppress(ConnectionClosed):  # refused before it could say anything
+        await client.send(message)
+
+
+def outcomes(clients: Sequence[Client]) -> Counter[str]:
+    """How each client's opening was answered: ``welcome``, or its error's code."""
+    said: Counter[str] = Counter()
+    for client in clients:
+        first = next((m for m in client.heard if not isinstance(m, protocol.Challenge)), None)
+        if first is None:
+            said["closed"] += 1
+        elif isinstance(first, protocol.Error):
+            said[first.code] += 1
+        else:
+            said[type(first).__name__.lower()] += 1
+    return said
 
 
 async def refill(client: Client) -> None:

@@ -13,8 +13,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import sys
 import unicodedata
+import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -677,3 +680,31 @@ async def test_a_name_too_long_to_read_is_refused_and_takes_no_seat(
         [table] = await http_json(url, "/tables")
         assert [s["taken"] for s in table["seats"]] == [True, False]
         await honest_game(url)
+
+
+def _status(address: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(address, timeout=WAIT) as reply:  # noqa: S310
+            return reply.status, reply.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
+async def test_a_page_number_is_ascii_digits_only_anything_else_is_400_never_a_traceback(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Each is a digit to ``str.isdigit`` (or a number to ``int``) but not a page number:
+    # a superscript two, Arabic-Indic and mathematical digits, an underscore, a sign.
+    strange = ("²", "١", "𝟙", "٣٤", "1_0", "+1", " 1", "1\u00a0")
+    async with running_server(tmp_path) as (_, url):
+        base = url.replace("ws://", "http://")
+        for page in ("/tables", "/leaderboard"):
+            for number in strange:
+                status, body = await asyncio.to_thread(
+                    _status, f"{base}{page}?page={urllib.parse.quote(number)}"
+                )
+                assert status == 400, (page, number, status)
+                assert body.count(b"\n") == 1 and body.startswith(b"Bad request: page"), body
+            assert (await asyncio.to_thread(_status, f"{base}{page}?page=1"))[0] == 200
+    failures = [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+    assert not failures, [r.getMessage() for r in failures]

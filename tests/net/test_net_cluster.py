@@ -444,6 +444,29 @@ async def test_wrong_codes_count_across_nodes(nodes: Nodes, redis_server) -> Non
         await ann.close()
 
 
+async def test_the_owner_closing_a_relayed_connection_leaves_no_traceback_on_any_node(
+    nodes: Nodes,
+) -> None:
+    nodes.ready()
+    logged = [len(node.log) for node in nodes.nodes]
+    ann = await create(nodes.nodes[0].url, ("human", "open"), "Ann")
+    code = welcome(ann).code
+    try:
+        for n in range(2):  # a wrong seat token, at another node: the owner refuses, and closes
+            guess = await Client.connect(nodes.nodes[1 + n].url)
+            await guess.send(protocol.Join(V, code, "Bea", token="not-a-token"))
+            assert (await guess.error()).code == protocol.BAD_TOKEN
+            await guess.closes()
+        # Each node answers after that: what its closing logged was written before.
+        for node in nodes.nodes:
+            await asyncio.to_thread(node.status)
+    finally:
+        await ann.close()
+    for node, start in zip(nodes.nodes, logged, strict=True):
+        said = node.log[start:]
+        assert not any("Traceback" in line or "Error" in line for line in said), said
+
+
 async def test_an_addresss_tables_connections_and_a_tables_spectators_are_capped_across_nodes(
     tmp_path: Path, pg_url: str, redis_server
 ) -> None:

@@ -95,10 +95,52 @@ async def test_a_list_that_expired_is_said_to_be_gone(redis_server) -> None:
 async def test_hits_are_counted_within_their_window_by_every_node(directories) -> None:
     one, two = directories
     for n in range(3):
-        await (one if n % 2 else two).hit("guess:10.0.0.1", 60)
+        await (one if n % 2 else two).take_hit("guess:10.0.0.1", 60, 10)
     hits = await one.hits("guess:10.0.0.1", 60)
     assert hits.count == 3 and 0 < hits.clears_in <= 60
     assert (await two.hits("guess:10.0.0.2", 60)).count == 0
+
+
+async def test_hits_asked_for_at_once_within_a_limit_are_taken_that_many_times(
+    directories,
+) -> None:
+    one, two = directories  # half of them on each node
+    asks = [(one if n % 2 else two).take_hit("names:10.0.0.1", 60, 3) for n in range(10)]
+    taken = [r for r in await asyncio.gather(*asks) if r.receipt is not None]
+    assert len(taken) == 3
+    refused = await one.take_hit("names:10.0.0.1", 60, 3)
+    assert refused.receipt is None and refused.hits.count == 3
+    assert 0 < refused.hits.clears_in <= 60
+    # One given back (what it was taken for did not happen): one more may be taken.
+    await two.give_hit("names:10.0.0.1", taken[0].receipt)
+    assert (await one.hits("names:10.0.0.1", 60)).count == 2
+    again = await one.take_hit("names:10.0.0.1", 60, 3)
+    assert again.receipt is not None and again.hits.count == 3
+    assert (await two.take_hit("names:10.0.0.1", 60, 3)).receipt is None
+    assert (await two.take_hit("names:10.0.0.2", 60, 3)).receipt is not None
+
+
+async def test_tokens_asked_for_at_once_are_taken_no_more_than_the_bucket_holds(
+    directories,
+) -> None:
+    one, two = directories
+    asks = [(one if n % 2 else two).take_token("talk:10.0.0.1", 0.001, 5) for n in range(8)]
+    waits = await asyncio.gather(*asks)
+    assert sorted(waits)[:5] == [0.0] * 5 and all(w > 0 for w in sorted(waits)[5:])
+    await one.give_token("talk:10.0.0.1", 0.001, 5)  # one given back: one more
+    assert await two.take_token("talk:10.0.0.1", 0.001, 5) == 0.0
+    assert await one.take_token("talk:10.0.0.1", 0.001, 5) > 0
+    assert await one.take_token("talk:10.0.0.2", 0.001, 5) == 0.0
+
+
+async def test_a_local_bucket_refills_on_the_clock() -> None:
+    clock = ManualClock(frozen=True)
+    directory = LocalDirectory(clock)
+    for _ in range(2):
+        assert await directory.take_token("pages:a", 2.0, 2) == 0.0
+    assert await directory.take_token("pages:a", 2.0, 2) == pytest.approx(0.5)
+    clock.advance(0.5)
+    assert await directory.take_token("pages:a", 2.0, 2) == 0.0
 
 
 async def test_counts_add_up_across_nodes_and_are_forgotten_after_their_ttl(directories) -> None:
@@ -161,7 +203,7 @@ async def test_a_local_count_and_hit_expire_on_the_clock() -> None:
     clock = ManualClock()
     directory = LocalDirectory(clock)
     await directory.add("connections:a", 5, ttl=30)
-    await directory.hit("guess:a", 60)
+    await directory.take_hit("guess:a", 60, 10)
     clock.advance(31)
     assert await directory.count("connections:a") == 0
     assert (await directory.hits("guess:a", 60)).count == 1

@@ -12,10 +12,18 @@ import json
 from pathlib import Path
 
 import pytest
+from hostilekit import MiddleMan
 from netkit import Client, answered, create, join, player_id, running_server, welcome
 
+from mantis.cli import main
 from mantis.net import key_proof, protocol
-from mantis.net.client import TableConnection, rotate_key
+from mantis.net.client import (
+    VERIFIER_ASKED,
+    OnlineError,
+    TableConnection,
+    rotate_key,
+    verifier_asked,
+)
 from mantis.net.key_rotation import run_rotate
 from mantis.store.player_keys import PlayerKeys, new_key
 from mantis.store.seat_tokens import SeatTokens
@@ -99,6 +107,41 @@ async def test_a_proof_must_answer_this_connections_challenge(tmp_path: Path) ->
         await ann.close()
 
 
+async def test_a_proof_over_any_nonce_but_this_connections_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key = new_key()
+    verifier = key_proof.verifier_of(key)
+    # Every proof the server works out, and the nonce it is over.
+    worked: list[str] = []
+    proof_of = key_proof.proof_of
+
+    def spied(of: str, nonce: str) -> str:
+        worked.append(nonce)
+        return proof_of(of, nonce)
+
+    async with running_server(tmp_path) as (_, url):
+        ann = await create(url, ("human", "open"), "Ann", key=key)  # the key is known now
+        monkeypatch.setattr(key_proof, "proof_of", spied)
+        first = next(m for m in ann.heard if isinstance(m, protocol.Challenge)).nonce
+        for other in (first, "0" * 64, "f" * 64, "", "mantis"):
+            worked.clear()
+            thief = await Client.connect(url)
+            await thief.send(protocol.Create(V, "Ann", ("human", "open"), player=player_id(key)))
+            challenge = await thief.next(protocol.Challenge)
+            await thief.send(protocol.Prove(proof=proof_of(verifier, other)))
+            error = await answer_of(thief)
+            assert isinstance(error, protocol.Error) and error.code == protocol.BAD_PROOF, other
+            # The server checked the proof against this connection's nonce, and no other.
+            assert worked == [challenge.nonce] and challenge.nonce != other
+            await thief.closes()
+        # Its own nonce's proof is taken.
+        honest = await create(url, ("human", "open"), "Ann", key=key)
+        assert welcome(honest).seat == 0
+        for client in (ann, honest):
+            await client.close()
+
+
 async def test_a_version_3_client_is_served_as_before_and_its_name_proved_in_version_4(
     tmp_path: Path,
 ) -> None:
@@ -153,3 +196,92 @@ async def test_a_rotated_key_holds_the_names_and_the_old_one_nothing(tmp_path: P
     before = keys.key_for(url)
     assert await asyncio.to_thread(run_rotate, args, keys) == 1
     assert keys.key_for(url) == before and keys._both()[1]
+
+
+async def test_the_verifier_travels_once_and_a_man_in_the_middle_asking_again_gets_nothing(
+    tmp_path: Path,
+) -> None:
+    keys = PlayerKeys(tmp_path / "keys.json")
+    tokens = SeatTokens(tmp_path / "tokens.json")
+
+    def table(url: str, opening: protocol.Opening, kept: PlayerKeys = keys) -> TableConnection:
+        return TableConnection(url, opening, tokens=tokens, keys=kept)
+
+    async with running_server(tmp_path) as (_, url), MiddleMan(url).running() as middle:
+        # The first sitting, passed on as it is: the key introduces itself (its verifier
+        # travels, this once) and the app keeps that the server knows it.
+        first = table(middle.url, protocol.Create(V, "Ann", ("human", "open")))
+        await first.open()
+        await first.close()
+        key = keys.key_for(middle.url)
+        verifier = key_proof.verifier_of(key)
+        assert sum(verifier in frame for frame in middle.said) == 1
+        assert keys.knows(middle.url, key)
+        # From now on every challenge says "known: false": each way of sitting down is
+        # refused here, in one line, and neither the key nor its verifier goes out.
+        middle.rewriting = True
+        middle.said.clear()
+        for opening in (
+            protocol.Create(V, "Ann", ("human", "open")),
+            protocol.Join(V, first.code or "", "Ann"),
+            protocol.Quick(V, "Ann", 2),
+        ):
+            with pytest.raises(OnlineError) as refused:
+                await table(middle.url, opening).open()
+            said = str(refused.value)
+            assert refused.value.code == VERIFIER_ASKED and refused.value.final
+            assert said == verifier_asked(middle.url) and "nothing was sent" in said
+        # Nor does a rotation through it send the old key's verifier (a server challenges
+        # a rotation only for a key it knows): refused, the key kept as it was.
+        assert await asyncio.to_thread(run_rotate, argparse.Namespace(server=middle.url), keys) == 1
+        assert keys.key_for(middle.url) == key and keys._both()[1] == {}
+        # The knowledge goes with the key to another computer.
+        keys.export(tmp_path / "mine.json")
+        elsewhere = PlayerKeys(tmp_path / "elsewhere.json")
+        elsewhere.import_from(tmp_path / "mine.json")
+        with pytest.raises(OnlineError) as refused:
+            await table(middle.url, protocol.Create(V, "Ann", ("human", "open")), elsewhere).open()
+        assert refused.value.code == VERIFIER_ASKED
+        assert [json.loads(frame)["type"] for frame in middle.said] == [
+            *("create", "join", "quick"),
+            "rekey",  # (with the new key's verifier: the old one is proved, or nothing)
+            "create",
+        ]
+        # Passed on as it is again: the same key plays there, proving it.
+        middle.rewriting = False
+        again = table(middle.url, protocol.Create(V, "Ann", ("human", "open")))
+        await again.open()
+        await again.close()
+    assert not any(verifier in frame or key in frame for frame in middle.said)
+
+
+async def test_a_server_that_lost_its_players_is_told_the_key_again_only_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    keys = PlayerKeys()  # (this test's MANTIS_HOME: the command line's own file)
+    tokens = SeatTokens(tmp_path / "tokens.json")
+    ann = protocol.Create(V, "Ann", ("human", "open"))
+    async with running_server(tmp_path / "one") as (_, first), MiddleMan(first).running() as to:
+        table = TableConnection(to.url, ann, tokens=tokens, keys=keys)
+        await table.open()
+        await table.close()
+        key = keys.key_for(to.url)
+        assert keys.knows(to.url, key)
+        # The server's folder is lost: a new server at the same address knows nobody.
+        async with running_server(tmp_path / "two") as (_, second):
+            to.upstream = second
+            with pytest.raises(OnlineError) as refused:
+                await TableConnection(to.url, ann, tokens=tokens, keys=keys).open()
+            assert refused.value.code == VERIFIER_ASKED
+            args = argparse.Namespace(server=to.url)
+            assert await asyncio.to_thread(run_rotate, args, keys) == 1
+            assert "says it holds nothing for your key" in capsys.readouterr().err
+            assert keys.key_for(to.url) == key  # (kept: the old key may still hold names)
+            # Its owner, told by the server's operator, lets the key introduce itself again.
+            assert await asyncio.to_thread(main, ["key", "reintroduce", to.url]) == 0
+            assert "once more" in capsys.readouterr().out
+            table = TableConnection(to.url, ann, tokens=tokens, keys=keys)
+            await table.open()
+            await table.close()
+            assert keys.knows(to.url, key) and table.seat == 0
+    assert sum(key_proof.verifier_of(key) in frame for frame in to.said) == 2

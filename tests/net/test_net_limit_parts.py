@@ -8,7 +8,7 @@ import asyncio
 import pytest
 from netkit import WAIT
 
-from mantis.net.addresses import ClientAddresses, address_group, parse_networks
+from mantis.net.addresses import ClientAddresses, address_group, network_of, parse_networks
 from mantis.net.bot_share import BotShare
 from mantis.net.directory import LocalDirectory
 from mantis.net.limits import SharedCounts
@@ -31,6 +31,30 @@ from mantis.players.clock import ManualClock
 )
 def test_addresses_are_grouped_as_one_party_holds_them(address: str, group: str) -> None:
     assert address_group(address) == group
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "same"),
+    [
+        # IPv4: one network is a /24 (docs/ratings.md), whatever else the addresses share.
+        ("203.0.113.7", "203.0.113.200", True),
+        ("203.0.113.7", "203.0.114.7", False),
+        ("127.0.5.1", "127.0.5.2", True),
+        ("127.0.5.1", "127.0.6.1", False),
+        ("::ffff:203.0.113.7", "203.0.113.9", True),  # (IPv4 written as IPv6)
+        # IPv6: one network is a /48; an address group is a /64 within it.
+        ("2001:db8:1:2::/64", "2001:db8:1:ffff::/64", True),
+        ("2001:db8:1:2::/64", "2001:db8:2:2::/64", False),
+    ],
+)
+def test_a_network_is_an_ipv4_24_or_an_ipv6_48(one: str, other: str, same: bool) -> None:
+    assert (network_of(one) == network_of(other)) is same
+
+
+def test_a_network_is_named_by_its_prefix() -> None:
+    assert network_of("203.0.113.7") == "203.0.113.0/24"
+    assert network_of(address_group("2001:db8:1:2::9")) == "2001:db8:1::/48"
+    assert network_of("nonsense") == "?"
 
 
 def test_the_forwarded_address_is_believed_from_a_trusted_proxy_only() -> None:

@@ -30,6 +30,8 @@ from netkit import (
     WAIT,
     Client,
     create,
+    elsewhere,
+    heard,
     join,
     play_my_turns,
     running_server,
@@ -45,6 +47,7 @@ from mantis.net import server as server_module
 from mantis.net.addresses import parse_networks
 from mantis.net.client import Dropped, OnlineError, Reconnected, take_seat
 from mantis.net.codes import ALPHABET, PRIVATE_LENGTH
+from mantis.net.limits import ServerLimits
 from mantis.players.clock import ManualClock
 
 V = protocol.PROTOCOL_VERSION
@@ -99,6 +102,19 @@ def http(url: str, path: str) -> tuple[int, dict[str, str], bytes]:
         return exc.code, dict(exc.headers), exc.read()
 
 
+def test_the_limits_are_the_documented_ones() -> None:
+    # docs/protocol.md, "Limits": what mantis serve holds one party to unless told.
+    limits = ServerLimits()
+    assert (limits.tables_per_address, limits.max_tables, limits.idle_waiting) == (10, 1000, 600)
+    assert (limits.connections_per_address, limits.max_connections) == (32, 10_000)
+    assert (limits.spectators_per_table, limits.bot_moves) == (100, 200)
+    assert (limits.guesses, limits.guess_window) == (5, 60)
+    assert (limits.names_per_key, limits.names_per_address) == (3, 10)
+    assert limits.max_buffered == 256 * 1024
+    assert (server_module.RATE, server_module.BURST, server_module.MAX_DROPPED) == (10, 30, 100)
+    assert server_module.HELLO_TIMEOUT == 10 and protocol.MAX_CLIENT_MESSAGE == 2048
+
+
 # ---------------------------------------------------------------------- 1. tables
 
 
@@ -149,6 +165,55 @@ async def test_a_waiting_table_left_alone_is_closed_and_no_longer_counts(tmp_pat
         back = await create(url, ("human", "open"), "Eve")
         assert welcome(back).seat == 0
         await back.close()
+
+
+# ---------------------------------------------------------------------- another game counts
+
+
+async def test_another_game_counts_as_a_table_for_the_address_that_opened_it(
+    tmp_path: Path,
+) -> None:
+    limits = ServerLimits(tables_per_address=1, max_tables=2)
+    async with running_server(tmp_path, limits=limits) as (server, url):
+        ann = await create(url, ("human", "greedy"), "Ann")
+        await ann.send(protocol.Start())
+        await play_my_turns(ann, 0)  # its game is over: its count is given back
+        other = await create(url, ("human", "open"), "Ann again")  # so a new table is fine
+        asked = len(ann.heard)
+        await ann.send(protocol.Again())  # (the bot agrees at once: a game, or a refusal)
+        refused = await ann.error(asked, instead=(protocol.Stream,))
+        assert refused.code == protocol.TOO_MANY_TABLES and "\n" not in refused.message
+        first = server.rooms[welcome(ann).code]
+        assert first.phase_name.value == "over" and not heard(ann, protocol.Offer)
+        # The server's own limit holds too: with two tables waiting, no game a third.
+        cy = await create(url, ("human", "open"), "Cy", source=elsewhere(2))
+        asked = len(ann.heard)
+        await ann.send(protocol.Again())
+        assert (await ann.error(asked, instead=(protocol.Stream,))).code == protocol.SERVER_FULL
+        assert first.phase_name.value == "over" and not heard(ann, protocol.Offer)
+        for client in (ann, other, cy):
+            await client.close()
+
+
+async def test_another_game_agreed_once_its_address_is_full_is_refused(tmp_path: Path) -> None:
+    limits = ServerLimits(tables_per_address=1)
+    async with running_server(tmp_path, limits=limits) as (server, url):
+        ann = await create(url, ("human", "open"), "Ann")
+        bea = await join(url, welcome(ann).code, "Bea", source=elsewhere(2))
+        await ann.send(protocol.Start())
+        await asyncio.gather(play_my_turns(ann, 0), play_my_turns(bea, 1))
+        await ann.send(protocol.Again())  # offered while Ann's address has no other table
+        await bea.next(protocol.Offer)
+        other = await create(url, ("human", "open"), "Ann again")  # ...then it has one
+        asked = len(bea.heard)
+        await bea.send(protocol.Again())  # agreed: the game would make two
+        refused = await bea.error(asked, instead=(protocol.Stream,))
+        assert refused.code == protocol.TOO_MANY_TABLES
+        closed = await ann.next(protocol.OfferClosed)
+        assert closed.reason == "lapsed"
+        assert server.rooms[welcome(ann).code].phase_name.value == "over"
+        for client in (ann, bea, other):
+            await client.close()
 
 
 # ---------------------------------------------------------------------- 2. GET /tables

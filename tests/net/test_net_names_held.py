@@ -73,11 +73,10 @@ async def test_a_refused_opening_holds_no_name(tmp_path: Path) -> None:
             await client.close()
 
 
-async def test_new_names_a_day_are_few_per_key_and_per_address(tmp_path: Path) -> None:
+async def test_new_names_a_day_are_three_per_key_and_ten_per_address(tmp_path: Path) -> None:
+    # docs/ratings.md: a key may take 3 new names a day, the keys of one address 10.
     clock = ManualClock()
-    limits = ServerLimits(
-        tables_per_address=100, connections_per_address=100, names_per_key=3, names_per_address=5
-    )
+    limits = ServerLimits(tables_per_address=100, connections_per_address=100)
     key = new_key()
     async with running_server(tmp_path, clock=clock, limits=limits) as (_, url):
         held = [await create(url, ("human", "open"), name, key=key) for name in ("A1", "A2", "A3")]
@@ -85,9 +84,10 @@ async def test_new_names_a_day_are_few_per_key_and_per_address(tmp_path: Path) -
         assert "your player key took 3 new names" in said
         # A name it holds is no new name; the address's allowance is its own count.
         again = await create(url, ("human", "open"), "a1", key=key)
-        others = [await create(url, ("human", "open"), f"B{n}", key=new_key()) for n in (1, 2)]
-        sixth = await opened(url, "B3", new_key())
-        assert "your address took 5 new names" in await refused(sixth, protocol.TOO_MANY_NAMES)
+        others = [await create(url, ("human", "open"), f"B{n}", key=new_key()) for n in range(7)]
+        eleventh = await opened(url, "C1", new_key())
+        said = await refused(eleventh, protocol.TOO_MANY_NAMES)
+        assert "your address took 10 new names" in said
         clock.advance(DAY)  # a day later: new names again
         fourth = await create(url, ("human", "open"), "A4", key=key)
         assert welcome(fourth).room.seats[0].name == "A4"

@@ -132,7 +132,7 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
         clock=CLOCK if n % 4 == 1 else None,
         rated=rated,
         key=keys[0],
-        source=elsewhere(8 * n) if rated else None,
+        source=elsewhere(8 * n + 1) if rated else None,
     )
     code = welcome(host).code
     clients = {"host": host}
@@ -143,7 +143,9 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
         opening = {"type": "join", "protocol": version, "code": code, "name": f"P{k} of {n}"}
         if keys[k] is not None:
             opening["key"] = keys[k]
-        clients[f"person {k}"] = await enter(url, opening, elsewhere(8 * n + k) if rated else None)
+        clients[f"person {k}"] = await enter(
+            url, opening, elsewhere(8 * n + 1 + k) if rated else None
+        )
     seated = list(clients.values())
     watching = 1 + n % 4
     clients["spectator"] = await watch(url, code, max(watching, 2) if talks else watching)

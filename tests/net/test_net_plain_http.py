@@ -1,4 +1,5 @@
-"""The server's plain HTTP pages at the byte level, against a real ``mantis serve``.
+"""The server's plain HTTP pages at the byte level, against a real ``mantis serve`` (or,
+for what a page says, one running here).
 
 Raw sockets, so what is tested is what goes over the wire: a request pipelined
 behind another, a header block split across packets, ``HEAD`` and other
@@ -12,8 +13,17 @@ import json
 import socket
 from pathlib import Path
 
-from netkit import WAIT, ServerProcess, create, welcome
+from netkit import (
+    WAIT,
+    ServerProcess,
+    create,
+    play_my_turns,
+    running_server,
+    turn_to_answer,
+    welcome,
+)
 
+from mantis.engine import SCORE, CardRevealed
 from mantis.net import protocol
 
 
@@ -93,6 +103,36 @@ async def test_pipelined_requests_are_answered_or_closed_and_head_has_no_body(
         assert server.stop() == 0
     errors = server.process.stderr.read() if server.process.stderr else ""
     assert "Traceback" not in errors and "Error" not in errors, errors
+
+
+async def test_the_list_of_tables_counts_each_games_moves_as_they_are_played(
+    tmp_path: Path,
+) -> None:
+    async with running_server(tmp_path) as (_, url):
+        port = int(url.rsplit(":", 1)[1])
+
+        async def listed() -> dict[str, object]:
+            [(_, _, body)] = responses(await asyncio.to_thread(exchange, port, GET_TABLES))
+            [table] = json.loads(body)
+            return table
+
+        ann = await create(url, seats=("human", "greedy"), name="Ann")
+        assert (await listed())["moves"] == 0
+        await ann.send(protocol.Start())
+        for _ in range(3):  # at each of Ann's turns: every move played so far
+            turn = await ann.until(
+                lambda: (t := turn_to_answer(ann.stream)) and t.seat == 0 and t, "Ann's turn"
+            )
+            played = sum(isinstance(m, CardRevealed) for m in ann.stream)
+            assert played == turn.turn
+            table = await listed()
+            assert (table["state"], table["moves"]) == ("playing", played), table
+            await ann.send(protocol.Act(turn.turn, SCORE))
+            await ann.until(lambda t=turn: turn_to_answer(ann.stream) != t, "her move")
+        await play_my_turns(ann, 0)
+        turns = sum(isinstance(m, CardRevealed) for m in ann.stream)
+        assert (await listed())["state"] == "over" and (await listed())["moves"] == turns
+        await ann.close()
 
 
 async def test_smuggled_bodies_and_oversized_heads_get_nothing_or_a_4xx_never_a_traceback(

@@ -8,11 +8,22 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from netkit import WAIT, Client, create, join, play_my_turns, running_server, welcome
+from netkit import (
+    WAIT,
+    Client,
+    create,
+    join,
+    play_my_turns,
+    running_server,
+    turn_to_answer,
+    watch,
+    welcome,
+)
 
-from mantis.engine import SCORE, TurnStarted, steal
+from mantis.engine import SCORE, CardRevealed, TurnStarted, steal
 from mantis.engine.record import parse_record
 from mantis.net import codes, protocol
+from mantis.players.clock import ManualClock
 from mantis.table import Recorded, StartFailed
 
 
@@ -73,6 +84,85 @@ async def test_two_people_and_a_bot_play_a_whole_game_and_a_spectator_sees_it_al
         assert (await http_json(url, "/tables"))[0]["state"] == "over"
         # The server kept the record too.
         assert await server.store.records() == [ann.stream[-1].record]
+
+
+async def test_a_spectator_is_given_no_seat_and_no_token(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as (_, url):
+        ann = await create(url, ("human", "open", "greedy"), "Ann")
+        code = welcome(ann).code
+        early = await watch(url, code, "Wes")  # while the table waits
+        bea = await join(url, code, "Bea")
+        await ann.send(protocol.Start())
+        await ann.until(lambda: ann.stream, "the game")
+        late = await watch(url, code, "Zoe")  # with the game on
+        for spectator in (early, late):
+            said = welcome(spectator)
+            assert said.seat is None and said.token is None and said.room.you is None
+        # Seated people are given theirs, and nobody else's.
+        assert welcome(ann).token and welcome(bea).token
+        assert welcome(ann).token != welcome(bea).token
+        for client in (ann, bea, early, late):
+            await client.close()
+
+
+async def _first(*waits) -> int:
+    """The index of the first of ``waits`` (awaitables) to finish; the others are cancelled."""
+    tasks = [asyncio.ensure_future(w) for w in waits]
+    try:
+        done, _ = await asyncio.wait(tasks, timeout=WAIT, return_when=asyncio.FIRST_COMPLETED)
+        assert done, "none of them happened"
+        return next(i for i, task in enumerate(tasks) if task in done)
+    finally:
+        for task in tasks:
+            task.cancel()
+
+
+async def test_a_bot_waits_out_its_pace_and_a_person_is_never_held(tmp_path: Path) -> None:
+    clock = ManualClock(frozen=True)  # (only the test moves time on)
+    async with running_server(tmp_path, clock=clock, bot_pace=2.0) as (server, url):
+        ann = await create(url, ("human", "greedy"), "Ann")
+        room = server.rooms[welcome(ann).code]
+        await ann.send(protocol.Start())
+        handled: set[int] = set()
+        moved = {0: 0, 1: 0}
+
+        def revealed(turn: int) -> bool:
+            return any(isinstance(m, CardRevealed) for m in ann.stream[turn_index(turn) :])
+
+        def turn_index(turn: int) -> int:
+            return next(
+                i for i, m in enumerate(ann.stream) if isinstance(m, TurnStarted) and m.turn == turn
+            )
+
+        while min(moved.values()) < 3:
+            turn = await ann.until(
+                lambda: (t := turn_to_answer(ann.stream)) and t.turn not in handled and t,
+                "the next turn",
+            )
+            handled.add(turn.turn)
+            if turn.seat == 1:  # the bot: nothing until its two seconds have passed
+                seen = ann.until(lambda t=turn.turn: revealed(t), "the bot's move")
+                paced = clock.until_pending(2.0)
+                assert await _first(paced, seen) == 0, "the bot moved without its pace"
+                clock.advance(1.9)
+                assert clock.pending(0.1) >= 1 and not revealed(turn.turn)
+                clock.advance(0.1)
+                await ann.until(lambda t=turn.turn: revealed(t), "the bot's move, in time")
+            else:  # Ann's move goes out at once: time stands still meanwhile
+                await ann.send(protocol.Act(turn.turn, SCORE))
+
+                async def held(t: int = turn.turn) -> None:
+                    # A wait set while her move is still to be made (not the bot's next).
+                    while True:
+                        await clock.until_pending(2.0)
+                        if room.moves == t:
+                            return
+                        await asyncio.sleep(0.01)
+
+                seen = ann.until(lambda t=turn.turn: revealed(t), "Ann's move")
+                assert await _first(seen, held()) == 0, "Ann's move was held"
+            moved[turn.seat] += 1
+        await ann.close()
 
 
 async def test_a_private_table_is_joinable_by_code_but_not_listed(tmp_path: Path) -> None:

@@ -34,8 +34,7 @@ from test_net_ratings import (
 
 from mantis.engine import SCORE
 from mantis.net import protocol
-from mantis.net.limits import ServerLimits
-from mantis.net.rated_games import HISTORY, PAIR_GAMES_PER_DAY
+from mantis.net.rated_games import HISTORY
 from mantis.players.clock import ManualClock
 from mantis.rating.scale import Rating
 from mantis.store.player_keys import new_key
@@ -103,28 +102,26 @@ async def test_throwaway_keys_that_leave_at_once_credit_the_farmer_nothing(tmp_p
 
 
 async def test_a_pair_plays_three_rated_games_a_day_and_more_the_next(tmp_path: Path) -> None:
+    # docs/ratings.md: at most 3 rated games a day between two people.
     clock = ManualClock()
     keys = await season(tmp_path, None)
     async with running_server(tmp_path, clock=clock) as (_, url):
         ann, bea = await rated_pair(url, keys=keys, clock=CLOCK)
         await ann.send(protocol.Start())
-        for game in range(1, PAIR_GAMES_PER_DAY + 3):
-            rated_before = rated(ann)
+        for game in range(1, 6):
+            rated_before, seen = rated(ann), len(ann.heard)
             await asyncio.gather(play_my_turns(ann, 0), play_my_turns(bea, 1))
-            if game <= PAIR_GAMES_PER_DAY or game == PAIR_GAMES_PER_DAY + 2:
-                await ann.until(
-                    lambda n=rated_before: (
-                        len([r for r in heard(ann, protocol.Ratings) if r.before]) > n
-                    ),
-                    f"game {game} rated",
-                )
-            if game == PAIR_GAMES_PER_DAY:  # the next game would not count: said at once
+            if game in (1, 2, 3, 5):
+                await ann.until(lambda n=rated_before: rated(ann) > n, f"game {game} rated")
+            if game == 3:  # the next game would not count: said at once
                 told = await ann.until(
-                    lambda: (r := heard(ann, protocol.Ratings)[-1]) and not r.counts and r,
-                    "the next game unrated",
+                    lambda s=seen: next(
+                        (r for r in heard(ann, protocol.Ratings, s) if r.before == ()), None
+                    ),
+                    "what the next game would be",
                 )
-                assert f"played {PAIR_GAMES_PER_DAY} rated games together today" in told.why
-            if game == PAIR_GAMES_PER_DAY + 1:
+                assert not told.counts and "played 3 rated games together today" in told.why
+            if game == 4:
                 assert rated(ann) == rated_before
                 clock.advance(DAY)  # a day later they may rate each other again
             clock.advance(61)  # (each offer of another game within its minute's allowance)
@@ -141,58 +138,56 @@ async def test_a_pair_plays_three_rated_games_a_day_and_more_the_next(tmp_path: 
                 await client.until(lambda c=client: not c.over, "the next game's stream")
         board, _ = await leaderboard(url)
         assert {row["name"]: row["games"] for row in board} == {
-            "Ann": HISTORY + PAIR_GAMES_PER_DAY + 1,
-            "Bea": HISTORY + PAIR_GAMES_PER_DAY + 1,
+            "Ann": HISTORY + 4,
+            "Bea": HISTORY + 4,
         }
         for client in (ann, bea):
             await client.close()
 
 
-# ---------------------------------------------------------------------- 2. another game counts
+async def test_a_pair_is_two_people_whatever_names_they_sit_under(tmp_path: Path) -> None:
+    # One key sits as Tess, Tessa and Tina against Bea: one person, three names.  Their
+    # fourth rated game of the day is unrated, under whichever name.
+    tess, bea = new_key(), new_key()
+    async with running_server(tmp_path) as (server, url):
+        for n, name in enumerate(("Tess", "Tessa", "Tina", "Tess")):
+            host = await create(
+                url, ("human", "open"), name, key=tess, rated=True, source=elsewhere(1)
+            )
+            guest = await join(url, welcome(host).code, "Bea", key=bea, source=elsewhere(2))
+            told = await judged(host, 2)
+            if n < 3:
+                assert told.counts, told
+            else:  # said before the game, and the game is played unrated
+                assert not told.counts and "played 3 rated games together today" in told.why
+            await host.send(protocol.Start())
+            await asyncio.gather(play_my_turns(host, 0), play_my_turns(guest, 1))
+            for client in (host, guest):
+                await client.close()
+        bea_games = (await server.store.players(["bea"]))["bea"].games
+        names = await server.store.players(["tess", "tessa", "tina"])
+        assert bea_games == 3 and sum(p.games for p in names.values()) == 3
 
 
-async def test_another_game_counts_as_a_table_for_the_address_that_opened_it(
-    tmp_path: Path,
-) -> None:
-    limits = ServerLimits(tables_per_address=1, max_tables=2)
-    async with running_server(tmp_path, limits=limits) as (server, url):
-        ann = await create(url, ("human", "greedy"), "Ann")
+async def test_two_addresses_of_one_24_are_one_network_and_play_unrated(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as (_, url):
+        # Two addresses (two address groups for the limits), one /24: one network.
+        ann = await create(
+            url, ("human", "open"), "Ann", key=new_key(), rated=True, source=elsewhere(5, 1)
+        )
+        eve = await join(url, welcome(ann).code, "Eve", key=new_key(), source=elsewhere(5, 2))
+        told = await judged(ann, 2)
+        assert not told.counts and "Ann and Eve sit from one network" in told.why
         await ann.send(protocol.Start())
-        await play_my_turns(ann, 0)  # its game is over: its count is given back
-        other = await create(url, ("human", "open"), "Ann again")  # so a new table is fine
-        await ann.send(protocol.Again())
-        refused = await ann.error()
-        assert refused.code == protocol.TOO_MANY_TABLES and "\n" not in refused.message
-        first = server.rooms[welcome(ann).code]
-        assert first.phase_name.value == "over" and not heard(ann, protocol.Offer)
-        # The server's own limit holds too: with two tables waiting, no game a third.
-        cy = await create(url, ("human", "open"), "Cy", source=elsewhere(2))
-        asked = len(ann.heard)
-        await ann.send(protocol.Again())
-        assert (await ann.error(asked)).code == protocol.SERVER_FULL
-        assert first.phase_name.value == "over" and not heard(ann, protocol.Offer)
-        for client in (ann, other, cy):
-            await client.close()
-
-
-async def test_another_game_agreed_once_its_address_is_full_is_refused(tmp_path: Path) -> None:
-    limits = ServerLimits(tables_per_address=1)
-    async with running_server(tmp_path, limits=limits) as (server, url):
-        ann = await create(url, ("human", "open"), "Ann")
-        bea = await join(url, welcome(ann).code, "Bea", source=elsewhere(2))
-        await ann.send(protocol.Start())
-        await asyncio.gather(play_my_turns(ann, 0), play_my_turns(bea, 1))
-        await ann.send(protocol.Again())  # offered while Ann's address has no other table
-        await bea.next(protocol.Offer)
-        other = await create(url, ("human", "open"), "Ann again")  # ...then it has one
-        asked = len(bea.heard)
-        await bea.send(protocol.Again())  # agreed: the game would make two
-        refused = await bea.error(asked)
-        assert refused.code == protocol.TOO_MANY_TABLES
-        closed = await ann.next(protocol.OfferClosed)
-        assert closed.reason == "lapsed"
-        assert server.rooms[welcome(ann).code].phase_name.value == "over"
-        for client in (ann, bea, other):
+        await asyncio.gather(play_my_turns(ann, 0), play_my_turns(eve, 1))
+        assert not rated(ann)  # the game ended, nobody's rating moved
+        # The neighbouring /24 is another network.
+        bea = await create(
+            url, ("human", "open"), "Bea", key=new_key(), rated=True, source=elsewhere(6, 1)
+        )
+        cy = await join(url, welcome(bea).code, "Cy", key=new_key(), source=elsewhere(7, 1))
+        assert (await judged(bea, 2)).counts
+        for client in (ann, eve, bea, cy):
             await client.close()
 
 

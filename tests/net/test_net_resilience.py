@@ -10,6 +10,7 @@ from netkit import (
     WAIT,
     ServerProcess,
     create,
+    heard,
     join,
     play_my_turns,
     running_server,
@@ -17,14 +18,14 @@ from netkit import (
     welcome,
 )
 
-from mantis.engine import SCORE, TurnStarted, game_seed
+from mantis.engine import SCORE, CardRevealed, TurnStarted, game_seed
 from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.net.client import Dropped, Reconnected, StreamUpdate, TableConnection
 from mantis.players.clock import ManualClock
 from mantis.store.player_keys import PlayerKeys
 from mantis.store.seat_tokens import SeatTokens
-from mantis.table import Away, Back, PublicPosition, Recorded
+from mantis.table import Away, Back, PublicPosition, Recorded, TimedOut
 
 
 async def follow_and_play(seat: TableConnection, *, on_event=None) -> PublicPosition:
@@ -129,6 +130,75 @@ async def test_away_then_the_bot_plays_then_back(tmp_path: Path) -> None:
         await asyncio.gather(playing, play_my_turns(back, 1))
         record = parse_record(ann.stream[-1].record)
         assert record.seats[1].name == "Bea" and record.result is not None
+
+
+async def test_a_person_away_for_their_timeouts_says_back_and_plays_again(tmp_path: Path) -> None:
+    clock = ManualClock(frozen=True)  # (only the test moves time on)
+    async with running_server(tmp_path, clock=clock) as (server, url):
+        ann = await create(url, ("human", "open"), "Ann", clock=5)
+        bea = await join(url, welcome(ann).code, "Bea")
+        room = server.rooms[welcome(ann).code]
+        mark = len(ann.heard)
+        await ann.send(protocol.ImBack())  # not away: nothing to come back from
+        assert (await ann.error(mark, instead=(protocol.Presence,))).code == protocol.NOT_NOW
+        await ann.send(protocol.Start())
+        # Ann lets her time run out on three turns in a row (Bea plays hers): away.
+        waited: set[int] = set()
+        while not any(isinstance(m, Away) for m in bea.stream):
+            turn = await bea.until(
+                lambda: (t := turn_to_answer(bea.stream)) and t.turn not in waited and t,
+                "a turn",
+            )
+            waited.add(turn.turn)
+            if turn.seat == 1:
+                await bea.send(protocol.Act(turn.turn, SCORE))
+            else:
+                await ann.until(
+                    lambda t=turn.turn: any(
+                        isinstance(m, protocol.Clock) and m.turn == t for m in ann.heard
+                    ),
+                    "Ann's clock",
+                )
+                clock.advance(5)
+            await bea.until(
+                lambda t=turn.turn: (
+                    any(isinstance(m, Away) for m in bea.stream)
+                    or (n := turn_to_answer(bea.stream)) is None
+                    or n.turn != t
+                ),
+                "the turn played",
+            )
+
+        # The away bot plays her turns; the game waits at a turn of Bea's she has not answered
+        # (she may have answered one more before she heard Ann was away). Ann's stream may lag
+        # Bea's: her mark goes after every move she is still due.
+        def beas_new_turn(client) -> bool:
+            turn = turn_to_answer(client.stream)
+            return turn is not None and turn.seat == 1 and turn.turn not in waited
+
+        await bea.until(lambda: beas_new_turn(bea), "Bea's turn")
+        await ann.until(lambda: beas_new_turn(ann), "Bea's turn, as Ann hears it")
+        assert room.seats[0].away and _presence(ann)[0] == "away"
+        mark, errors = len(ann.stream), len(heard(ann, protocol.Error))
+        await ann.send(protocol.ImBack())
+        await ann.send(protocol.Ping(1))  # (answered once "back" has been: in order)
+        await ann.until(
+            lambda: heard(ann, protocol.Pong),
+            "the pong after back",
+            fails=lambda: heard(ann, protocol.Error)[errors:],
+        )
+        assert _presence(ann)[0] == "here" and not room.seats[0].away
+        await ann.until(
+            lambda: any(isinstance(m, Back) and m.seat == 0 for m in ann.stream[mark:]),
+            "her coming back in the game's stream",
+        )
+        # Her turns are hers again: the game waits for her (time stands still), and every
+        # move of hers from now on is the one she sends (she scores; her bot would not).
+        await asyncio.gather(play_my_turns(ann, 0), play_my_turns(bea, 1))
+        after = ann.stream[mark:]
+        hers = [m.action for m in after if isinstance(m, CardRevealed) and m.seat == 0]
+        assert hers and all(action == SCORE for action in hers)
+        assert not any(isinstance(m, TimedOut) for m in after)
 
 
 def _presence(client) -> tuple[str, ...]:

@@ -8,7 +8,14 @@ import pytest
 
 from mantis.engine import SCORE, CardRevealed
 from mantis.net import protocol
-from mantis.net.rated_games import HISTORY, SeatFacts, table_clock, weights
+from mantis.net.rated_games import (
+    HISTORY,
+    PAIR_GAMES_PER_DAY,
+    PAIR_WINDOW,
+    SeatFacts,
+    table_clock,
+    weights,
+)
 from mantis.net.turn_clock import TIMEOUTS_AWAY, TIMEOUTS_FORFEIT, Timeouts
 from mantis.rating.scale import Rating
 from mantis.store.player_ratings import StoredPlayer
@@ -74,10 +81,18 @@ def _played(games: int) -> StoredPlayer:
     return StoredPlayer("x", "x", Rating(), games, 0)
 
 
+def test_the_numbers_of_rated_play_are_the_documented_ones() -> None:
+    # docs/ratings.md: 3 rated games a day between two people; a person weighs fully
+    # after 10 rated games; a rated table's clock is at most 120 s (30 s if none asked).
+    assert PAIR_GAMES_PER_DAY == 3 and PAIR_WINDOW.total_seconds() == 86_400
+    assert HISTORY == 10
+    assert protocol.RATED_CLOCK_MOST == 120 and protocol.RATED_CLOCK == 30
+
+
 def test_a_new_key_weighs_nothing_and_a_seasoned_one_fully() -> None:
     seats = [_person("Ann"), _person("Eve")]
     assert weights(seats, {"ann": _played(40), "eve": _played(0)}) == (0.0, 1.0)
-    half = weights(seats, {"ann": _played(HISTORY // 2), "eve": _played(HISTORY)})
+    half = weights(seats, {"ann": _played(5), "eve": _played(10)})
     assert half == (1.0, 0.5)
     bot = SeatFacts("Ada", "bot", "greedy", False, None, None)
     keyless = _person("Old", keyed=False)

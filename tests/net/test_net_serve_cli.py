@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
+import stat
 import subprocess
 import sys
 import urllib.error
@@ -131,3 +133,31 @@ def test_the_figures_are_served_where_the_operator_says_and_nowhere_else(
         timeout=WAIT,
     )
     assert taken.returncode == 1 and "cannot serve metrics on 192.0.2.1:9100" in taken.stderr
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o000], ids=["umask-022", "umask-000"])
+def test_the_data_folder_is_the_owners_alone_and_so_is_every_database_file(
+    tmp_path: Path, umask: int
+) -> None:
+    # The store holds every player key's verifier: nobody else on the computer reads it,
+    # whatever the umask of whoever started the server.
+    data = tmp_path / "server"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mantis", "serve", "--port", "0", "--data", str(data)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: os.umask(umask),  # (the child's own, not this process's)
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.startswith("mantis server on ws://"), line
+        files = {path.name: stat.S_IMODE(path.stat().st_mode) for path in data.iterdir()}
+        assert stat.S_IMODE(data.stat().st_mode) == 0o700
+        assert files == {
+            name: 0o600 for name in ("server.sqlite3", "server.sqlite3-wal", "server.sqlite3-shm")
+        }
+    finally:
+        process.terminate()
+        assert process.wait(WAIT) == 0

@@ -94,16 +94,21 @@ async def held_back(clock: ManualClock, asked: asyncio.Future):
     return await asyncio.wait_for(asked, WAIT)
 
 
-async def test_pages_read_from_the_store_are_few_a_second_however_many_ask(
-    tmp_path: Path,
-) -> None:
-    TablesDB(tmp_path / DB_NAME).close()
-    with sqlite3.connect(tmp_path / DB_NAME) as db:  # a board of twenty pages
+def a_board(data: Path, pages: int = 20) -> None:
+    """A server's store (in ``data``) whose leaderboard has ``pages`` pages."""
+    TablesDB(data / DB_NAME).close()
+    with sqlite3.connect(data / DB_NAME) as db:
         db.executemany(
             "INSERT INTO players (name_key, name, key_hash, games, created_at) "
             "VALUES (?, ?, 'k', 1, '2026-01-01T00:00:00+00:00')",
-            [(f"p{n}", f"P{n}") for n in range(20 * LEADERBOARD_PAGE)],
+            [(f"p{n}", f"P{n}") for n in range(pages * LEADERBOARD_PAGE)],
         )
+
+
+async def test_pages_read_from_the_store_are_few_a_second_however_many_ask(
+    tmp_path: Path,
+) -> None:
+    a_board(tmp_path)
     clock = ManualClock(frozen=True)
     async with running_server(tmp_path, clock=clock) as (_, url):
         pages = [

@@ -145,3 +145,49 @@ def test_a_server_never_reached_gets_no_key_to_export(tmp_path: Path, capsys) ->
     assert main(["key", "export", str(tmp_path / "keys.json")]) == 1
     assert "no player key here yet" in capsys.readouterr().err
     assert not (tmp_path / "keys.json").exists()
+
+
+def test_what_a_server_knows_is_kept_per_key_and_goes_with_it_to_another_computer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = "ws://a.example:1", "ws://b.example:2"
+    here = PlayerKeys(tmp_path / "here.json")
+    one, two = here.key_for(a), here.key_for(b)
+    assert not here.knows(a, one)  # made, never given to the server yet
+    here.introduced(a, one)
+    here.introduced(b, "not-this-apps-key")  # (another key's: nothing known of this one)
+    assert here.knows("WS://A.EXAMPLE:1", one) and not here.knows(b, two)
+    assert not here.knows(a, two)  # known of a key, not of a server
+    assert json.loads((tmp_path / "here.json").read_text())["known"] == [a]
+    # Exported with the keys, and taken in with them.
+    here.export(tmp_path / "out.json")
+    there = PlayerKeys(tmp_path / "there.json")
+    there.import_from(tmp_path / "out.json")
+    assert there.knows(a, one) and not there.knows(b, two)
+    # A file from before servers' knowledge was kept: the keys come, nothing is known.
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({"format": "mantis-player-keys", "version": 1, "keys": {b: two}}))
+    there.introduced(b, two)
+    there.import_from(old)
+    assert there.knows(b, two)  # (the same key: what this app knew of it stays)
+    fresh = PlayerKeys(tmp_path / "fresh.json")
+    fresh.import_from(old)
+    assert fresh.keys() == {b: two} and not fresh.knows(b, two)
+    # A key replaced by another is as known as the file says the other is.
+    swapped = PlayerKeys(tmp_path / "swapped.json")
+    swapped.introduced(a, swapped.key_for(a))
+    swapped.introduced(b, swapped.key_for(b))
+    swapped.import_from(tmp_path / "out.json", replace=True)
+    swapped.import_from(old, replace=True)
+    assert swapped.knows(a, one) and not swapped.knows(b, two)
+    # A rotation the server took: the new key is known; one whose old key held nothing: not.
+    current, new, _ = here.rotating(a)
+    here.rotated(a)
+    assert here.knows(a, new) and not here.knows(a, current)
+    here.rotating(b)
+    here.rotated(b, known=False)
+    assert not here.knows(b, here.key_for(b))
+    # Forgotten on purpose (the server lost its players): said, and sent once more.
+    assert main(["key", "reintroduce", a]) == 1  # (this home holds no key for it)
+    assert "no player key for ws://a.example:1" in capsys.readouterr().err
+    assert here.reintroduce(a) and not here.knows(a, new) and not here.reintroduce(a)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -13,7 +14,14 @@ from mantis.engine import SCORE
 from mantis.rating.levels import level_rating
 from mantis.rating.scale import Rating
 from mantis.rating.update import rate
-from mantis.store.player_ratings import Bound, GameRating, NameClaim
+from mantis.store.player_ratings import (
+    Bound,
+    GameRating,
+    NameClaim,
+    PairDay,
+    RatedStart,
+    Unbound,
+)
 from mantis.store.table_rules import TableRules
 from mantis.store.tables_interface import StoredSeat, TableStore
 from mantis.store.tables_schema import SCHEMA_VERSION, key_id
@@ -32,7 +40,7 @@ def claim(name: str, key_hash: str, at: datetime = NOW) -> NameClaim:
     return NameClaim(keys.low, keys.capitals, name, key_hash, at, at - RELEASE)
 
 
-async def hold(store: TableStore, name: str, key_hash: str, at: datetime = NOW) -> Bound | None:
+async def hold(store: TableStore, name: str, key_hash: str, at: datetime = NOW) -> Bound | Unbound:
     return await store.bind_name(claim(name, key_hash, at))
 
 
@@ -45,7 +53,7 @@ async def test_names_are_held_by_the_first_key(table_store) -> None:
     store = table_store.store
     assert await store.name_holders("ann", "ann", NOW - RELEASE) == []
     assert await hold(store, "Ann", "key-1") == Bound("ann", True)
-    assert await hold(store, "ANN", "key-2") is None
+    assert await hold(store, "ANN", "key-2") is Unbound.TAKEN
     assert await hold(store, "ann", "key-1") == Bound("ann", False)  # held already
     store = await table_store.reopen()
     assert await store.name_holders("ann", "ann", NOW - RELEASE) == [("ann", "key-1")]
@@ -53,6 +61,36 @@ async def test_names_are_held_by_the_first_key(table_store) -> None:
     assert (ann.name, ann.rating, ann.games) == ("Ann", Rating(), 0)
     assert await store.verifier(key_id("key-1")) == "key-1"
     assert await store.verifier(key_id("key-2")) is None
+
+
+async def test_new_names_bound_at_once_for_one_key_stop_at_its_days_allowance(
+    table_store,
+) -> None:
+    store = table_store.store
+    await hold(store, "Old", "key-1", NOW - 2 * DAY)  # taken before the day: not counted
+
+    def limited(name: str, key_hash: str = "key-1") -> NameClaim:
+        return replace(claim(name, key_hash), most_new=3, new_since=NOW - DAY)
+
+    names = ("Ada", "Bo", "Cy", "Dee", "Ed", "Flo", "Gus", "Hal")
+    other = await table_store.opener()  # a second server on the same data (another node)
+    try:
+        bound = await asyncio.gather(
+            *((store, other)[n % 2].bind_name(limited(name)) for n, name in enumerate(names))
+        )
+    finally:
+        await other.close()
+    assert sorted(str(b) for b in bound).count(str(Unbound.USED_UP)) == 5
+    assert [b.new for b in bound if isinstance(b, Bound)] == [True] * 3
+    assert await store.new_names("key-1", NOW - DAY) == 3
+    # A name the key holds is never a new one; another key has its own allowance.
+    held = next(b for b in bound if isinstance(b, Bound))
+    assert await store.bind_name(limited(held.name_key.title())) == Bound(held.name_key, False)
+    assert await store.bind_name(limited("Tina", "key-2")) == Bound("tina", True)
+    # Refused names were never held: anyone may take them.
+    refused = {n.lower() for n in names} - {b.name_key for b in bound if isinstance(b, Bound)}
+    for name in refused:
+        assert await hold(store, name, "key-3") == Bound(name, True)
 
 
 async def test_look_alikes_clash_on_either_key_and_the_holder_keeps_its_first_spelling(
@@ -65,7 +103,7 @@ async def test_look_alikes_clash_on_either_key_and_the_holder_keeps_its_first_sp
         keys = NameKeys.of(name)
         holders = await store.name_holders(keys.low, keys.capitals, NOW - RELEASE)
         assert holders == [(held, "key-1")]
-        assert await hold(store, name, "key-2") is None, name
+        assert await hold(store, name, "key-2") is Unbound.TAKEN, name
         # Its holder sitting under a look-alike holds it under the name it first held.
         assert await hold(store, name, "key-1") == Bound(held, False), name
     assert await hold(store, "Rob", "key-2") == Bound("rob", True)
@@ -80,13 +118,13 @@ async def test_a_name_with_no_rated_game_is_free_again_after_a_while_unused(tabl
     later = NOW + RELEASE + DAY
     assert await store.name_holders("ann", "ann", later - RELEASE) == []
     assert await hold(store, "ANN", "key-2", later) == Bound("ann", True)
-    assert await hold(store, "Bea", "key-2", later) is None
+    assert await hold(store, "Bea", "key-2", later) is Unbound.TAKEN
     # A name with a rated game is never free again.
     game = await a_game(store, "ABCD")
     await store.finish_game(game, 0, [], "{}", GameRating(("ann", "bea"), (0,)))
     far = later + 100 * DAY
-    assert await hold(store, "Ann", "key-3", far) is None
-    assert await hold(store, "Bea", "key-3", far) is None
+    assert await hold(store, "Ann", "key-3", far) is Unbound.TAKEN
+    assert await hold(store, "Bea", "key-3", far) is Unbound.TAKEN
 
 
 async def test_a_key_rotated_holds_every_name_and_seat_of_the_old_one(table_store) -> None:
@@ -103,29 +141,56 @@ async def test_a_key_rotated_holds_every_name_and_seat_of_the_old_one(table_stor
     store = await table_store.reopen()
     assert await store.verifier(key_id("old")) is None
     assert await store.verifier(key_id("new")) == "new"
-    assert await hold(store, "Ann", "old") is None
+    assert await hold(store, "Ann", "old") is Unbound.TAKEN
     assert await hold(store, "ann", "new") == Bound("ann", False)
     assert (await store.load("ABCD")).seats[0].key_hash == "new"
     assert table
 
 
-async def test_games_a_pair_played_together_are_counted_since_a_moment(table_store) -> None:
+async def test_rated_games_count_for_a_pair_of_people_from_their_start(table_store) -> None:
     store = table_store.store
-    for name in ("Ann", "Bea", "Cy"):
-        await hold(store, name, "key-" + name)
-    before = datetime.now(UTC) - timedelta(seconds=5)
-    for code, seats in (
-        ("ABCD", ("ann", "bea")),
-        ("EFGH", ("bea", "ann")),
-        ("IJKL", ("ann", "cy")),
-    ):
-        game = await a_game(store, code)
-        await store.finish_game(game, 0, [], "{}", GameRating(seats, (0,)))
-    assert await store.pair_games("ann", "bea", before) == 2
-    assert await store.pair_games("bea", "ann", before) == 2
-    assert await store.pair_games("ann", "cy", before) == 1
-    assert await store.pair_games("bea", "cy", before) == 0
-    assert await store.pair_games("ann", "bea", datetime.now(UTC) + DAY) == 0
+    ann, bea, cy = (key_id(f"key-{name}") for name in ("ann", "bea", "cy"))
+    since = NOW - DAY
+
+    def starting(game: int, *pairs: tuple[str, str]) -> RatedStart:
+        return RatedStart(game, pairs, since, 3, NOW)
+
+    games = [await a_game(store, code) for code in ("ABCD", "EFGH", "IJKL", "MNPQ", "RSTV")]
+    other = await table_store.opener()  # a second server on the same data (another node)
+    try:
+        counted = await asyncio.gather(
+            *(
+                (store, other)[n % 2].count_rated(starting(game, (ann, bea)))
+                for n, game in enumerate(games)
+            )
+        )
+    finally:
+        await other.close()
+    # Five games of one pair started at once: three count, the others are told why not.
+    assert counted.count(None) == 3
+    assert [c for c in counted if c is not None] == [PairDay(ann, bea, 3)] * 2
+    assert await store.pair_games(bea, ann, since) == 3  # (in any order; being played)
+    first = games[counted.index(None)]
+    assert await store.count_rated(starting(first, (bea, ann))) is None  # (resumed)
+    assert await store.pair_games(ann, bea, since) == 3
+    await store.finish_game(first, 0, [], "{}")  # it ended unrated: given back
+    assert await store.pair_games(ann, bea, since) == 2
+    # Three people: counted for every pair, or (one pair at its limit) for none.
+    three = await a_game(store, "WXYZ")
+    assert await store.count_rated(starting(three, (ann, cy), (ann, bea))) is None
+    four = await a_game(store, "BCDF")
+    over = await store.count_rated(starting(four, (cy, ann), (bea, ann)))
+    assert over == PairDay(bea, ann, 3) and await store.pair_games(ann, cy, since) == 1
+    # Past a day from their start, they count no more; a rotated key's games are the new
+    # key's.
+    assert await store.pair_games(ann, bea, NOW - DAY / 2) == 3
+    assert await store.pair_games(ann, bea, NOW + timedelta(seconds=1)) == 0
+    await hold(store, "Ann", "key-ann")
+    assert await store.rekey("key-ann", "key-new") == 1
+    new = key_id("key-new")
+    assert await store.pair_games(bea, new, since) == 3
+    assert await store.pair_games(ann, bea, since) == 0
+    assert await store.pair_games(new, cy, since) == 1
 
 
 async def test_a_seat_weighing_nothing_keeps_its_rating_and_a_half_weight_moves_half(
@@ -206,7 +271,7 @@ async def test_a_v3_file_gains_players_and_ratings(tmp_path: Path) -> None:
     finally:
         await store.close()
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
 
 
 async def test_a_v3_postgresql_database_gains_players_and_ratings(pg_url: str) -> None:
@@ -259,7 +324,7 @@ async def _after_v4(store: TableStore) -> None:
     # Both old holders keep their names; a third look-alike is nobody's to take.
     assert await hold(store, "AIice", "key-2") == Bound("aiice", False)
     assert await hold(store, "Alice", "key-1") == Bound("alice", False)
-    assert await hold(store, "ALlCE", "key-3") is None
+    assert await hold(store, "ALlCE", "key-3") is Unbound.TAKEN
     assert await store.verifier(key_id("key-1")) == "key-1"
     assert (await store.players(["bea"]))["bea"].name == "Bea"
 
@@ -275,7 +340,7 @@ async def test_a_v4_file_gains_the_second_keys_and_key_ids(tmp_path: Path) -> No
     finally:
         await store.close()
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
 
 
 async def test_a_v4_postgresql_database_gains_the_second_keys_and_key_ids(pg_url: str) -> None:
@@ -292,5 +357,62 @@ async def test_a_v4_postgresql_database_gains_the_second_keys_and_key_ids(pg_url
     store = await PgTableStore.open(pg_url)
     try:
         await _after_v4(store)
+    finally:
+        await store.close()
+
+
+async def _rated_v5(store: TableStore) -> None:
+    """Ann and Bea's rated games as a v5 store kept them: one yesterday, one two days ago."""
+    for name in ("Ann", "Bea"):
+        await hold(store, name, "key-" + name)
+    for code in ("ABCD", "EFGH"):
+        game = await a_game(store, code)
+        await store.finish_game(game, 0, [], "{}", GameRating(("ann", "bea"), (0,)))
+
+
+_V5_DOWN = "DROP TABLE rated_pairs;"
+
+
+async def test_a_v5_file_counts_the_last_days_rated_games_for_their_pairs(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "server.sqlite3"
+    store = SqliteTableStore(path)
+    await _rated_v5(store)
+    await store.close()
+    with sqlite3.connect(path) as db:
+        old = (datetime.now(UTC) - 2 * DAY).isoformat(timespec="milliseconds")
+        db.execute("UPDATE games SET finished_at = ? WHERE id = 2", (old,))
+        db.executescript(_V5_DOWN + "PRAGMA user_version = 5;")
+    store = SqliteTableStore(path)
+    try:
+        since = datetime.now(UTC) - DAY - timedelta(hours=1)
+        assert await store.pair_games(key_id("key-Ann"), key_id("key-Bea"), since) == 1
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+
+
+async def test_a_v5_postgresql_database_counts_the_last_days_rated_games_for_their_pairs(
+    pg_url: str,
+) -> None:
+    import asyncpg
+
+    from mantis.store.tables_pg import PgTableStore
+
+    store = await PgTableStore.open(pg_url)
+    await _rated_v5(store)
+    await store.close()
+    db = await asyncpg.connect(pg_url)
+    try:
+        await db.execute("UPDATE games SET finished_at = now() - interval '2 days' WHERE id = 2")
+        await db.execute(_V5_DOWN + "UPDATE mantis_schema SET version = 5")
+    finally:
+        await db.close()
+    store = await PgTableStore.open(pg_url)
+    try:
+        since = datetime.now(UTC) - DAY - timedelta(hours=1)
+        assert await store.pair_games(key_id("key-Ann"), key_id("key-Bea"), since) == 1
     finally:
         await store.close()

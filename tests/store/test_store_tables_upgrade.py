@@ -74,7 +74,7 @@ async def test_a_v2_file_keeps_its_game_and_gains_the_rules_as_they_were(tmp_pat
     finally:
         await store.close()
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
 
 
 async def test_a_v2_postgresql_database_gains_the_rules_as_they_were(pg_url: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import unicodedata
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -175,3 +176,30 @@ def test_a_talk_line_keeps_a_few_marks_on_a_letter_and_no_blank_cells() -> None:
         assert names.clean_line(blank * 30) == ""
     # What held before still does: markup, escapes, bidi and zero-width are gone.
     assert names.clean_line("[b]x\x1b\u202e\u200by") == "b xy"
+
+
+def test_a_record_from_outside_is_cleaned_by_the_names_and_talk_rules() -> None:
+    import json
+
+    from hostilekit import CLEANED, hostile_game
+
+    from mantis.engine import SeatInfo
+    from mantis.engine.record import parse_record
+    from mantis.table.outside_records import clean_record, read_outside_record
+
+    hostile = hostile_game()
+    record = read_outside_record(hostile.to_json())
+    assert record.seats is not None
+    assert [seat.name for seat in record.seats] == list(CLEANED)
+    assert [seat.bot for seat in record.seats] == [None, "random 5m", "greedy 5m"]
+    talk, fault = (json.loads(body) for _, body in record.notices)
+    assert talk == {"type": "talk", "seat": 0, "name": CLEANED[0], "text": "gg 2J 0;owned!"}
+    assert fault == {"type": "fault", "seat": 1, "reason": "timed out 2Jc"}
+    # The same game, still a valid record; a name that cleans to nothing is the seat's.
+    assert parse_record(record.to_json()).actions == hostile.actions
+    blank = clean_record(
+        replace(record, seats=(SeatInfo("\x1b\x07\u202e", "human"), *record.seats[1:]))
+    )
+    assert blank.seats is not None and blank.seats[0].name == "Seat 1"
+    # A record this app wrote keeps its names, its bots and its table's words.
+    assert clean_record(record) == record

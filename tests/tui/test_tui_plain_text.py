@@ -168,7 +168,7 @@ async def test_a_hostile_server_neither_crashes_nor_steers_the_online_screens(
         await host.close()
 
 
-async def test_a_hostile_table_watched_to_its_end_shows_as_sent_in_past_games_and_stats(
+async def test_a_hostile_table_watched_to_its_end_is_kept_cleaned_in_past_games_and_stats(
     tmp_path: Path,
 ) -> None:
     async with running_server(tmp_path / "server") as (server, url):
@@ -186,20 +186,22 @@ async def test_a_hostile_table_watched_to_its_end_shows_as_sent_in_past_games_an
             await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=120)
             await asyncio.wait_for(playing, 60)
             await shows(pilot, f"table {CODE} on {url}", clean_name(HOST))
-            # Its record (the server's names, as sent) is in past games, to replay.
+            # Its record is in past games, to replay, its names cleaned as a server cleans
+            # the name a person sits under (before it was kept: whatever shows it later).
             await wait_for(pilot, lambda: _past_games() == 1)
             await pilot.press("v")
             await wait_for(pilot, lambda: shown(app, ReplayScreen))
             await shows(pilot, f"REPLAY · table {CODE}")
             app.push_screen(PastGamesScreen())
             await wait_for(pilot, lambda: getattr(app.screen, "loaded", False))
-            await shows(pilot, HOST, f"{BOT} (greedy)")
-            await pilot.press("enter")  # replays it: the board's names are cleaned ones
+            text = await shows(pilot, clean_name(HOST), f"{clean_name(BOT)} (greedy)")
+            assert HOST not in text and BOT not in text
+            await pilot.press("enter")  # replays it
             await wait_for(pilot, lambda: shown(app, ReplayScreen))
             await shows(pilot, clean_name(HOST))
             app.push_screen(StatsScreen())
             await wait_for(pilot, lambda: getattr(app.screen, "loaded", False))
-            await shows(pilot, HOST)
+            assert HOST not in await shows(pilot, clean_name(HOST))
             assert still_running(app)
         await host.close()
         await watching.close()

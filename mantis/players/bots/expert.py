@@ -189,6 +189,11 @@ class Network:
     def __call__(self, x: list[float]) -> float:
         return self._call(x)
 
+    def __reduce__(self) -> tuple[type[Network], tuple[Any, ...]]:
+        # The generated function cannot be pickled: a copy is rebuilt from the weights
+        # (an environment or a table holding an expert pickles, mid-game included).
+        return (Network, (self.w1, self.b1, self.w2))
+
     def reference(self, x: list[float]) -> float:
         total = 0.0
         for row, b, out in zip(self.w1, self.b1, self.w2, strict=True):

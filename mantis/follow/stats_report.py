@@ -16,11 +16,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..printable import echo
 from ..rating.scale import Rating
+from ..store.local_ratings import RatingPoint
+from ..store.stats import PlayerStats, StatsDB, StatsError, Tally, default_stats_path
 from .charts import Figure, Series, chart_text
-from .local_ratings import RatingPoint
-from .printable import printable
-from .stats import PlayerStats, StatsDB, StatsError, Tally, default_stats_path
 
 RECENT = 30
 """Games shown in the results and the win-rate chart, most recent last."""
@@ -43,17 +43,16 @@ def run_stats(args: argparse.Namespace, out: TextIO | None = None) -> int:
     try:
         stats = load_player_stats(player)
     except StatsError as exc:
-        print(f"mantis: error: {printable(exc)}", file=sys.stderr)
+        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return 1
     if args.json:  # (JSON escapes every control character itself)
-        print(json.dumps({"players": [stats_json(s) for s in stats]}), file=out)
+        echo(json.dumps({"players": [stats_json(s) for s in stats]}), file=out)
     elif not stats:
         message = f"No games recorded yet for {player!r}." if player is not None else NO_GAMES
-        print(printable(message), file=out)
+        echo(message, file=out, lines=False)
     else:
         # Names come from records, some from online tables: nothing in them is obeyed.
-        report = format_stats(stats, unicode=_can_encode(out, CHART_MARKS + "±"))
-        print(printable(report, lines=True), file=out)
+        echo(format_stats(stats, unicode=_can_encode(out, CHART_MARKS + "±")), file=out)
     return 0
 
 
