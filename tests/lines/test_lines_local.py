@@ -168,7 +168,8 @@ def test_p_pauses_the_bots_before_each_move_and_n_plays_one(asked: Lines) -> Non
     lines.expect(re.compile(rb"\nAnn [^\n]+\r\n(> \r\n)?Paused before Bea's move: "))
     lines.type("p")
     lines.expect("Bots play on.")
-    lines.expect(re.compile(rb"\nCal [^\n]+\r\n(> \r\n)?" + QUESTION.pattern))
+    # Cal's move (said "you" first when it is aimed at you), then the question.
+    lines.expect(re.compile(rb"\n[^\n]*\bCal\b[^\n]+\r\n(> \r\n)?" + QUESTION.pattern))
     lines.type("q")
     assert lines.finish() == 0
     # While held, nothing moved: Bea's move came only after p.
