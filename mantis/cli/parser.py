@@ -436,10 +436,16 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         sub,
         "join",
         "take a seat at a server's table (or your seat back)",
-        "Joining a table you sat at before gives you your own seat back.",
+        "Joining a table you sat at before gives you your own seat back; without a code, "
+        "your newest game in progress on that server.",
     )
     join.add_argument("url", metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
-    join.add_argument("code", metavar="CODE", help="the table's code, e.g. KXQD")
+    join.add_argument(
+        "code",
+        metavar="CODE",
+        nargs="?",
+        help="the table's code, e.g. KXQD (none: take back your newest game in progress there)",
+    )
     join.add_argument("--name", help="your name at the table (default: your login name)")
     _lines(join)
     watch = _command(
@@ -447,6 +453,10 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     )
     watch.add_argument("url", metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
     watch.add_argument("code", metavar="CODE", help="the table's code, e.g. KXQD")
+    watch.add_argument(
+        "--name",
+        help="the name you talk under, to the other spectators (default: your login name)",
+    )
     _lines(watch, "watch")
 
     web = _command(

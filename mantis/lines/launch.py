@@ -67,12 +67,14 @@ def run_online(args: argparse.Namespace) -> int:
 
     async def play() -> int:
         from ..net.launch_options import FAILED
+        from .games_in_progress import say_games_in_progress
         from .online import OnlineGames
 
         console.say(f"Connecting to {start.url}.")
         connection = await start.reach()
         if connection is None:
             return FAILED
+        await say_games_in_progress(console, start.url, but=connection.code)
         games = OnlineGames(console, prefs, connection)
         seat_kept[0] = True
         return await games.run()

@@ -17,6 +17,7 @@ from ..review.report import (
     LUCK_MEANS,
     adjusted_points,
     costliest,
+    loss_points,
     luckiest,
     result_word,
 )
@@ -92,7 +93,7 @@ def review_lines(review: GameReview, heading: str, seats: Sequence[int]) -> list
             f"Move {d.move + 1}, {who(review.seats[d.seat].name)}: "
             f"{_action(review, taken.action)}, {taken.win * 100:.0f} percent to win; "
             f"best {_action(review, best.action)}, {best.win * 100:.0f} percent; "
-            f"{d.loss:.1f} points lost{label}."
+            f"{loss_points(d.loss)} points lost{label}."
         )
     for card in luckiest(review, seats):
         seat = max(seats, key=lambda s: abs(card.luck[s]))

@@ -9,12 +9,14 @@ stream it had not seen.  An intent sent while the connection is down is sent
 again once it is back; the server ignores a repeat, so it is never played
 twice.  A refusal that says when to try again (``retry_after``: too many
 wrong codes from this address, say) is waited out, then tried again.  It
-speaks protocol version 5: besides the stream it hears the turn clock, offers
+speaks protocol version 6: besides the stream it hears the turn clock, offers
 of another game, talk and ratings, times a round trip to the server
 (``next_ping``: a ``RoundTrip`` event), and it proves it holds this app's
 player key for the server (``key_proof``) without ever sending it.  What it
 does with each kind the server says is one table, ``_HEARD``.  ``rotate_key``
-replaces that key by a new one, at the server and here.
+replaces that key by a new one, at the server and here; where the key holds
+seats (version 6's ``my_tables``) is asked on a connection of its own
+(``games_in_progress``).
 """
 
 from __future__ import annotations
@@ -481,6 +483,7 @@ _HEARD: dict[type[protocol.ServerMessage], Callable[[TableConnection, Any], Even
     protocol.Welcome: _unheard,
     protocol.Challenge: _unheard,
     protocol.Rekeyed: _unheard,
+    protocol.YourTables: _unheard,
     protocol.Stream: TableConnection._merge,
     protocol.RoomState: TableConnection._heard_room,
     protocol.Presence: TableConnection._heard_presence,

@@ -38,6 +38,7 @@ FIRST_HEARD: dict[type[protocol.ServerMessage], int] = {
     protocol.Said: 2,
     protocol.Ratings: protocol.RATINGS_VERSION,
     protocol.Pong: protocol.PING_VERSION,
+    protocol.YourTables: protocol.MY_TABLES_VERSION,
 }
 """The first protocol version that hears each kind (a kind not named: every version)."""
 

@@ -28,6 +28,26 @@ class LaunchError(ValueError):
     """A bad command-line value (one line)."""
 
 
+IN_PROGRESS = protocol.Join(protocol.PROTOCOL_VERSION, "?")
+"""``join`` without a code: the newest game in progress on the server (``reach_table``)."""
+
+
+async def _newest_in_progress(url: str, tokens: SeatTokens) -> protocol.Join:
+    """The ``join`` that takes back this computer's newest game in progress at ``url``."""
+    from .games_in_progress import games_in_progress
+
+    found = await games_in_progress(url, tokens=tokens)
+    here = [game for game in found if game.token is not None]
+    if not here:
+        elsewhere = f" ({len(found)} taken on another computer)" if found else ""
+        raise OnlineError(
+            "no_game", f"you have no game in progress on {url}{elsewhere}: give a table's code"
+        )
+    game = here[0]
+    name = tokens.name(url, game.table.code) or ""
+    return protocol.Join(protocol.PROTOCOL_VERSION, game.table.code, name, game.token)
+
+
 def default_name() -> str:
     """A name for a person who gives none: their login name, tidied ("Player" if none)."""
     try:
@@ -94,6 +114,8 @@ def read_opening(args: argparse.Namespace) -> tuple[str, protocol.Opening, SeatT
         )
     elif args.command == "quick":
         opening = protocol.Quick(protocol.PROTOCOL_VERSION, online_name(args.name), args.players)
+    elif args.command == "join" and args.code is None:
+        opening = IN_PROGRESS  # (found at the server: ``reach_table``)
     elif args.command == "join":
         code = table_code(args.code)
         name = online_name(args.name) if args.name is not None else None
@@ -102,7 +124,8 @@ def read_opening(args: argparse.Namespace) -> tuple[str, protocol.Opening, SeatT
             name = tokens.name(url, code) or default_name()
         opening = protocol.Join(protocol.PROTOCOL_VERSION, code, name, token)
     else:
-        opening = protocol.Watch(protocol.PROTOCOL_VERSION, table_code(args.code))
+        name = online_name(args.name)  # (the one spectators talk under)
+        opening = protocol.Watch(protocol.PROTOCOL_VERSION, table_code(args.code), name)
     return url, opening, tokens
 
 
@@ -110,8 +133,11 @@ async def reach_table(
     url: str, opening: protocol.Opening, tokens: SeatTokens
 ) -> TableConnection | None:
     """The seat (or place) taken at the table; None, with one line on stderr, if the server
-    cannot be reached or says no."""
+    cannot be reached or says no.  ``IN_PROGRESS`` takes back the newest game in
+    progress on the server whose seat this computer took (``games_in_progress``)."""
     try:
+        if opening is IN_PROGRESS:
+            opening = await _newest_in_progress(url, tokens)
         return await take_seat(url, opening, tokens)
     except OnlineError as exc:
         # The server's words: no escape sequence reaches the terminal.

@@ -1,4 +1,5 @@
-"""How a connection comes to a table: ``create``, ``join``, ``watch``, ``quick``, ``rekey``.
+"""How a connection comes to a table: ``create``, ``join``, ``watch``, ``quick``, ``rekey``,
+and ``my_tables`` (where a key sits: ``held_tables``).
 
 A connection's first message says who it is; ``Openings.open`` checks it
 (its version, the player key it proves, the code it names, the name it sits
@@ -29,6 +30,7 @@ from .addresses import network_of
 from .codes import new_code, normal_code, shown_code
 from .directory import Directory
 from .hearing import Connection
+from .held_tables import tables_held
 from .key_proof import KeyProofs, Receive, Refused
 from .limits import GuessLimiter, ServerLimits
 from .name_claims import Claim, Refusal
@@ -91,6 +93,9 @@ class Openings:
         if isinstance(message, protocol.Rekey):
             await self._rekey(connection, message, receive)
             return None
+        if isinstance(message, protocol.MyTables):
+            await self._my_tables(connection, message, receive)
+            return None
         key_hash: str | None = None
         if isinstance(message, protocol.Seating):
             said = await self.proofs.key_of(
@@ -136,6 +141,21 @@ class Openings:
             self.server.error(connection, moved.code, moved.message)
         else:
             self.server.send(connection, protocol.Rekeyed(moved))
+
+    async def _my_tables(
+        self, connection: Connection, message: protocol.MyTables, receive: Receive
+    ) -> None:
+        """Tell the owner of a key (proved first) where it holds seats; the connection ends."""
+        if message.protocol < protocol.MY_TABLES_VERSION:
+            self.server.error(connection, protocol.BAD_MESSAGE, "my_tables needs protocol 6")
+            return
+        key = await self.proofs.prove(
+            lambda m: self.server.send(connection, m), message.player, receive
+        )
+        if isinstance(key, Refused):
+            self.server.error(connection, key.code, key.message)
+        else:
+            self.server.send(connection, await tables_held(self.proofs.store, key))
 
     def _version_error(self, connection: Connection, claimed: int) -> None:
         older = ", ".join(str(v) for v in protocol.SPOKEN if v != protocol.PROTOCOL_VERSION)

@@ -19,8 +19,10 @@ Version 4 never sends the key: an opening names it by its id (``player``),
 the server answers ``challenge`` and the client ``prove``s it holds the key
 (an HMAC of the challenge, ``net.key_proof``); ``rekey`` replaces a key
 with another.  Version 5 adds ``ping``, answered ``pong``: the round trip
-to the server, as the client measures it.  The server speaks versions 5 to
-1 (``net.version1`` gives a version-1 connection what it knows, and nothing
+to the server, as the client measures it.  Version 6 adds ``my_tables``, an
+opening answered ``your_tables``: the tables where the proved key holds a
+seat, so a person finds their games in progress again.  The server speaks
+versions 6 to 1 (``net.version1`` gives a version-1 connection what it knows, and nothing
 else; ``hearing.FIRST_HEARD`` says which version first hears each kind).
 
 Every message is a ``msgspec`` struct: the server decodes what a client
@@ -40,14 +42,18 @@ from ..engine.seat_count import ONE_PER_SEAT, SeatCount, SeatNumber
 from ..engine.turn_clock_range import Seconds
 from ..table.messages import MAX_TALK, Message
 
-PROTOCOL_VERSION = 5
+PROTOCOL_VERSION = 6
 """Bumped whenever a message changes shape; a client names the one it speaks."""
-SPOKEN = (1, 2, 3, 4, 5)
+SPOKEN = (1, 2, 3, 4, 5, 6)
 """The versions a server speaks (a version-1 client hears only what version 1 has)."""
 RATINGS_VERSION = 3
 """The first version that hears ``ratings`` (and sends a player key)."""
 PING_VERSION = 5
 """The first version that sends ``ping`` (and hears ``pong``)."""
+MY_TABLES_VERSION = 6
+"""The first version that asks ``my_tables`` (and hears ``your_tables``)."""
+MOST_HELD = 20
+"""Tables ``your_tables`` names at most (the newest first)."""
 
 MAX_CLIENT_MESSAGE = 2048
 """Bytes a client's message may take: the largest honest one is well under 300."""
@@ -149,6 +155,15 @@ class Rekey(_Message, frozen=True, tag="rekey"):
     verifier: Hex
 
 
+class MyTables(_Message, frozen=True, tag="my_tables"):
+    """Version 6, an opening: which tables, waiting or playing, hold a seat of the key
+    ``player`` names (proved first: ``challenge``)?  Answered ``your_tables``, then the
+    connection ends: only the key's owner learns where it sits."""
+
+    protocol: int
+    player: Hex
+
+
 class Prove(_Message, frozen=True, tag="prove"):
     """Version 4, answering ``challenge``: ``proof``, the HMAC of its nonce keyed by the
     key's verifier; or, for a key the server does not know yet, the ``verifier`` itself."""
@@ -222,12 +237,12 @@ TableRequest = (
 the game, anyone's talk and pings (``net.requests`` says who may ask each, from which
 version)."""
 
-Opening = Create | Join | Watch | Quick | Rekey
+Opening = Create | Join | Watch | Quick | Rekey | MyTables
 """What a connection opens with."""
 Seating = Create | Join | Quick
 """The openings that sit down (with a key, or its id)."""
 
-ClientMessage = Create | Join | Watch | Quick | Rekey | Prove | TableRequest
+ClientMessage = Create | Join | Watch | Quick | Rekey | MyTables | Prove | TableRequest
 
 
 # ---------------------------------------------------------------------- server to client
@@ -398,6 +413,32 @@ class Rekeyed(_Message, frozen=True, tag="rekeyed"):
     names: int
 
 
+class HeldTable(msgspec.Struct, frozen=True):
+    """Version 6: a table where the asking key holds a seat, as ``your_tables`` names it."""
+
+    code: str
+    state: Literal["waiting", "playing"]
+    seat: int
+    """The key's seat there."""
+    seats: tuple[SeatState, ...]
+    moves: int
+    """Moves played in its game (0 while waiting)."""
+    game: int
+    """The game being played there: 1, 2… (0 while waiting)."""
+    clock: int | None
+    """Seconds a person has for each move (None: no turn clock)."""
+    private: bool
+    quick: bool
+    rated: bool
+
+
+class YourTables(_Message, frozen=True, tag="your_tables"):
+    """Version 6, answering ``my_tables``: the tables, waiting or playing, where the proved
+    key holds a seat it has not left, the newest first (``MOST_HELD`` at most)."""
+
+    tables: tuple[HeldTable, ...]
+
+
 class Pong(_Message, frozen=True, tag="pong"):
     """Version 5: the answer to ``ping`` ``id``, to that connection alone."""
 
@@ -417,6 +458,7 @@ ServerMessage = (
     | Ratings
     | Challenge
     | Rekeyed
+    | YourTables
     | Pong
 )
 

@@ -50,6 +50,13 @@ def adjusted_points(seat: SeatReview, *, minus: str = "-") -> str:
     return f"{seat.luck_adjusted * 100:.1f}".replace("-", minus)
 
 
+def loss_points(loss: float) -> str:
+    """A loss of winning chance in win-% points, as every review writes it: cut to tenths,
+    never rounded up ("8.0" for 8.06, "2.9" for 2.97), so a loss shown at a label's
+    threshold (3, 8, 20) always has that label, and one shown under it never does."""
+    return f"{math.floor(loss * 10) / 10:.1f}"
+
+
 def result_word(review: GameReview, seat: int) -> str:
     """ "won" or "lost" for the seat; "left" where its person left (a loss whatever the seat
     did after: ``GameRecord.lost_by``)."""
@@ -250,14 +257,9 @@ def _losses(review: GameReview, seats: Sequence[int]) -> list[str]:
             f"  move {d.move + 1:>3}  {review.seats[d.seat].name}: "
             f"{_describe_action(review, taken.action)} {taken.win:.1%}, "
             f"best {_describe_action(review, best.action)} {best.win:.1%}: "
-            f"-{_tenths_down(d.loss):.1f}" + (f" {d.label}" if d.label else "")
+            f"-{loss_points(d.loss)}" + (f" {d.label}" if d.label else "")
         )
     return lines
-
-
-def _tenths_down(points: float) -> float:
-    """Cut to tenths, never rounded up: a 2.97-point loss (no label) never shows as 3.0."""
-    return math.floor(points * 10) / 10
 
 
 def _odds(card: TurnedCard) -> str:
@@ -305,6 +307,7 @@ __all__ = [
     "action_name",
     "adjusted_points",
     "format_review",
+    "loss_points",
     "result_word",
     "review_json",
     "signed_points",

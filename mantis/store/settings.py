@@ -96,13 +96,13 @@ class Settings:
     """Whether the last online table created let its people talk."""
     quick_players: int = setting(3, Number(MIN_SEATS, MAX_SEATS, whole=True))
     """The table size asked for the last time "Play now" was pressed."""
-    lines_more: bool = setting(False, Switch())
+    lines_more: bool = setting(False, Switch(), "Line mode: more")
     """The line mode's question on each turn says what each tank holds of the top card's
     colours (``more on``), not only each move's key."""
-    lines_brief: bool = setting(False, Switch())
+    lines_brief: bool = setting(False, Switch(), "Line mode: brief")
     """The line mode says each move and asks each question in as few words as it can
     (``brief on``): for a person who knows the game and listens fast."""
-    bell: bool = setting(False, Switch())
+    bell: bool = setting(False, Switch(), "Line mode: bell")
     """The line mode rings the terminal's bell for your turn, a steal from you, a clock
     warning and the end of a game (``bell on``)."""
 

@@ -270,6 +270,11 @@ class TableStore(Protocol):
         """The codes of the tables ``load_live`` would give (cheaper: codes only)."""
         ...
 
+    async def tables_held(self, key_hash: str, most: int) -> list[StoredRoom]:
+        """Tables waiting or playing where the key ``key_hash`` holds a seat it has not left,
+        the newest first, ``most`` at most."""
+        ...
+
     async def records(self) -> list[str]:
         """Every finished game's record, oldest first."""
         ...

@@ -37,6 +37,7 @@ from .tables_interface import (
     StoreUnavailable,
 )
 from .tables_schema import (
+    HELD_SEAT,
     SCHEMA_VERSION,
     TABLE_COLUMNS,
     key_id,
@@ -316,6 +317,18 @@ class PgTableStore(PgConnections):
                 datetime.now(UTC) - over_since,
             )
             return [row[0] for row in rows]
+
+        return await self._read(query)
+
+    async def tables_held(self, key_hash: str, most: int) -> list[StoredRoom]:
+        async def query(db: Any) -> list[StoredRoom]:
+            rows = await db.fetch(
+                f"SELECT {TABLE_COLUMNS} FROM tables t WHERE state <> 'over' AND EXISTS ("
+                f"{HELD_SEAT.format('$1')}) ORDER BY id DESC LIMIT $2",
+                key_hash,
+                most,
+            )
+            return [await _table(db, row) for row in rows]
 
         return await self._read(query)
 

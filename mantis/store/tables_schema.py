@@ -24,6 +24,8 @@ keys' ids) each rated game counts for, from the moment it starts (``rated_pairs`
 
 TABLE_COLUMNS = "id, code, state, host, " + ", ".join(RULE_NAMES)
 """A table's row as both stores read it: its id, code, state, host's seat, then its rules."""
+HELD_SEAT = "SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.key_hash = {} AND NOT s.left_game"
+"""A seat of table ``t`` held by a key (the placeholder: its digest) and not left."""
 PLAYER_COLUMNS = "name_key, name, mu, sigma, games, wins"
 """A held name's row as both stores read it (a ``StoredPlayer``)."""
 

@@ -160,6 +160,9 @@ class SqliteTableStore:
     async def live_codes(self, over_since: timedelta) -> list[str]:
         return await self._run(lambda db: db.live_codes(over_since))
 
+    async def tables_held(self, key_hash: str, most: int) -> list[StoredRoom]:
+        return await self._read(lambda db: db.tables_held(key_hash, most))
+
     async def records(self) -> list[str]:
         return await self._run(lambda db: db.records())
 

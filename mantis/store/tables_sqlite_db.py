@@ -51,6 +51,7 @@ from .tables_interface import (
     StoreError,
 )
 from .tables_schema import (
+    HELD_SEAT,
     SCHEMA_VERSION,
     TABLE_COLUMNS,
     TABLES,
@@ -376,6 +377,15 @@ class TablesDB:
     def live_codes(self, over_since: timedelta) -> list[str]:
         """The codes of the tables ``load_live`` gives."""
         return [row[0] for row in self._live("code", over_since)]
+
+    def tables_held(self, key_hash: str, most: int) -> list[StoredRoom]:
+        """Tables waiting or playing where ``key_hash`` holds a seat not left, newest first."""
+        rows = self._db.execute(
+            f"SELECT {TABLE_COLUMNS} FROM tables t WHERE state != 'over' AND EXISTS ("
+            f"{HELD_SEAT.format('?')}) ORDER BY id DESC LIMIT ?",
+            (key_hash, most),
+        ).fetchall()
+        return [self._table(row) for row in rows]
 
     def _live(self, columns: str, over_since: timedelta) -> list[tuple[Any, ...]]:
         since = iso_time(datetime.now(UTC) - over_since)

@@ -276,7 +276,49 @@ class MantisApp(StylesWhenAttached):
         self.online_play.open_lobby()
 
     def action_new_game(self) -> None:
-        """Leave any table for the setup screen."""
+        """Leave any table for the setup screen: a game in progress is asked about first, and
+        kept (a game here in its save, offered again; a seat online, the server's)."""
+        self.leave_tables_then(self._to_setup)
+
+    def action_resume(self) -> None:
+        """Offer the saved games no other app is playing (the one on the table is kept)."""
+        self.leave_tables_then(
+            lambda: self.local.offer_resume(False, asked=True), asked="resume another"
+        )
+
+    def leave_tables_then(
+        self, then: Callable[[], None], *, asked: str = "set up a new one"
+    ) -> None:
+        """Do ``then``, once a person at a game in progress said yes to leaving it."""
+        from .screens.confirm import ConfirmScreen
+
+        board = self.local.unfinished_board()
+        online = self.online_play.table is not None
+        if board is None and not online:
+            then()
+            return
+        if board is not None:
+            question = (
+                f"Leave this game to {asked}? It is kept as it stands: Mantis offers it "
+                "back when it next starts (or Resume a game, in the palette)."
+            )
+        else:
+            question = (
+                f"Leave this table to {asked}? Your seat stays yours: the lobby lists it "
+                "under Your games in progress, to take it back."
+            )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                if board is not None:
+                    self.local.keep_aside()
+                if online:
+                    self.online_play.drop()
+                then()
+
+        self.push_screen(ConfirmScreen("Leave the game", question, "Leave", "Stay"), answered)
+
+    def _to_setup(self) -> None:
         from .screens.local_play import LocalPlayScreen
         from .screens.setup import SetupScreen
 
@@ -287,7 +329,12 @@ class MantisApp(StylesWhenAttached):
         self.show_setup()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield SystemCommand("New game", "Set up a new table", self.action_new_game)
+        yield SystemCommand(
+            "New game", "Set up a new table (a game in progress is kept)", self.action_new_game
+        )
+        yield SystemCommand(
+            "Resume a game", "A saved game that is not over, as it stands", self.action_resume
+        )
         yield SystemCommand("Help", "How to play, and the keys", self.action_help)
         yield SystemCommand(
             "Settings",

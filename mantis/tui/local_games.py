@@ -49,6 +49,29 @@ class LocalGames:
             assert self._slot is not None  # some slot is always free
         return self._slot
 
+    def unfinished_board(self) -> LocalPlayScreen | None:
+        """The table of a game here that is not over, if one is up (under other screens too)."""
+        from .screens.local_play import LocalPlayScreen
+
+        for screen in self.shell.screen_stack:
+            if isinstance(screen, LocalPlayScreen) and not screen.state.over:
+                return screen
+        return None
+
+    def keep_aside(self) -> None:
+        """Keep the game in progress where it is saved: this app saves its next game in a
+        slot of its own, and the kept one is offered again (now, or by the next app)."""
+        from ..store.save_slots import claim_slot
+
+        old = self._slot
+        if old is None:
+            return
+        new = claim_slot(None, old.path.parent)  # (the lowest free one: not this app's)
+        if new is None:
+            return
+        self._slot = new
+        old.release()
+
     def release(self) -> None:
         """Let another app have this app's slot (the app is closing)."""
         if self._slot is not None:
@@ -139,8 +162,9 @@ class LocalGames:
 
     # ------------------------------------------------------------ resuming
 
-    def offer_resume(self, now: bool) -> None:
-        """Look for unfinished games no other app is playing: resume one (``now``) or offer to."""
+    def offer_resume(self, now: bool, *, asked: bool = False) -> None:
+        """Look for unfinished games no other app is playing: resume one (``now``) or offer to
+        (``asked``: a person asked, and is told if there is none)."""
         from ..store.save_slots import saved_games, slot_of
 
         mine = self.save_slot  # held first, so no app starting meanwhile takes the same one
@@ -149,7 +173,7 @@ class LocalGames:
             # An unreadable save was moved aside; the player sets up a new game.
             plain.notify(self.shell, warning, severity="warning", timeout=10)
         if not saves:
-            if now and not warnings:
+            if (now or asked) and not warnings:
                 self.shell.notify("No saved game to resume: set up a new one.", timeout=6)
         elif now:
             self.resume(max(saves, key=_saved_at))

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from ..follow.changes import Change
     from ..follow.online_table import OnlineTable, Running
+    from ..net import protocol
     from ..net.client import TableConnection
     from .preferences import Preferences
     from .screens.game_over_choice import GameOverChoice
@@ -153,10 +154,14 @@ class OnlinePlay:
 
     def leave(self) -> None:
         """Leave the followed table (the seat stays yours: joining again takes it back)."""
+        self.drop()
+        self._back_to_lobby()
+
+    def drop(self) -> None:
+        """Stop following the table, wherever the app goes next (the seat stays yours)."""
         table, self.table = self.table, None
         if table is not None:
             table.close()
-        self._back_to_lobby()
 
     def leave_game(self) -> None:
         """Leave the followed game for good: say so and go back to the lobby; the table
@@ -259,13 +264,57 @@ class OnlinePlay:
             self.leave()
 
     def answer(self, choice: GameOverChoice) -> None:
-        """Say to the followed table: another game (offer or accept), or no."""
+        """Say to the followed table: another game (offer or accept), or no.
+
+        An offer nobody else is there to accept would start a game at once, bots
+        in the seats of those who left and the clock running: it is asked first.
+        """
         from ..net import protocol
+        from .screens.confirm import ConfirmScreen
         from .screens.game_over_choice import GameOverChoice
 
-        if self.table is not None:
-            again = choice is GameOverChoice.AGAIN
-            self.table.send(protocol.Again() if again else protocol.Decline())
+        table = self.table
+        if table is None:
+            return
+        if choice is not GameOverChoice.AGAIN:
+            table.send(protocol.Decline())
+            return
+        question = _starts_at_once(table.room, table.seat, table.offer)
+        if question is None:
+            table.send(protocol.Again())
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes and self.table is table:
+                table.send(protocol.Again())
+
+        self.shell.push_screen(
+            ConfirmScreen("Another game", question, "Play again", "Not now"), answered
+        )
+
+
+def _starts_at_once(
+    room: protocol.RoomState | None, seat: int | None, offer: protocol.Offer | None
+) -> str | None:
+    """What another game offered now would be, if it starts with nobody else to accept it
+    (every other seat a bot, or played by one for a person who left); else None."""
+    if room is None or seat is None or offer is not None:
+        return None
+    others = [s for i, s in enumerate(room.seats) if i != seat]
+    if any(s.kind == "human" and s.taken and not s.left for s in others):
+        return None  # someone to accept it: an offer they answer
+    left = [s.name for s in others if s.left]
+    if not left:
+        return None  # against bots alone, as chosen at the start
+    from ..table.narration import join_names
+
+    who = join_names(left)
+    clock = f", your clock running ({room.clock} s a move)" if room.clock else ""
+    return (
+        f"Nobody is here to accept: {who} left, and {room.away_bot} would play "
+        f"{'their seats' if len(left) > 1 else 'that seat'}. Another game starts at once"
+        f"{clock}. Play again?"
+    )
 
 
 def _port_of(url: str) -> int:

@@ -273,6 +273,11 @@ class Terminal:
         with self._changed:
             return self._screen.shown_cells()[line].get(column, self._screen.default_char)
 
+    def cells(self) -> dict[int, dict[int, pyte.screens.Char]]:
+        """Every cell as shown, by row and column (a blank one is left out): ``cell``'s, at once."""
+        with self._changed:
+            return self._screen.shown_cells()
+
     def dump(self) -> str:
         """The screen as numbered text rows, for a failure's message."""
         return dump(self.lines())

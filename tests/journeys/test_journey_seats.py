@@ -54,8 +54,7 @@ def test_four_players_picked_from_the_setup_screens_list_sit_at_a_whole_table(te
     remember(seats=3)
     term = terminal(size=SIZES[0])
     term.settle("set up a table")
-    term.press("tab", "tab", "tab", "tab")  # from Start, round to the players' select
-    term.press("enter")
+    term.press("enter")  # the players' select has the focus: Enter opens it
     term.settle("Dismiss menu")  # the list is open: 2 to 6, on 3
     term.press("down", "enter")
     term.settle(

@@ -341,8 +341,8 @@ async def test_a_connection_that_never_speaks_is_closed_after_the_hello_timeout(
         protocol.Create(0, "Bea", ("human", "greedy")),
         protocol.Join(-7, "{code}"),
         # Another version may say things this one cannot read: it is still told the version.
-        '{"type": "join", "protocol": 6, "code": "{code}", "name": "Bea", "colour": "red"}',
-        '{"type": "hello", "protocol": 6, "client": "mantis 9.0"}',
+        '{"type": "join", "protocol": NEXT, "code": "{code}", "name": "Bea", "colour": "red"}',
+        '{"type": "hello", "protocol": NEXT, "client": "mantis 9.0"}',
         '{"type": "join", "protocol": 123456789012345678901234567890, "code": "{code}"}',
     ],
     ids=[
@@ -363,6 +363,7 @@ async def test_another_protocol_version_is_told_so_in_one_line_then_closed(
         code = welcome(ann).code
         if not isinstance(frame, str):
             frame = protocol.encode(frame).decode()
+        frame = frame.replace("NEXT", str(V + 1))  # (the version after this one)
         client = await refused(url, frame.replace("{code}", code))
         [error] = client.heard
         assert isinstance(error, protocol.Error) and error.code == protocol.VERSION

@@ -21,7 +21,14 @@ from pathlib import Path
 from random import Random
 
 import msgspec
-from leakkit import FIELDS, SERVER_MESSAGE, STREAM_MESSAGE, leaks, read_frames, unclassified
+from leakkit import (
+    FIELDS,
+    SERVER_MESSAGE,
+    STREAM_MESSAGE,
+    leaks,
+    read_frames,
+    unclassified,
+)
 from netkit import (
     Client,
     create,
@@ -29,6 +36,7 @@ from netkit import (
     heard,
     join,
     play_my_turns,
+    player_id,
     refill,
     running_server,
     turn_to_answer,
@@ -54,6 +62,10 @@ CLOCK = 30
 #: which no table's connection asks: test_net_key_proof.py).  The checker's reading of them
 #: is checked on forged frames instead.
 NEVER_SENT = {Fault, StartFailed, KeepFailed, Talk, protocol.Rekeyed}
+
+
+ASKED = "where it sits"
+"""The frames of a host asking, mid-game, where its key holds seats (``my_tables``)."""
 
 
 def _tag(kind: type) -> str:
@@ -94,10 +106,11 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
     and every tenth with two people is played again at the same table once
     an offer was declined (a few seconds later, on ``clock`` if the server
     runs on one: people answering at once would otherwise flood the server).
-    Every third is rated, its people holding player keys; at the others the
-    people who join, and the spectators at every table, speak protocol
-    versions 1 to 4 in turn (2 at least where they talk, leave or play
-    again); the host speaks the current version, and pings the server.
+    Every third is rated, its people holding player keys (its host asks, mid-game,
+    where its key sits: ``my_tables``); at the others the people who join, and the
+    spectators at every table, speak the protocol's earlier versions in turn (2 at
+    least where they talk, leave or play again); the host speaks the current
+    version, and pings the server.
 
     Returns, per game played at the table, its record, every frame each
     client heard until its record (by client) and how many cards it turned
@@ -125,7 +138,7 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
     code = welcome(host).code
     clients = {"host": host}
     for k in range(1, people):
-        version = 3 if rated else 1 + (n + k) % 4
+        version = 3 if rated else 1 + (n + k) % (protocol.PROTOCOL_VERSION - 1)
         if talks or again or (leaves and k == 1):
             version = max(version, 2)
         opening = {"type": "join", "protocol": version, "code": code, "name": f"P{k} of {n}"}
@@ -147,6 +160,17 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
     async def come_in_late() -> None:
         await host.until(lambda: host.over or host.public.turn >= 3, "a few moves")
         clients["late spectator"] = await watch(url, code, 1 + (n + 1) % 3)
+
+    asked: list[str] = []
+
+    async def ask_where_it_sits(key: str) -> None:
+        """The host asks, mid-game, where its key holds seats (``my_tables``)."""
+        await host.until(lambda: host.over or host.public.turn >= 2, "a few moves")
+        asker = await Client.connect(url, key=key)
+        await asker.send(protocol.MyTables(protocol.PROTOCOL_VERSION, player_id(key) or ""))
+        await asker.next(protocol.YourTables)
+        asked.extend(asker.raw)
+        await asker.close()
 
     await host.send(protocol.Ping(n))
     await host.next(protocol.Pong)
@@ -171,6 +195,8 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
             for k, c in enumerate(seated)
         ]
         late = [come_in_late()] if n % 3 == 0 and not games else []
+        if keys[0] is not None and not games:
+            late.append(ask_where_it_sits(keys[0]))
         await asyncio.gather(*turns, *late)
         for watcher in clients.values():
             await watcher.until(lambda w=watcher: w.over, "the end")
@@ -186,6 +212,8 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
         assert shown and shown == list(record.pile[: len(shown)])
         # Each game's frames: from the end of the one before to the end of this one.
         frames = {name: _since_last_record(c.raw, len(games)) for name, c in clients.items()}
+        if asked and not games:
+            frames[ASKED] = asked
         games.append((record, frames, len(shown)))
         if not again or len(games) == 2:
             break

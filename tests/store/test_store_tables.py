@@ -241,3 +241,32 @@ async def test_a_games_turn_clock_deadline_is_kept_replaced_and_gone_once_over(
     assert (await store.load("BDFH")).game.deadline is None
     with pytest.raises(StoreError):
         await store.set_deadline(game_id, 2, later)  # the game is over
+
+
+async def test_the_tables_a_key_holds_a_seat_at_are_the_live_ones_it_did_not_leave(
+    table_store,
+) -> None:
+    store = table_store.store
+
+    def seats(key: str, *, left: bool = False) -> tuple[StoredSeat, ...]:
+        mine = StoredSeat("Ann", "human", None, "t", left=left, player="ann", key_hash=key)
+        return (mine, StoredSeat("Bea", "human", None, "u", key_hash="bea-key"), SEATS[2])
+
+    waiting = await new_table(store, "BBBB", seats("ann-key"))
+    playing = await new_table(store, "DDDD", seats("ann-key"))
+    await store.start_game(playing, 1)
+    over = await new_table(store, "FFFF", seats("ann-key"))
+    await store.finish_game(await store.start_game(over, 2), 0, [], "record")
+    await new_table(store, "HHHH", seats("ann-key", left=True))  # she left it for good
+    await new_table(store, "KKKK", seats("cal-key"))  # another key's
+    held = await store.tables_held("ann-key", 10)
+    assert [t.id for t in held] == [playing, waiting]  # the newest first
+    assert held[0].state is RoomPhase.PLAYING and held[0].game is not None
+    assert [t.code for t in await store.tables_held("bea-key", 10)] == [
+        "KKKK",
+        "HHHH",
+        "DDDD",
+        "BBBB",
+    ]
+    assert [t.code for t in await store.tables_held("bea-key", 2)] == ["KKKK", "HHHH"]
+    assert await store.tables_held("nobody", 10) == []

@@ -418,11 +418,18 @@ async def test_the_lobby_pages_through_the_tables_and_waits_when_told_to(
             await wait_for(pilot, lambda: "no table" in str(error.render()))
             lobby.query_one("#code").value = codes[0]
             lobby.action_join()
-            await wait_for(pilot, lambda: "your address: try again in" in str(error.render()))
-            # ...and the lobby waits until then, asking nobody meanwhile.
-            lobby.action_join()
-            await wait_for(pilot, lambda: "this address: try again in" in str(error.render()))
-            assert isinstance(app.screen, LobbyScreen)
+            locked = "Too many wrong codes from this address: the server takes no code"
+            await wait_for(pilot, lambda: locked in str(error.render()))
+            # ...and the lobby waits until then, asking nobody meanwhile, a listed table
+            # included, and says so on its message line, counting down.
+            said = str(error.render())
+            lobby.show_error("")
+            lobby.query_one("#tables").focus()
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: locked in str(error.render()))
+            assert isinstance(app.screen, LobbyScreen) and error.display
+            seconds = int(said.split(" s more")[0].rsplit(" ", 1)[1])
+            assert 0 < seconds <= 60
         for host in hosts:
             await host.close()
 

@@ -246,7 +246,8 @@ async def test_files_and_system_messages_show_as_they_are(tmp_path: Path, monkey
         await toasts(pilot, f"Ignored bad settings in {settings_file}")
         await shows(pilot, f"2 players: {HOST} and {BOT}")
         await pilot.press("r")  # resumed: the board calls the seats by their cleaned names
-        await shows(pilot, f"1 {clean_name(HOST)} · human", "2 x · random", "move 4")
+        # (After 4 moves: the 5th is being played.)
+        await shows(pilot, f"1 {clean_name(HOST)} · human", "2 x · random", "move 5")
         await pilot.press("ctrl+p")
         await pilot.press("escape")
         app.push_screen(PastGamesScreen())

@@ -14,6 +14,7 @@ from tuikit import shown, table_of, wait_for
 from mantis.store.paths import settings_path
 from mantis.store.settings import Settings, load_settings
 from mantis.tui.app import MantisApp
+from mantis.tui.screens.confirm import ConfirmScreen
 from mantis.tui.screens.local_play import LocalPlayScreen
 from mantis.tui.screens.settings import SettingsScreen
 from mantis.tui.screens.setup import SetupScreen
@@ -112,13 +113,13 @@ FILES: list[Any] = [
 
 
 def _on_setup(app: MantisApp, other_than: object = None) -> bool:
-    """A setup screen (not ``other_than``) is up and ready: its Start button has the focus."""
+    """A setup screen (not ``other_than``) is up and ready: its first choice has the focus."""
     screen = app.screen
     return (
         isinstance(screen, SetupScreen)
         and screen is not other_than
         and app.focused is not None
-        and app.focused.id == "start"
+        and app.focused.id == "players"
     )
 
 
@@ -152,6 +153,9 @@ async def test_every_remembered_seating_starts_a_table_or_says_why() -> None:
                 started_default = True
             before = app.screen
             app.action_new_game()  # a new setup screen, offering the remembered seats
+            if isinstance(before, LocalPlayScreen):  # (a game in progress: asked, and left)
+                await wait_for(pilot, lambda: shown(app, ConfirmScreen))
+                await pilot.press("y")
             await wait_for(pilot, lambda before=before: _on_setup(app, other_than=before))
             await _start(pilot)
 

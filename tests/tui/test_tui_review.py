@@ -338,6 +338,13 @@ async def test_nothing_to_retry_is_said_and_no_board_opens() -> None:
         await pilot.pause()
         assert app.screen is screen
         assert "nothing to retry" in str(screen.query_one("#list-title").render())
+        # ... and the key bar does not offer it; for a seat with mistakes it does.
+        assert "Retry" not in app_lines(app)[-1]
+        seat = next(s for s in range(3) if mistakes_of(screen.review, s))
+        while screen.focus_seat != seat:
+            await pilot.press("s")
+        await pilot.pause()
+        assert "r Retry mistakes" in app_lines(app)[-1]
 
 
 # ----------------------------------------------------------------- pictures
@@ -389,3 +396,54 @@ def test_review_retry_answered(snap_compare, request) -> None:
 
     assert snap_compare(review_app(sample()), terminal_size=SIZE, run_before=answer_near_best)
     assert_snapshot_table_whole(request)
+
+
+def test_a_loss_is_the_same_figure_on_screen_in_the_text_report_and_in_lines() -> None:
+    # A loss of 8.06 points: once "−8.1" on screen and "-8.0" in `mantis review`.
+    from mantis.lines.review import review_text
+    from mantis.review.report import format_review, loss_points
+
+    assert [loss_points(x) for x in (8.06, 2.97, 7.96, 20.0, 0.3)] == [
+        "8.0",
+        "2.9",
+        "7.9",
+        "20.0",
+        "0.3",
+    ]
+    record = sample()
+    review = review_game(record)
+    decision = next(d for d in review.decisions if d.seat == 0 and d.label == "mistake")
+    odd = replace(decision, loss=8.06)
+    review = replace(review, decisions=tuple(odd if d is decision else d for d in review.decisions))
+    screen = ReviewScreen(record, title="sample", person=0)
+    assert screen._row(odd)[4].plain == "−8.0"
+    text = format_review(review, "Game 1", [0])
+    assert f"move {odd.move + 1:>3}" in text and "-8.0 mistake" in text
+    said = review_text(review, "Game 1", [0])
+    assert "8.0 points lost" in said and "8.1" not in said
+
+
+async def test_an_answers_marks_fit_a_narrow_panel_as_glyphs_with_their_key() -> None:
+    # "★ best, you" once ran off a panel too narrow for it (the retry's, at 100x30).
+    from textual.app import App
+
+    review = review_game(sample())
+    decision = mistakes_of(review, 0)[0]
+    names = ["You", "Bartholomew", "Bea"]
+
+    class Panel(App[None]):
+        def compose(self):
+            chances = OptionChances(id="chances")
+            chances.styles.width = 32  # as wide as the retry's, under the pile
+            chances.styles.height = 9
+            yield chances
+
+    app = Panel()
+    async with app.run_test(size=(40, 12)) as pilot:
+        panel = app.query_one(OptionChances)
+        panel.show(decision, names, answer=decision.best)
+        await pilot.pause()
+        rows = [line.strip(" │") for line in app_lines(app)[1:] if line.strip(" │╰─╯")]
+        assert not any(row.endswith("…") for row in rows), rows  # nothing cut at the edge
+        assert any(row.endswith("% ★●") for row in rows), rows  # best, and your answer
+        assert any("★ best  ● you  ◀ played" in row for row in rows), rows

@@ -86,10 +86,16 @@ async def test_settings_screen_saves_to_disk() -> None:
         # A budget never set is the one every table has by default.
         assert screen.query_one("#bot-timeout").value == f"{DEFAULT_BOT_TIMEOUT:g}"
         screen.query_one("#bot-timeout").value = "soon"
+        screen.query_one("#save").scroll_visible(animate=False)  # (scrolled at 80x24)
+        await pilot.pause()
         await pilot.click("#save")
         await pilot.pause()
         assert app.screen is screen
-        assert "seconds" in str(screen.query_one("#settings-error").render())
+        error = screen.query_one("#settings-error")
+        assert "seconds" in str(error.render())
+        # ... and said where it is seen, the box scrolled to it.
+        box = screen.query_one("#settings-box")
+        assert box.region.contains_region(error.region), (box.region, error.region)
         screen.query_one("#bot-timeout").value = "7.5"
         screen.query_one("#speed").value = "slow"
         await pilot.press("ctrl+s")

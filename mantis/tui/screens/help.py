@@ -7,13 +7,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...engine import NUM_COLOURS
 from ...engine.seat_count import MAX_SEATS, SEAT_COUNTS
 from ...players.registry import BOTS, level_label
 from .. import palette
 from ..level_ratings import rating_text
+from ..widgets.key_footer import KeyFooter
 
 
 def _colour(colour: int) -> str:
@@ -71,8 +72,10 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
         "Odds and coach",
         "Press [b]o [/b]for the odds panel: for the seat to move, the exact chance that "
         "scoring matches, and for each opponent the chance a steal matches and the cards "
-        "it would bring — worked out only from what everyone can see (every played card "
-        "is remembered, so some faces of the top card are impossible). Press [b]c [/b]for "
+        "it would bring — worked out only from what everyone can see. The draw pile then "
+        "gives each colour on the top card's back its chance of being the face: every "
+        "back and face is one card, so a face whose card is face up already (dealt or "
+        "played) cannot come, and its chance is 0. Press [b]c [/b]for "
         "the coach: what the strongest bot would do now, and why.",
     ),
     (
@@ -269,7 +272,7 @@ class HelpScreen(ModalScreen[None]):
             yield Static(_keys_table())
             yield Static("")
             yield Static(CLOSING_NOTE)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#help-box").focus()

@@ -17,11 +17,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ...net.client import OnlineError
 from ...net.server_lists import LeaderPage
 from .. import plain
+from ..widgets.key_footer import KeyFooter
 
 Fetch = Callable[[int], Awaitable[LeaderPage]]
 """Page N (from 1) of the leaderboard; ``OnlineError`` if the server cannot say."""
@@ -82,7 +83,7 @@ class LeaderboardScreen(Screen[None]):
             )
             yield DataTable(id="leaders", cursor_type="row", zebra_stripes=True)
             yield Static(id="leaders-page")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

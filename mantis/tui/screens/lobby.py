@@ -5,44 +5,54 @@ pick one.
 chosen (the oldest with room, or a new one: bots fill it after a wait).  A
 new table has its rules: a turn clock or none, talk on or off.
 
-The lobby lists the server's public tables a page at a time (refreshed
-while it is open; ``[`` and ``]`` or the arrows beside the list turn the
-page), and every way in ends on the table's waiting room.  Whatever the server says no
-to — it cannot be reached, there is no such code, the table is full, it
-speaks another protocol — is said on this screen in one line, and nothing
-typed is lost.  When the server says when to try again (too many wrong
-codes from this address), joining by code waits until then.  "Serve here"
-starts a table server inside this app, for friends who can reach this
-machine.
+Above them, "your games in progress": the tables on this server where this
+app's player key holds a seat, as the server tells the key's owner
+(``net.games_in_progress``); Enter (or ctrl+y, the newest) takes the seat
+back, as after a crash.  The lobby lists the server's public tables a page
+at a time (refreshed while it is open; ``[`` and ``]`` or the arrows beside
+the list turn the page), and every way in ends on the table's waiting room.
+Whatever the server says no to — it cannot be reached, there is no such
+code, the table is full, it speaks another protocol — is said in one line
+on the message line, which stays in sight above the key bar however small
+the terminal, and nothing typed is lost.  When the server says when to try
+again (too many wrong codes from this address), the line counts down and
+joining waits until then.  A list that reaches the server again clears what
+it said when it could not.  "Serve here" starts a table server inside this
+app, for friends who can reach this machine.
 """
 
 from __future__ import annotations
 
+import math
 import time
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static
+from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from ...engine.seat_count import MAX_SEATS, SEAT_COUNTS
 from ...net import protocol
 from ...net.client import OnlineError, TableConnection, check_url, take_seat
 from ...net.codes import read_code
+from ...net.games_in_progress import GameInProgress, games_in_progress
 from ...net.server_lists import LeaderPage, ListedTable, leaderboard, list_tables
-from ...players.registry import level_choices
 from ...players.seat_specs import HUMAN, OPEN, online_seats_problem
+from ...store.player_keys import PlayerKeys
 from ...store.seat_tokens import SeatTokens
 from ...table.names import MAX_NAME_LENGTH, NameRefused, name_to_sit_with
 from .. import plain
-from ..level_ratings import rated, relabel
+from ..level_ratings import bot_choices, rated, relabel
 from ..preferences import Preferences
+from ..widgets.key_footer import KeyFooter
 
 #: Seconds between two looks at the server's list of tables.
 REFRESH_EVERY = 3.0
+
 #: The turn clocks a new table may have: (label, seconds per move or None).
 CLOCKS: tuple[tuple[str, int | None], ...] = (
     ("No clock", None),
@@ -56,7 +66,7 @@ CLOCKS: tuple[tuple[str, int | None], ...] = (
 def _seat_choices(players: int) -> list[tuple[str, str]]:
     """An open seat, or a bot per level with its rating at a table of ``players``."""
     return [("Open seat", OPEN)] + [
-        (rated(f"{label} bot", bot, players), bot) for label, bot in level_choices()
+        (rated(f"{label} bot", bot, players), bot) for label, bot in bot_choices()
     ]
 
 
@@ -65,9 +75,10 @@ class LobbyScreen(Screen[None]):
 
     CSS_PATH = "lobby.tcss"
     BINDINGS = [
+        Binding("ctrl+y", "take_back", "Your game"),
         Binding("ctrl+g", "play_now", "Play now"),
         Binding("ctrl+r", "refresh", "Refresh"),
-        Binding("ctrl+l", "leaderboard", "Leaderboard"),
+        Binding("ctrl+l", "leaderboard", "Leaders"),
         Binding("escape", "back", "Back"),
         Binding("left_square_bracket", "turn_page(-1)", "Previous page", show=False),
         Binding("right_square_bracket", "turn_page(1)", "Next page", show=False),
@@ -88,14 +99,20 @@ class LobbyScreen(Screen[None]):
             super().__init__()
             self.lobby = lobby
 
-    def __init__(self, prefs: Preferences, tokens: SeatTokens) -> None:
+    def __init__(
+        self, prefs: Preferences, tokens: SeatTokens, keys: PlayerKeys | None = None
+    ) -> None:
         """The lobby, filled in from ``prefs`` (which keep what is typed for next time).
 
-        ``tokens`` are the seats this app holds at online tables.
+        ``tokens`` are the seats this app holds at online tables, ``keys`` its
+        player keys (whose tables the server is asked for).
         """
         super().__init__()
         self.prefs = prefs
         self.tokens = tokens
+        self.keys = keys if keys is not None else PlayerKeys()
+        self.mine: list[GameInProgress] = []
+        """This app's games in progress on the server, as it last said."""
         self.tables: list[ListedTable] = []
         self.page = 1
         """The page of the server's public tables shown (from 1)."""
@@ -103,6 +120,12 @@ class LobbyScreen(Screen[None]):
         self.busy = False
         self.not_before = 0.0
         """``time.monotonic()`` before which the server asked not to be asked by code again."""
+        self._said_by_list = False
+        """The message line says why the list could not be had (cleared once it can)."""
+        self._error_shown = False
+        """The message line says what went wrong (ctrl+r clears it, and looks again)."""
+        self._keys_pressed = False
+        """A key was pressed here (then your games in progress never take the focus)."""
 
     def compose(self) -> ComposeResult:
         settings = self.prefs.settings
@@ -128,6 +151,11 @@ class LobbyScreen(Screen[None]):
                     max_length=MAX_NAME_LENGTH,
                     compact=True,
                 )
+            with Horizontal(id="mine-head"):
+                yield Static(
+                    "Your games in progress · Enter takes your seat back", classes="section"
+                )
+            yield DataTable(id="mine", cursor_type="row", zebra_stripes=True)
             with Horizontal(classes="row"):
                 yield Label("Play now", classes="label")
                 yield Select(
@@ -203,8 +231,10 @@ class LobbyScreen(Screen[None]):
                     yield Button("◀", id="previous-page", compact=True)
                     yield Button("▶", id="next-page", compact=True)
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
-            yield Static(id="lobby-error")
-        yield Footer()
+            yield Static(id="no-tables", classes="note")
+        # The message line: outside the form, so it is in sight however small the terminal.
+        yield Static(id="lobby-error")
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         if self.prefs.still:
@@ -212,10 +242,13 @@ class LobbyScreen(Screen[None]):
                 field.cursor_blink = False
         table = self.query_one("#tables", DataTable)
         table.add_columns("Code", "State", "Clock", "Moves", "Seats")
+        self.query_one("#mine", DataTable).add_columns("Code", "State", "Moves", "Seats")
+        self._show_mine([])
         self._show_seats()
-        self.action_refresh()
+        self._refresh()
+        self._find_mine()
         if not self.prefs.still:
-            self.set_interval(REFRESH_EVERY, self.action_refresh)
+            self.set_interval(REFRESH_EVERY, self._refresh)  # (the list alone, saying nothing)
 
     # ------------------------------------------------------------------ the form
 
@@ -255,7 +288,16 @@ class LobbyScreen(Screen[None]):
         )
 
     def show_error(self, message: str) -> None:
-        self.query_one("#lobby-error", Static).update(plain.content(message))
+        """Say what went wrong on the message line ("" clears it)."""
+        self.show_note(message)
+        self._error_shown = bool(message)
+
+    def show_note(self, message: str) -> None:
+        """Say how things stand on the message line ("Connecting…")."""
+        self._said_by_list = self._error_shown = False
+        line = self.query_one("#lobby-error", Static)
+        line.update(plain.content(message))
+        line.display = bool(message)
 
     # ------------------------------------------------------------------ going in
 
@@ -320,12 +362,11 @@ class LobbyScreen(Screen[None]):
                 "Type the table's code (four letters like KXQD; twelve for a private table)."
             )
             return
-        wait = self.not_before - time.monotonic()
-        if wait > 0:
-            self.show_error(f"Too many wrong codes from this address: try again in {wait:.0f} s.")
+        if self._locked_out():
             return
-        if watch:
-            self._go(url, protocol.Watch(protocol.PROTOCOL_VERSION, code))
+        if watch:  # (under the name typed, if any: the one spectators talk under)
+            typed = self.query_one("#online-name", Input).value.strip()[:MAX_NAME_LENGTH]
+            self._go(url, protocol.Watch(protocol.PROTOCOL_VERSION, code, typed))
             return
         name = self._typed_name()
         if name is None:
@@ -353,23 +394,124 @@ class LobbyScreen(Screen[None]):
         if self.busy:
             return
         self.busy = True
-        self.show_error("Connecting…")
+        self.show_note("Connecting…")
         try:
             connection = await take_seat(url, opening, self.tokens)
         except OnlineError as exc:
             if exc.retry_after is not None:
                 self.not_before = time.monotonic() + exc.retry_after
-            self.show_error(_with_a_hint(exc))
+                self._locked_out()  # said in the lobby's words, counted down
+                self.set_timer(1.0, self._count_down)
+            else:
+                self.show_error(_with_a_hint(exc))
             return
         finally:
             self.busy = False
         self.show_error("")
         self.post_message(self.Seated(self, connection))
 
+    def _locked_out(self) -> bool:
+        """Whether the server asked not to be asked by code yet: then the line says how long."""
+        wait = self.not_before - time.monotonic()
+        if wait <= 0:
+            return False
+        self.show_error(
+            f"Too many wrong codes from this address: the server takes no code, not even a "
+            f"listed table's, for {math.ceil(wait)} s more."
+        )
+        return True
+
+    def _count_down(self) -> None:
+        """Count the wait down on the message line, each second, while it is said there."""
+        said = str(self.query_one("#lobby-error", Static).render())
+        if not said.startswith("Too many wrong codes"):
+            return
+        if self._locked_out():
+            self.set_timer(1.0, self._count_down)
+        else:
+            self.show_note("The server takes codes again: try once more.")
+
+    # ------------------------------------------------------------------ your games
+
+    def on_key(self) -> None:
+        self._keys_pressed = True
+
+    @work(exclusive=True, group="lobby-mine")
+    async def _find_mine(self) -> None:
+        """Ask the server where this app's key holds seats, and list them."""
+        try:
+            url = check_url(self.query_one("#server", Input).value.strip())
+        except ValueError:
+            return  # (said by the public list)
+        try:
+            mine = await games_in_progress(url, self.keys, self.tokens)
+        except OnlineError as exc:
+            if exc.code not in ("unreachable", "bad_reply"):  # (those: said by the public list)
+                self.show_error(f"Your games in progress: {exc}")
+            mine = ()
+        self._show_mine(list(mine))
+
+    def _show_mine(self, mine: list[GameInProgress]) -> None:
+        try:
+            view = self.query_one("#mine", DataTable)
+        except NoMatches:
+            return  # (the lobby closed while the server was asked)
+        self.mine = mine
+        view.clear()
+        for game in mine:
+            held = game.table
+            state = held.state if held.state == "waiting" else f"playing game {held.game}"
+            if game.token is None:
+                state += " · seat taken elsewhere"
+            cells = (game.code, state, str(held.moves), ", ".join(game.others()))
+            view.add_row(*(plain.rich(cell) for cell in cells), key=held.code)
+        shown = bool(mine)
+        first = not view.display and shown
+        view.display = shown
+        self.query_one("#mine-head").display = shown
+        if first and not self._keys_pressed and self.focused is self.query_one("#server"):
+            # Back after a crash: Enter takes the seat back at once (never the focus of
+            # someone who has pressed a key here already).
+            view.focus()
+        self.refresh_bindings()
+
+    @on(DataTable.RowSelected, "#mine")
+    def _on_mine_picked(self, event: DataTable.RowSelected) -> None:
+        game = next((g for g in self.mine if g.table.code == event.row_key.value), None)
+        if game is not None:
+            self._take_back(game)
+
+    def action_take_back(self) -> None:
+        """Take back the seat of the newest game in progress (the list's first)."""
+        if self.mine:
+            self._take_back(self.mine[0])
+
+    def _take_back(self, game: GameInProgress) -> None:
+        url = self._server_url()
+        if url is None:
+            return
+        if game.token is None:
+            # What takes the seat back (its token) is kept where the seat was taken.
+            self.query_one("#code", Input).value = game.code
+            self.show_error(
+                f"Your seat at {game.code} was taken on another computer: take it back "
+                "there. From here you may watch it (Watch)."
+            )
+            return
+        name = self.tokens.name(url, game.table.code) or ""
+        join = protocol.Join(protocol.PROTOCOL_VERSION, game.table.code, name, game.token)
+        self._go(url, join)
+
+    def on_screen_resume(self) -> None:
+        self._find_mine()  # back from a table: its game may be over, or another begun
+
     # ------------------------------------------------------------------ the list
 
     def action_refresh(self) -> None:
+        if self._error_shown:
+            self.show_error("")  # (said again if the server still cannot be reached)
         self._refresh()
+        self._find_mine()
 
     def action_turn_page(self, step: int) -> None:
         """Show the next (``step`` 1) or previous (-1) page of the server's tables."""
@@ -396,8 +538,12 @@ class LobbyScreen(Screen[None]):
         except OnlineError as exc:
             if not self.busy:
                 self.show_error(_with_a_hint(exc))
+                self._said_by_list = True
             self._show_tables([])
+            self.query_one("#no-tables").display = False
             return
+        if self._said_by_list:  # the server answers now: what was said of it is past
+            self.show_error("")
         if listed.page > listed.pages:  # tables went away: the last page there is now
             self.page = listed.pages
             self.action_refresh()
@@ -425,8 +571,16 @@ class LobbyScreen(Screen[None]):
             view.add_row(*(plain.rich(cell) for cell in cells), key=listed.code)
         if tables:
             view.move_cursor(row=min(max(cursor, 0), len(tables) - 1))
+        view.display = bool(tables)
+        none = self.query_one("#no-tables", Static)
+        none.display = not tables
+        none.update(
+            "No public tables here yet: Play now (ctrl+g) finds you one, Create opens one, "
+            "or Join takes a friend's code."
+        )
 
     @on(Button.Pressed, "#refresh")
+    @on(Input.Submitted, "#server")
     def _on_refresh(self) -> None:
         self.show_error("")
         self.action_refresh()
@@ -438,7 +592,7 @@ class LobbyScreen(Screen[None]):
     def serving(self, url: str) -> None:
         """A server runs in this app at ``url``: list its tables."""
         self.query_one("#server", Input).value = url
-        self.show_error(f"Serving at {url} on this computer while Mantis runs.")
+        self.show_note(f"Serving at {url} on this computer while Mantis runs.")
         self.action_refresh()
 
     def action_leaderboard(self) -> None:
@@ -457,6 +611,11 @@ class LobbyScreen(Screen[None]):
     @on(Button.Pressed, "#leaders")
     def _on_leaders(self) -> None:
         self.action_leaderboard()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "take_back":
+            return bool(self.mine)
+        return True
 
     def action_back(self) -> None:
         self.dismiss(None)

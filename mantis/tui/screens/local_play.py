@@ -85,7 +85,7 @@ class LocalPlayScreen(PlayScreen):
         parts = [
             "MANTIS",
             f"seed {seed}",
-            f"move {self.state.turn}",
+            self.move_part(),
             f"target {self.state.target}",
             f"speed {self.prefs.speed}",
         ]

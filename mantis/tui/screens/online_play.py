@@ -48,6 +48,7 @@ from ...table.names import YOU
 from ...table.narration import talk_line
 from .. import plain
 from ..heard import Heard, connection_note, listener
+from ..level_ratings import provisional_key
 from ..preferences import Preferences
 from ..widgets.game_log import GameLog
 from ..widgets.turn_banner import TurnBanner
@@ -223,10 +224,12 @@ class OnlinePlayScreen(PlayScreen):
     def status_parts(self) -> list[str]:
         code = shown_code(self.online.code) if self.online.code else "?"
         where = f"online {code}" if self.online.seat is not None else f"watching {code}"
-        parts = ["MANTIS", where, f"move {self.state.turn}", f"target {self.state.target}"]
+        parts = ["MANTIS", where, self.move_part(), f"target {self.state.target}"]
         if self.connection:
             parts.append(self.connection)
-        return parts
+        room, ratings = self.seating.room, self.seating.ratings
+        key = provisional_key(seat_rating(ratings, room, s) for s in range(self.state.players))
+        return [*parts, key] if key else parts
 
     def result_note(self) -> str | None:
         moves = f"{self.result.turns} moves" if self.result is not None else ""

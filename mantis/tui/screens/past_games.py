@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 from textual.worker import Worker, WorkerState
 
 from ...engine import GameRecord
@@ -18,6 +18,7 @@ from ...table.credit import A_BOT, credited_names, stand_ins_of
 from ...table.narration import join_names
 from .. import plain
 from ..stats_reading import BUSY_NOTE, StatsBusy, read_patiently
+from ..widgets.key_footer import KeyFooter
 
 #: Games listed at most (the newest).
 LIMIT = 500
@@ -128,7 +129,7 @@ class PastGamesScreen(Screen[None]):
             )
             yield Static("Reading the past games…", id="loading", classes="note")
             yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

@@ -462,7 +462,13 @@ class PlayScreen(BoardScreen):
 
     def status_parts(self) -> list[str]:
         """The status line's parts (a subclass's own, then the move and the target)."""
-        return ["MANTIS", f"move {self.state.turn}", f"target {self.state.target}"]
+        return ["MANTIS", self.move_part(), f"target {self.state.target}"]
+
+    def move_part(self) -> str:
+        """The move, numbered as the log numbers it: the one being played while its card is
+        still to turn ("move 3" after two), else the last one played."""
+        state = self.state
+        return f"move {state.turn + (1 if state.top_back is not None else 0)}"
 
     def _update_status(self) -> None:
         text = " · ".join(self.status_parts())

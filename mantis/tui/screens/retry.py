@@ -25,12 +25,14 @@ from ...engine import Action
 from ...players.clock import SYSTEM_CLOCK, Clock
 from ...players.coach import percent
 from ...review import GameReview
+from ...review.report import loss_points
 from ...review.retry import ACCEPTED_WITHIN, Answer, Drill
 from ...table import moves_of
 from ..preferences import Preferences
 from ..widgets.coach_bar import CoachBar
 from ..widgets.odds_panel import OddsPanel
 from ..widgets.option_chances import OptionChances, option_name
+from ..widgets.turn_banner import TurnBanner
 from .board import BOARD_CSS, BoardScreen
 from .play import PlayScreen
 
@@ -124,7 +126,7 @@ class RetryScreen(PlayScreen):
         text = Text()
         text.append(f"Move {decision.move + 1}: ", style="bold")
         text.append(
-            f"{article} {label} in the game (−{decision.loss:.1f} points). "
+            f"{article} {label} in the game (−{loss_points(decision.loss)} points). "
             f"Find a choice within {ACCEPTED_WITHIN:g} points of the best. "
             "a shows the answer."
         )
@@ -158,27 +160,30 @@ class RetryScreen(PlayScreen):
                 mine = self.decision.options[answer.option]
                 text.append(
                     f"{_doing(action, names)} ({percent(mine.win)}) is within "
-                    f"{answer.loss:.1f} points of the best, "
+                    f"{loss_points(answer.loss)} points of the best, "
                     f"{_doing(best.action, names)} ({percent(best.win)}). "
                 )
             if not first:
                 text.append("(Not counted as solved: the first answer counts.) ", style="dim")
             text.append(self._onwards())
             self._reveal()
-            self._follow_turn_done()
+            self._follow_turn_done("✓ ACCEPTED")
         else:
             text.append("✗ Not this one: ", style="bold red")
             text.append(
-                f"{_doing(action, names)} gives up {answer.loss:.1f} points of winning "
+                f"{_doing(action, names)} gives up {loss_points(answer.loss)} points of winning "
                 "chance. Choose again, or a shows the answer."
             )
             self._follow_turn(self.decision.seat)  # the controls come alive again
         self._say(text)
         self._update_status()
 
-    def _follow_turn_done(self) -> None:
-        """The position is done with: no more choices (the buttons go), on to the next."""
+    def _follow_turn_done(self, verdict: str) -> None:
+        """The position is done with (``verdict``, for the banner): no more choices (the
+        buttons go), on to the next."""
         self.waiting = self.target = None
+        onwards = "next position" if self.number < len(self.drill.round) else "back to the review"
+        self.query_one(TurnBanner).show_done(f"{verdict} · n: {onwards}")
         self._update_controls()
         # The verdict says what comes next: the row of buttons and hint gives its room
         # to the chances under the pile.
@@ -206,7 +211,7 @@ class RetryScreen(PlayScreen):
         text.append(f"{_doing(best.action, self.names)} ({percent(best.win)}). {self._onwards()}")
         self._say(text)
         self._reveal()
-        self._follow_turn_done()
+        self._follow_turn_done("■ THE ANSWER")
         self._update_status()
 
     def _onwards(self) -> str:

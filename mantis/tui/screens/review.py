@@ -20,7 +20,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 from textual.worker import Worker, WorkerState
 
 from ...engine import GameRecord
@@ -30,6 +30,7 @@ from ...review.report import (
     ADJUSTED_MEANS,
     LUCK_MEANS,
     adjusted_points,
+    loss_points,
     result_word,
     signed_points,
     verdict,
@@ -39,6 +40,7 @@ from ...table.names import clean_name
 from ...table.narration import possessive
 from .. import plain
 from ..widgets.chart import Chart
+from ..widgets.key_footer import KeyFooter
 from ..widgets.option_chances import LABEL_STYLES, option_name
 
 
@@ -184,7 +186,7 @@ class ReviewScreen(Screen[None]):
             yield Chart(id="chart")
             yield Static(id="list-title")
             yield DataTable(id="decisions", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.add_class("-loading")
@@ -245,6 +247,7 @@ class ReviewScreen(Screen[None]):
         chart = chances_chart(review, self.listed_seats, top=seat, legend=False)
         self.query_one(Chart).show(*chart)
         self._fill_list()
+        self.refresh_bindings()  # Retry is offered for a seat with something to retry
 
     def _fill_list(self) -> None:
         review = self.review
@@ -301,14 +304,15 @@ class ReviewScreen(Screen[None]):
             best_cell = plain.rich(
                 f"{option_name(best.action, names)} {percent(best.win)}", no_wrap=True
             )
+        lost = f"−{loss_points(decision.loss)}"
         if decision.label is not None:
             label = Text(decision.label, style=LABEL_STYLES[decision.label])
-            loss = Text(f"−{decision.loss:.1f}", style=LABEL_STYLES[decision.label])
+            loss = Text(lost, style=LABEL_STYLES[decision.label])
         elif not decision.real:
             label, loss = Text("no real choice", style="dim"), Text("")
         else:
             label = Text("")
-            loss = Text("" if decision.chosen == decision.best else f"−{decision.loss:.1f}")
+            loss = Text("" if decision.chosen == decision.best else lost)
         seat = Text(no_wrap=True)
         seat.append(f"{decision.seat + 1} ", style=f"bold {seat_colour(decision.seat)}")
         seat.append(plain.visible(names[decision.seat]))
@@ -319,7 +323,10 @@ class ReviewScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("open", "every_seat", "next_seat", "retry"):
-            return self.review is not None
+            if self.review is None:
+                return False
+            if action == "retry":  # (not offered where the list says there is nothing to retry)
+                return bool(mistakes_of(self.review, self.focus_seat))
         return True
 
     @on(DataTable.RowSelected)

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical
+from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
@@ -19,6 +19,7 @@ from ...store import Settings
 from ...store.player_keys import KeyFileError, PlayerKeys
 from ...store.setting_kinds import Declared, Number, OneOf, Switch, declared
 from .. import plain
+from ..widgets.key_footer import KeyFooter
 
 #: The options of a setting that is on or off.
 ON_OFF = (("on", True), ("off", False))
@@ -46,9 +47,10 @@ class SettingsScreen(ModalScreen[Settings | None]):
         background: $background 60%;
     }
     #settings-box {
-        width: 60;
+        width: 62;
         max-width: 100%;
         height: auto;
+        max-height: 100%;
         border: round $accent;
         border-title-align: center;
         background: $surface;
@@ -110,7 +112,8 @@ class SettingsScreen(ModalScreen[Settings | None]):
         """The settings the form shows, in the order they are declared (those with a label)."""
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="settings-box") as box:
+        # Scrolled within when the terminal is short, above the settings' own key bar.
+        with VerticalScroll(id="settings-box") as box:
             box.border_title = "Settings"
             with Grid(id="settings-grid"):
                 for name, declaration in self.form.items():
@@ -130,6 +133,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
             with Horizontal(id="settings-buttons"):
                 yield Button("Cancel", id="cancel", compact=True)
                 yield Button("Save", id="save", variant="primary", compact=True)
+        yield KeyFooter()
 
     def _field(self, name: str, declaration: Declared) -> ComposeResult:
         """A setting's label and its widget, as its kind asks: on/off, one of its choices
@@ -165,9 +169,9 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 changes[name] = kind.read((int if kind.whole else float)(widget.value.strip()))
             except ValueError:  # not a number, or out of its bounds (BadSetting)
                 about = declaration.about
-                self.query_one("#settings-error", Static).update(
-                    f"{about[:1].upper()}{about[1:]} is {kind.words}."
-                )
+                error = self.query_one("#settings-error", Static)
+                error.update(f"{about[:1].upper()}{about[1:]} is {kind.words}.")
+                self.call_after_refresh(error.scroll_visible, animate=False)  # (a short terminal)
                 return
         self.dismiss(self.settings.with_changes(**changes))
 

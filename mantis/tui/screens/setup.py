@@ -20,7 +20,7 @@ from ...players.seat_specs import HUMAN
 from ...table.names import MAX_NAME_LENGTH
 from ...table.seating import DEFAULT_NAMES, SeatingError, check_names, default_names
 from .. import plain
-from ..level_ratings import rated, relabel
+from ..level_ratings import rated_bots, relabel
 from ..widgets.chosen_select import ChosenSelect
 from ..widgets.key_footer import KeyFooter
 from .styled_at_mount import StyledAtMount
@@ -31,11 +31,8 @@ DEFAULT_PLAYERS = 3
 def _choices(extra: Sequence[str], players: int) -> list[tuple[str | Content, str]]:
     """What a seat can be: a human, a bot per level (with its rating at ``players`` seats),
     and any bot remembered."""
-    options: list[tuple[str | Content, str]] = [("Human", HUMAN)]
-    known = set()
-    for label, bot in level_choices():
-        options.append((rated(f"Bot · {label} ({bot})", bot, players), bot))
-        known.add(bot)
+    options: list[tuple[str | Content, str]] = [("Human", HUMAN), *rated_bots(players)]
+    known = {bot for _, bot in options}
     for bot in extra:
         if bot not in known:
             options.append((plain.content(f"Bot · {bot}"), bot))
@@ -59,7 +56,9 @@ class SetupScreen(StyledAtMount, Screen[None]):
 
     # Its styles are in setup.tcss, which the app loads at start: a screen's own
     # CSS_PATH is read when it is first shown, and that parses every style again.
-    AUTO_FOCUS = "#start"
+    # The first choice has the focus (Enter opens it), never Start: Enter alone would deal
+    # a table nobody chose.  ctrl+s starts from anywhere.
+    AUTO_FOCUS = "#players"
     # o, g and t are not shown in the footer: the form's own buttons say them (Play
     # online, Past games, Statistics), and each key shown there is paid for before the
     # first frame (about 13M instructions each, of some 1,800M).

@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from ...follow.stats_report import (
@@ -27,6 +27,7 @@ from ...store.stats import PlayerStats, StatsError, Tally
 from .. import plain
 from ..stats_reading import BUSY_NOTE, StatsBusy, read_patiently
 from ..widgets.chart import Chart
+from ..widgets.key_footer import KeyFooter
 
 
 def _percent(tally: Tally) -> str:
@@ -107,7 +108,7 @@ class StatsScreen(Screen[None]):
         with VerticalScroll(id="stats", can_focus=True):
             yield Static("MANTIS · statistics", classes="title")
             yield Static("Reading the statistics…", id="loading", classes="note")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self._read()

@@ -26,7 +26,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Select, Static
+from textual.widgets import Button, DataTable, Select, Static
 
 from ...follow import changes
 from ...follow.online_table import Listener
@@ -34,15 +34,10 @@ from ...follow.presence import OPEN_SEAT, presence_label
 from ...follow.seat_ratings import seat_rating, table_rating
 from ...net import protocol
 from ...net.codes import shown_code
-from ...players.registry import level_choices
 from .. import plain
 from ..heard import Heard, connection_note, listener
-from ..level_ratings import rated, relabel
-
-
-def bot_choices(players: int | None) -> list[tuple[str, str]]:
-    """A bot per level, with its rating at the table's size (the one its seats show)."""
-    return [(rated(f"Bot · {label} ({bot})", bot, players), bot) for label, bot in level_choices()]
+from ..level_ratings import provisional_key, rated_bots, relabel
+from ..widgets.key_footer import KeyFooter
 
 
 class RoomLink(Protocol):
@@ -168,7 +163,7 @@ class WaitingRoomScreen(Screen[None]):
                 with Horizontal(classes="controls-row"):
                     self._rated_for = len(self.room.seats) if self.room is not None else None
                     yield Select(
-                        bot_choices(self._rated_for),
+                        rated_bots(self._rated_for),
                         value="greedy",
                         allow_blank=False,
                         id="bot-level",
@@ -181,7 +176,7 @@ class WaitingRoomScreen(Screen[None]):
                     yield Button("Start the game", id="start", variant="success", compact=True)
             yield Static(id="room-note")
             yield Static(id="room-error")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
@@ -236,7 +231,7 @@ class WaitingRoomScreen(Screen[None]):
         # The seats' ratings are at the table's size: so are the ones offered to add.
         if self._rated_for != len(room.seats):
             self._rated_for = len(room.seats)
-            relabel(self.query_one("#bot-level", Select), bot_choices(self._rated_for))
+            relabel(self.query_one("#bot-level", Select), rated_bots(self._rated_for))
         table = self.query_one(DataTable)
         cursor = table.cursor_row
         table.clear()
@@ -272,7 +267,9 @@ class WaitingRoomScreen(Screen[None]):
             return "The game is starting…"
         ratings = self.seating.ratings
         why = f"{ratings.why}.\n" if ratings is not None and ratings.why else ""
-        return why + self._waiting_note(room)
+        shown = (seat_rating(ratings, room, s) for s in range(len(room.seats)))
+        key = provisional_key(shown, why=True)
+        return why + self._waiting_note(room) + (f"\nA {key}." if key else "")
 
     def _waiting_note(self, room: protocol.RoomState) -> str:
         waiting = sum(1 for seat in room.seats if not seat.taken)

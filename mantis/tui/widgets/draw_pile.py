@@ -31,7 +31,7 @@ class DrawPile(Widget):
     """The card being revealed and where it went, e.g. (card, "Ann's tank")."""
     faces: reactive[tuple[tuple[int, str], ...] | None] = reactive(None, layout=True)
     """With the odds shown: each back colour with its chance of being the face
-    ("1/2", or "seen" when that card was already played)."""
+    ("1/2", or "0" when that card is face up already: dealt or played)."""
 
     def on_mount(self) -> None:
         self.border_title = "Draw pile"
@@ -53,7 +53,7 @@ class DrawPile(Widget):
             for colour, label in self.faces:
                 text.append_text(palette.chip(colour))
                 text.append(" ")
-                text.append(label, style="dim strike" if label == "seen" else "bold")
+                text.append(label, style="dim" if label == "0" else "bold")
                 text.append(" ")
         elif self.top_back is not None:
             text.append("Top back ")

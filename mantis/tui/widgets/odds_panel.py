@@ -22,6 +22,8 @@ from .. import plain
 if TYPE_CHECKING:
     from ...players.odds import Odds
 
+#: A face that cannot be the top card's: its card (one card a back and face) is face up.
+IMPOSSIBLE = "0"
 #: From this inner width the exact fractions are shown next to the percentages.
 FRACTIONS_WIDTH = 34
 
@@ -31,10 +33,11 @@ def _fraction(p: Fraction) -> str:
 
 
 def face_labels(view: View) -> tuple[tuple[int, str], ...] | None:
-    """Each colour on the top card's back with its exact chance, or "seen".
+    """Each colour on the top card's back with its exact chance ("1/2"; "0" for a face
+    whose card is face up already).
 
-    A card already played cannot be on top, which is how counting rules
-    faces out.  ``None`` once the pile is empty.
+    A card already dealt or played cannot be on top, which is how counting
+    rules faces out.  ``None`` once the pile is empty.
     """
     from ...players.odds import odds_for
 
@@ -43,7 +46,7 @@ def face_labels(view: View) -> tuple[tuple[int, str], ...] | None:
         return None
     possible = dict(odds.faces)
     return tuple(
-        (colour, _fraction(possible[colour]) if colour in possible else "seen")
+        (colour, _fraction(possible[colour]) if colour in possible else IMPOSSIBLE)
         for colour in BACKS[view.top_back]
     )
 

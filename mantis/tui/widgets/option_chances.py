@@ -40,16 +40,19 @@ def loss_text(decision: Decision, *, short: bool = False) -> tuple[str, str]:
 
     ``short``: the fewest words ("−25.0 blunder", "no real choice").
     """
+    from ...review.report import loss_points
+
     if not decision.real:
         return ("no real choice" if short else "no real choice: every option within 1 point"), "dim"
     if decision.chosen == decision.best or decision.loss < 0.05:
         return "the best choice", "bold"
     if decision.label is None:
-        return f"−{decision.loss:.1f} points", ""
+        return f"−{loss_points(decision.loss)} points", ""
     if short:
-        return f"−{decision.loss:.1f} {decision.label}", LABEL_STYLES[decision.label]
+        return f"−{loss_points(decision.loss)} {decision.label}", LABEL_STYLES[decision.label]
     article = "an" if decision.label == "inaccuracy" else "a"
-    return f"{article} {decision.label} (−{decision.loss:.1f})", LABEL_STYLES[decision.label]
+    lost = loss_points(decision.loss)
+    return f"{article} {decision.label} (−{lost})", LABEL_STYLES[decision.label]
 
 
 class OptionChances(Widget):
@@ -114,33 +117,47 @@ class OptionChances(Widget):
         tail = [Text(f"played: {words}", style=style)] if self.played else []
         if self.note:
             tail.append(Text(self.note, style="dim"))
-        rows = self._rows(decision)
+        rows, glyphs = self._rows(decision)
+        if glyphs:  # the marks as glyphs alone: their key under the rows
+            tail.insert(0, self._key(decision, played=False))
         if self.size.height and len(rows) + len(tail) > self.size.height:
             # Too many options for the room (a big table in a small terminal): they
             # flow, several to a line, marked with the glyphs alone, then one line
             # with the key to the glyphs and what the choice played cost.
             rows = self._flowing(decision)
-            key = Text("★ best", style="dim")
-            if self.answer is not None:
-                key.append("  ● you", style="dim")
-            if self.played:
-                words, style = loss_text(decision, short=True)
-                key.append(f"  ◀ {words}", style=style or "dim")
-            tail = [key]
+            tail = [self._key(decision, played=self.played)]
         # One line per row: a name too long is cut, never wrapped onto the next row.
         return Text("\n", no_wrap=True, overflow="ellipsis").join([*rows, *tail])
+
+    def _key(self, decision: Decision, *, played: bool) -> Text:
+        """The key to the glyphs: "★ best  ● you", and with ``played`` what the choice cost."""
+        key = Text("★ best", style="dim", no_wrap=True, overflow="ellipsis")
+        if self.answer is not None:
+            key.append("  ● you", style="dim")
+        if played:
+            words, style = loss_text(decision, short=True)
+            key.append(f"  ◀ {words}", style=style or "dim")
+        elif self.played:
+            key.append("  ◀ played", style="dim")
+        return key
 
     def _label(self, option: int) -> str:
         assert self.decision is not None
         return plain.visible(option_name(self.decision.options[option].action, self.names))
 
-    def _rows(self, decision: Decision) -> list[Text]:
-        """A row per option: its name, its chance, and what it was (best, yours, played)."""
+    def _rows(self, decision: Decision) -> tuple[list[Text], bool]:
+        """A row per option: its name, its chance, and what it was (best, yours, played);
+        and whether the marks are glyphs alone (their words would not fit the row)."""
         from ...players.coach import percent
 
         width = max(self.size.width, 20)
         labels = [self._label(i) for i in range(len(decision.options))]
         label_width = max(8, min(max(map(len, labels)), 16, width - 16))
+        marked = [self._marks(decision, i) for i in range(len(decision.options))]
+        # "★ best, played": the first glyph says enough; and where a row's marks in words
+        # would not fit, the glyphs alone ("★●"), their key under the rows.
+        words = [", ".join([*named[:1], *(mark[2:] for mark in named[1:])]) for named in marked]
+        glyphs = any(label_width + 5 + 1 + len(text) > width for text in words if text)
         rows = []
         for i, option in enumerate(decision.options):
             line = Text(no_wrap=True, overflow="ellipsis")
@@ -150,13 +167,11 @@ class OptionChances(Widget):
             best = i == decision.best
             line.append(f"{label:<{label_width}}", style="bold" if best else "")
             line.append(f"{percent(option.win):>5}", style="bold" if best else "")
-            # "★ best, played": the first glyph says enough.
-            named = self._marks(decision, i)
-            marks = ", ".join([*named[:1], *(mark[2:] for mark in named[1:])])
+            marks = "".join(mark[0] for mark in marked[i]) if glyphs else words[i]
             if marks:
                 line.append(f" {marks}", style="bold green" if best else "")
             rows.append(line)
-        return rows
+        return rows, glyphs
 
     def _flowing(self, decision: Decision) -> list[Text]:
         """The options side by side as "Steal Ann 21%◀", as many to a line as fit."""

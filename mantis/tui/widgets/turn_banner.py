@@ -60,8 +60,12 @@ class TurnBanner(Static):
 
     def show_over(self, text: str) -> None:
         """Announce the end of the game."""
+        self.show_done(f"■ {text}")
+
+    def show_done(self, text: str) -> None:
+        """Say that nobody is to move here any more, and why (``text``, as it is shown)."""
         self.set_classes_for(human=False, extra=False, over=True)
-        self._show(f"■ {text}", "")
+        self._show(text, "")
 
     def show_clock(self, seconds: int | None, *, urgent: bool = False) -> None:
         """The seconds the seat to move has left (None: no clock runs); ``urgent``: the
