@@ -61,7 +61,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
     }
     #settings-grid {
         grid-size: 2;
-        grid-columns: 20 1fr;
+        grid-columns: 22 1fr;  /* the longest label, "Table talk online (h)", whole */
         grid-rows: 1;
         grid-gutter: 1 0;
         height: auto;
