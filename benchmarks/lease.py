@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from servicekit import PostgresCluster, RedisServer  # noqa: E402
 
-from mantis.net.cluster import LEASE, Cluster  # noqa: E402
+from mantis.net.cluster.membership import LEASE, Cluster  # noqa: E402
 
 # A holder: takes table 1 (by the way named in argv[1]), says so, then waits to be killed.
 HOLDER = r"""

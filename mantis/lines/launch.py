@@ -43,7 +43,7 @@ def run_play(args: argparse.Namespace) -> int:
 
 def run_online(args: argparse.Namespace) -> int:
     """``mantis host``, ``join``, ``watch`` or ``quick`` with ``--lines``; the exit status."""
-    from ..net.launch_options import FAILED, LaunchError, reach_table, read_opening
+    from ..net.client.launch_options import FAILED, LaunchError, reach_table, read_opening
 
     try:
         url, opening, tokens = read_opening(args)

@@ -32,9 +32,9 @@ from ..net.client import (
     StreamUpdate,
     TableConnection,
 )
-from ..net.codes import shown_code
-from ..net.presence import WORDS
-from ..net.seat_ratings import rating_changes
+from ..net.client.presence import WORDS
+from ..net.client.seat_ratings import rating_changes
+from ..net.protocol.codes import shown_code
 from ..players.clock import SYSTEM_CLOCK, Clock
 from ..table import Away, Message, Recorded, Talk
 from ..table.names import YOU

@@ -15,7 +15,7 @@ import re
 
 from ..net import protocol
 from ..net.client import TableConnection
-from ..net.seat_ratings import seat_rating
+from ..net.client.seat_ratings import seat_rating
 from ..players.registry import BOTS, level_choices
 from . import wording
 from .commands import Command

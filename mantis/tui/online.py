@@ -160,8 +160,8 @@ class OnlinePlay:
         """
         if self._server_url is not None:
             return self._server_url
-        from ..net.directory import LocalDirectory
-        from ..net.server import TableServer
+        from ..net.server.directory import LocalDirectory
+        from ..net.server.server import TableServer
         from ..players.clock import SystemClock
         from ..store.paths import data_dir
         from ..store.tables_sqlite import DB_NAME, SqliteTableStore

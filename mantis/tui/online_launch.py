@@ -12,7 +12,7 @@ import argparse
 import asyncio
 import sys
 
-from ..net.launch_options import FAILED, USAGE_ERROR, LaunchError, reach_table, read_opening
+from ..net.client.launch_options import FAILED, USAGE_ERROR, LaunchError, reach_table, read_opening
 from ..net.protocol import Opening
 from ..printable import echo
 from ..store.seat_tokens import SeatTokens

@@ -41,7 +41,7 @@ from ..net.client import (
     StreamUpdate,
     TableConnection,
 )
-from ..net.codes import shown_code
+from ..net.protocol.codes import shown_code
 from ..table import Message as StreamMessage
 from ..table import Recorded
 from . import plain

@@ -33,8 +33,9 @@ from netkit import (
 
 from mantis.cli import main
 from mantis.engine import SCORE
-from mantis.net import key_proof, protocol
+from mantis.net import protocol
 from mantis.net.client import verifier_asked
+from mantis.net.protocol import key_proof
 from mantis.players.clock import ManualClock
 from mantis.store.past_games import past_records
 from mantis.store.player_keys import PlayerKeys

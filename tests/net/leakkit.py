@@ -44,7 +44,8 @@ from mantis.engine import (
 )
 from mantis.engine.actions import Score, Steal
 from mantis.engine.cards import BACK, FACE, card_code
-from mantis.net import protocol, version1
+from mantis.net import protocol
+from mantis.net.protocol import version1
 from mantis.table import (
     Away,
     Back,

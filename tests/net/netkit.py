@@ -28,13 +28,14 @@ from websockets.exceptions import ConnectionClosed
 
 from mantis.engine import SCORE, CardRevealed, GameOver, TurnStarted
 from mantis.engine.record import parse_record
-from mantis.net import key_proof, protocol
-from mantis.net.cluster import Cluster
-from mantis.net.directory import Directory, LocalDirectory
-from mantis.net.limits import ServerLimits
-from mantis.net.redis_directory import RedisDirectory
-from mantis.net.room import RoomConfig
-from mantis.net.server import RATE, TableServer, seeded
+from mantis.net import protocol
+from mantis.net.cluster.membership import Cluster
+from mantis.net.protocol import key_proof
+from mantis.net.server.directory import Directory, LocalDirectory
+from mantis.net.server.limits.server_limits import ServerLimits
+from mantis.net.server.redis_directory import RedisDirectory
+from mantis.net.server.room.room import RoomConfig
+from mantis.net.server.server import RATE, TableServer, seeded
 from mantis.players.clock import ManualClock
 from mantis.store.tables_choice import open_table_store
 from mantis.store.tables_sqlite import DB_NAME

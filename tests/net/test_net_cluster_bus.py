@@ -10,8 +10,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from mantis.net.cluster import PREFIX, Cluster
-from mantis.net.node_messages import Adopt, NodeMessage
+from mantis.net.cluster.membership import PREFIX, Cluster
+from mantis.net.cluster.node_messages import Adopt, NodeMessage
 
 pytestmark = pytest.mark.xdist_group("cluster")
 

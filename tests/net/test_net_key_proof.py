@@ -16,7 +16,7 @@ from hostilekit import MiddleMan
 from netkit import Client, answered, create, join, player_id, running_server, welcome
 
 from mantis.cli import main
-from mantis.net import key_proof, protocol
+from mantis.net import protocol
 from mantis.net.client import (
     VERIFIER_ASKED,
     OnlineError,
@@ -24,7 +24,8 @@ from mantis.net.client import (
     rotate_key,
     verifier_asked,
 )
-from mantis.net.key_rotation import run_rotate
+from mantis.net.client.key_rotation import run_rotate
+from mantis.net.protocol import key_proof
 from mantis.store.player_keys import PlayerKeys, new_key
 from mantis.store.seat_tokens import SeatTokens
 

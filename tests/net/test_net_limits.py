@@ -42,12 +42,13 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMessage
 
 from mantis.engine import CardRevealed
-from mantis.net import plain_pages, protocol
-from mantis.net import server as server_module
-from mantis.net.addresses import parse_networks
+from mantis.net import protocol
 from mantis.net.client import Dropped, OnlineError, Reconnected, take_seat
-from mantis.net.codes import ALPHABET, PRIVATE_LENGTH
-from mantis.net.limits import ServerLimits
+from mantis.net.protocol.codes import ALPHABET, PRIVATE_LENGTH
+from mantis.net.server import server as server_module
+from mantis.net.server.limits.addresses import parse_networks
+from mantis.net.server.limits.server_limits import ServerLimits
+from mantis.net.server.pages import plain_pages
 from mantis.players.clock import ManualClock
 
 V = protocol.PROTOCOL_VERSION

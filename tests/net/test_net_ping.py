@@ -13,8 +13,10 @@ from pathlib import Path
 from netkit import Client, create, heard, running_server, welcome
 
 from mantis.net import client as client_module
-from mantis.net import hearing, protocol, version1
+from mantis.net import protocol
 from mantis.net.client import RoundTrip, TableConnection
+from mantis.net.protocol import version1
+from mantis.net.server.room import hearing
 from mantis.players.clock import ManualClock
 from mantis.store.player_keys import PlayerKeys
 from mantis.store.seat_tokens import SeatTokens

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import get_args
 
 from mantis.net import protocol
-from mantis.net.requests import REQUESTS, Who
+from mantis.net.server.requests import REQUESTS, Who
 
 
 def test_every_request_a_client_may_make_at_a_table_has_one_row() -> None:

@@ -21,7 +21,7 @@ from mantis.engine import SCORE, CardRevealed
 from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.net.client import Reconnected, StreamUpdate, TableConnection
-from mantis.net.cluster import PREFIX
+from mantis.net.cluster.membership import PREFIX
 from mantis.store.player_keys import PlayerKeys
 from mantis.store.seat_tokens import SeatTokens
 from mantis.table import Away, PublicPosition, Recorded

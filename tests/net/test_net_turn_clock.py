@@ -25,7 +25,7 @@ from netkit import (
 from mantis.engine import SCORE, CardRevealed
 from mantis.engine.record import parse_record
 from mantis.net import protocol
-from mantis.net.turn_clock import RESUME_GRACE
+from mantis.net.server.room.turn_timer import RESUME_GRACE
 from mantis.players.clock import ManualClock
 from mantis.table import Away, Back, TimedOut
 

@@ -387,7 +387,7 @@ async def test_the_lobby_pages_through_the_tables_and_waits_when_told_to(
 
     from netkit import ROOMY, create
 
-    from mantis.net import plain_pages
+    from mantis.net.server.pages import plain_pages
 
     monkeypatch.setattr(plain_pages, "PAGE_SIZE", 2)
     limits = replace(ROOMY, guesses=1)

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from ...net.client import OnlineError
-from ...net.server_lists import LeaderPage
+from ...net.client.server_lists import LeaderPage
 from .. import plain
 
 Fetch = Callable[[int], Awaitable[LeaderPage]]

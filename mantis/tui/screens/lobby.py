@@ -31,8 +31,8 @@ from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Sta
 from ...engine.seat_count import MAX_SEATS, SEAT_COUNTS
 from ...net import protocol
 from ...net.client import OnlineError, TableConnection, check_url, take_seat
-from ...net.codes import read_code
-from ...net.server_lists import LeaderPage, ListedTable, leaderboard, list_tables
+from ...net.client.server_lists import LeaderPage, ListedTable, leaderboard, list_tables
+from ...net.protocol.codes import read_code
 from ...players.registry import level_choices
 from ...players.seat_specs import HUMAN, OPEN, online_seats_problem
 from ...store.seat_tokens import SeatTokens

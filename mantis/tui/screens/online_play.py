@@ -34,10 +34,10 @@ from textual.widgets import Input, Label
 
 from ...engine import Action, GameOver
 from ...net import protocol
-from ...net.codes import shown_code
-from ...net.presence import presence_label
+from ...net.client.presence import presence_label
+from ...net.client.seat_ratings import rating_changes, seat_rating
 from ...net.protocol import Act
-from ...net.seat_ratings import rating_changes, seat_rating
+from ...net.protocol.codes import shown_code
 from ...table import Message, Talk
 from ...table.messages import MAX_TALK
 from ...table.names import YOU

@@ -29,9 +29,9 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Select, Static
 
 from ...net import protocol
-from ...net.codes import shown_code
-from ...net.presence import OPEN_SEAT, presence_label
-from ...net.seat_ratings import seat_rating, table_rating
+from ...net.client.presence import OPEN_SEAT, presence_label
+from ...net.client.seat_ratings import seat_rating, table_rating
+from ...net.protocol.codes import shown_code
 from ...players.registry import level_choices
 from .. import plain
 from ..level_ratings import rated, relabel
