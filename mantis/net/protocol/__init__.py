@@ -21,7 +21,7 @@ the server answers ``challenge`` and the client ``prove``s it holds the key
 with another.  Version 5 adds ``ping``, answered ``pong``: the round trip
 to the server, as the client measures it.  The server speaks versions 5 to
 1 (``net.version1`` gives a version-1 connection what it knows, and nothing
-else; ``hearing.FIRST_HEARD`` says which version first hears each kind).
+else; ``versions.first_heard`` says which version first hears each kind).
 
 Every message is a ``msgspec`` struct: the server decodes what a client
 sends against ``ClientMessage`` with every field's type, range and length

@@ -2,7 +2,7 @@
 
 A client of version 1 keeps working at a version-2 server: it plays, watches
 and reconnects.  It never hears a turn clock, an offer of another game or
-talk (its person is held to the clock all the same: ``hearing.FIRST_HEARD``
+talk (its person is held to the clock all the same: ``versions.first_heard``
 says what each version hears), and its stream is the
 table's stream without the notices version 1 does not know (``timed_out``,
 ``left``), numbered without them, so a version-1 reader merges it as

@@ -35,7 +35,7 @@ from .limits.table_counts import TableCounts, Ticket
 from .name_claims import Claim, Refusal
 from .placement import Placement
 from .quick_play import QuickPlay
-from .room.hearing import Connection
+from .room.audience import Connection
 from .room.rated_games import table_clock
 from .room.room import Room, RoomConfig
 from .room.seat_list import Seat, hash_token

@@ -18,7 +18,7 @@ from .limits.addresses import network_of
 from .limits.table_counts import TableCounts, Ticket
 from .name_claims import Refusal
 from .placement import Placement
-from .room.hearing import Connection
+from .room.audience import Connection
 from .room.room import Room, RoomConfig
 from .room.seat_list import Seat
 from .seating import Seating, Server

@@ -27,7 +27,7 @@ from .. import protocol
 from .directory import Directory
 from .limits.table_counts import TableCounts
 from .limits.talk_limits import TalkLimits
-from .room.hearing import Connection
+from .room.audience import Connection
 from .room.phases import Over
 from .room.rematch import OFFERS_PER_MINUTE
 from .room.room import Room

@@ -23,7 +23,7 @@ from ..protocol.codes import shown_code
 from .directory import Directory
 from .name_claims import Claim, NameClaims, Refusal
 from .placement import Placement
-from .room.hearing import Connection
+from .room.audience import Connection
 from .room.room import Room
 
 log = logging.getLogger("mantis.server")

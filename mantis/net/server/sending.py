@@ -16,7 +16,7 @@ from websockets.asyncio.server import ServerConnection, broadcast
 
 from .. import protocol
 from ..cluster.links import RemoteClient
-from .room.hearing import Connection
+from .room.audience import Connection
 
 
 class Sender:

@@ -75,7 +75,7 @@ from .pages.plain_pages import PlainPages
 from .placement import OneProcess, Placement
 from .quick_play import QuickElsewhere
 from .requests import Requests
-from .room.hearing import Connection
+from .room.audience import Connection
 from .room.phases import Over, Playing, Waiting
 from .room.rated_games import RatedGames
 from .room.room import Room, RoomConfig, RoomHooks, stored_notices

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from ....players.clock import Clock
 from ..directory import Directory, TableNotes
-from .hearing import Connection
+from .audience import Connection
 from .phases import Phase, Waiting
 from .seat_list import Seat, bots_for
 

@@ -3,7 +3,7 @@
 A table's life is a typed ``phase`` (``phases``): ``Waiting``, ``Playing``,
 ``Over`` and, once everyone accepts another game, ``Playing`` again.  The
 room holds the seats (``seat_list``) and the connections, and hands each
-part of its work what it uses: who hears what (``hearing.Audience``), the
+part of its work what it uses: who hears what (``audience.Audience``), the
 games (``table_game``), people away (``away_seats``), quick play
 (``quick_fill``), offers of another game (``rematch.Rematches``), talk
 (``table_talk``), ratings (``table_ratings``), a game's pace
@@ -35,8 +35,8 @@ from ... import protocol
 from ..directory import Directory, Listing, TableNotes
 from ..limits.bot_share import BotShare
 from . import seat_list
+from .audience import Audience, Connection, Send
 from .away_seats import AwaySeats
-from .hearing import Audience, Connection, Send
 from .move_pace import MovePace
 from .phases import Over, Phase, Playing, Waiting, moves_of, phase_name
 from .quick_fill import QuickFill

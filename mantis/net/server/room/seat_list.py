@@ -22,7 +22,7 @@ from ....store.tables_schema import key_id
 from ....table.names import look_alike
 from ....table.names import unique_name as unique
 from ... import protocol
-from .hearing import Connection
+from .audience import Connection
 from .rated_games import SeatFacts
 
 BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald")

@@ -25,9 +25,9 @@ from ....store.player_ratings import GameRating
 from ....store.tables_interface import TableStore
 from ....table import Message, Notice, Talk, dealt
 from ... import protocol
+from .audience import Audience, Connection
 from .away_seats import AwaySeats
 from .game_start import GameHooks, start_playing
-from .hearing import Audience, Connection
 from .move_pace import MovePace
 from .phases import Over, Phase, Playing, last_mover, last_word_on
 from .rematch import seed_with_first

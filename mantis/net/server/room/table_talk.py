@@ -15,7 +15,7 @@ from ....table import Message, Table, Talk
 from ....table.messages import MAX_TALK_LINES
 from ....table.names import unique_name
 from ... import protocol
-from .hearing import Connection
+from .audience import Connection
 
 WATCHER = "Watcher"
 """What a spectator who gave no name is called when they talk."""

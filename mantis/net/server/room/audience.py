@@ -1,17 +1,12 @@
-"""Who hears what at a table: each connection's protocol version, and what a message is to it.
+"""A table's listeners: each connection's protocol version, and what each is sent.
 
-``FIRST_HEARD`` is the one rule: the first protocol version that hears each
-kind of message the server says (a kind it does not name, every version
-hears).  ``frame`` words a message for one version (version 1 in its own
-shapes, ``version1``), or says that version does not hear it; everything a
-table sends goes through it.
-
-An ``Audience`` is a table's listeners: it keeps each connection's version,
-tells one connection or several (encoding once per wording, however many
-hear it), sends the table's stream as moves are published (version 1 has
-its own, numbered without what it does not know) and the whole stream so
-far to a connection that (re)joins.  It is handed a way to send and the
-connections at the table; it knows nothing else of the room.
+An ``Audience`` keeps each connection's version and tells one connection or
+several, each in its version's words (``protocol.versions.frame``: encoded
+once per wording, however many hear it); it sends the table's stream as
+moves are published (version 1 has its own, numbered without what it does
+not know) and the whole stream so far to a connection that (re)joins.  It is
+handed a way to send and the connections at the table; it knows nothing else
+of the room.
 """
 
 from __future__ import annotations
@@ -19,11 +14,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Hashable, Iterable, Sequence
 
-import msgspec
-
 from ....table import Message
 from ... import protocol
 from ...protocol import version1
+from ...protocol.versions import frame, wording
 from ..token_bucket import TokenBucket
 
 Connection = Hashable
@@ -32,48 +26,11 @@ Connection = Hashable
 Send = Callable[[Iterable[Connection], str], None]
 """Puts one encoded frame on each of some connections, at once, never waiting for them."""
 
-FIRST_HEARD: dict[type[protocol.ServerMessage], int] = {
-    protocol.Clock: 2,
-    protocol.Offer: 2,
-    protocol.OfferClosed: 2,
-    protocol.Said: 2,
-    protocol.Ratings: protocol.RATINGS_VERSION,
-    protocol.Pong: protocol.PING_VERSION,
-}
-"""The first protocol version that hears each kind (a kind not named: every version)."""
-
 PING_RATE, PING_BURST = 0.2, 3.0
 """Pings a connection is answered: three at once, then one every five seconds."""
 
 RECENT = 2
 """The key of a finished game's frame for every version but 1 (``Audience.finished``)."""
-
-
-def hears(message: protocol.ServerMessage, version: int) -> bool:
-    """Whether a client of ``version`` hears ``message`` at all."""
-    return version >= FIRST_HEARD.get(type(message), version1.VERSION)
-
-
-def _wording(message: protocol.ServerMessage, version: int) -> int | None:
-    """Which wording of ``message`` a client of ``version`` hears (None: none): version 1's,
-    its own version's for a ``welcome`` (it names the version), else the current one."""
-    if not hears(message, version):
-        return None
-    if version == version1.VERSION:
-        return version1.VERSION
-    return version if isinstance(message, protocol.Welcome) else protocol.PROTOCOL_VERSION
-
-
-def frame(message: protocol.ServerMessage, version: int) -> str | None:
-    """``message`` as a client of ``version`` is sent it (one JSON text); None: not heard."""
-    wording = _wording(message, version)
-    if wording is None:
-        return None
-    if wording == version1.VERSION:
-        return version1.encode(message)
-    if isinstance(message, protocol.Welcome) and message.protocol != wording:
-        message = msgspec.structs.replace(message, protocol=wording)
-    return protocol.encode(message).decode()
 
 
 class Audience:
@@ -130,11 +87,11 @@ class Audience:
         """Send ``message`` to everyone (or ``to``), encoded once per wording."""
         groups: dict[int, list[Connection]] = {}
         for connection in self.connections() if to is None else to:
-            wording = _wording(message, self.version(connection))
-            if wording is not None:
-                groups.setdefault(wording, []).append(connection)
-        for wording, group in groups.items():
-            text = frame(message, wording)
+            said = wording(message, self.version(connection))
+            if said is not None:
+                groups.setdefault(said, []).append(connection)
+        for said, group in groups.items():
+            text = frame(message, said)
             if text is not None:
                 self.send(group, text)
 
