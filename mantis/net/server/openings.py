@@ -27,8 +27,8 @@ from ...table.names import clean_name
 from .. import protocol
 from ..protocol import version1
 from ..protocol.codes import new_code, normal_code, shown_code
-from ..protocol.key_proof import KeyProofs, Receive, Refused
 from .directory import Directory
+from .key_proofs import KeyProofs, Receive, Refused
 from .limits.addresses import network_of
 from .limits.server_limits import GuessLimiter, ServerLimits
 from .limits.table_counts import TableCounts, Ticket

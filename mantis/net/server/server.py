@@ -59,9 +59,9 @@ from ..cluster.links import RemoteClient
 from ..cluster.membership import Cluster
 from ..cluster.node_messages import Gone, Open
 from ..cluster.outages import BUSY_ERRORS, CLUSTER_ERRORS
-from ..protocol.key_proof import KeyProofs, Receive
 from .cluster_node import ClusterNode
 from .directory import Directory, Listing
+from .key_proofs import KeyProofs, Receive
 from .limits.addresses import ClientAddresses, Network
 from .limits.bot_share import BotShare
 from .limits.server_limits import GuessLimiter, ServerLimits, SharedCounts
