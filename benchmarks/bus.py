@@ -73,7 +73,7 @@ async def measure(url: str, messages: int) -> dict[str, float]:
         await asyncio.wait_for(done.wait(), WAIT)
         per_message = (time.process_time() - start) / messages
 
-        await a.claim("bench-table")
+        await a.lease("bench-table")
         start = time.process_time()
         pending: set[asyncio.Task[object]] = set()
         for _ in range(messages):

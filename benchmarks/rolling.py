@@ -137,7 +137,7 @@ async def person(table: Table, client: TableConnection, think: float) -> None:
 async def open_table(url: str, index: int, folder: Path, opening: asyncio.Semaphore) -> Table:
     table = Table(index)
 
-    async def seat(first: protocol.Opening, name: str) -> TableConnection:
+    async def seat(first: protocol.Hello, name: str) -> TableConnection:
         tokens = SeatTokens(folder / f"{name}.json")
         keys = PlayerKeys(folder / f"{name}-keys.json")  # one player key a person
         client = TableConnection(url, first, tokens=tokens, keys=keys)

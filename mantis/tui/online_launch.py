@@ -13,7 +13,7 @@ import asyncio
 import sys
 
 from ..net.client.launch_options import FAILED, USAGE_ERROR, LaunchError, reach_table, read_opening
-from ..net.protocol import Opening
+from ..net.protocol import Hello
 from ..printable import echo
 from ..store.seat_tokens import SeatTokens
 
@@ -28,7 +28,7 @@ def run_online(args: argparse.Namespace) -> int:
     return asyncio.run(_play(url, opening, tokens))
 
 
-async def _play(url: str, opening: Opening, tokens: SeatTokens) -> int:
+async def _play(url: str, opening: Hello, tokens: SeatTokens) -> int:
     online = await reach_table(url, opening, tokens)
     if online is None:
         return FAILED

@@ -74,7 +74,7 @@ async def test_a_tables_live_owner_is_its_owner_while_that_node_lives(redis_serv
     try:
         code = secrets.token_hex(3).upper()
         assert await two.live_owner(code) is None  # nobody holds it
-        assert await one.claim(code)
+        assert await one.lease(code)
         assert await two.live_owner(code) == one.node
         await one.close()  # no heartbeat any more...
         await two.redis.delete(f"{PREFIX}alive:{one.node}")  # ...and its last one ran out

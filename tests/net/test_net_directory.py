@@ -35,10 +35,10 @@ async def directories(request):
 
 async def test_a_code_is_taken_once_however_many_ask_at_once(directories) -> None:
     one, two = directories
-    asks = [one.claim_code("BDFH") if n % 2 else two.claim_code("BDFH") for n in range(10)]
+    asks = [one.reserve_code("BDFH") if n % 2 else two.reserve_code("BDFH") for n in range(10)]
     assert sorted(await asyncio.gather(*asks)) == [False] * 9 + [True]
     await one.release_code("BDFH")
-    assert await two.claim_code("BDFH")
+    assert await two.reserve_code("BDFH")
 
 
 async def test_each_nodes_public_tables_are_listed_by_any_node(directories) -> None:

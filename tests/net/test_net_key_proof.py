@@ -205,7 +205,7 @@ async def test_the_verifier_travels_once_and_a_man_in_the_middle_asking_again_ge
     keys = PlayerKeys(tmp_path / "keys.json")
     tokens = SeatTokens(tmp_path / "tokens.json")
 
-    def table(url: str, opening: protocol.Opening, kept: PlayerKeys = keys) -> TableConnection:
+    def table(url: str, opening: protocol.Hello, kept: PlayerKeys = keys) -> TableConnection:
         return TableConnection(url, opening, tokens=tokens, keys=kept)
 
     async with running_server(tmp_path) as (_, url), MiddleMan(url).running() as middle:

@@ -144,7 +144,7 @@ class TableConnection:
     def __init__(
         self,
         url: str,
-        opening: protocol.Opening,
+        opening: protocol.Hello,
         *,
         tokens: SeatTokens | None = None,
         keys: PlayerKeys | None = None,
@@ -217,11 +217,11 @@ class TableConnection:
             )
         return welcome
 
-    def _keyed(self, opening: protocol.Opening) -> protocol.Opening:
+    def _keyed(self, opening: protocol.Hello) -> protocol.Hello:
         """``opening`` naming this app's player key for the server (sitting down only): the
         key's id, proved when the server challenges (``_prove``); an older protocol's
         opening carries the key itself."""
-        if not isinstance(opening, protocol.Seating):
+        if not isinstance(opening, protocol.Sitting):
             return opening
         if isinstance(opening, protocol.Join) and opening.token is not None and self.key:
             return opening  # (taking a seat back: its token alone is its proof)
@@ -508,7 +508,7 @@ def _awaits_move(stream: list[Message]) -> bool:
 
 async def take_seat(
     url: str,
-    opening: protocol.Opening,
+    opening: protocol.Hello,
     tokens: SeatTokens | None = None,
     keys: PlayerKeys | None = None,
 ) -> TableConnection:

@@ -69,13 +69,13 @@ def table_code(text: str) -> str:
     return code
 
 
-def read_opening(args: argparse.Namespace) -> tuple[str, protocol.Opening, SeatTokens]:
+def read_opening(args: argparse.Namespace) -> tuple[str, protocol.Hello, SeatTokens]:
     """The server's address, what to ask it for, and this computer's seat tokens, from
     ``host``'s, ``join``'s, ``watch``'s or ``quick``'s values; ``LaunchError`` (or
     ``ValueError``) with one line if they make none."""
     url = check_url(args.url)
     tokens = SeatTokens()
-    opening: protocol.Opening
+    opening: protocol.Hello
     if args.command == "host":
         if args.rated and (args.clock is None or args.clock > protocol.RATED_CLOCK_MOST):
             raise LaunchError(
@@ -107,7 +107,7 @@ def read_opening(args: argparse.Namespace) -> tuple[str, protocol.Opening, SeatT
 
 
 async def reach_table(
-    url: str, opening: protocol.Opening, tokens: SeatTokens
+    url: str, opening: protocol.Hello, tokens: SeatTokens
 ) -> TableConnection | None:
     """The seat (or place) taken at the table; None, with one line on stderr, if the server
     cannot be reached or says no."""

@@ -112,7 +112,7 @@ class Relay:
         elif data.startswith('{"type":"welcome"'):
             welcome = protocol.decode_server(data)
             assert isinstance(welcome, protocol.Welcome)
-            version = protocol.claimed_version(self.opening) or protocol.PROTOCOL_VERSION
+            version = protocol.named_version(self.opening) or protocol.PROTOCOL_VERSION
             if welcome.token is not None:
                 join = protocol.Join(version, welcome.code, token=welcome.token)
                 self.reopening = protocol.encode(join).decode()

@@ -47,7 +47,7 @@ MAX_CONNECTIONS = 32
 MAX_HELD = 200_000
 
 # Take a table (KEYS[1]: its owner key) for ARGV[1] unless a live node holds it.
-_CLAIM = """
+_LEASE = """
 local current = redis.call('GET', KEYS[1])
 if current == ARGV[1] then return 1 end
 if current and redis.call('EXISTS', ARGV[2] .. 'alive:' .. current) == 1 then return 0 end
@@ -88,7 +88,7 @@ class Cluster:
         self._subscriber: Any = None
         self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
-        self._claim: Any = None
+        self._lease: Any = None
         self._release: Any = None
         self.reachable = True
         self.back_at = 0.0
@@ -137,7 +137,7 @@ class Cluster:
             raise ClusterError(
                 f"cannot reach Redis at {_shown(self.url)}: {_one_line(exc)}"
             ) from None
-        self._claim = self.redis.register_script(_CLAIM)
+        self._lease = self.redis.register_script(_LEASE)
         self._release = self.redis.register_script(_RELEASE)
         self._live_owner = self.redis.register_script(_LIVE_OWNER)
         await self._beat()
@@ -257,13 +257,13 @@ class Cluster:
             c: (_text(v) if v is not None else None) for c, v in zip(codes, values, strict=True)
         }
 
-    async def claim(self, code: str) -> bool:
+    async def lease(self, code: str) -> bool:
         """Take table ``code`` unless a live node owns it; whether this node owns it now."""
-        # By the lane: every new table claims its code (through redis-py's commands, a
-        # claim cost a busy node as much as all the rest of a table's opening).
+        # By the lane: every new table takes its code's lease (through redis-py's commands, a
+        # lease cost a busy node as much as all the rest of a table's opening).
         assert self._lane is not None
         keys, args = [f"{PREFIX}owner:{code}"], [self.node, PREFIX, code]
-        return bool(await self._lane.script(self._claim, keys, args))
+        return bool(await self._lane.script(self._lease, keys, args))
 
     async def release(self, code: str) -> None:
         """This node no longer owns ``code``."""

@@ -223,10 +223,10 @@ TableRequest = (
 the game, anyone's talk and pings (``net.requests`` says who may ask each, from which
 version)."""
 
-Opening = Create | Join | Watch | Quick | Rekey
-"""What a connection opens with."""
-Seating = Create | Join | Quick
-"""The openings that sit down (with a key, or its id)."""
+Hello = Create | Join | Watch | Quick | Rekey
+"""What a connection says first, its hello: it opens with one (``net.server.openings``)."""
+Sitting = Create | Join | Quick
+"""The hellos that sit down (with a key, or its id)."""
 
 ClientMessage = Create | Join | Watch | Quick | Rekey | Prove | TableRequest
 
@@ -473,19 +473,19 @@ def decode_client(data: bytes | str) -> ClientMessage:
         raise ProtocolError(str(exc).splitlines()[0] or "not a message") from None
 
 
-class _Claim(msgspec.Struct):
+class _Named(msgspec.Struct):
     """Only the version an opening says it speaks; any other field, of any shape, ignored."""
 
     protocol: int
 
 
-_claim_decoder = msgspec.json.Decoder(_Claim)
+_named_decoder = msgspec.json.Decoder(_Named)
 
 
-def claimed_version(data: bytes | str) -> int | None:
+def named_version(data: bytes | str) -> int | None:
     """The ``protocol`` a message names, even one this version cannot read; None if none."""
     try:
-        return _claim_decoder.decode(data).protocol
+        return _named_decoder.decode(data).protocol
     except (msgspec.ValidationError, msgspec.DecodeError):
         return None
 

@@ -24,17 +24,17 @@ GROUP = 4
 """Letters shown together (a long code is shown in groups joined by dashes)."""
 
 
-async def new_code(claim: Callable[[str], Awaitable[bool]], *, private: bool = False) -> str:
-    """A fresh code (``secrets``, so codes cannot be predicted), taken with ``claim``.
+async def new_code(reserve: Callable[[str], Awaitable[bool]], *, private: bool = False) -> str:
+    """A fresh code (``secrets``, so codes cannot be predicted), reserved with ``reserve``.
 
-    ``claim(code)`` takes the code if it is free and says whether it did: the
+    ``reserve(code)`` takes the code if it is free and says whether it did: the
     code is the caller's from then on, however many tables are created at once.
     """
     length = PRIVATE_LENGTH if private else LENGTH
     while True:
         for _ in range(100):
             code = "".join(secrets.choice(ALPHABET) for _ in range(length))
-            if await claim(code):
+            if await reserve(code):
                 return code
         length += 1  # the four-letter codes are nearly all in use
 

@@ -3,7 +3,7 @@
 A table runs on one node, its owner (``cluster``: a lease in Redis).  A
 connection that reaches another node is relayed to the owner (``links``).
 ``ClusterNode`` is where a node decides where a table runs: a new table's
-code is claimed here; a table whose node is gone is taken over by the first
+code's lease is taken here; a table whose node is gone is taken over by the first
 node to need it (a connection for it, a quick-play seat at it) or to find
 it (every heartbeat, the dead nodes' tables; now and then, the store's
 tables nobody holds); a stopping node hands its tables to the others
@@ -141,8 +141,8 @@ class ClusterNode:
 
     # ------------------------------------------------------------------ where tables run
 
-    async def claim(self, code: str) -> None:
-        await self.cluster.claim(code)
+    async def lease(self, code: str) -> None:
+        await self.cluster.lease(code)
 
     async def release(self, code: str) -> None:
         await self.cluster.release(code)
@@ -225,14 +225,14 @@ class ClusterNode:
         stored = await self.store.load(code)
         if stored is None or not self._live(stored):
             return False
-        if not await self.cluster.claim(code):
+        if not await self.cluster.lease(code):
             return False
         stored = await self.store.load(code)  # as its last owner left it, now that it is ours
         if stored is None:
             await self.cluster.release(code)
             return False
         room = self.rooms[code] = self.gateway.restore(stored)
-        await self.directory.claim_code(code)
+        await self.directory.reserve_code(code)
         await room.resume()  # (before the relays open here: they hear an offer going on)
         self.cluster.announce_owner(code)
         self.took_over()
@@ -283,8 +283,8 @@ class ClusterNode:
         """Redis is back (and forgot everything): take this node's tables again."""
         self._share_whole = True  # its list too
         for code, room in list(self.rooms.items()):
-            if await self.cluster.claim(code):
-                await self.directory.claim_code(code)
+            if await self.cluster.lease(code):
+                await self.directory.reserve_code(code)
                 await room.share_again()
             else:
                 self.gateway.lost(room)

@@ -61,7 +61,7 @@ class Reserved:
 class Directory(Protocol):
     """What spans tables: codes, the public list, counts with an expiry."""
 
-    async def claim_code(self, code: str) -> bool:
+    async def reserve_code(self, code: str) -> bool:
         """Take ``code`` for a new table; False if a table holds it already."""
         ...
 
@@ -87,7 +87,7 @@ class Directory(Protocol):
         """A seat at a quick-play table of ``players`` seats, counted taken at once.
 
         The oldest table offered with a free seat: (its code, False); if there
-        is none, ``fresh`` (a code claimed by the caller) is offered from now
+        is none, ``fresh`` (a code reserved by the caller) is offered from now
         on as a new table with every seat but this one free: (``fresh``,
         True) — or, without ``fresh`` (the caller may not open a table), None.
         One step, so two people asking at once never open two tables.
@@ -206,7 +206,7 @@ class LocalDirectory:
         """key -> its allowance, least recently used first."""
         self._receipts = itertools.count(1)
 
-    async def claim_code(self, code: str) -> bool:
+    async def reserve_code(self, code: str) -> bool:
         if code in self._codes:
             return False
         self._codes.add(code)

@@ -44,7 +44,7 @@ class KeyProofs:
     async def key_of(
         self,
         send: Callable[[protocol.ServerMessage], None],
-        message: protocol.Seating,
+        message: protocol.Sitting,
         receive: Receive,
     ) -> str | None | Refused:
         """The verifier of the key an opening sits down with (None: without one): sent as

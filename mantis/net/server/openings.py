@@ -77,13 +77,13 @@ class Openings:
         except protocol.ProtocolError as exc:
             # Another version may open with what this one cannot read (a new field, a
             # new kind): it is told about the version, not about the message's shape.
-            claimed = protocol.claimed_version(data)
-            if claimed is not None and claimed not in protocol.SPOKEN:
-                self._version_error(connection, claimed)
+            named = protocol.named_version(data)
+            if named is not None and named not in protocol.SPOKEN:
+                self._version_error(connection, named)
             else:
                 self.server.error(connection, protocol.BAD_MESSAGE, f"not a Mantis message: {exc}")
             return None
-        if not isinstance(message, protocol.Opening):
+        if not isinstance(message, protocol.Hello):
             self.server.error(connection, protocol.BAD_MESSAGE, "start with create, join or watch")
             return None
         if message.protocol not in protocol.SPOKEN:
@@ -93,7 +93,7 @@ class Openings:
             await self._rekey(connection, message, receive)
             return None
         key_hash: str | None = None
-        if isinstance(message, protocol.Seating):
+        if isinstance(message, protocol.Sitting):
             said = await self.proofs.key_of(
                 lambda m: self.server.send(connection, m), message, receive
             )
@@ -138,13 +138,13 @@ class Openings:
         else:
             self.server.send(connection, protocol.Rekeyed(moved))
 
-    def _version_error(self, connection: Connection, claimed: int) -> None:
+    def _version_error(self, connection: Connection, named: int) -> None:
         older = ", ".join(str(v) for v in protocol.SPOKEN if v != protocol.PROTOCOL_VERSION)
         self.server.error(
             connection,
             protocol.VERSION,
             f"this server speaks protocol {protocol.PROTOCOL_VERSION} (and {older}), your "
-            f"Mantis speaks {claimed}: use the same version of Mantis as the server",
+            f"Mantis speaks {named}: use the same version of Mantis as the server",
         )
 
     async def _find(
@@ -160,7 +160,7 @@ class Openings:
         if room is not None and not room.table_id:  # (a table still being kept: not yet)
             room = None
         if wait > 0:
-            if token is not None and room is not None and room.claim(token) is not None:
+            if token is not None and room is not None and room.seat_with_token(token) is not None:
                 return room
             self._held_back(connection, wait)
             return None
@@ -204,7 +204,7 @@ class Openings:
         if problem is not None:
             self.server.error(connection, protocol.BAD_SEATS, problem)
             return None
-        claim = await self.seating.claim(connection, message.name, key_hash, group)
+        claim = await self.seating.claim_name(connection, message.name, key_hash, group)
         if claim is None:
             return None
         ticket = await self.tables.take(group)
@@ -247,7 +247,7 @@ class Openings:
         token = secrets.token_urlsafe(24)
         host.token_hash = hash_token(token)
         host.player, host.key_hash, host.network = player, claim.key_hash, network_of(claim.group)
-        code = await new_code(self.directory.claim_code, private=message.private)
+        code = await new_code(self.directory.reserve_code, private=message.private)
         room = self.server.room(
             0,
             code,
@@ -279,7 +279,7 @@ class Openings:
     ) -> Room | None:
         token = message.token
         if token is not None:
-            seat = room.claim(token)
+            seat = room.seat_with_token(token)
             if seat is None:
                 wait = await self.guesses.miss(group)
                 if wait > 0:
@@ -317,7 +317,7 @@ class Openings:
                         "this seat is connected from somewhere else",
                     )
                     return None
-                seat = room.claim(token)  # (seats before it may have moved meanwhile)
+                seat = room.seat_with_token(token)  # (seats before it may have moved meanwhile)
                 if seat is None:
                     self.server.error(connection, protocol.BAD_TOKEN, "that seat was removed")
                     return None
@@ -342,7 +342,7 @@ class Openings:
                     f"table {shown_code(room.code)} has started: watch it instead",
                 )
                 return None
-            claim = await self.seating.claim(connection, message.name, key_hash, group)
+            claim = await self.seating.claim_name(connection, message.name, key_hash, group)
             if claim is None:
                 return None
             if key_hash is not None and room.holds_key(key_hash):

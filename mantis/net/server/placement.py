@@ -1,7 +1,7 @@
 """Where tables run: on this process alone, or on whichever node of a cluster holds each.
 
 ``Placement`` is what the openings and the server ask about it: a new
-table's code is claimed, a dropped one released, a table between two nodes
+table's lease is taken, a dropped one released, a table between two nodes
 waited for, a table run by another node found (or taken over), a changed
 listing shared.  ``OneProcess`` answers for a server on its own (every
 table runs here); a node of a cluster answers with ``cluster_node``.
@@ -17,7 +17,7 @@ from .room.room import Room
 class Placement(Protocol):
     """Where tables run: on this process alone, or on the nodes of a cluster."""
 
-    async def claim(self, code: str) -> None:
+    async def lease(self, code: str) -> None:
         """A new table's code: it runs here."""
 
     async def release(self, code: str) -> None:
@@ -37,7 +37,7 @@ class Placement(Protocol):
 class OneProcess:
     """The ``Placement`` of a server on its own: every table runs here."""
 
-    async def claim(self, code: str) -> None:
+    async def lease(self, code: str) -> None:
         pass
 
     async def release(self, code: str) -> None:

@@ -66,7 +66,7 @@ class QuickPlay:
         is then relayed there (``QuickElsewhere``), and that node seats it at
         the table found (``RemoteClient.quick_at``) without asking again.
         """
-        claim = await self.seating.claim(connection, message.name, key_hash, group)
+        claim = await self.seating.claim_name(connection, message.name, key_hash, group)
         if claim is None:
             return None
         at = connection.quick_at if isinstance(connection, RemoteClient) else None
@@ -136,7 +136,7 @@ class QuickPlay:
         ticket = await self.tables.take(group)
         counted = ticket if not isinstance(ticket, str) else None
         try:
-            fresh = await new_code(self.directory.claim_code) if counted else None
+            fresh = await new_code(self.directory.reserve_code) if counted else None
             seat_at = await self.directory.quick_seat(players, fresh)
         except BaseException:
             if counted is not None:

@@ -155,7 +155,7 @@ class RedisDirectory:
         self._take_hit = redis.register_script(TAKE_HIT)
         self._token = redis.register_script(TOKEN)
 
-    async def claim_code(self, code: str) -> bool:
+    async def reserve_code(self, code: str) -> bool:
         return bool(await self._lane.execute("SET", f"{PREFIX}code:{code}", "1", "NX"))
 
     async def release_code(self, code: str) -> None:

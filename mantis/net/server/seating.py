@@ -2,7 +2,7 @@
 
 What creating, joining and quick play share (``openings``, ``quick_play``):
 the name a person sits under is checked, then bound to their key once the
-seat is theirs; a new table's code is claimed and the table kept before
+seat is theirs; a new table's code is leased and the table kept before
 anyone hears of it; a seated person is welcomed, and everyone else told.
 
 ``Seating`` is handed a small ``Server`` (the rooms, how to answer a
@@ -69,7 +69,7 @@ class Seating:
         self.directory = directory
         self.names = names
 
-    async def claim(
+    async def claim_name(
         self, connection: Connection, name: str, key_hash: str | None, group: str
     ) -> Claim | None:
         """The name someone is about to sit under, checked (None: refused, and told)."""
@@ -104,7 +104,7 @@ class Seating:
         # found by its code until it is kept: ``table_id`` is 0 until then.)
         self.server.rooms[code] = room
         try:
-            await self.placement.claim(code)  # (a new code: nobody else holds it)
+            await self.placement.lease(code)  # (a new code: nobody else holds it)
         except BaseException:
             del self.server.rooms[code]
             raise

@@ -224,7 +224,7 @@ class TableServer:
         if self.cluster_node is not None:
             return
         for stored in await self.store.load_live(OVER_ROOM):
-            await self.directory.claim_code(stored.code)
+            await self.directory.reserve_code(stored.code)
             room = self.rooms[stored.code] = self.restore(stored)
             await room.resume()  # a quick-play table offered again; bots fill it in time
 

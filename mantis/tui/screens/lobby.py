@@ -349,7 +349,7 @@ class LobbyScreen(Screen[None]):
         self.prefs.change(**changes)
 
     @work(exclusive=True, group="lobby-go")
-    async def _go(self, url: str, opening: protocol.Opening) -> None:
+    async def _go(self, url: str, opening: protocol.Hello) -> None:
         if self.busy:
             return
         self.busy = True

@@ -366,9 +366,9 @@ class Room:
         if not self.connections():
             self.idle_since = self.clock.now()
 
-    def claim(self, token: str) -> int | None:
+    def seat_with_token(self, token: str) -> int | None:
         """The seat whose token this is, if any."""
-        return seat_list.claim(self.seats, token)
+        return seat_list.seat_with_token(self.seats, token)
 
     def sit(
         self, name: str, key_hash: str | None = None, network: str | None = None

@@ -179,7 +179,7 @@ def seat_of(seats: Sequence[Seat], connection: Connection) -> int | None:
     return None
 
 
-def claim(seats: Sequence[Seat], token: str) -> int | None:
+def seat_with_token(seats: Sequence[Seat], token: str) -> int | None:
     """The seat whose token this is, if any."""
     wanted = hash_token(token)
     for s, seat in enumerate(seats):
