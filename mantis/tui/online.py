@@ -160,15 +160,15 @@ class OnlinePlay:
         """
         if self._server_url is not None:
             return self._server_url
+        from ..net.server.assembly import table_server
         from ..net.server.directory import LocalDirectory
-        from ..net.server.server import TableServer
         from ..players.clock import SystemClock
         from ..store.paths import data_dir
         from ..store.tables_sqlite import DB_NAME, SqliteTableStore
 
         port = _port_of(self.prefs.settings.server)
         store = SqliteTableStore(data_dir() / "server" / DB_NAME)
-        server = TableServer(store, LocalDirectory(SystemClock()))
+        server = table_server(store, LocalDirectory(SystemClock()))
         stop = asyncio.Event()
         bound: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 

@@ -31,6 +31,7 @@ from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.net.cluster.membership import Cluster
 from mantis.net.protocol import key_proof
+from mantis.net.server.assembly import table_server
 from mantis.net.server.directory import Directory, LocalDirectory
 from mantis.net.server.limits.server_limits import ServerLimits
 from mantis.net.server.redis_directory import RedisDirectory
@@ -78,7 +79,7 @@ async def running_server(
     ``data``/server.sqlite3; with ``redis`` it is a node of a cluster (named
     by the ``node`` option).  ``away_after``, ``bot_pace`` (0 unless given) and
     ``bot_timeout`` make its ``RoomConfig``; the other options go to
-    ``TableServer``: ``limits`` (``ROOMY`` unless given), ``seeds`` (``deals()``
+    ``table_server``: ``limits`` (``ROOMY`` unless given), ``seeds`` (``deals()``
     unless given: the same deals in every run) and ``clock``.
 
     The clock is a ``ManualClock`` unless given: one running with the system's
@@ -105,7 +106,7 @@ async def running_server(
         options["cluster"] = Cluster(redis, options.pop("node"))
         await options["cluster"].start()
         directory = RedisDirectory(options["cluster"].redis, options["cluster"].node)
-    server = TableServer(store, directory, config=config, **options)
+    server = table_server(store, directory, config=config, **options)
     stop = asyncio.Event()
     bound: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     task = asyncio.create_task(server.run("127.0.0.1", 0, stop, lambda h, p: bound.set_result(p)))

@@ -30,6 +30,7 @@ from netkit import WAIT, create, play_my_turns, running_server, welcome  # noqa:
 from mantis.engine import SCORE, Game, GameRecord, SeatInfo, record_of  # noqa: E402
 from mantis.net import protocol  # noqa: E402
 from mantis.net.client import TableConnection  # noqa: E402
+from mantis.net.server.problems import Problem  # noqa: E402
 from mantis.store import Settings, save_settings  # noqa: E402
 from mantis.store.paths import settings_path  # noqa: E402
 from mantis.store.save_slots import slot_path  # noqa: E402
@@ -123,8 +124,8 @@ async def test_a_hostile_server_neither_crashes_nor_steers_the_online_screens(
             # Its answer to a join is a refusal full of markup: shown as it is.
             real_find = server.openings._find
 
-            def refuse(connection, code, *_):
-                server.error(connection, protocol.UNKNOWN_CODE, SAYS)
+            async def refuse(*_: object) -> Problem:
+                return Problem(protocol.UNKNOWN_CODE, SAYS)
 
             monkeypatch.setattr(server.openings, "_find", refuse)
             table = lobby.query_one("#tables", DataTable)

@@ -11,9 +11,10 @@ tables nobody holds); a stopping node hands its tables to the others
 others (each heartbeat, and soon after a change), and sends every message
 from another node (``node_messages``) to its handler, by type.
 
-It is handed the cluster, the store, the directory, a clock, the guess
-limiter (a guesser is never the cause of a takeover) and a ``Gateway`` to
-the server (``links``).
+It is handed the cluster, the store, the directory, a clock and the guess
+limiter (a guesser is never the cause of a takeover), and serves once it
+``join``s its server (a ``NodeGateway``: the server holds its node, and the
+node serves the server's rooms).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from ..protocol.codes import normal_code
 from .directory import Directory, Listing
 from .limits.server_limits import GuessLimiter
 from .room.room import Room
+from .rooms import Rooms
 
 log = logging.getLogger("mantis.server")
 
@@ -55,7 +57,7 @@ log = logging.getLogger("mantis.server")
 class NodeGateway(Gateway, Protocol):
     """What this node's part in a cluster asks of its server (the node link's, and more)."""
 
-    rooms: dict[str, Room]
+    rooms: Rooms
     """The rooms this node runs, by code."""
 
     def restore(self, stored: StoredRoom) -> Room:
@@ -82,7 +84,6 @@ class ClusterNode:
     def __init__(
         self,
         cluster: Cluster,
-        gateway: NodeGateway,
         store: TableStore,
         directory: Directory,
         clock: Clock,
@@ -93,18 +94,17 @@ class ClusterNode:
         took_over: Callable[[], None] = lambda: None,
     ) -> None:
         """``over_room``: how long a finished table is still held; ``liveness``: seconds a
-        ping has to be answered; ``took_over``: told of every table taken over (a metric)."""
+        ping has to be answered; ``took_over``: told of every table taken over (a metric).
+        It serves once it ``join``s its server."""
         self.cluster = cluster
         self.node = cluster.node
-        self.gateway = gateway
-        self.rooms = gateway.rooms
         self.store = store
         self.directory = directory
         self.clock = clock
         self.guesses = guesses
         self.over_room = over_room
+        self.liveness = liveness
         self.took_over = took_over
-        self.links = Links(cluster, gateway, clock, whereabouts=self.owner_for, liveness=liveness)
         # The order this node tries a dead node's tables in: its own generator, seeded by
         # its name, so nodes differ (they share the tables out) and each is reproducible.
         self._adoption_order = random.Random(self.node)
@@ -118,7 +118,16 @@ class ClusterNode:
         self._share_whole = True
         """Whether the next share is of the whole list (the first, or one after a failure)."""
         self._share_lock = asyncio.Lock()
-        links = self.links
+
+    def join(self, gateway: NodeGateway) -> Links:
+        """Serve as ``gateway``'s node (its server, made once the node is: the server holds
+        its node, and the node serves the server's rooms): from now on the messages from
+        the other nodes are handled.  The link between nodes it runs (``Links``)."""
+        self.gateway = gateway
+        self.rooms = gateway.rooms
+        links = self.links = Links(
+            self.cluster, gateway, self.clock, whereabouts=self.owner_for, liveness=self.liveness
+        )
         self._handlers: dict[type[NodeMessage], Callable[[Any], None]] = {
             ToClients: links.to_clients,
             Open: links.from_node,
@@ -130,10 +139,12 @@ class ClusterNode:
             Adopt: self._adopt_handed,
         }
         """What handles each kind of message from another node."""
+        cluster = self.cluster
         cluster.on_message = self.on_message
         cluster.on_owner = self.on_owner
         cluster.on_heartbeat = self.on_heartbeat
         cluster.on_reconnect = self.on_reconnect
+        return links
 
     def on_message(self, message: NodeMessage) -> None:
         """A message from another node (or from this one, to itself)."""
@@ -365,7 +376,7 @@ class ClusterNode:
                 listing, gone = {}, []
                 for code in codes:
                     room = self.rooms.get(code)
-                    if room is not None and not room.private:
+                    if room is not None and not room.rules.private:
                         listing[code] = room.listing()
                     elif code in shared:
                         gone.append(code)
@@ -392,7 +403,7 @@ class ClusterNode:
 
     def _listing(self) -> dict[str, Listing]:
         """Every public table held here, as ``GET /tables`` lists it (by code)."""
-        return {room.code: room.listing() for room in self.rooms.values() if not room.private}
+        return {room.code: room.listing() for room in self.rooms.values() if not room.rules.private}
 
     async def statuses(self) -> list[dict[str, Any]]:
         """The other live nodes' figures (none if Redis is away)."""

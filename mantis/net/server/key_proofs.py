@@ -13,22 +13,14 @@ from __future__ import annotations
 import hmac
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 
 from ...store.tables_interface import TableStore
 from .. import protocol
 from ..protocol import key_proof
+from .problems import Problem
 
 #: Bytes of randomness in a challenge's nonce.
 NONCE_BYTES = 32
-
-
-@dataclass(frozen=True, slots=True)
-class Refused:
-    """Why a key was not proved (or replaced): an error code and one line."""
-
-    code: str
-    message: str
 
 
 Receive = Callable[[], Awaitable[str | bytes]]
@@ -46,16 +38,16 @@ class KeyProofs:
         send: Callable[[protocol.ServerMessage], None],
         message: protocol.Sitting,
         receive: Receive,
-    ) -> str | None | Refused:
+    ) -> str | None | Problem:
         """The verifier of the key an opening sits down with (None: without one): sent as
         the key itself up to version 3 (its digest is the verifier), proved from version
         4 on, where sending the key is refused."""
         if message.protocol < key_proof.PROVING:
             if message.player is not None:
-                return Refused(protocol.BAD_MESSAGE, "player is a field of protocol 4")
+                return Problem(protocol.BAD_MESSAGE, "player is a field of protocol 4")
             return key_proof.verifier_of(message.key) if message.key is not None else None
         if message.key is not None:
-            return Refused(
+            return Problem(
                 protocol.BAD_MESSAGE,
                 "protocol 4 never sends the player key: name it (player) and prove it",
             )
@@ -65,7 +57,7 @@ class KeyProofs:
 
     async def prove(
         self, send: Callable[[protocol.ServerMessage], None], player: str, receive: Receive
-    ) -> str | Refused:
+    ) -> str | Problem:
         """Challenge the connection (``send``) to prove it holds the key ``player`` names;
         its verifier if it does (a key new here: the verifier it gave, checked against
         its id), else why not."""
@@ -75,11 +67,11 @@ class KeyProofs:
         try:
             message = protocol.decode_client(await receive())
         except protocol.ProtocolError as exc:
-            return Refused(protocol.BAD_MESSAGE, f"not a Mantis message: {exc}")
+            return Problem(protocol.BAD_MESSAGE, f"not a Mantis message: {exc}")
         except (TimeoutError, EOFError):
-            return Refused(protocol.BAD_PROOF, "no answer to the challenge in time")
+            return Problem(protocol.BAD_PROOF, "no answer to the challenge in time")
         if not isinstance(message, protocol.Prove):
-            return Refused(protocol.BAD_MESSAGE, "answer the challenge with prove")
+            return Problem(protocol.BAD_MESSAGE, "answer the challenge with prove")
         if verifier is None:
             given = message.verifier
             if given is not None and hmac.compare_digest(key_proof.id_of(given), player):
@@ -88,22 +80,22 @@ class KeyProofs:
             message.proof, key_proof.proof_of(verifier, nonce)
         ):
             return verifier
-        return Refused(protocol.BAD_PROOF, "that proof is not of the player key named")
+        return Problem(protocol.BAD_PROOF, "that proof is not of the player key named")
 
     async def rekey(
         self,
         send: Callable[[protocol.ServerMessage], None],
         message: protocol.Rekey,
         receive: Receive,
-    ) -> int | Refused:
+    ) -> int | Problem:
         """Replace the key ``message.player`` (proved first) by the one whose verifier it
         gives; how many names moved."""
         if await self.store.verifier(message.player) is None:
-            return Refused(protocol.UNKNOWN_KEY, "this server holds no name for that key")
+            return Problem(protocol.UNKNOWN_KEY, "this server holds no name for that key")
         old = await self.prove(send, message.player, receive)
-        if isinstance(old, Refused):
+        if isinstance(old, Problem):
             return old
         new = message.verifier
         if new != old and await self.store.verifier(key_proof.id_of(new)) is not None:
-            return Refused(protocol.BAD_MESSAGE, "the new key holds names here already")
+            return Problem(protocol.BAD_MESSAGE, "the new key holds names here already")
         return await self.store.rekey(old, new)

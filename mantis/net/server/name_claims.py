@@ -34,18 +34,11 @@ from ...table.names import NameKeys, clean_name
 from .. import protocol
 from .directory import Directory
 from .limits.server_limits import ServerLimits
+from .problems import Problem
 
 #: A name with no rated game is free again once nobody sat under it for this long.
 RELEASE_AFTER = timedelta(days=14)
 DAY = 86_400.0
-
-
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """Why a name may not be sat under: an error code and one line."""
-
-    code: str
-    message: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +68,7 @@ class NameClaims:
     def _now(self) -> datetime:
         return datetime.fromtimestamp(self.clock.time(), UTC)
 
-    async def check(self, name: str, key_hash: str | None, group: str) -> Claim | Refusal:
+    async def check(self, name: str, key_hash: str | None, group: str) -> Claim | Problem:
         """Whether the sitter may sit under ``name``: the claim to bind once seated, or why not
         (the counts as they stand: ``bind`` takes them)."""
         cleaned = clean_name(name)
@@ -84,7 +77,7 @@ class NameClaims:
         keys = NameKeys.of(cleaned)
         held = await self.store.name_holders(keys.low, keys.capitals, self._now() - RELEASE_AFTER)
         if held_by_another(held, keys.low, key_hash):
-            return Refusal(
+            return Problem(
                 protocol.NAME_TAKEN,
                 f"the name {cleaned!r} belongs to another player on this server: pick another",
             )
@@ -98,14 +91,14 @@ class NameClaims:
             return self._used_up("your address", self.limits.names_per_address)
         return Claim(cleaned, keys, key_hash, group, new=True)
 
-    def _used_up(self, whose: str, most: int) -> Refusal:
-        return Refusal(
+    def _used_up(self, whose: str, most: int) -> Problem:
+        return Problem(
             protocol.TOO_MANY_NAMES,
             f"{whose} took {most} new names on this server today: "
             "play under one you hold, or come back tomorrow",
         )
 
-    async def bind(self, claim: Claim) -> str | None | Refusal:
+    async def bind(self, claim: Claim) -> str | None | Problem:
         """The seat is taken: hold the name for the key.  The ``name_key`` it is held under
         (None: no key, or no name), or a refusal (another key took it meanwhile, or the
         key's or its address's new names for the day were taken meanwhile)."""
@@ -140,7 +133,7 @@ class NameClaims:
         if receipt is not None and (isinstance(bound, Unbound) or not bound.new):
             await self.directory.give_hit(_address_count(claim.group), receipt)
         if bound is Unbound.TAKEN:
-            return Refusal(
+            return Problem(
                 protocol.NAME_TAKEN,
                 f"the name {claim.name!r} was just taken by another player: pick another",
             )

@@ -16,12 +16,14 @@ from ..protocol.codes import new_code
 from .directory import Directory
 from .limits.addresses import network_of
 from .limits.table_counts import TableCounts, Ticket
-from .name_claims import Refusal
 from .placement import Placement
+from .problems import BUSY, Problem
+from .room import seat_list
 from .room.audience import Connection
 from .room.room import Room, RoomConfig
 from .room.seat_list import Seat
-from .seating import Seating, Server
+from .rooms import Rooms
+from .seating import Seating
 
 #: Tries to seat a quick-play newcomer (a seat found may be gone when it is taken).
 QUICK_TRIES = 5
@@ -41,14 +43,14 @@ class QuickPlay:
 
     def __init__(
         self,
-        server: Server,
+        rooms: Rooms,
         seating: Seating,
         placement: Placement,
         directory: Directory,
         tables: TableCounts,
         config: RoomConfig,
     ) -> None:
-        self.server = server
+        self.rooms = rooms
         self.seating = seating
         self.placement = placement
         self.directory = directory
@@ -57,8 +59,9 @@ class QuickPlay:
 
     async def seat(
         self, connection: Connection, message: protocol.Quick, group: str, key_hash: str | None
-    ) -> Room | None:
-        """Seat a person at the oldest quick-play table of that size with room, or a new one.
+    ) -> Room | Problem:
+        """Seat a person at the oldest quick-play table of that size with room, or a new one
+        (or why not).
 
         A new one counts as a table opened by ``group`` (its address): an
         address at its limit of tables is seated only where there is room.
@@ -66,9 +69,9 @@ class QuickPlay:
         is then relayed there (``QuickElsewhere``), and that node seats it at
         the table found (``RemoteClient.quick_at``) without asking again.
         """
-        claim = await self.seating.claim_name(connection, message.name, key_hash, group)
-        if claim is None:
-            return None
+        claim = await self.seating.names.check(message.name, key_hash, group)
+        if isinstance(claim, Problem):
+            return claim
         at = connection.quick_at if isinstance(connection, RemoteClient) else None
         for attempt in range(QUICK_TRIES):
             if attempt == 0 and at is not None:
@@ -76,58 +79,48 @@ class QuickPlay:
             else:
                 seat_at = await self._quick_seat(message.players, group)
             if seat_at is None:
-                self.server.error(
-                    connection,
-                    protocol.TOO_MANY_TABLES,
-                    self.tables.refusal(protocol.TOO_MANY_TABLES),
-                )
-                return None
+                code = protocol.TOO_MANY_TABLES
+                return Problem(code, self.tables.refusal(code))
             code, ticket = seat_at
             if ticket is not None:  # a new table, counted for the group
                 room = self._quick_room(code, message.players, group)
                 self.tables.opened(ticket, room)  # (keep_new puts it among the rooms at once)
-                kept = False
+                refused: Problem | None = BUSY
                 try:
-                    kept = await self.seating.keep_new(connection, room, 0)
+                    refused = await self.seating.keep_new(room, 0)
                 finally:
-                    if not kept:
+                    if refused is not None:
                         await self.tables.give_back(ticket)
-                if not kept:
+                if refused is not None:
                     await self.directory.quick_free(code, message.players, 0)
-                    return None
+                    return refused
             else:
-                found = self.server.rooms.get(code)
+                found = self.rooms.get(code)
                 if found is None:
                     owner = await self.placement.running_elsewhere(code)
                     if owner is not None and not isinstance(connection, RemoteClient):
                         raise QuickElsewhere(owner, code)
-                    found = self.server.rooms.get(
-                        code
-                    )  # (taken over just now, if its node was gone)
+                    found = self.rooms.get(code)  # (taken over just now, if its node was gone)
                 if found is None:
                     continue  # (offered by a node that is gone, or by another at a relay)
                 room = found
                 await room.kept.wait()
-            if key_hash is not None and room.holds_key(key_hash):
+            if key_hash is not None and seat_list.holds_key(room.seats, key_hash):
                 free = sum(1 for seat in room.seats if not seat.taken)
                 await self.directory.quick_free(code, len(room.seats), free)  # (not taken)
-                self.seating.refuse_second_seat(connection, room)
-                return None
+                return self.seating.second_seat(room)
             taken = room.sit(claim.name, key_hash, network_of(group))
             if taken is None:
                 continue  # it started, or filled, meanwhile: look again
             seat, token = taken
-            player = await self.seating.bind(connection, claim)
-            if isinstance(player, Refusal):
+            player = await self.seating.names.bind(claim)
+            if isinstance(player, Problem):
                 room.unsit(seat)
-                return None
+                return player
             room.seats[seat].player = player
             await self.seating.keep_seats(room)
             return await self.seating.seated(connection, room, seat, token, message.protocol, True)
-        self.server.error(
-            connection, protocol.TABLE_FULL, "no quick-play table could seat you: try again"
-        )
-        return None
+        return Problem(protocol.TABLE_FULL, "no quick-play table could seat you: try again")
 
     async def _quick_seat(self, players: int, group: str) -> tuple[str, Ticket | None] | None:
         """A seat from the directory (``Directory.quick_seat``): its table's code, and the
@@ -153,8 +146,7 @@ class QuickPlay:
     def _quick_room(self, code: str, players: int, group: str) -> Room:
         """A new quick-play table of ``players`` open seats (the first to sit is its host)."""
         seats = [Seat("", "human") for _ in range(players)]
-        return self.server.room(
-            0,
+        return self.rooms.new(
             code,
             rules=TableRules(
                 away_bot=self.config.quick_bot, clock=protocol.QUICK_CLOCK, quick=True, rated=True

@@ -1,56 +1,121 @@
-"""What a client at a table may ask, in one table: its kind, who may ask it, its handler.
+"""What a client at a table may ask: who may ask each kind, and the part of the table that
+answers it.
 
 Once a connection sits at a table (or watches it), every message it sends
-is one of ``protocol.TableRequest``.  ``REQUESTS`` has a row for each kind:
-who may ask it (anyone at the table, a seated person, or the host of a
-table still being set up), the protocol version that has it, the handler
-that acts on it, and the problems it may answer with (an error code and the
-line a client shows).  A new kind of client message is a struct in
-``protocol`` and one row here (docs/protocol.md, "Adding a message kind").
+is one of ``protocol.TableRequest``.  Three rules, each a ``match`` over that
+union closed by ``assert_never``, so a kind left out of any is a type error
+(mypy) rather than a row found missing at run time: the first protocol
+version that may send it (``protocol.versions.first_sent``; an older
+connection is refused ``bad_message``); who may ask it and the line a client
+shows for each error code it may be answered (``rule``: anyone at the table,
+a seated person, or the host of a table still being set up); and what
+answers it (``Requests.answer``: the part of the room it is for, called
+directly, answering nothing, an error code, or a ``Problem`` in full).  A
+new kind of client message is a struct in ``protocol`` and a case in each
+(docs/protocol.md, "Adding a message kind").
 
-``Requests`` is handed what the handlers use: how to refuse (an ``error``
-to the connection), the store, the directory, the server's table counts
-and talk limits, how to tell a connection's address group, and how to say
-a table's listing changed.
+``Requests`` is handed what the answers use: how to reach a connection (a
+``Sender``: refusals go through it), the directory, the server's
+table counts and talk limits, how to tell a connection's address group, and
+how to say a table's listing changed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, NamedTuple
+from typing import assert_never
 
-from ...store.tables_interface import RoomPhase, TableStore
+from ...store.tables_interface import RoomPhase
 from ...table.names import clean_line
 from .. import protocol
+from ..protocol.versions import first_sent
 from .directory import Directory
 from .limits.table_counts import TableCounts
 from .limits.talk_limits import TalkLimits
+from .problems import Problem
+from .room import seat_list
 from .room.audience import Connection
-from .room.phases import Over
+from .room.phases import Over, Playing
 from .room.rematch import OFFERS_PER_MINUTE
 from .room.room import Room
-
-
-class Problem(NamedTuple):
-    """A refusal in full: its error code and the line a client shows."""
-
-    code: str
-    text: str
-
+from .sending import Sender
 
 Answer = str | Problem | None
-"""What a handler answers: nothing (done), an error code (its row says the line), or a
+"""What a request is answered: nothing (done), an error code (its rule says the line), or a
 ``Problem`` in full."""
 
 
-class Who(Enum):
+class MayAsk(Enum):
     """Who may ask a kind of request."""
 
     ANYONE = "anyone at the table, seated or watching"
     SEATED = "a seated person"
     HOST = "the host, while a table set up by hand waits"
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """Who may ask a kind of request, and the line a client shows for each error code it
+    may be answered."""
+
+    who: MayAsk
+    problems: Mapping[str, str] = field(default_factory=dict)
+
+
+_ANYONE = Rule(MayAsk.ANYONE)
+_PING = Rule(MayAsk.ANYONE, {protocol.SLOW_DOWN: "you ping too often: wait a little"})
+_HOST = Rule(MayAsk.HOST)
+_ACT = Rule(
+    MayAsk.SEATED,
+    {
+        protocol.NOT_NOW: "the game is not being played",
+        protocol.NOT_YOUR_TURN: "it is not your turn",
+        protocol.STALE: "that move does not answer the turn being played: ignored",
+        protocol.ILLEGAL: "the rules do not allow that move",
+        protocol.OUT_OF_TIME: "your time for that move ran out: the away bot played it",
+    },
+)
+_AGAIN = Rule(
+    MayAsk.SEATED,
+    {
+        protocol.NOT_NOW: "another game can be offered once this one is over",
+        protocol.TOO_MANY_TABLES: "another game cannot start now: this table's address "
+        "has as many tables waiting or playing as it may; finish one first",
+        protocol.SERVER_FULL: "another game cannot start now: this server has as many "
+        "tables as it can hold",
+    },
+)
+_DECLINE = Rule(MayAsk.SEATED, {protocol.NOT_NOW: "no other game is on offer"})
+_LEAVE = Rule(
+    MayAsk.SEATED,
+    {protocol.NOT_HOST: "the host's seat cannot be left open: close the table instead"},
+)
+_BACK = Rule(MayAsk.SEATED, {protocol.NOT_NOW: "your seat is not away"})
+
+
+def rule(request: protocol.TableRequest) -> Rule:
+    """Who may ask ``request``'s kind, and the lines of the error codes it may be answered."""
+    match request:
+        case protocol.Say():
+            return _ANYONE
+        case protocol.Ping():
+            return _PING
+        case protocol.Act():
+            return _ACT
+        case protocol.Again():
+            return _AGAIN
+        case protocol.Decline():
+            return _DECLINE
+        case protocol.Leave():
+            return _LEAVE
+        case protocol.ImBack():
+            return _BACK
+        case protocol.Start() | protocol.AddBot() | protocol.AddOpen() | protocol.RemoveSeat():
+            return _HOST
+        case _:
+            assert_never(request)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,30 +126,19 @@ class Asker:
     room: Room
     seat: int | None
 
-
-@dataclass(frozen=True, slots=True)
-class Row:
-    """One kind of request: who may ask it, from which version, and what answers it."""
-
-    handle: Callable[[Requests, Asker, Any], Awaitable[Answer]]
-    who: Who
-    since: int = 1
-    """The first protocol version that has it."""
-    problems: Mapping[str, str] = field(default_factory=dict)
-    """The line a client shows for each error code the handler may answer."""
-
-
-Refuse = Callable[[Connection, str, str], None]
-"""How to refuse a connection: an ``error`` with this code and line."""
+    @property
+    def seated(self) -> int:
+        """The seat of a seated asker (``MayAsk.SEATED``: checked before)."""
+        assert self.seat is not None
+        return self.seat
 
 
 class Requests:
-    """Acts on what connections at a table ask, by ``REQUESTS``."""
+    """Acts on what connections at a table ask."""
 
     def __init__(
         self,
-        refuse: Refuse,
-        store: TableStore,
+        sender: Sender,
         directory: Directory,
         tables: TableCounts,
         talk: TalkLimits,
@@ -94,8 +148,7 @@ class Requests:
     ) -> None:
         """``group_of``: a connection's address group; ``share_soon``: a table's listing
         changed (the other nodes hear of it)."""
-        self.refuse = refuse
-        self.store = store
+        self.sender = sender
         self.directory = directory
         self.tables = tables
         self.talk = talk
@@ -107,48 +160,67 @@ class Requests:
         try:
             message = protocol.decode_client(data)
         except protocol.ProtocolError as exc:
-            self.refuse(connection, protocol.BAD_MESSAGE, f"not a Mantis message: {exc}")
+            self.sender.error(connection, protocol.BAD_MESSAGE, f"not a Mantis message: {exc}")
             return
-        row = REQUESTS.get(type(message))
-        if row is None:  # (an opening, or a proof)
-            self.refuse(connection, protocol.BAD_MESSAGE, "this connection is already at a table")
+        if not isinstance(message, protocol.TableRequest):  # (a hello, or a proof)
+            self.sender.error(
+                connection, protocol.BAD_MESSAGE, "this connection is already at a table"
+            )
             return
-        version = room.version(connection)
-        if version < row.since:
-            self.refuse(connection, protocol.BAD_MESSAGE, f"not a message of protocol {version}")
+        version = room.audience.version(connection)
+        if version < first_sent(message):
+            self.sender.error(
+                connection, protocol.BAD_MESSAGE, f"not a message of protocol {version}"
+            )
             return
-        asker = Asker(connection, room, room.seat_of(connection))
-        answer: Answer = self._refused(asker, row.who)
+        asker = Asker(connection, room, seat_list.seat_of(room.seats, connection))
+        kind = rule(message)
+        answer: Answer = _refused(asker, kind.who)
         if answer is None:
-            answer = await row.handle(self, asker, message)
+            answer = await self.answer(asker, message)
         if isinstance(answer, str):
-            answer = Problem(answer, row.problems.get(answer, answer))
+            answer = Problem(answer, kind.problems.get(answer, answer))
         if answer is not None:
-            self.refuse(connection, answer.code, answer.text)
+            self.sender.refuse(connection, answer)
 
-    def _refused(self, asker: Asker, who: Who) -> Problem | None:
-        """Why ``asker`` may not ask what only ``who`` may (None: they may)."""
-        room, seat = asker.room, asker.seat
-        if who is Who.ANYONE:
-            return None
-        if seat is None and who is Who.SEATED:
-            return Problem(protocol.NOT_YOUR_TURN, "spectators watch: they do not play")
-        if who is Who.SEATED:
-            return None
-        if seat is None or room.seats[seat] is not room.host:
-            return Problem(protocol.NOT_HOST, "only the host sets up and starts the table")
-        if room.phase_name is not RoomPhase.WAITING:
-            return Problem(protocol.NOT_NOW, "the game has started")
-        if room.rules.quick:
-            return Problem(protocol.NOT_NOW, "a quick-play table starts by itself")
-        return None
-
-    # ------------------------------------------------------------------ anyone
-
-    async def ping(self, asker: Asker, message: protocol.Ping) -> Answer:
-        return asker.room.ping(asker.connection, message)
+    async def answer(self, asker: Asker, request: protocol.TableRequest) -> Answer:
+        """``request``, from someone who may ask it, answered by the part of the table it is
+        for."""
+        room = asker.room
+        match request:
+            case protocol.Say():
+                return await self.say(asker, request)
+            case protocol.Ping():
+                answered = room.audience.pong(asker.connection, request, room.clock.now())
+                return None if answered else protocol.SLOW_DOWN
+            case protocol.Act():
+                seat = asker.seated
+                return room.games.act(room.phase, room.seats, seat, request.turn, request.action)
+            case protocol.Again():
+                return await self.again(asker)
+            case protocol.Decline():
+                phase = room.phase
+                if not isinstance(phase, Over):
+                    return protocol.NOT_NOW
+                return room.rematches.decline(phase, asker.seated)
+            case protocol.Leave():
+                return await room.leave(asker.connection)
+            case protocol.ImBack():
+                return room.away.come_back(asker.seated, room.phase)
+            case protocol.Start():
+                return await self.start(room)
+            case protocol.AddBot():
+                return await self._set_up(room, seat_list.add(room.seats, request.level))
+            case protocol.AddOpen():
+                return await self._set_up(room, seat_list.add(room.seats, None))
+            case protocol.RemoveSeat():
+                return await self._set_up(room, room.remove_seat(request.seat))
+            case _:
+                assert_never(request)
 
     async def say(self, asker: Asker, message: protocol.Say) -> Answer:
+        """A line from anyone at the table: to the seated people if it sits (and kept in
+        the game's record), else to the spectators."""
         room = asker.room
         if not room.rules.talk:
             return Problem(protocol.TALK_OFF, "the host turned talk off at this table")
@@ -158,17 +230,24 @@ class Requests:
         channel = f"{room.code}:{'watchers' if asker.seat is None else 'players'}"
         if not await self.talk.take(asker.connection, self.group_of(asker.connection), channel):
             return Problem(protocol.SLOW_DOWN, "you are talking too fast: wait a little")
-        await room.say(asker.connection, line)
+        if asker.seat is None:
+            names = [place.name for place in room.seats if place.name]
+            room.talk.watcher_says(asker.connection, names, room.spectators, line)
+            return None
+        seated = [place.connection for place in room.seats if place.connection is not None]
+        name = room.seats[asker.seat].name
+        phase = room.phase
+        failed = await room.talk.player_says(asker.seat, name, seated, line, room.table)
+        for said in failed:  # (the line could not be kept: the table says so)
+            if isinstance(phase, Playing):
+                room.games.publish(phase, said)
         return None
 
-    # ------------------------------------------------------------------ a seated person
-
-    async def act(self, asker: Asker, message: protocol.Act) -> Answer:
-        return asker.room.act(_seat(asker), message.turn, message.action)
-
-    async def again(self, asker: Asker, message: protocol.Again) -> Answer:
-        room, seat = asker.room, _seat(asker)
-        if isinstance(room.phase, Over) and room.phase.offer is None:
+    async def again(self, asker: Asker) -> Answer:
+        """A seated person offers another game, or accepts the offer."""
+        room, seat = asker.room, asker.seated
+        phase = room.phase
+        if isinstance(phase, Over) and phase.offer is None:
             full = await self.tables.full(room.owner)
             if full is not None:  # another game counts as a table, for the table's address
                 return full
@@ -180,22 +259,16 @@ class Requests:
                     f"you offered {made.hits.count} times this minute: try again in "
                     f"{made.hits.clears_in:.0f} s",
                 )
-        return await room.again(seat)
+        if not isinstance(phase, Over) or not room.seats[seat].person or room.starting:
+            return protocol.NOT_NOW
+        people = [place.person for place in room.seats]
+        return await room.rematches.again(
+            phase, seat, people, lambda: self.tables.again(room), room.play_again
+        )
 
-    async def decline(self, asker: Asker, message: protocol.Decline) -> Answer:
-        return asker.room.decline(_seat(asker))
-
-    async def leave(self, asker: Asker, message: protocol.Leave) -> Answer:
-        return await asker.room.leave(asker.connection)
-
-    async def back(self, asker: Asker, message: protocol.ImBack) -> Answer:
-        return asker.room.back(_seat(asker))
-
-    # ------------------------------------------------------------------ the host, setting up
-
-    async def start(self, asker: Asker, message: protocol.Start) -> Answer:
-        room = asker.room
-        problem = room.ready_to_start()
+    async def start(self, room: Room) -> Answer:
+        """The host starts the table's first game."""
+        problem = seat_list.ready_to_start(room.seats)
         if problem is not None:
             return Problem(protocol.BAD_SEATS, f"cannot start: {problem}")
         # This connection's messages are handled one at a time, and only the host
@@ -204,82 +277,30 @@ class Requests:
         self.share_soon(room)
         return None
 
-    async def add_bot(self, asker: Asker, message: protocol.AddBot) -> Answer:
-        return await self._set_up(asker.room, asker.room.add_bot(message.level))
-
-    async def add_open(self, asker: Asker, message: protocol.AddOpen) -> Answer:
-        return await self._set_up(asker.room, asker.room.add_open())
-
-    async def remove_seat(self, asker: Asker, message: protocol.RemoveSeat) -> Answer:
-        return await self._set_up(asker.room, asker.room.remove_seat(message.seat))
-
     async def _set_up(self, room: Room, problem: str | None) -> Answer:
         """The seats changed (unless ``problem`` says why not): kept, then told to all."""
         if problem is not None:
             return Problem(protocol.BAD_SEATS, problem)
-        await self.store.set_seats(room.table_id, [seat.stored() for seat in room.seats])
+        await room.keep_seats()
         room.send_room()
         room.send_presence()
         self.share_soon(room)
         return None
 
 
-def _seat(asker: Asker) -> int:
-    assert asker.seat is not None  # (``Who.SEATED``: checked before)
-    return asker.seat
-
-
-REQUESTS: dict[type, Row] = {
-    protocol.Say: Row(Requests.say, Who.ANYONE, since=2),
-    protocol.Ping: Row(
-        Requests.ping,
-        Who.ANYONE,
-        since=protocol.PING_VERSION,
-        problems={protocol.SLOW_DOWN: "you ping too often: wait a little"},
-    ),
-    protocol.Act: Row(
-        Requests.act,
-        Who.SEATED,
-        problems={
-            protocol.NOT_NOW: "the game is not being played",
-            protocol.NOT_YOUR_TURN: "it is not your turn",
-            protocol.STALE: "that move does not answer the turn being played: ignored",
-            protocol.ILLEGAL: "the rules do not allow that move",
-            protocol.OUT_OF_TIME: "your time for that move ran out: the away bot played it",
-        },
-    ),
-    protocol.Again: Row(
-        Requests.again,
-        Who.SEATED,
-        since=2,
-        problems={
-            protocol.NOT_NOW: "another game can be offered once this one is over",
-            protocol.TOO_MANY_TABLES: "another game cannot start now: this table's address "
-            "has as many tables waiting or playing as it may; finish one first",
-            protocol.SERVER_FULL: "another game cannot start now: this server has as many "
-            "tables as it can hold",
-        },
-    ),
-    protocol.Decline: Row(
-        Requests.decline,
-        Who.SEATED,
-        since=2,
-        problems={protocol.NOT_NOW: "no other game is on offer"},
-    ),
-    protocol.Leave: Row(
-        Requests.leave,
-        Who.SEATED,
-        since=2,
-        problems={
-            protocol.NOT_HOST: "the host's seat cannot be left open: close the table instead",
-        },
-    ),
-    protocol.ImBack: Row(
-        Requests.back, Who.SEATED, since=2, problems={protocol.NOT_NOW: "your seat is not away"}
-    ),
-    protocol.Start: Row(Requests.start, Who.HOST),
-    protocol.AddBot: Row(Requests.add_bot, Who.HOST),
-    protocol.AddOpen: Row(Requests.add_open, Who.HOST),
-    protocol.RemoveSeat: Row(Requests.remove_seat, Who.HOST),
-}
-"""Every request a connection at a table may make (``protocol.TableRequest``), by kind."""
+def _refused(asker: Asker, who: MayAsk) -> Problem | None:
+    """Why ``asker`` may not ask what only ``who`` may (None: they may)."""
+    room, seat = asker.room, asker.seat
+    if who is MayAsk.ANYONE:
+        return None
+    if seat is None and who is MayAsk.SEATED:
+        return Problem(protocol.NOT_YOUR_TURN, "spectators watch: they do not play")
+    if who is MayAsk.SEATED:
+        return None
+    if seat is None or room.seats[seat] is not room.host:
+        return Problem(protocol.NOT_HOST, "only the host sets up and starts the table")
+    if room.phase_name is not RoomPhase.WAITING:
+        return Problem(protocol.NOT_NOW, "the game has started")
+    if room.rules.quick:
+        return Problem(protocol.NOT_NOW, "a quick-play table starts by itself")
+    return None

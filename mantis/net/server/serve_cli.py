@@ -25,6 +25,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from ...players.clock import SystemClock
     from ...store.tables_choice import check_postgres_driver, is_postgres, open_table_store
     from ..cluster.membership import Cluster, ClusterError
+    from .assembly import table_server
     from .collector import collect_on_time, tune_garbage_collector
     from .directory import Directory, LocalDirectory
     from .limits.addresses import parse_networks
@@ -32,7 +33,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from .pages.metrics_listener import MetricsError, MetricsListener, parse_listen
     from .redis_directory import RedisDirectory
     from .room.room import RoomConfig
-    from .server import TableServer, seeded
+    from .server import seeded
 
     database = _database(args)
     try:
@@ -83,7 +84,7 @@ def run_serve(args: argparse.Namespace) -> int:
         except BaseException:
             await store.close()
             raise
-        server = TableServer(
+        server = table_server(
             store,
             directory,
             config=RoomConfig(

@@ -17,10 +17,13 @@ has (``net.version1`` for version 1).
 Everything a table needs to go on is in the server's store before anyone
 hears of it, so ``load`` brings every table back after a restart.
 
-A server is handed what it uses: a ``TableStore`` (what lasts), a
-``Directory`` (what spans tables: codes, the public list, counts per
-address), the ``RoomConfig`` its rooms run with, the ``ServerLimits`` it
-enforces and a ``Clock``.  ``mantis serve`` (``serve_cli``) builds them.
+A server is handed what it uses, built by one function, ``assembly.table_server``
+(from a ``TableStore``, what lasts; a ``Directory``, what spans tables: codes,
+the public list, counts per address; the ``RoomConfig`` its rooms run with,
+the ``ServerLimits`` it enforces and a ``Clock``): its rooms (``rooms``), how
+it reaches connections (``sending``), its openings, requests and pages, its
+counts and, on a cluster, its node's part.  ``mantis serve`` (``serve_cli``)
+calls it.
 
 What one party may cost is bounded (``ServerLimits``; docs/protocol.md):
 its sockets and connections, its tables (``table_counts``, every game
@@ -39,48 +42,44 @@ import itertools
 import logging
 import secrets
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
-from dataclasses import replace
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, cast
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from mantis import __version__
-
-from ...engine import SeatInfo, game_seed
-from ...players.clock import Clock, SystemClock, within
-from ...store.tables_interface import RoomPhase, StoredRoom, StoreError, TableStore
-from ...table import dealt
+from ... import __version__
+from ...engine import game_seed
+from ...players.clock import Clock, within
+from ...store.tables_interface import RoomPhase, StoreError, TableStore
 from ...table.names import capitals_key
 from .. import protocol
 from ..cluster.links import RemoteClient
 from ..cluster.membership import Cluster
 from ..cluster.node_messages import Gone, Open
 from ..cluster.outages import BUSY_ERRORS, CLUSTER_ERRORS
+from .background import Background
 from .cluster_node import ClusterNode
 from .directory import Directory, Listing
-from .key_proofs import KeyProofs, Receive
-from .limits.addresses import ClientAddresses, Network
+from .key_proofs import Receive
+from .limits.addresses import ClientAddresses
 from .limits.bot_share import BotShare
-from .limits.server_limits import GuessLimiter, ServerLimits, SharedCounts
+from .limits.server_limits import ServerLimits, SharedCounts
 from .limits.table_counts import TableCounts
 from .limits.talk_limits import TalkLimits
 from .metrics import Metrics
-from .name_claims import NameClaims
-from .open_files import OVERFLOW
 from .openings import Openings
 from .pages.plain_pages import PlainPages
-from .placement import OneProcess, Placement
+from .placement import Placement
+from .problems import Problem
 from .quick_play import QuickElsewhere
 from .requests import Requests
 from .room.audience import Connection
 from .room.phases import Over, Playing, Waiting
-from .room.rated_games import RatedGames
-from .room.room import Room, RoomConfig, RoomHooks, stored_notices
-from .room.seat_list import Seat
-from .seating import Seating
+from .room.room import Room
+from .rooms import Rooms
 from .sending import Sender
 from .sockets import SocketGate, gated, hang_up
 from .token_bucket import TokenBucket
@@ -93,8 +92,6 @@ HELLO_TIMEOUT = 10.0
 RATE, BURST = 10.0, 30.0
 #: Messages dropped for flooding before the connection is closed.
 MAX_DROPPED = 100
-#: Seconds a seat's old connection has to answer a ping before a reconnect replaces it.
-LIVENESS_TIMEOUT = 2.0
 #: A finished room nobody is connected to is dropped after this long (its record is
 #: kept, and every player has it already); a waiting one after ``ServerLimits.idle_waiting``.
 OVER_ROOM = timedelta(minutes=5)
@@ -102,116 +99,40 @@ OVER_ROOM = timedelta(minutes=5)
 SWEEP_EVERY = 30.0
 
 
+@dataclass(eq=False)
 class TableServer:
-    """Every room on this server, and the connections to them."""
+    """Every room on this server, and the connections to them (its parts: ``table_server``)."""
 
-    def __init__(
-        self,
-        store: TableStore,
-        directory: Directory,
-        *,
-        config: RoomConfig | None = None,
-        clock: Clock | None = None,
-        seeds: Callable[[], int] | None = None,
-        limits: ServerLimits | None = None,
-        trusted_proxies: Sequence[Network] = (),
-        hello_timeout: float = HELLO_TIMEOUT,
-        node: str = "",
-        cluster: Cluster | None = None,
-    ) -> None:
-        """A server keeping its tables in ``store``, sharing codes and counts in ``directory``.
-
-        ``seeds``: where each game's seed comes from, one call a game (the server's
-        own tests hand it the deals they need; None: a secret seed each time).
-        ``trusted_proxies``: the reverse proxies whose ``X-Forwarded-For`` is
-        believed.  ``node``: this server's name in logs and metrics.  ``cluster``:
-        this node's place among others sharing the store (None: one process).
-        """
-        self.store = store
-        self.directory = directory
-        self.config = config or RoomConfig()
-        self.clock: Clock = clock or SystemClock()
-        self.seeds: Callable[[], int] = seeds or _secret_seed
-        self.limits = limits = limits or ServerLimits()
-        self.addresses = ClientAddresses(trusted_proxies)
-        self.hello_timeout = hello_timeout
-        self.node = cluster.node if cluster is not None else node
-        self.cluster = cluster
-        self.rooms: dict[str, Room] = {}
-        self.connections: set[ServerConnection] = set()
-        self.sockets = SocketGate(
-            limits.max_connections + OVERFLOW,
-            limits.connections_per_address + OVERFLOW,
-            self.addresses,
-            limits.send_buffer,
-        )
-        self.tables = TableCounts(directory, limits, self.rooms)
-        self.connections_held = SharedCounts(directory, "connections:")
-        self.rated = RatedGames(store, self.clock)
-        self.talk = TalkLimits(self.clock, directory)
-        self.bots = BotShare(self.clock, limits.bot_moves)
-        self.background: set[asyncio.Task[None]] = set()
-        self.metrics = Metrics(self.node or "mantis", self._counts)
-        self.sender = Sender(limits.max_buffered, lambda c: self.metrics.refused.labels(c).inc())
-        self.send, self.put = self.sender.send, self.sender.put
-        self.error, self.busy = self.sender.error, self.sender.busy
-        self.hooks = RoomHooks(
-            moved=self._moved,
-            committed=self.metrics.commit_seconds.observe,
-            lost=self.lost,
-            again=self.tables.again,
-        )
-        guesses = GuessLimiter(directory, limits.guesses, limits.guess_window)
-        self.cluster_node: ClusterNode | None = None
-        """This node's part in a cluster (None: the server is one process)."""
-        placement: Placement = OneProcess()
-        if cluster is not None:
-            placement = self.cluster_node = ClusterNode(
-                cluster,
-                self,
-                store,
-                directory,
-                self.clock,
-                guesses,
-                over_room=OVER_ROOM,
-                liveness=LIVENESS_TIMEOUT,
-                took_over=self.metrics.takeovers.inc,
-            )
-            cluster.on_lag = self.metrics.pubsub_lag.observe
-            self.sender.away = self.cluster_node.links.send_out
-        self.placement = placement
-        seating = Seating(
-            self, placement, store, directory, NameClaims(store, directory, self.clock, limits)
-        )
-        self.openings = Openings(
-            self,
-            placement,
-            directory,
-            self.config,
-            limits,
-            seating=seating,
-            guesses=guesses,
-            proofs=KeyProofs(store),
-            tables=self.tables,
-        )
-        self.requests = Requests(
-            self.error,
-            store,
-            directory,
-            self.tables,
-            self.talk,
-            group_of=self.group_of,
-            share_soon=placement.share_soon,
-        )
-        self.pages = PlainPages(
-            self.rooms,
-            store,
-            directory,
-            self.clock,
-            self.addresses,
-            status=self._status,
-            listed_elsewhere=self._listed_elsewhere,
-        )
+    store: TableStore
+    directory: Directory
+    rooms: Rooms
+    """The rooms this process runs, by code."""
+    clock: Clock
+    limits: ServerLimits
+    addresses: ClientAddresses
+    """Who a connection is, for the limits (through the trusted proxies)."""
+    sockets: SocketGate
+    connections: set[ServerConnection]
+    """The WebSocket connections this process holds."""
+    connections_held: SharedCounts
+    """Connections per address group, across a cluster."""
+    sender: Sender
+    openings: Openings
+    requests: Requests
+    pages: PlainPages
+    talk: TalkLimits
+    tables: TableCounts
+    bots: BotShare
+    metrics: Metrics
+    background: Background
+    placement: Placement
+    hello_timeout: float = HELLO_TIMEOUT
+    node: str = ""
+    """This server's name in logs and metrics."""
+    cluster: Cluster | None = None
+    """This node's place among others sharing the store (None: one process)."""
+    cluster_node: ClusterNode | None = None
+    """This node's part in a cluster (None: the server is one process)."""
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -219,51 +140,18 @@ class TableServer:
         """Bring back every table kept in the store (call on the running loop).
 
         A node of a cluster brings back none: tables whose node is gone are
-        taken over as they are found (``_watch_nodes``).
+        taken over as they are found (``watch_nodes``).
         """
         if self.cluster_node is not None:
             return
         for stored in await self.store.load_live(OVER_ROOM):
             await self.directory.reserve_code(stored.code)
-            room = self.rooms[stored.code] = self.restore(stored)
+            room = self.rooms[stored.code] = self.rooms.restore(stored)
             await room.resume()  # a quick-play table offered again; bots fill it in time
 
-    def restore(self, stored: StoredRoom) -> Room:
-        """A room for a kept table, its game (if any) going on from where it was kept."""
-        seats = [Seat.restored(s) for s in stored.seats]
-        room = self.room(
-            stored.id,
-            stored.code,
-            rules=stored.rules,
-            host=seats[stored.host],
-            seats=seats,
-        )
-        game = stored.game
-        if stored.state is RoomPhase.WAITING or game is None:
-            return room
-        infos = [SeatInfo(seat.name, seat.kind, seat.bot) for seat in seats]  # type: ignore[arg-type]
-        record = replace(dealt(infos, game.seed), actions=game.moves)
-        # Everyone was cut off by the restart: begin() has each seat wait for its person.
-        room.begin(game.id, game.number, record, stored_notices(game.notices), game.deadline)
-        room.send_ratings()  # (read now: a rated game's end shows what it moved from)
-        return room
-
-    def room(self, table_id: int, code: str, **table: Any) -> Room:
-        """A new room, run with this server's config, store, hooks and shares."""
-        return Room(
-            self.config,
-            self.store,
-            self.sender.frame,
-            self.clock,
-            hooks=self.hooks,
-            directory=self.directory,
-            seeds=self.seeds,
-            table_id=table_id,
-            code=code,
-            bots=self.bots,
-            rated=self.rated,
-            **table,
-        )
+    def restore(self, stored: Any) -> Room:
+        """A room for a kept table (a ``StoredRoom``), its game going on from where it was."""
+        return self.rooms.restore(stored)
 
     async def run(
         self,
@@ -317,8 +205,7 @@ class TableServer:
             self.bots.stop()
             for room in self.rooms.values():
                 room.stop()
-            for task in list(self.background):
-                task.cancel()
+            self.background.cancel()
 
     async def _sweep(self) -> None:
         """Every ``SWEEP_EVERY`` seconds: drop rooms nobody is at any more (their tables
@@ -370,7 +257,9 @@ class TableServer:
     async def handler(self, connection: ServerConnection) -> None:
         """One connection, from its opening message to its close."""
         if len(self.connections) >= self.limits.max_connections:
-            self.error(connection, protocol.SERVER_FULL, "the server is full: try again later")
+            self.sender.error(
+                connection, protocol.SERVER_FULL, "the server is full: try again later"
+            )
             await hang_up(connection, 1013, "server full")
             return
         self.connections.add(connection)  # (taken as it is checked: nothing awaited between)
@@ -381,7 +270,7 @@ class TableServer:
         except CLUSTER_ERRORS as exc:  # (the directory is Redis, and Redis is away)
             self.connections.discard(connection)
             log.warning("node %s: a connection told busy: %s", self.node, exc)
-            self.busy(connection)
+            self.sender.busy(connection)
             await hang_up(connection, 1013, "busy")
             return
         except BaseException:
@@ -389,7 +278,7 @@ class TableServer:
             raise
         if not counted:
             self.connections.discard(connection)
-            self.error(
+            self.sender.error(
                 connection,
                 protocol.TOO_MANY_CONNECTIONS,
                 f"your address holds {limit} connections to this server already: close one first",
@@ -408,19 +297,23 @@ class TableServer:
                     elsewhere = await self.cluster_node.owner_for(first, group)
                 except BUSY_ERRORS as exc:
                     log.warning("node %s: a connection told busy: %s", self.node, exc)
-                    self.busy(connection)
+                    self.sender.busy(connection)
                     await hang_up(connection, 1013, "busy")
                     return
                 if elsewhere is not None:
                     await self.cluster_node.links.relay(connection, *elsewhere, first, group)
                     return
             try:
-                room = await self.openings.open(
+                opened = await self.openings.open(
                     connection, first, group, self._receiver(connection)
                 )
+                if isinstance(opened, Problem):
+                    self.sender.refuse(connection, opened)
+                else:
+                    room = opened
             except BUSY_ERRORS as exc:
                 log.warning("node %s: a connection told busy: %s", self.node, exc)
-                self.busy(connection)
+                self.sender.busy(connection)
             except QuickElsewhere as there:  # a quick-play seat at another node's table
                 links = cast(ClusterNode, self.cluster_node).links
                 await links.relay(connection, there.owner, there.code, first, group, there.code)
@@ -433,7 +326,7 @@ class TableServer:
                 try:
                     await self.requests.handle(connection, room, data)
                 except BUSY_ERRORS:
-                    self.busy(connection)
+                    self.sender.busy(connection)
         except ConnectionClosed:
             pass
         finally:
@@ -457,7 +350,7 @@ class TableServer:
                 continue
             dropped += 1
             if dropped == 1 or dropped % 20 == 0:
-                self.error(connection, protocol.SLOW_DOWN, "too many messages: slow down")
+                self.sender.error(connection, protocol.SLOW_DOWN, "too many messages: slow down")
             if dropped > MAX_DROPPED:
                 await hang_up(connection, 1008, "flooding")
                 return
@@ -483,60 +376,44 @@ class TableServer:
                             room.detach(client)
                         self.talk.opened(client)
                         receive = self._receiver(client)
-                        room = await self.openings.open(client, said.data, client.address, receive)
-                        if room is None:
-                            self.close(client, 1008, "refused")
+                        opened = await self.openings.open(
+                            client, said.data, client.address, receive
+                        )
+                        if not isinstance(opened, Room):
+                            if opened is not None:
+                                self.sender.refuse(client, opened)
+                            self.sender.close(client, 1008, "refused")
                             return
+                        room = opened
                     elif room is not None:
                         await self.requests.handle(client, room, said.data)
                 except BUSY_ERRORS as exc:
                     log.warning("node %s: a connection told busy: %s", self.node, exc)
-                    self.busy(client)
+                    self.sender.busy(client)
         finally:
             self.talk.closed(client)
             if room is not None:
                 room.detach(client)
 
     def lost(self, room: Room) -> None:
-        """Another node holds this room's table now: stop running it here; the connections
-        here are closed, and their clients reconnect (to the table where it runs now)."""
-        if self.rooms.get(room.code) is room:
-            del self.rooms[room.code]
-            here = [c for c in room.connections() if not isinstance(c, RemoteClient)]
-            room.stop()
-            for connection in here:
-                self.close(connection, 1012, "the table moved: connect again")
-            log.warning("node %s: table %s is run by another node now", self.node, room.code)
+        """Another node holds this room's table now: stop running it here."""
+        self.rooms.lost(room)
 
-    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+    def spawn(self, coroutine: Any) -> None:
         """Run ``coroutine`` in the background (cancelled when the server stops)."""
-        task = asyncio.get_running_loop().create_task(coroutine)
-        self.background.add(task)
-        task.add_done_callback(self.background.discard)
+        self.background.spawn(coroutine)
+
+    def put(self, websockets: Any, data: str) -> None:
+        """Put a frame on WebSockets of this node (dropping those that stopped reading)."""
+        self.sender.put(websockets, data)
 
     async def alive(self, connection: Connection) -> bool:
         """Whether a connection still answers (a ping, within a short time)."""
-        if isinstance(connection, RemoteClient):
-            assert self.cluster_node is not None
-            return await self.cluster_node.links.ask_alive(connection)
-        try:
-            pong = await cast(ServerConnection, connection).ping()
-            await within(self.clock, LIVENESS_TIMEOUT, pong)
-        except (TimeoutError, ConnectionClosed):
-            return False
-        return True
-
-    def close(self, connection: Connection, code: int, reason: str) -> None:
-        """Close a connection (here, or through the node that holds it)."""
-        if isinstance(connection, RemoteClient):
-            assert self.cluster_node is not None
-            self.cluster_node.links.close_remote(connection, code, reason)
-        else:
-            self.spawn(cast(ServerConnection, connection).close(code, reason))
+        return await self.sender.alive(connection)
 
     # ------------------------------------------------------------------ figures
 
-    def _counts(self) -> dict[str, Any]:
+    def counts(self) -> dict[str, Any]:
         # Counted by phase class, then named: a node counts its rooms several times a
         # second, and a room's state read as an enum's value costs more.
         phases = Counter(type(room.phase) for room in self.rooms.values())
@@ -545,7 +422,7 @@ class TableServer:
 
     def local_status(self) -> dict[str, Any]:
         """This node's own figures."""
-        counts = self._counts()
+        counts = self.counts()
         return {
             "version": __version__,
             "protocol": protocol.PROTOCOL_VERSION,
@@ -554,7 +431,7 @@ class TableServer:
             "connections": counts["connections"],
         }
 
-    async def _status(self) -> dict[str, Any]:
+    async def status(self) -> dict[str, Any]:
         """``GET /status``: this server's figures, or on a cluster every live node's added up."""
         status = self.local_status()
         if self.cluster_node is None:
@@ -566,24 +443,15 @@ class TableServer:
         status["nodes"] = 1 + len(others)
         return status
 
-    def _moved(self, latency: float | None) -> None:
-        self.metrics.moves.inc()
-        if latency is not None:
-            self.metrics.move_latency.observe(latency)
-
-    async def _listed_elsewhere(self) -> list[Listing]:
+    async def listed_elsewhere(self) -> list[Listing]:
         """The public tables other nodes run (none if Redis is away: this node's at least)."""
         try:
             return await self.directory.listing(but=self.node)
         except CLUSTER_ERRORS:
             return []
 
-    def listing(self) -> list[Listing]:
-        """This server's public tables, as ``GET /tables`` shows them (every page at once)."""
-        return [room.listing() for room in self.rooms.values() if not room.private]
 
-
-def _secret_seed() -> int:
+def secret_seed() -> int:
     return secrets.randbits(63)
 
 

@@ -148,7 +148,7 @@ class PlainPages:
         now = self.clock.now()
         if self._order_at is None or now - self._order_at >= LISTING_AGE:
             here: list[Room | Listing] = [
-                room for room in self.rooms.values() if not room.private and room.table_id
+                room for room in self.rooms.values() if not room.rules.private and room.table_id
             ]
             elsewhere = await self.listed_elsewhere()
             # (sorted is stable: within a rank, this node's oldest first, then the others')

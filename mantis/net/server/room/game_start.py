@@ -10,7 +10,7 @@ that count against a seat in a rated game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -26,6 +26,35 @@ from .phases import Playing
 from .remote import RemoteSeat
 from .seat_list import Seat
 from .turn_timer import Timeouts, TurnTimer
+
+
+@dataclass(frozen=True, slots=True)
+class GameToPlay:
+    """A game of the store, dealt and ready to play: new, or resumed after a restart or a
+    takeover with the notices and the turn deadline kept so far."""
+
+    game_id: int
+    number: int
+    """The table's ``number``-th game: 1, 2…"""
+    record: GameRecord
+    """Its deal (and, resumed, the moves kept so far)."""
+    notices: tuple[tuple[int, Notice | Talk], ...] = ()
+    deadline: tuple[int, datetime] | None = None
+    """The turn deadline kept for it (turn, when), if any."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameSettings:
+    """How a table's games are played, and what they are kept in and timed by."""
+
+    away_bot: str
+    """The level that plays for a person away."""
+    bot_timeout: float
+    """A bot's time budget for one move."""
+    turn_clock: int | None
+    """The table's seconds per move (None: no clock)."""
+    clock: Clock
+    store: TableStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,23 +74,11 @@ class GameHooks:
 
 
 def start_playing(
-    game_id: int,
-    number: int,
-    record: GameRecord,
-    notices: Iterable[tuple[int, Notice | Talk]],
-    deadline: tuple[int, datetime] | None,
-    *,
-    seats: Sequence[Seat],
-    away_bot: str,
-    bot_timeout: float,
-    turn_clock: int | None,
-    clock: Clock,
-    store: TableStore,
-    hooks: GameHooks,
+    game: GameToPlay, seats: Sequence[Seat], settings: GameSettings, hooks: GameHooks
 ) -> Playing:
-    """Game ``game_id`` (the table's ``number``-th) of the store, dealt in ``record`` (new,
-    or resumed with the moves, notices and turn deadline kept so far), ready to run:
-    ``turn_clock``: the table's seconds per move (None: no clock)."""
+    """``game`` with ``seats``, ready to run as ``settings`` say (``hooks``: what it tells its
+    table)."""
+    clock = settings.clock
     players: list[Player | InputPlayer] = []
     remotes: dict[int, RemoteSeat] = {}
     for s, seat in enumerate(seats):
@@ -69,14 +86,14 @@ def start_playing(
             assert seat.bot is not None
             players.append(make_bot(seat.bot))
         else:
-            remote = RemoteSeat(s, away_bot, bot_timeout, clock)
+            remote = RemoteSeat(s, settings.away_bot, settings.bot_timeout, clock)
             remote.away = seat.away
             remotes[s] = remote
             players.append(remote)
     keeper = ServerKeeper(
-        store,
-        game_id,
-        len(record.actions),
+        settings.store,
+        game.game_id,
+        len(game.record.actions),
         hooks.rating,
         clock=clock,
         busy=hooks.busy,
@@ -84,14 +101,22 @@ def start_playing(
         timed=hooks.timed,
     )
     timer = None
-    if turn_clock is not None:
-        timer = TurnTimer(turn_clock, clock, store, game_id, remotes, hooks.broadcast, deadline)
+    if settings.turn_clock is not None:
+        timer = TurnTimer(
+            settings.turn_clock,
+            clock,
+            settings.store,
+            game.game_id,
+            remotes,
+            hooks.broadcast,
+            game.deadline,
+        )
     table = Table(
-        record,
+        game.record,
         players,
         keeper=keeper,
-        bot_timeout=bot_timeout,
-        notices=tuple(notices),
+        bot_timeout=settings.bot_timeout,
+        notices=game.notices,
         turn_clock=timer,
         clock=clock,
     )
@@ -103,4 +128,4 @@ def start_playing(
             forfeits.add(tired)
         elif isinstance(message, Left):
             forfeits.add(message.seat)
-    return Playing(game_id, number, table, remotes, timer, timeouts, forfeits=forfeits)
+    return Playing(game.game_id, game.number, table, remotes, timer, timeouts, forfeits=forfeits)

@@ -159,6 +159,13 @@ class Rematches:
         if noted is not None:
             over.offer = Offer.from_note(noted, over.number, self.clock, lambda: self._lapse(over))
 
+    def decline(self, over: OverGame, seat: int) -> str | None:
+        """``seat`` declines the open offer; an error code if none is open."""
+        if over.offer is None:
+            return protocol.NOT_NOW
+        self.close(over, "declined", seat)
+        return None
+
     def close(self, over: OverGame, reason: str, seat: int | None) -> None:
         """The open offer is off: ``declined`` or ``left`` (by ``seat``), or ``lapsed``."""
         assert over.offer is not None

@@ -1,49 +1,55 @@
 """One table on the server: its seats, who is connected, and the games played at it.
 
 A table's life is a typed ``phase`` (``phases``): ``Waiting``, ``Playing``,
-``Over`` and, once everyone accepts another game, ``Playing`` again.  The
-room holds the seats (``seat_list``) and the connections, and hands each
-part of its work what it uses: who hears what (``audience.Audience``), the
-games (``table_game``), people away (``away_seats``), quick play
-(``quick_fill``), offers of another game (``rematch.Rematches``), talk
-(``table_talk``), ratings (``table_ratings``), a game's pace
-(``move_pace``) and its entry in the list of tables (``table_listing``).
+``Over`` and, once everyone accepts another game, ``Playing`` again.  A
+``Room`` is that state: its seats (``seat_list``), its connections, its
+phase, and the parts of its work, each a module handed what it uses, taking
+the phase and seats it works on as arguments and returning what changed,
+which the room keeps: who hears what (``audience``), the games
+(``table_game``: ``begin`` returns the ``Playing`` phase, ``finish`` the
+``Over`` one), people away (``away_seats``), quick play (``quick_fill``),
+offers of another game (``rematch``), talk (``table_talk``), ratings
+(``table_ratings``), a game's pace (``move_pace``) and its entry in the list
+of tables (``table_listing``).  What a client asks at the table goes to those
+parts directly (``net.server.requests``); the room's own methods are what
+takes several of them at once (a connection coming and going, a seat freed,
+a game started and ended, a person leaving).
 
-A room is handed everything it uses: its ``RoomConfig``, the ``TableStore``
-that keeps its table, a ``Send`` that puts a frame on connections without
-waiting, the ``Clock`` its timers run on, the ``Directory`` and a source of
-seeds.  It never reaches back into the server.  A connection is anything
-hashable the ``Send`` reaches (a WebSocket, or one held by another node).
+A room is handed what its server gives every room (``RoomServices``: its
+config, the ``TableStore``, a ``Send`` that puts a frame on connections
+without waiting, the ``Clock`` its timers run on, the ``Directory``, a
+source of seeds) and what it is (its code, rules, seats).  It never reaches
+back into the server.  A connection is anything hashable the ``Send``
+reaches (a WebSocket, or one held by another node).
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
-from collections.abc import Awaitable, Callable, Coroutine, Iterable
-from dataclasses import dataclass
-from datetime import datetime
+from collections.abc import Callable, Coroutine, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
-from ....engine import Action, GameRecord
+from ....engine import GameRecord, SeatInfo
 from ....players.clock import Clock
 from ....players.decision import DEFAULT_BOT_TIMEOUT
 from ....store.table_rules import TableRules
 from ....store.tables_interface import RoomPhase, TableStore
-from ....table import Notice, Table, Talk, record_notices
+from ....table import Notice, Table, Talk, dealt, record_notices
 from ... import protocol
 from ..directory import Directory, Listing, TableNotes
 from ..limits.bot_share import BotShare
 from . import seat_list
 from .audience import Audience, Connection, Send
 from .away_seats import AwaySeats
+from .game_start import GameSettings, GameToPlay
 from .move_pace import MovePace
 from .phases import Over, Phase, Playing, Waiting, moves_of, phase_name
 from .quick_fill import QuickFill
 from .rated_games import RatedGames
 from .rematch import Rematches
 from .seat_list import Seat
-from .table_game import TableGames
+from .table_game import GameEvents, GameParts, TableGames
 from .table_listing import TableListing
 from .table_ratings import TableRatings
 from .table_talk import TableTalk
@@ -59,12 +65,6 @@ class RoomHooks:
     """A write to the store took this long."""
     lost: Callable[[Room], None] = lambda room: None
     """Another node turned out to hold this room's table: stop running it here."""
-    again: Callable[[Room], Awaitable[str | None]] = lambda room: _nothing()
-    """Another game is about to start: count it as a table (the error code if refused)."""
-
-
-async def _nothing() -> None:
-    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +83,23 @@ class RoomConfig:
     """The level of the bots that fill quick-play tables (and play for their people away)."""
 
 
-log = logging.getLogger("mantis.server")
+@dataclass(frozen=True, slots=True)
+class RoomServices:
+    """What a server hands each of its rooms: how it runs them, and what they use."""
+
+    config: RoomConfig
+    store: TableStore
+    send: Send
+    """Puts one frame on some connections at once, never waiting for them."""
+    clock: Clock
+    directory: Directory
+    seeds: Callable[[], int]
+    """Fresh seeds, one per game (the server's)."""
+    hooks: RoomHooks = field(default_factory=RoomHooks)
+    bots: BotShare | None = None
+    """The server's share of bot moves (None: bots move at their pace)."""
+    rated: RatedGames | None = None
+    """The rules a rated table's games are judged by (None: rated as nothing)."""
 
 
 class Room:
@@ -91,33 +107,21 @@ class Room:
 
     def __init__(
         self,
-        config: RoomConfig,
-        store: TableStore,
-        send: Send,
-        clock: Clock,
+        services: RoomServices,
         *,
-        directory: Directory,
-        seeds: Callable[[], int],
-        hooks: RoomHooks | None = None,
         table_id: int,
         code: str,
         rules: TableRules,
         host: Seat,
         seats: list[Seat],
         owner: str = "",
-        bots: BotShare | None = None,
-        rated: RatedGames | None = None,
     ) -> None:
-        """``owner``: the address group that created the table (its bots' share is that
-        group's); ``bots``: the server's share of bot moves (None: bots move at their pace);
-        ``rated``: the rules a rated table's games are judged by (None: rated as nothing)."""
-        self.config = config
+        """``table_id``: the table's id in the store (0 until it is kept); ``owner``: the
+        address group that created the table (its bots' share is that group's)."""
+        config, clock, store = services.config, services.clock, services.store
         self.store = store
         self.clock = clock
-        self.hooks = hooks or RoomHooks()
-        self.directory = directory
-        self.seeds = seeds
-        """Fresh seeds, one per game (the server's)."""
+        self.directory = services.directory
         self.table_id = table_id
         """The table's id in the store (0 until it is kept)."""
         self.kept = asyncio.Event()
@@ -129,73 +133,55 @@ class Room:
         self.host = host
         self.seats = seats
         self.owner = owner
-        self.bots = bots
         self.phase: Phase = Waiting()
         self.spectators: set[Connection] = set()
-        self.audience = Audience(send, self.connections, lambda sent: self.pace.sent(sent))
-        """Who hears what here: each connection in its protocol version."""
-        self.talk = TableTalk(self.broadcast)
-        """Who talks under which name here."""
-        self.idle_since = clock.now()
-        """When the last connection left (rooms nobody visits are dropped)."""
-        self.pace = MovePace(seats, clock, config.bot_pace, self.hooks.moved, bots, owner)
-        """Bots' pace, and how long a person's move takes to go out."""
-        self._stopped = False
-        self._tasks: set[asyncio.Task[None]] = set()
         self.starting = False
         """A game is being started (its seed kept): no second start, no newcomer."""
+        self.idle_since = clock.now()
+        """When the last connection left, or the last game ended (rooms nobody visits are
+        dropped)."""
+        self._stopped = False
+        self._tasks: set[asyncio.Task[None]] = set()
+        hooks = services.hooks
+        self.pace = MovePace(seats, clock, config.bot_pace, hooks.moved, services.bots, owner)
+        """Bots' pace, and how long a person's move takes to go out."""
+        self.audience = Audience(services.send, self.connections, self.pace.sent)
+        """Who hears what here: each connection in its protocol version."""
+        broadcast = self.audience.broadcast
+        self.talk = TableTalk(broadcast)
+        """Who talks under which name here."""
         self.away = AwaySeats(
-            seats,
-            clock,
-            config.away_after,
-            rules.away_bot,
-            lambda: self.phase if isinstance(self.phase, Playing) else None,
-            self.send_presence,
-            self._spawn,
+            seats, clock, config.away_after, rules.away_bot, broadcast, self._spawn
         )
         """Who is away, and the waits for those who dropped."""
-        self.notes = TableNotes(directory, code)
+        self.notes = TableNotes(services.directory, code)
         """What it leaves in the directory for whichever node runs it next."""
         self.quick = QuickFill(
-            self, code, config.quick_fill, clock, directory, self.notes, self._spawn
+            code, config.quick_fill, clock, services.directory, self.notes, self._spawn
         )
         """A quick-play table's offer in the directory, and its wait for bots."""
-        self.rematches = Rematches(clock, self.notes, self.broadcast, self._spawn)
+        self.rematches = Rematches(clock, self.notes, broadcast, self._spawn)
         """Its offers of another game."""
         self.ratings = TableRatings(
-            store, rated, rules.rated, lambda: [seat.facts() for seat in self.seats], self.broadcast
+            store,
+            services.rated,
+            rules.rated,
+            lambda: [seat.facts() for seat in self.seats],
+            broadcast,
         )
         """Its seated players' ratings, and whether its game counts."""
         self.games = TableGames(
-            self,
-            code=code,
-            away_bot=rules.away_bot,
-            bot_timeout=config.bot_timeout,
-            turn_clock=rules.clock,
-            clock=clock,
-            store=store,
-            seeds=seeds,
-            audience=self.audience,
-            away=self.away,
-            pace=self.pace,
-            ratings=self.ratings,
-            lost=lambda: self.hooks.lost(self),
-            committed=self.hooks.committed,
-            spawn=self._spawn,
+            code,
+            GameSettings(rules.away_bot, config.bot_timeout, rules.clock, clock, store),
+            services.seeds,
+            GameParts(self.audience, self.away, self.pace, self.ratings),
+            GameEvents(lambda: hooks.lost(self), hooks.committed, self._spawn),
         )
         """The games played here."""
         self.listed = TableListing(rules.clock, rules.quick)
         """Its entry in the list of public tables."""
 
     # ------------------------------------------------------------------ what it says
-
-    @property
-    def private(self) -> bool:
-        return self.rules.private
-
-    @property
-    def away_bot(self) -> str:
-        return self.rules.away_bot
 
     @property
     def phase_name(self) -> RoomPhase:
@@ -215,10 +201,6 @@ class Room:
     def game_number(self) -> int:
         return 0 if isinstance(self.phase, Waiting) else self.phase.number
 
-    def seat_of(self, connection: Connection) -> int | None:
-        """The seat ``connection`` sits at (None: it watches)."""
-        return seat_list.seat_of(self.seats, connection)
-
     def room_message(self, you: int | None = None) -> protocol.RoomState:
         """The ``room`` message: the seats and the phase, as told to seat ``you`` (None:
         to the spectators)."""
@@ -229,9 +211,9 @@ class Room:
         return protocol.RoomState(
             code=self.code,
             state=self.phase_name.value,
-            private=self.private,
+            private=self.rules.private,
             host=self.seats.index(self.host),
-            away_bot=self.away_bot,
+            away_bot=self.rules.away_bot,
             seats=tuple(
                 protocol.SeatState(seat.name, seat.kind, seat.bot, seat.taken, seat.left)  # type: ignore[arg-type]
                 for seat in self.seats
@@ -249,24 +231,6 @@ class Room:
         seated = [seat.connection for seat in self.seats if seat.connection is not None]
         return seated + list(self.spectators)
 
-    def version(self, connection: Connection) -> int:
-        return self.audience.version(connection)
-
-    def tell(self, connection: Connection, message: protocol.ServerMessage) -> None:
-        """Send one connection one message, in its own protocol version's words."""
-        self.audience.tell(connection, message)
-
-    def broadcast(
-        self, message: protocol.ServerMessage, to: Iterable[Connection] | None = None
-    ) -> None:
-        """Send ``message`` to everyone (or ``to``), encoded once per protocol version."""
-        self.audience.broadcast(message, to)
-
-    def ping(self, connection: Connection, ping: protocol.Ping) -> str | None:
-        """Answer ``connection``'s ``ping``; an error code if it asks too often."""
-        answered = self.audience.pong(connection, ping, self.clock.now())
-        return None if answered else protocol.SLOW_DOWN
-
     def send_room(self, but: Connection | None = None) -> None:
         """Everyone (``but`` one, told already) hears the seats and state, and their own seat.
 
@@ -275,13 +239,11 @@ class Room:
         """
         for s, seat in enumerate(self.seats):
             if seat.connection is not None and seat.connection is not but:
-                self.tell(seat.connection, self.room_message(s))
+                self.audience.tell(seat.connection, self.room_message(s))
         watching = [c for c in self.spectators if c is not but]
         if watching:
-            self.broadcast(self.room_message(None), watching)  # once per protocol version
+            self.audience.broadcast(self.room_message(None), watching)  # once per version
         self.send_ratings()
-
-    # ------------------------------------------------------------------ ratings
 
     def send_ratings(self) -> None:
         """Everyone (of version 3 on) hears whether the table is rated, whether its game
@@ -289,20 +251,9 @@ class Room:
         phase = self.phase
         self._spawn(self.ratings.announce(phase.game_id if isinstance(phase, Playing) else None))
 
-    def ratings_state(self) -> protocol.Ratings:
-        """The table's ``ratings`` message now."""
-        return self.ratings.message()
-
-    def holds_key(self, key_hash: str) -> bool:
-        """Whether a seat here is held by the player key with this digest already."""
-        return seat_list.holds_key(self.seats, key_hash)
-
-    def presence(self) -> protocol.Presence:
-        return protocol.Presence(tuple(seat.presence() for seat in self.seats))
-
     def send_presence(self) -> None:
         """Everyone hears each seat's connection (it changed)."""
-        self.broadcast(self.presence())
+        self.audience.broadcast(seat_list.presence(self.seats))
 
     def send_backlog(self, connection: Connection) -> None:
         """The whole stream so far (and what runs now), to one connection that just (re)joined."""
@@ -310,12 +261,12 @@ class Room:
         if isinstance(phase, Over):
             self.audience.send_finished(connection, phase.frames)
             if phase.offer is not None:
-                self.tell(connection, phase.offer.state())
+                self.audience.tell(connection, phase.offer.state())
         elif isinstance(phase, Playing):
             self.audience.backlog(connection, phase.table.messages)
             clock = phase.timer.state() if phase.timer is not None else None
             if clock is not None:
-                self.tell(connection, clock)
+                self.audience.tell(connection, clock)
 
     def listing(self) -> Listing:
         """This table as ``GET /tables`` lists it."""
@@ -341,7 +292,7 @@ class Room:
         place.connection = connection
         place.stop_waiting()
         if place.away:
-            self.away.back(seat)
+            self.away.back(seat, self._playing())
 
     def detach(self, connection: Connection) -> None:
         """``connection`` closed: its seat waits for its person, then the away bot plays."""
@@ -350,30 +301,31 @@ class Room:
         self.spectators.discard(connection)
         self.talk.gone(connection)
         self.audience.forget(connection)
-        seat = self.seat_of(connection)
+        seat = seat_list.seat_of(self.seats, connection)
         if seat is not None:
-            place = self.seats[seat]
-            place.connection = None
+            self.seats[seat].connection = None
             phase = self.phase
             if isinstance(phase, Playing):
-                self.away.wait_for(seat)
+                self.away.wait_for(seat, phase)
             elif isinstance(phase, Waiting) and self.rules.quick:
                 # Nobody waits at a quick-play table for someone who went: the seat is free.
-                self._free(seat)
+                self.free(seat)
             elif isinstance(phase, Over) and phase.offer is not None:
                 self.rematches.close(phase, "left", seat)
             self.send_presence()
         if not self.connections():
             self.idle_since = self.clock.now()
 
-    def seat_with_token(self, token: str) -> int | None:
-        """The seat whose token this is, if any."""
-        return seat_list.seat_with_token(self.seats, token)
+    def _playing(self) -> Playing | None:
+        return self.phase if isinstance(self.phase, Playing) else None
+
+    # ------------------------------------------------------------------ seats
 
     def sit(
         self, name: str, key_hash: str | None = None, network: str | None = None
     ) -> tuple[int, str] | None:
-        """Seat a newcomer in the first open seat: (seat, their new token), or None if full.
+        """Seat a newcomer in the first open seat: (seat, their new token), or None if full
+        (or a game is starting).
 
         ``key_hash``: the digest of their player key; ``network``: where they sit from.
         (The name they hold with it is the seat's ``player`` once bound.)
@@ -384,53 +336,14 @@ class Room:
 
     def unsit(self, seat: int) -> None:
         """A newcomer's seat taken just now is open again (their name could not be held)."""
-        self._free(seat)
+        self.free(seat)
         self.seats[seat].network = None
 
-    def unique_name(self, name: str, seat: int) -> str:
-        """``name``, or "Player N" for none, made to look like no other seat's name."""
-        return seat_list.unique_name(self.seats, name, seat)
-
-    # ------------------------------------------------------------------ the waiting room
-
-    def add_bot(self, level: str) -> str | None:
-        """A new seat for a bot of ``level``; what is wrong, if it cannot be."""
-        return seat_list.add(self.seats, level)
-
-    def add_open(self) -> str | None:
-        """A new seat left open for a person; what is wrong, if it cannot be."""
-        return seat_list.add(self.seats, None)
-
-    def remove_seat(self, seat: int) -> str | None:
-        """Take seat ``seat`` away (its person, if any, watches now); what is wrong, if it
-        cannot be."""
-        problem, gone = seat_list.remove(self.seats, seat, self.host)
-        if gone is not None and gone.connection is not None:
-            self.attach(None, gone.connection, self.version(gone.connection))
-        return problem
-
-    def _bot_name(self) -> str:
-        return seat_list.bot_name(self.seats)
-
-    def ready_to_start(self) -> str | None:
-        """Why the game cannot start yet, or None."""
-        return seat_list.ready_to_start(self.seats)
-
-    async def seated(self, resumed: bool = False) -> None:
-        """Someone sat down: a quick-play table starts once full, else has bots fill it in
-        time (``resumed``: taken over, or the server restarted: when they were to come)."""
-        if self.rules.quick:
-            await self.quick.seated(resumed)
-
-    async def keep_seats(self) -> None:
-        """Keep the seats as they are now in the store."""
-        await self.store.set_seats(self.table_id, [seat.stored() for seat in self.seats])
-
-    def _free(self, seat: int) -> None:
+    def free(self, seat: int) -> None:
         """A seat in the waiting room is open again (its person left it)."""
         self.seats[seat].open_again()
-        if self.rules.quick:
-            self.quick.freed()
+        if self.rules.quick and isinstance(self.phase, Waiting):
+            self.quick.freed(self.phase, self.seats)
         free = sum(1 for s in self.seats if not s.taken)
         self._spawn(self._keep_freed(free))
 
@@ -440,36 +353,86 @@ class Room:
             await self.directory.quick_free(self.code, len(self.seats), free)
         self.send_room()
 
-    # ------------------------------------------------------------------ the game
+    def remove_seat(self, seat: int) -> str | None:
+        """Take seat ``seat`` away (its person, if any, watches now); what is wrong, if it
+        cannot be."""
+        problem, gone = seat_list.remove(self.seats, seat, self.host)
+        if gone is not None and gone.connection is not None:
+            self.attach(None, gone.connection, self.audience.version(gone.connection))
+        return problem
 
-    def begin(
-        self,
-        game_id: int,
-        number: int,
-        record: GameRecord,
-        notices: Iterable[tuple[int, Notice | Talk]] = (),
-        deadline: tuple[int, datetime] | None = None,
-    ) -> None:
-        """Run game ``game_id`` (the table's ``number``-th) of the store, dealt in ``record``
-        (new, or resumed with the moves, notices and turn deadline kept so far)."""
-        self.games.begin(game_id, number, record, notices, deadline)
+    async def keep_seats(self) -> None:
+        """Keep the seats as they are now in the store."""
+        await self.store.set_seats(self.table_id, [seat.stored() for seat in self.seats])
+
+    # ------------------------------------------------------------------ the games
+
+    def begin(self, game: GameToPlay) -> None:
+        """Run ``game`` (new, or resumed with what was kept of it) to its end: its
+        ``Playing`` phase is the room's, then its ``Over`` phase."""
+        phase = self.phase = self.games.begin(self.seats, game)
+        if phase.table.over:
+            self._finished(phase)
+        else:
+            phase.task = asyncio.get_running_loop().create_task(self._play(phase))
+
+    async def _play(self, phase: Playing) -> GameRecord:
+        record = await self.games.play(phase)
+        self._finished(phase)
+        self.send_room()
+        return record
+
+    def _finished(self, phase: Playing) -> None:
+        self.phase = self.games.finish(phase)
+        self.idle_since = self.clock.now()  # kept a while from the end, even with nobody here
 
     async def start_next(self) -> None:
         """Start the table's next game (its first, or another once everyone agreed)."""
-        await self.games.start_next()
-
-    def act(self, seat: int, turn: int, action: Action) -> str | None:
-        """``seat``'s intent to play ``action`` on turn ``turn``; an error code if it may not."""
-        return self.games.act(seat, turn, action)
-
-    def back(self, seat: int) -> str | None:
-        """``seat``'s person says they are here: they play their own turns again."""
-        place = self.seats[seat]
-        if not isinstance(self.phase, Playing) or not place.away or place.left:
-            return protocol.NOT_NOW
-        self.away.back(seat)
+        if self.starting or isinstance(self.phase, Playing):
+            return
+        players = len(self.seats)
+        seed, number = self.games.next_deal(self.phase, players)
+        self.starting = True
+        try:
+            game_id = await self.games.keep_start(self.table_id, seed)
+        finally:
+            self.starting = False
+        seats = [SeatInfo(seat.name, seat.kind, seat.bot) for seat in self.seats]  # type: ignore[arg-type]
+        self.begin(GameToPlay(game_id, number, dealt(seats, seed)))
+        self.send_room()
+        for connection in self.connections():
+            self.send_backlog(connection)
         self.send_presence()
-        return None
+
+    async def play_again(self) -> None:
+        """Everyone agreed: the same seats play again (a seat whose person left, as a bot)."""
+        self.listed.drop()
+        host = self.seats.index(self.host)
+        seat_list.bots_for(self.seats, self.rules.away_bot, lambda seat: seat.left)
+        self.host = self.seats[host]
+        await self.keep_seats()
+        await self.start_next()
+
+    async def seated(self, resumed: bool = False) -> None:
+        """Someone sat down: a quick-play table starts once full, else has bots fill it in
+        time (``resumed``: taken over, or the server restarted: when they were to come)."""
+        waiting = self.phase
+        if not self.rules.quick or not isinstance(waiting, Waiting):
+            return
+        if not await self.quick.offer(self.seats):
+            await self.start_next()
+        elif waiting.fill is None and any(seat.person for seat in self.seats):
+            await self.quick.wait_for_bots(waiting, resumed, lambda: self._spawn(self._fill()))
+            self.send_room()  # everyone sees when the bots will come
+
+    async def _fill(self) -> None:
+        """A quick-play table waited long enough: bots take its open seats and it starts."""
+        waiting = self.phase
+        if not isinstance(waiting, Waiting):
+            return
+        if await self.quick.filled(waiting, self.seats, self.rules.away_bot):
+            await self.keep_seats()
+            await self.start_next()
 
     # ------------------------------------------------------------------ leaving
 
@@ -480,7 +443,7 @@ class Room:
         to the end, and nobody takes it back.  Over: their seat is played for in
         any further game.  The connection stays, as a spectator's.
         """
-        seat = self.seat_of(connection)
+        seat = seat_list.seat_of(self.seats, connection)
         if seat is None:
             return protocol.NOT_YOUR_TURN
         place = self.seats[seat]
@@ -488,28 +451,19 @@ class Room:
         if isinstance(phase, Waiting):
             if place is self.host and not self.rules.quick:
                 return protocol.NOT_HOST
-            self._free(seat)
+            self.free(seat)
         else:
             place.left, place.connection = True, None
-            self.away.left(seat)
+            self.away.left(seat, self._playing())
             if isinstance(phase, Over) and phase.offer is not None:
                 self.rematches.close(phase, "left", seat)
             await self.keep_seats()
-        self.attach(None, connection, self.version(connection))
+        self.attach(None, connection, self.audience.version(connection))
         self.send_room()
         self.send_presence()
         return None
 
-    # ------------------------------------------------------------------ another game
-
-    async def again(self, seat: int) -> str | None:
-        """``seat`` offers another game, or accepts the offer; an error code if it may not."""
-        phase = self.phase
-        if not isinstance(phase, Over) or not self.seats[seat].person or self.starting:
-            return protocol.NOT_NOW
-        people = [place.person for place in self.seats]
-        counted = lambda: self.hooks.again(self)  # noqa: E731 (another game counts as a table)
-        return await self.rematches.again(phase, seat, people, counted, self._play_again)
+    # ------------------------------------------------------------------ another node
 
     async def resume(self) -> None:
         """The table was taken over (or the server restarted): what ran in its last owner's
@@ -529,36 +483,6 @@ class Room:
             await self.quick.share_again(phase, self.seats)
         elif isinstance(phase, Over):
             await self.rematches.note(phase)
-
-    def decline(self, seat: int) -> str | None:
-        phase = self.phase
-        if not isinstance(phase, Over) or phase.offer is None:
-            return protocol.NOT_NOW
-        self.rematches.close(phase, "declined", seat)
-        return None
-
-    async def _play_again(self) -> None:
-        """Everyone agreed: the same seats play again (a seat whose person left, as a bot)."""
-        self.listed.drop()
-        host = self.seats.index(self.host)
-        seat_list.bots_for(self.seats, self.away_bot, lambda seat: seat.left)
-        self.host = self.seats[host]
-        await self.keep_seats()
-        await self.start_next()
-
-    # ------------------------------------------------------------------ talk
-
-    async def say(self, connection: Connection, text: str) -> None:
-        """A line from ``connection``: to the seated people if it sits, else to the spectators."""
-        seat = self.seat_of(connection)
-        if seat is None:
-            names = [place.name for place in self.seats if place.name]
-            self.talk.watcher_says(connection, names, self.spectators, text)
-            return
-        seated = [place.connection for place in self.seats if place.connection is not None]
-        name = self.seats[seat].name
-        for failed in await self.talk.player_says(seat, name, seated, text, self.table):
-            self.games.publish(failed)
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -581,6 +505,6 @@ class Room:
             task.cancel()
 
 
-def stored_notices(notices: Iterable[tuple[int, str]]) -> list[tuple[int, Notice | Talk]]:
+def stored_notices(notices: Iterable[tuple[int, str]]) -> tuple[tuple[int, Notice | Talk], ...]:
     """Notices (and talk) as the store keeps them, read back (unreadable ones are skipped)."""
-    return record_notices(notices)
+    return tuple(record_notices(notices))

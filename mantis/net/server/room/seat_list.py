@@ -119,6 +119,11 @@ class Seat:
         )
 
 
+def presence(seats: Sequence[Seat]) -> protocol.Presence:
+    """The ``presence`` message: each seat's connection."""
+    return protocol.Presence(tuple(seat.presence() for seat in seats))
+
+
 def sit(
     seats: Sequence[Seat], name: str, key_hash: str | None, network: str | None
 ) -> tuple[int, str] | None:

@@ -7,27 +7,27 @@ to everyone as it is published; a person's intent is checked and passed to
 their seat; at its end the table is ``Over``, its stream kept as one frame
 per wording, and a rated game's moved ratings are told.
 
-``TableGames`` is handed what it uses, and what it needs of the table it is
-played at (``GameTable``: its phase, seats and ways to tell everyone).
+``TableGames`` is handed how games are played (``GameSettings``) and the
+parts of the table a game works with (``GameParts``); each call is handed
+the table's phase and seats, and returns what changed (``begin``: the
+``Playing`` phase, ``finish``: the ``Over`` one) for the room to keep.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine, Iterable
-from datetime import datetime
-from typing import Any, Protocol
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from ....engine import Action, GameRecord, SeatInfo
-from ....players.clock import Clock
+from ....engine import Action, GameRecord
 from ....store.player_ratings import GameRating
-from ....store.tables_interface import TableStore
-from ....table import Message, Notice, Talk, dealt
+from ....table import Message
 from ... import protocol
-from .audience import Audience, Connection
+from .audience import Audience
 from .away_seats import AwaySeats
-from .game_start import GameHooks, start_playing
+from .game_start import GameHooks, GameSettings, GameToPlay, start_playing
 from .move_pace import MovePace
 from .phases import Over, Phase, Playing, last_mover, last_word_on
 from .rematch import seed_with_first
@@ -37,146 +37,100 @@ from .table_ratings import TableRatings
 log = logging.getLogger("mantis.server")
 
 
-class GameTable(Protocol):
-    """What a game needs of the table it is played at."""
+@dataclass(frozen=True, slots=True)
+class GameParts:
+    """The parts of a table its games work with: its listeners, its people away, its pace
+    and its ratings."""
 
-    phase: Phase
-    seats: list[Seat]
-    table_id: int
-    starting: bool
-    """A game is being started (its seed kept): no second start, no newcomer."""
-    idle_since: float
+    audience: Audience
+    away: AwaySeats
+    pace: MovePace
+    ratings: TableRatings
 
-    def connections(self) -> list[Connection]: ...
 
-    def send_room(self, but: Connection | None = None) -> None: ...
+@dataclass(frozen=True, slots=True)
+class GameEvents:
+    """What a table's games tell whoever runs it, and how they run a task."""
 
-    def send_presence(self) -> None: ...
-
-    def send_backlog(self, connection: Connection) -> None: ...
+    lost: Callable[[], None]
+    """Another node holds the table: stop running it here."""
+    committed: Callable[[float], None]
+    """A write to the store took this long."""
+    spawn: Callable[[Coroutine[Any, Any, None]], None]
 
 
 class TableGames:
-    """The games at one table (``at``)."""
+    """The games at one table (``code``)."""
 
     def __init__(
         self,
-        at: GameTable,
-        *,
         code: str,
-        away_bot: str,
-        bot_timeout: float,
-        turn_clock: int | None,
-        clock: Clock,
-        store: TableStore,
+        settings: GameSettings,
         seeds: Callable[[], int],
-        audience: Audience,
-        away: AwaySeats,
-        pace: MovePace,
-        ratings: TableRatings,
-        lost: Callable[[], None],
-        committed: Callable[[float], None],
-        spawn: Callable[[Coroutine[Any, Any, None]], None],
+        parts: GameParts,
+        events: GameEvents,
     ) -> None:
-        """``turn_clock``: seconds per move (None: none); ``seeds``: a fresh seed per game;
-        ``lost``: another node holds the table; ``committed``: a store write's seconds."""
-        self.at = at
+        """``seeds``: a fresh seed per game."""
         self.code = code
-        self.away_bot = away_bot
-        self.bot_timeout = bot_timeout
-        self.turn_clock = turn_clock
-        self.clock = clock
-        self.store = store
+        self.settings = settings
         self.seeds = seeds
-        self.audience = audience
-        self.away = away
-        self.pace = pace
-        self.ratings = ratings
-        self.lost = lost
-        self.committed = committed
-        self.spawn = spawn
+        self.parts = parts
+        self.events = events
 
-    def begin(
-        self,
-        game_id: int,
-        number: int,
-        record: GameRecord,
-        notices: Iterable[tuple[int, Notice | Talk]] = (),
-        deadline: tuple[int, datetime] | None = None,
-    ) -> None:
-        """Run game ``game_id`` (the table's ``number``-th) of the store, dealt in ``record``
-        (new, or resumed after a restart, with the moves, notices and turn deadline kept so
-        far), to its end."""
-        notices = tuple(notices)
-        for s, seat in enumerate(self.at.seats):
-            seat.away = seat.left or last_word_on(s, notices) == "away"
+    def begin(self, seats: Sequence[Seat], game: GameToPlay) -> Playing:
+        """``game`` (new, or resumed after a restart with the moves, notices and turn
+        deadline kept so far) ready to run with ``seats``: its ``Playing`` phase, told its
+        stream's numbering, its pace and its people away.  (Resumed over already, it is
+        ``finish``ed at once; else the table runs it with ``play``.)"""
+        for s, seat in enumerate(seats):
+            seat.away = seat.left or last_word_on(s, game.notices) == "away"
+        parts = self.parts
+        playing: list[Playing] = []  # (the phase, once made: the rating is asked at its end)
         hooks = GameHooks(
-            self._game_rating,
+            lambda record: self._game_rating(playing[0], seats, record),
             self._busy,
-            self.lost,
-            self.committed,
-            self.audience.broadcast,
+            self.events.lost,
+            self.events.committed,
+            parts.audience.broadcast,
         )
-        phase = start_playing(
-            game_id,
-            number,
-            record,
-            notices,
-            deadline,
-            seats=self.at.seats,
-            away_bot=self.away_bot,
-            bot_timeout=self.bot_timeout,
-            turn_clock=self.turn_clock,
-            clock=self.clock,
-            store=self.store,
-            hooks=hooks,
-        )
+        phase = start_playing(game, seats, self.settings, hooks)
+        playing.append(phase)
         table = phase.table
-        self.at.phase = phase
-        self.audience.game_began(table.messages)
-        self.pace.mover = last_mover(table.messages)
-        table.subscribe(self.publish, self.pace.paced, backlog=False)
+        parts.audience.game_began(table.messages)
+        parts.pace.mover = last_mover(table.messages)
+        table.subscribe(
+            lambda message: self.publish(phase, message), parts.pace.paced, backlog=False
+        )
         if table.over:
-            self._finish()
-            return
-        phase.task = asyncio.get_running_loop().create_task(self._play())
-        for s, seat in enumerate(self.at.seats):
+            return phase
+        for s, seat in enumerate(seats):
             # Whoever is not here (left the waiting room, or cut off by a server restart)
             # is waited for, then played for, like anyone who drops.
             if seat.kind == "human" and seat.connection is None:
-                self.away.wait_for(s)
-            if phase.timeouts.away(s) and not seat.away:
-                self.spawn(self.away.away(s))  # its third timeout was kept, its away was not
+                parts.away.wait_for(s, phase)
+            if phase.timeouts.away(s) and not seat.away:  # its third timeout kept, not its away
+                self.events.spawn(parts.away.away(s, phase))
+        return phase
 
-    async def start_next(self) -> None:
-        """Start the table's next game (its first, or another once everyone agreed)."""
-        phase = self.at.phase
-        if self.at.starting or isinstance(phase, Playing):
-            return
-        players = len(self.at.seats)
+    def next_deal(self, phase: Phase, players: int) -> tuple[int, int]:
+        """The seed of the table's next game and its number: its first, or another once
+        everyone agreed (its first seat the one after the last game's)."""
         if isinstance(phase, Over):
             first = (phase.first + 1) % players
-            seed = seed_with_first(self.seeds, players, first)
-            number = phase.number + 1
-        else:
+            return seed_with_first(self.seeds, players, first), phase.number + 1
+        if not isinstance(phase, Playing):
             phase.stop_fill()
-            seed, number = self.seeds(), 1
-        self.at.starting = True
-        try:
-            game_id = await self.store.start_game(self.at.table_id, seed)
-            await self.ratings.judge(game_id)  # (rated as it starts, and counted, or not)
-        finally:
-            self.at.starting = False
-        seats = [SeatInfo(seat.name, seat.kind, seat.bot) for seat in self.at.seats]  # type: ignore[arg-type]
-        self.begin(game_id, number, dealt(seats, seed))
-        self.at.send_room()
-        for connection in self.at.connections():
-            self.at.send_backlog(connection)
-        self.at.send_presence()
+        return self.seeds(), 1
 
-    async def _play(self) -> GameRecord:
-        phase = self.at.phase
-        assert isinstance(phase, Playing)
+    async def keep_start(self, table_id: int, seed: int) -> int:
+        """Keep a new game of table ``table_id`` dealt from ``seed``, rated as it starts (and
+        counted, or not); its id."""
+        game_id = await self.settings.store.start_game(table_id, seed)
+        await self.parts.ratings.judge(game_id)
+        return game_id
+
+    async def play(self, phase: Playing) -> GameRecord:
+        """Run ``phase``'s game to its end (its last move sent before it returns)."""
         try:
             record = await phase.table.run()
         except asyncio.CancelledError:
@@ -184,36 +138,35 @@ class TableGames:
         except Exception:  # a server bug must not take other tables down: log it
             log.exception("table %s stopped", self.code)
             raise
-        self.audience.flush()  # the last move before the room says it is over
-        self._finish()
-        before, self.ratings.before = self.ratings.before, ()
-        if before:  # rated: everyone hears the ratings it moved
-            self.spawn(self.ratings.announce(None, before))
-        self.at.send_room()
+        self.parts.audience.flush()  # the last move before the room says it is over
         return record
 
-    def _finish(self) -> None:
-        """Keep a finished game as one encoded frame per protocol version: a server holds
-        many finished rooms for a while, and a frame is one object to the garbage collector,
-        a game thousands."""
-        phase = self.at.phase
-        assert isinstance(phase, Playing) and phase.table.over
+    def finish(self, phase: Playing) -> Over:
+        """The game is over: its ``Over`` phase, its stream kept as one encoded frame per
+        protocol version (a server holds many finished rooms for a while, and a frame is
+        one object to the garbage collector, a game thousands); nobody is waited for or
+        played for any more, and a rated game's moved ratings are told."""
+        assert phase.table.over
         table = phase.table
-        frames = self.audience.finished(table.messages)
-        self.at.phase = Over(phase.game_id, phase.number, table.record.first, table.turn, frames)
-        self.at.idle_since = self.clock.now()  # kept a while from the end, even with nobody here
-        self.away.game_over()
+        frames = self.parts.audience.finished(table.messages)
+        self.parts.away.game_over()
+        ratings = self.parts.ratings
+        before, ratings.before = ratings.before, ()
+        if before:  # rated: everyone hears the ratings it moved
+            self.events.spawn(ratings.announce(None, before))
+        return Over(phase.game_id, phase.number, table.record.first, table.turn, frames)
 
-    def act(self, seat: int, turn: int, action: Action) -> str | None:
+    def act(
+        self, phase: Phase, seats: Sequence[Seat], seat: int, turn: int, action: Action
+    ) -> str | None:
         """``seat``'s intent to play ``action`` on turn ``turn``; an error code if it may not."""
-        phase = self.at.phase
         if not isinstance(phase, Playing):
             return protocol.NOT_NOW
-        if self.at.seats[seat].away and not self.at.seats[seat].left:
-            self.away.back(seat)  # acting again brings a seat back from away
+        if seats[seat].away and not seats[seat].left:
+            self.parts.away.back(seat, phase)  # acting again brings a seat back from away
         problem = phase.refusal(seat, turn, action)
         if problem is None:
-            self.pace.intent()
+            self.parts.pace.intent()
         return problem
 
     def _busy(self, busy: bool) -> None:
@@ -224,22 +177,19 @@ class TableGames:
                 "the server is busy (its database is unreachable): play resumes"
                 " by itself once it is back",
             )
-            self.audience.broadcast(error)
+            self.parts.audience.broadcast(error)
 
-    def _game_rating(self, record: GameRecord) -> GameRating | None:
+    def _game_rating(
+        self, phase: Playing, seats: Sequence[Seat], record: GameRecord
+    ) -> GameRating | None:
         """How the game that just ended moves ratings (None: it does not)."""
-        phase = self.at.phase
-        if not isinstance(phase, Playing):
-            return None
-        away = [s for s, seat in enumerate(self.at.seats) if seat.away and seat.person]
-        return self.ratings.game_rating(record, phase.forfeits_at_end(away))
+        away = [s for s, seat in enumerate(seats) if seat.away and seat.person]
+        return self.parts.ratings.game_rating(record, phase.forfeits_at_end(away))
 
-    def publish(self, message: Message) -> None:
-        """The driver published ``message``: send it with the rest of its move, at once."""
-        self.pace.saw(message)
-        phase = self.at.phase
-        if isinstance(phase, Playing):
-            tired = phase.saw(message)
-            if tired is not None:
-                self.spawn(self.away.away(tired))
-        self.audience.publish(message)
+    def publish(self, phase: Playing, message: Message) -> None:
+        """``phase``'s game published ``message``: send it with the rest of its move, at once."""
+        self.parts.pace.saw(message)
+        tired = phase.saw(message)
+        if tired is not None:
+            self.events.spawn(self.parts.away.away(tired, phase))
+        self.parts.audience.publish(message)
