@@ -103,7 +103,7 @@ async def running_server(
     store = await open_table_store(database or data / DB_NAME)
     directory: Directory = LocalDirectory(clock)
     if redis is not None:
-        options["cluster"] = Cluster(redis, options.pop("node"))
+        options["cluster"] = Cluster(redis, options.pop("node"), clock)
         await options["cluster"].start()
         directory = RedisDirectory(options["cluster"].redis, options["cluster"].node)
     server = table_server(store, directory, config=config, **options)

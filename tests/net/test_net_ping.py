@@ -1,18 +1,15 @@
 """``ping`` and ``pong`` (protocol 5): the round trip to the server, capped, for version 5 only.
 
-Also the one rule of who hears what (``versions.first_heard``) and the client's one
-registry of what it does with each kind the server says.
+Also the one rule of who hears what (``versions.first_heard``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import typing
 from pathlib import Path
 
 from netkit import Client, create, heard, running_server, welcome
 
-from mantis.net import client as client_module
 from mantis.net import protocol
 from mantis.net.client import RoundTrip, TableConnection
 from mantis.net.protocol import version1, versions
@@ -103,7 +100,3 @@ def test_each_kind_is_heard_from_the_version_that_has_it() -> None:
     for message in (offer, closed, protocol.Said("players", 0, "Ann", "hi")):
         assert versions.first_heard(message) == 2  # version 1 has no offer, nor talk
         assert versions.frame(message, version1.VERSION) is None
-
-
-def test_the_client_has_one_row_for_every_kind_the_server_says() -> None:
-    assert set(client_module._HEARD) == set(typing.get_args(protocol.ServerMessage))

@@ -1,10 +1,11 @@
 """The client side of online play: one place at a server table, kept across dropped connections.
 
-``TableConnection.open()`` connects, says ``create``, ``join``, ``watch`` or
-``quick`` and waits for ``welcome`` (or raises ``OnlineError`` with one clear
-line).  From then on ``events()`` yields what the server says, in order, and
-never ends on a dropped connection: it reconnects by itself (back-off capped
-at 5 s), joins again with the seat's token, and yields only the part of the
+``TableConnection.open()`` connects, says its hello (``create``, ``join``,
+``watch`` or ``quick``) and waits for ``welcome`` (or raises ``OnlineError``
+with one clear line).  From then on ``events()`` yields what the server says,
+in order, and never ends on a dropped connection: it reconnects by itself
+(back-off capped at 5 s, on the ``Clock`` it is handed), joins again with the
+seat's token, and yields only the part of the
 stream it had not seen.  An intent sent while the connection is down is sent
 again once it is back; the server ignores a repeat, so it is never played
 twice.  A refusal that says when to try again (``retry_after``: too many
@@ -13,24 +14,26 @@ speaks protocol version 5: besides the stream it hears the turn clock, offers
 of another game, talk and ratings, times a round trip to the server
 (``next_ping``: a ``RoundTrip`` event), and it proves it holds this app's
 player key for the server (``key_proof``) without ever sending it.  What it
-does with each kind the server says is one table, ``_HEARD``.  ``rotate_key``
-replaces that key by a new one, at the server and here.
+keeps of each kind the server says, and the event it yields, is one ``match``
+over the protocol's union (``_heard``), as is what it keeps of each request
+it sends (``_sending``): a kind left out of either is a type error (mypy).
+``rotate_key`` replaces that key by a new one, at the server and here.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
+from typing import assert_never
 
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from ...engine import CardRevealed, GameOver, TurnStarted
+from ...players.clock import SYSTEM_CLOCK, Clock, within
 from ...store.player_keys import KeyFileError, PlayerKeys
 from ...store.seat_tokens import SeatTokens
 from ...table import Message, Recorded
@@ -148,10 +151,14 @@ class TableConnection:
         *,
         tokens: SeatTokens | None = None,
         keys: PlayerKeys | None = None,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         """``keys``: this app's player keys (the one for this server is sent when sitting
-        down, made the first time)."""
+        down, made the first time); ``clock``: what its waits and times run on (the back-off
+        between attempts to reconnect, the answers' time limits, a ping's round trip, the
+        seconds left on a turn clock or an offer)."""
         self.url = check_url(url)
+        self.clock = clock
         self.opening = opening
         self.tokens = tokens if tokens is not None else SeatTokens()
         self.keys = keys if keys is not None else PlayerKeys()
@@ -167,8 +174,8 @@ class TableConnection:
         """Each seat's connection, as the server last said."""
         self.stream: list[Message] = []
         """The table's public stream as far as this client has it."""
-        self.clock: tuple[protocol.Clock, float] | None = None
-        """The turn clock the server last told of, and when it was heard (``time.monotonic``)."""
+        self.turn_clock: tuple[protocol.Clock, float] | None = None
+        """The turn clock the server last told of, and when it was heard (on ``clock``)."""
         self.offer: protocol.Offer | None = None
         """The offer of another game open now, if any."""
         self._offer_heard = 0.0
@@ -181,7 +188,7 @@ class TableConnection:
         self._closed = False
         self._pings: dict[int, float] = {}
         self._next_ping = 0
-        """The pings not answered yet, by id: when each was sent (``time.monotonic``)."""
+        """The pings not answered yet, by id: when each was sent (on ``clock``)."""
 
     @property
     def record(self) -> str | None:
@@ -239,9 +246,10 @@ class TableConnection:
 
     async def _connect(self) -> protocol.Welcome:
         try:
-            connection = await asyncio.wait_for(
-                connect(self.url, open_timeout=OPEN_TIMEOUT, compression=None, max_size=2**22),
+            connection = await within(
+                self.clock,
                 OPEN_TIMEOUT + 1,
+                connect(self.url, open_timeout=OPEN_TIMEOUT, compression=None, max_size=2**22),
             )
         except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as exc:
             raise OnlineError("unreachable", f"cannot reach {self.url}: {why(exc)}") from None
@@ -290,7 +298,7 @@ class TableConnection:
         (each time the server challenges)."""
         proved = False
         while True:
-            reply = await asyncio.wait_for(connection.recv(), OPEN_TIMEOUT)
+            reply = await within(self.clock, OPEN_TIMEOUT, connection.recv())
             message = protocol.decode_server(reply)
             if not isinstance(message, protocol.Challenge) or self.key is None:
                 return message, proved
@@ -309,25 +317,44 @@ class TableConnection:
 
     async def send(self, message: protocol.TableRequest) -> None:
         """Send an intent; a move sent while disconnected goes once the connection is back."""
-        if isinstance(message, protocol.Act):
-            # Kept until the stream shows its turn played, and sent again after every
-            # reconnection until then: a frame written into a dying connection is lost
-            # without a word, and the server refuses a repeat.
-            self._unsent = message
-        elif isinstance(message, protocol.Ping):
-            self._pings[message.id] = time.monotonic()
-            for unanswered in list(self._pings)[:-4]:  # (a refused one is never answered)
-                del self._pings[unanswered]
-        elif isinstance(message, protocol.Leave) and self.code is not None:
-            # The seat is left for good: a reconnection comes back as a spectator.
-            self._unsent = None
-            self.opening = protocol.Watch(protocol.PROTOCOL_VERSION, self.code)
-            self.seat = None
+        self._sending(message)
         connection = self._connection
         if connection is None or not self.connected:
             return
         with contextlib.suppress(ConnectionClosed):
             await connection.send(protocol.encode(message).decode())
+
+    def _sending(self, message: protocol.TableRequest) -> None:
+        """What this client keeps of each kind of request as it sends it (most: nothing)."""
+        match message:
+            case protocol.Act():
+                # Kept until the stream shows its turn played, and sent again after every
+                # reconnection until then: a frame written into a dying connection is lost
+                # without a word, and the server refuses a repeat.
+                self._unsent = message
+            case protocol.Ping():
+                self._pings[message.id] = self.clock.now()
+                for unanswered in list(self._pings)[:-4]:  # (a refused one is never answered)
+                    del self._pings[unanswered]
+            case protocol.Leave():
+                if self.code is not None:
+                    # The seat is left for good: a reconnection comes back as a spectator.
+                    self._unsent = None
+                    self.opening = protocol.Watch(protocol.PROTOCOL_VERSION, self.code)
+                    self.seat = None
+            case (
+                protocol.AddBot()
+                | protocol.AddOpen()
+                | protocol.RemoveSeat()
+                | protocol.Start()
+                | protocol.Again()
+                | protocol.Decline()
+                | protocol.Say()
+                | protocol.ImBack()
+            ):
+                pass
+            case _:
+                assert_never(message)
 
     def next_ping(self) -> protocol.Ping:
         """A fresh ``ping`` to ``send``: its ``RoundTrip`` event says how long the server
@@ -340,7 +367,7 @@ class TableConnection:
         from when the server's word arrived."""
         if self.offer is None:
             return 0.0
-        moment = time.monotonic() if now is None else now
+        moment = self.clock.now() if now is None else now
         return max(0.0, self.offer.lapses_in - (moment - self._offer_heard))
 
     def clock_left(self, now: float | None = None) -> tuple[protocol.Clock, float] | None:
@@ -350,13 +377,13 @@ class TableConnection:
         without a clock, the move made).  The seconds count down from when the
         server's word arrived; they are for showing only: the server keeps time.
         """
-        if self.clock is None:
+        if self.turn_clock is None:
             return None
-        clock, heard = self.clock
+        clock, heard = self.turn_clock
         played = self._played
         if clock.turn != played or (self.stream and not _awaits_move(self.stream)):
             return None
-        moment = time.monotonic() if now is None else now
+        moment = self.clock.now() if now is None else now
         return clock, max(0.0, clock.remaining - (moment - heard))
 
     async def events(self) -> AsyncIterator[Event]:
@@ -379,7 +406,7 @@ class TableConnection:
                 if self._closed:
                     return
             yield Dropped(delay, reason)
-            await asyncio.sleep(delay)
+            await self.clock.sleep(delay)
             delay = min(BACKOFF_MAX, delay * 2)
             try:
                 welcome = await self._connect()
@@ -403,7 +430,40 @@ class TableConnection:
             message = protocol.decode_server(data)
         except protocol.ProtocolError:
             return None  # a server of another build said something new: skip it
-        return _HEARD[type(message)](self, message)
+        return self._heard(message)
+
+    def _heard(self, message: protocol.ServerMessage) -> Event | None:
+        """What this client keeps of each kind the server says, and the event it yields
+        (None: none)."""
+        match message:
+            case protocol.Stream():
+                return self._merge(message)
+            case protocol.RoomState():
+                return self._heard_room(message)
+            case protocol.Presence():
+                self.presence = message.seats
+                return message
+            case protocol.Clock():
+                self.turn_clock = (message, self.clock.now())
+                return message
+            case protocol.Offer():
+                self.offer, self._offer_heard = message, self.clock.now()
+                return message
+            case protocol.OfferClosed():
+                self.offer = None
+                return message
+            case protocol.Ratings():
+                self.ratings = message
+                return message
+            case protocol.Pong():
+                sent = self._pings.pop(message.id, None)
+                return None if sent is None else RoundTrip(self.clock.now() - sent)
+            case protocol.Said() | protocol.Error():
+                return message
+            case protocol.Welcome() | protocol.Challenge() | protocol.Rekeyed():
+                return None  # (answers to the hello: read by ``open``)
+            case _:
+                assert_never(message)
 
     def _heard_room(self, message: protocol.RoomState) -> Event:
         self.room = message
@@ -412,30 +472,6 @@ class TableConnection:
         if message.state != "over":
             self.offer = None
         return message
-
-    def _heard_presence(self, message: protocol.Presence) -> Event:
-        self.presence = message.seats
-        return message
-
-    def _heard_clock(self, message: protocol.Clock) -> Event:
-        self.clock = (message, time.monotonic())
-        return message
-
-    def _heard_offer(self, message: protocol.Offer) -> Event:
-        self.offer, self._offer_heard = message, time.monotonic()
-        return message
-
-    def _heard_offer_closed(self, message: protocol.OfferClosed) -> Event:
-        self.offer = None
-        return message
-
-    def _heard_ratings(self, message: protocol.Ratings) -> Event:
-        self.ratings = message
-        return message
-
-    def _heard_pong(self, message: protocol.Pong) -> Event | None:
-        sent = self._pings.pop(message.id, None)
-        return None if sent is None else RoundTrip(time.monotonic() - sent)
 
     def _merge(self, stream: protocol.Stream) -> StreamUpdate | None:
         """The part of ``stream`` this client has not seen (all of it, if histories differ)."""
@@ -468,32 +504,6 @@ class TableConnection:
         if self._connection is not None:
             with contextlib.suppress(Exception):
                 await self._connection.close()
-
-
-def _as_heard(connection: TableConnection, message: Any) -> Event:
-    return message  # type: ignore[no-any-return]
-
-
-def _unheard(connection: TableConnection, message: Any) -> None:
-    return None  # (answers to the opening: read by ``open``)
-
-
-_HEARD: dict[type[protocol.ServerMessage], Callable[[TableConnection, Any], Event | None]] = {
-    protocol.Welcome: _unheard,
-    protocol.Challenge: _unheard,
-    protocol.Rekeyed: _unheard,
-    protocol.Stream: TableConnection._merge,
-    protocol.RoomState: TableConnection._heard_room,
-    protocol.Presence: TableConnection._heard_presence,
-    protocol.Clock: TableConnection._heard_clock,
-    protocol.Offer: TableConnection._heard_offer,
-    protocol.OfferClosed: TableConnection._heard_offer_closed,
-    protocol.Ratings: TableConnection._heard_ratings,
-    protocol.Pong: TableConnection._heard_pong,
-    protocol.Said: _as_heard,
-    protocol.Error: _as_heard,
-}
-"""What this client does with each kind the server says: the event it yields (None: none)."""
 
 
 def _awaits_move(stream: list[Message]) -> bool:

@@ -22,13 +22,13 @@ import asyncio
 import contextlib
 import logging
 import math
-import time
 from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
 import msgspec
 
+from ...players.clock import SYSTEM_CLOCK, Clock, within
 from . import node_messages
 from .node_messages import NodeMessage, OwnerChanged
 from .outages import redis_errors
@@ -80,9 +80,12 @@ class ClusterError(Exception):
 class Cluster:
     """This node's membership of a cluster, on the Redis at ``url``."""
 
-    def __init__(self, url: str, node: str) -> None:
+    def __init__(self, url: str, node: str, clock: Clock = SYSTEM_CLOCK) -> None:
+        """``clock``: what its waits run on (the heartbeat, a message held while Redis is
+        away, the flush as the node leaves) and what its messages are stamped with."""
         self.url = url
         self.node = node
+        self.clock = clock
         self.redis: Any = None
         self._lane: RedisLane | None = None
         self._subscriber: Any = None
@@ -91,8 +94,8 @@ class Cluster:
         self._lease: Any = None
         self._release: Any = None
         self.reachable = True
-        self.back_at = 0.0
-        """When Redis was last back after being away (``time.monotonic``)."""
+        self.back_at: float | None = None
+        """When Redis was last back after being away (on ``clock``; None: never away)."""
         self.on_message: Callable[[NodeMessage], None] = lambda message: None
         """Called with every message sent to this node (set by the server)."""
         self.on_owner: Callable[[str, str], None] = lambda code, node: None
@@ -129,7 +132,7 @@ class Cluster:
         self.redis = aioredis.Redis(connection_pool=pool)
         # Messages between nodes and the owner asked at every join go by a lane of their
         # own: through redis-py's commands a PUBLISH cost a busy node about 110 us of CPU.
-        self._lane = RedisLane(self.redis)
+        self._lane = RedisLane(self.redis, clock=self.clock)
         try:
             await self.redis.ping()
         except redis_errors() as exc:
@@ -181,7 +184,7 @@ class Cluster:
 
     async def _heartbeats(self) -> None:
         while True:
-            await asyncio.sleep(HEARTBEAT)
+            await self.clock.sleep(HEARTBEAT)
             try:
                 await self._beat()
                 await self.on_heartbeat()
@@ -192,10 +195,16 @@ class Cluster:
                 continue
             if not self.reachable:
                 self.reachable = True
-                self.back_at = time.monotonic()
+                self.back_at = self.clock.now()
                 log.warning("Redis is back: taking this node's tables again")
                 with contextlib.suppress(*redis_errors()):
                     await self.on_reconnect()
+
+    def settled(self, seconds: float) -> bool:
+        """Whether Redis has been reachable for at least ``seconds`` (or was never away)."""
+        if not self.reachable:
+            return False
+        return self.back_at is None or self.clock.now() - self.back_at > seconds
 
     async def alive(self, node: str) -> bool:
         return bool(await self.redis.exists(f"{PREFIX}alive:{node}"))
@@ -275,7 +284,7 @@ class Cluster:
 
     def send(self, node: str, message: NodeMessage) -> None:
         """Send ``message`` to ``node`` (in order with everything else sent to it)."""
-        message = msgspec.structs.replace(message, ts=time.time())
+        message = msgspec.structs.replace(message, ts=self.clock.time())
         if node == self.node:
             asyncio.get_running_loop().call_soon(self.on_message, message)
             return
@@ -288,6 +297,7 @@ class Cluster:
     def _queue(self, channel: str, data: bytes) -> None:
         if self._outbox.qsize() >= MAX_HELD:
             self._outbox.get_nowait()  # Redis has been away long: the oldest go
+            self._outbox.task_done()
         self._outbox.put_nowait((channel, data))
 
     async def _publish(self) -> None:
@@ -309,15 +319,17 @@ class Cluster:
                         await self._lane.execute("PUBLISH", channel, b"[" + b",".join(datas) + b"]")
                         break
                     except redis_errors():
-                        await asyncio.sleep(0.2)  # held (in order) until Redis is back
+                        await self.clock.sleep(0.2)  # held (in order) until Redis is back
                     except RedisError as exc:  # refused, not away: this message is lost
                         log.error("Redis refused a message between nodes: %s", _one_line(exc))
                         break
+            for _ in batch:
+                self._outbox.task_done()
 
     async def _flush(self, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while not self._outbox.empty() and time.monotonic() < deadline:
-            await asyncio.sleep(0.01)
+        """Return once everything queued is published, or ``timeout`` has passed on the clock."""
+        with contextlib.suppress(TimeoutError):
+            await within(self.clock, timeout, self._outbox.join())
 
     async def _listen(self) -> None:
         mine, owners = f"{PREFIX}to:{self.node}", f"{PREFIX}owners"
@@ -353,7 +365,7 @@ class Cluster:
             except asyncio.CancelledError:
                 raise
             except redis_errors():
-                await asyncio.sleep(0.2)
+                await self.clock.sleep(0.2)
             except Exception:  # a message that is not ours: said, and listening goes on
                 log.exception("unreadable message between nodes")
             finally:
@@ -391,7 +403,7 @@ class Cluster:
         # The lag of the first, which waited longest to be published with the rest: once
         # per ``PUBLISH``, as observing a histogram is dearer than passing a message on.
         if messages and messages[0].ts:
-            self.on_lag(max(0.0, time.time() - messages[0].ts))
+            self.on_lag(max(0.0, self.clock.time() - messages[0].ts))
         for message in messages:
             self.on_message(message)
 

@@ -23,7 +23,7 @@ class NodeMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="t"):
     """Every message between nodes: a frozen struct tagged by ``t``, stamped when sent."""
 
     ts: float = 0.0
-    """When it was sent (``time.time()`` on its sender)."""
+    """When it was sent (its sender's wall clock: ``Clock.time``)."""
 
 
 class ToClients(NodeMessage, frozen=True, tag="out"):

@@ -23,7 +23,6 @@ import asyncio
 import contextlib
 import logging
 import random
-import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
@@ -208,7 +207,8 @@ class ClusterNode:
         if stored.state is not RoomPhase.OVER:
             return True
         finished = stored.game.finished_at if stored.game is not None else None
-        return finished is not None and finished >= datetime.now(UTC) - self.over_room
+        now = datetime.fromtimestamp(self.clock.time(), UTC)
+        return finished is not None and finished >= now - self.over_room
 
     async def adopt(self, code: str) -> bool:
         """Take table ``code`` over if no live node runs it; whether it runs here now."""
@@ -269,8 +269,7 @@ class ClusterNode:
                 for code in orphans:
                     await self.adopt(code)
                 # Not just after Redis came back: its nodes take their own tables first.
-                settled = time.monotonic() - cluster.back_at > STORE_SCAN
-                if self.clock.now() >= next_scan and cluster.reachable and settled:
+                if self.clock.now() >= next_scan and cluster.settled(STORE_SCAN):
                     next_scan = self.clock.now() + STORE_SCAN
                     live = await self.store.live_codes(self.over_room)
                     codes = [c for c in live if c not in self.rooms]

@@ -75,7 +75,7 @@ def run_serve(args: argparse.Namespace) -> int:
         directory: Directory
         try:
             if args.redis is not None:
-                cluster = Cluster(args.redis, node)
+                cluster = Cluster(args.redis, node, clock)
                 await cluster.start()
                 directory = RedisDirectory(cluster.redis, cluster.node)
                 await directory.start_afresh()
