@@ -13,7 +13,7 @@ from netkit import Client, create, heard, running_server, welcome
 from mantis.net import protocol
 from mantis.net.client import RoundTrip, TableConnection
 from mantis.net.protocol import version1, versions
-from mantis.net.server.room import audience
+from mantis.net.server.limits import talk_limits
 from mantis.players.clock import ManualClock
 from mantis.store.player_keys import PlayerKeys
 from mantis.store.seat_tokens import SeatTokens
@@ -27,7 +27,7 @@ async def test_a_ping_is_answered_to_its_connection_alone_a_few_at_once(tmp_path
         bea = await Client.connect(url)
         await bea.send(protocol.Join(protocol.PROTOCOL_VERSION, code, "Bea"))
         await bea.next(protocol.Welcome)
-        for n in range(int(audience.PING_BURST)):
+        for n in range(int(talk_limits.PING_BURST)):
             await ann.send(protocol.Ping(40 + n))
         await ann.until(lambda: len(heard(ann, protocol.Pong)) == 3, "three pongs")
         assert [p.id for p in heard(ann, protocol.Pong)] == [40, 41, 42]
@@ -36,7 +36,7 @@ async def test_a_ping_is_answered_to_its_connection_alone_a_few_at_once(tmp_path
         await ann.send(protocol.Ping(43))
         refused = await ann.error(mark)
         assert refused.code == protocol.SLOW_DOWN and "\n" not in refused.message
-        clock.advance(1 / audience.PING_RATE)
+        clock.advance(1 / talk_limits.PING_RATE)
         await ann.send(protocol.Ping(44))
         await ann.until(lambda: heard(ann, protocol.Pong)[-1].id == 44, "the pong to 44")
         # Nobody else heard them.

@@ -211,7 +211,7 @@ class ImBack(_Message, frozen=True, tag="back"):
 class Ping(_Message, frozen=True, tag="ping"):
     """Version 5: ask the server for a ``pong`` naming ``id`` (the client times the round
     trip).  A connection is answered a few at once, then one every few seconds
-    (``hearing.PING_RATE``); more are refused ``slow_down``."""
+    (``server.limits.talk_limits.PING_RATE``); more are refused ``slow_down``."""
 
     id: Annotated[int, msgspec.Meta(ge=0, le=2**31)]
 

@@ -191,8 +191,10 @@ class Requests:
             case protocol.Say():
                 return await self.say(asker, request)
             case protocol.Ping():
-                answered = room.audience.pong(asker.connection, request, room.clock.now())
-                return None if answered else protocol.SLOW_DOWN
+                if not self.talk.ping(asker.connection):
+                    return protocol.SLOW_DOWN
+                room.audience.tell(asker.connection, protocol.Pong(request.id))
+                return None
             case protocol.Act():
                 seat = asker.seated
                 return room.games.act(room.phase, room.seats, seat, request.turn, request.action)

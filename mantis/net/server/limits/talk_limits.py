@@ -1,4 +1,5 @@
-"""How much talk a table takes: per connection, per address group and per table.
+"""How much talk a table takes: per connection, per address group and per table; and how
+many pings a connection is answered.
 
 A connection has its own allowance (one line every 2 s, 5 at once); an
 address group shares one across all its connections (a line a second, 10
@@ -9,6 +10,10 @@ one person typing fast), on every node of a cluster (the directory keeps it:
 every line said at a table goes through the node that runs it).  A line over
 any of them is not said; a line is taken from all three at once, or from
 none (those sent together never pass one of them).
+
+A connection's ``ping``s have an allowance of their own beside its talk's
+(three at once, then one every five seconds): what a connection at a table
+may say and how often, kept in one place.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ TALK_RATE, TALK_BURST = 0.5, 5.0
 ADDRESS_TALK_RATE, ADDRESS_TALK_BURST = 1.0, 10.0
 #: Lines one table's channel (its players', or its spectators') takes.
 TABLE_TALK_RATE, TABLE_TALK_BURST = 2.0, 10.0
+#: Pings a connection is answered: three at once, then one every five seconds.
+PING_RATE, PING_BURST = 0.2, 3.0
 
 
 class TalkLimits:
@@ -34,6 +41,7 @@ class TalkLimits:
     def __init__(self, clock: Clock, directory: Directory) -> None:
         self.clock = clock
         self._connections: dict[Hashable, TokenBucket] = {}
+        self._pings: dict[Hashable, TokenBucket] = {}
         self._addresses = SharedAllowances(
             directory, "talk:", ADDRESS_TALK_RATE, ADDRESS_TALK_BURST, clock
         )
@@ -47,6 +55,13 @@ class TalkLimits:
 
     def closed(self, connection: Hashable) -> None:
         self._connections.pop(connection, None)
+        self._pings.pop(connection, None)
+
+    def ping(self, connection: Hashable) -> bool:
+        """Whether ``connection``'s ping may be answered now; it is counted if so."""
+        now = self.clock.now()
+        bucket = self._pings.setdefault(connection, TokenBucket(PING_RATE, PING_BURST, now))
+        return bucket.allow(now)
 
     async def take(self, connection: Hashable, group: str, channel: str) -> bool:
         """Whether ``connection`` (of address group ``group``) may say a line on ``channel``

@@ -18,16 +18,12 @@ from ....table import Message
 from ... import protocol
 from ...protocol import version1
 from ...protocol.versions import frame, wording
-from ..token_bucket import TokenBucket
 
 Connection = Hashable
 """A client's connection, as a table knows it: something its ``Send`` can reach."""
 
 Send = Callable[[Iterable[Connection], str], None]
 """Puts one encoded frame on each of some connections, at once, never waiting for them."""
-
-PING_RATE, PING_BURST = 0.2, 3.0
-"""Pings a connection is answered: three at once, then one every five seconds."""
 
 RECENT = 2
 """The key of a finished game's frame for every version but 1 (``Audience.finished``)."""
@@ -53,8 +49,6 @@ class Audience:
         self._outbox_start = 0
         self._v1_sent = 0
         """Messages of the game's version-1 stream sent so far."""
-        self._pings: dict[Connection, TokenBucket] = {}
-        """Each connection's allowance of pings."""
         self._backlog: tuple[int, str] | None = None
         """The stream so far as one frame for the current version, and how many messages it
         holds (sent to each newcomer: encoded once however many come)."""
@@ -65,15 +59,6 @@ class Audience:
     def forget(self, connection: Connection) -> None:
         """``connection`` closed."""
         self.versions.pop(connection, None)
-        self._pings.pop(connection, None)
-
-    def pong(self, connection: Connection, ping: protocol.Ping, now: float) -> bool:
-        """Answer ``ping`` (to ``connection`` alone) if its allowance lets it, at ``now``."""
-        bucket = self._pings.setdefault(connection, TokenBucket(PING_RATE, PING_BURST, now))
-        if not bucket.allow(now):
-            return False
-        self.tell(connection, protocol.Pong(ping.id))
-        return True
 
     def tell(self, connection: Connection, message: protocol.ServerMessage) -> None:
         """Send one connection one message, in its own protocol version's words."""
