@@ -21,6 +21,7 @@ WORDS = (
     "log",
     "talk",
     "ping",
+    "who",
     "leave",
     "back",
     "clock",

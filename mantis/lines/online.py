@@ -32,6 +32,7 @@ from ..net.client import (
     StreamUpdate,
     TableConnection,
 )
+from ..net.client.people import people_line
 from ..net.client.presence import WORDS
 from ..net.client.seat_ratings import rating_changes
 from ..net.protocol.codes import shown_code
@@ -385,11 +386,14 @@ class OnlineTable:
             await self._in_game(command, live)
 
     async def _everywhere(self, command: Command) -> bool:
-        """``help``, ``ping`` and ``talk``, which work anywhere; whether ``command`` was one."""
+        """``help``, ``ping``, ``who`` and ``talk``, which work anywhere; whether ``command``
+        was one."""
         if command.word == "help":
             self._help()
         elif command.word == "ping":
             await self.connection.send(self.connection.next_ping())
+        elif command.word == "who":
+            await self.connection.send(protocol.Who())
         elif command.word == "talk":
             if not command.rest:
                 self.console.say("Say what? talk, then your words: talk good game.")
@@ -510,6 +514,7 @@ _SAID: dict[type, Callable[[OnlineTable, Any], None]] = {
     protocol.OfferClosed: OnlineTable._offer_closed,
     protocol.Ratings: lambda table, event: table._ratings(),
     protocol.Error: OnlineTable._refused,
+    protocol.People: lambda table, event: table.console.say(people_line(event)),
     RoundTrip: OnlineTable._round_trip,
     Dropped: OnlineTable._dropped_now,
     Reconnected: OnlineTable._reconnected,

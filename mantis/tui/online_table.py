@@ -41,6 +41,7 @@ from ..net.client import (
     StreamUpdate,
     TableConnection,
 )
+from ..net.client.people import people_line
 from ..net.protocol.codes import shown_code
 from ..table import Message as StreamMessage
 from ..table import Recorded
@@ -285,6 +286,14 @@ class OnlineTable:
         """Time a round trip to the server (told in a notification)."""
         self.send(self.connection.next_ping())
 
+    def who(self) -> None:
+        """Ask who is at the table (told in a notification)."""
+        self.send(protocol.Who())
+
+    def _people(self, event: protocol.People) -> None:
+        if not self.left:
+            self.shell.notify(people_line(event), timeout=8)
+
     def _tell(self, message: OnlineTable.Heard) -> None:
         """Post ``message`` to every screen listening (a closed one is let go)."""
         self._listeners = [screen for screen in self._listeners if screen.post_message(message)]
@@ -350,6 +359,7 @@ _FOLLOWED: dict[type, Callable[[OnlineTable, Any], None]] = {
     protocol.OfferClosed: OnlineTable._offer_changed,
     protocol.Said: OnlineTable._said,
     protocol.Error: OnlineTable._refused,
+    protocol.People: OnlineTable._people,
     RoundTrip: OnlineTable._round_trip,
     Dropped: OnlineTable._dropped,
     Reconnected: OnlineTable._reconnected,

@@ -98,6 +98,15 @@ def test_host_join_talk_and_leave_the_game_which_counts_as_a_loss(
     ann.press("enter")
     ann.wait_for(notified("Round trip to the server:"))
     assert_table_whole(ann.settle(on_board))
+    # And asks who is at the table: the two of them (the notification's first line: at
+    # 80 columns the rest wraps beside the game log's border).
+    ann.press("ctrl+p")
+    ann.settle("Search for commands")
+    ann.type("who is here")
+    ann.settle("The people sitting at the table and those watching it")
+    ann.press("enter")
+    ann.wait_for(notified("At the table: Ann, Bea."))
+    assert_table_whole(ann.settle(on_board))
 
     # Bea says a line: Ann's log shows it.
     bea.press("t")

@@ -150,6 +150,7 @@ FIELDS: dict[type, dict[str, object]] = {
     protocol.Challenge: {"nonce": TEXT, "known": PLAIN},
     protocol.Rekeyed: {"names": PLAIN},
     protocol.Pong: {"id": PLAIN},
+    protocol.People: {"players": Many(TEXT), "watchers": Many(TEXT), "watching": PLAIN},
     # The table's stream.
     Opening: {
         "version": PLAIN,

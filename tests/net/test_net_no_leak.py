@@ -95,8 +95,8 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
     runs on one: people answering at once would otherwise flood the server).
     Every third is rated, its people holding player keys; at the others the
     people who join, and the spectators at every table, speak protocol
-    versions 1 to 4 in turn (2 at least where they talk, leave or play
-    again); the host speaks the current version, and pings the server.
+    versions 1 to 5 in turn (2 at least where they talk, leave or play
+    again); the host speaks the current version, pings the server and asks who is here.
 
     Returns, per game played at the table, its record, every frame each
     client heard until its record (by client) and how many cards it turned
@@ -124,7 +124,7 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
     code = welcome(host).code
     clients = {"host": host}
     for k in range(1, people):
-        version = 3 if rated else 1 + (n + k) % 4
+        version = 3 if rated else 1 + (n + k) % 5
         if talks or again or (leaves and k == 1):
             version = max(version, 2)
         opening = {"type": "join", "protocol": version, "code": code, "name": f"P{k} of {n}"}
@@ -149,6 +149,8 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
 
     await host.send(protocol.Ping(n))
     await host.next(protocol.Pong)
+    await host.send(protocol.Who())
+    await host.next(protocol.People)
     await host.send(protocol.Start())
     games: list[Game] = []
 

@@ -1,4 +1,4 @@
-"""``ping`` and ``pong`` (protocol 5): the round trip to the server, capped, for version 5 only.
+"""``ping`` and ``pong`` (protocol 5): the round trip to the server, capped, from version 5 on.
 
 Also the one rule of who hears what (``versions.first_heard``).
 """

@@ -26,6 +26,7 @@ EACH: list[protocol.TableRequest] = [
     protocol.Leave(),
     protocol.ImBack(),
     protocol.Ping(1),
+    protocol.Who(),
 ]
 """One request of each kind."""
 
@@ -34,13 +35,17 @@ def test_one_of_each_kind() -> None:
     assert {type(request) for request in EACH} == set(get_args(protocol.TableRequest))
 
 
-def test_only_the_talk_word_on_the_game_and_ping_are_newer_than_version_1() -> None:
+def test_only_the_talk_word_on_the_game_ping_and_who_are_newer_than_version_1() -> None:
     since = {type(r): first_sent(r) for r in EACH if first_sent(r) > 1}
     version_2 = {protocol.Again, protocol.Decline, protocol.Say, protocol.Leave, protocol.ImBack}
-    assert since == {**dict.fromkeys(version_2, 2), protocol.Ping: protocol.PING_VERSION}
+    assert since == {
+        **dict.fromkeys(version_2, 2),
+        protocol.Ping: protocol.PING_VERSION,
+        protocol.Who: protocol.WHO_VERSION,
+    }
 
 
-def test_the_host_sets_up_anyone_talks_and_pings_the_seated_play() -> None:
+def test_the_host_sets_up_anyone_talks_pings_and_asks_who_the_seated_play() -> None:
     who = {type(r): rule(r).who for r in EACH}
     assert {kind for kind, asks in who.items() if asks is MayAsk.HOST} == {
         protocol.Start,
@@ -51,4 +56,5 @@ def test_the_host_sets_up_anyone_talks_and_pings_the_seated_play() -> None:
     assert {kind for kind, asks in who.items() if asks is MayAsk.ANYONE} == {
         protocol.Say,
         protocol.Ping,
+        protocol.Who,
     }

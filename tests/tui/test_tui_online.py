@@ -480,6 +480,24 @@ async def test_the_round_trip_to_the_server_is_timed_from_the_command_palette() 
         )
 
 
+async def test_who_is_at_the_table_is_asked_from_the_command_palette() -> None:
+    import onlinekit
+
+    from mantis.net import protocol
+    from mantis.tui.screens.waiting_room import WaitingRoomScreen
+
+    app = onlinekit.waiting_room_app()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
+        still = app.online_play.table.connection
+        [command] = [c for c in app.get_system_commands(app.screen) if c.title == "Who is here"]
+        command.callback()
+        await wait_for(pilot, lambda: any(isinstance(m, protocol.Who) for m in still.sent))
+        still.tell(protocol.People(("Ann", "Bea"), ("Cy",), 4))
+        said = "At the table: Ann, Bea. Watching: Cy and 3 more."
+        await wait_for(pilot, lambda: any(n.message == said for n in app._notifications))
+
+
 def test_the_app_follows_every_kind_of_event_of_the_connection() -> None:
     import typing
 

@@ -10,9 +10,10 @@ stream it had not seen.  An intent sent while the connection is down is sent
 again once it is back; the server ignores a repeat, so it is never played
 twice.  A refusal that says when to try again (``retry_after``: too many
 wrong codes from this address, say) is waited out, then tried again.  It
-speaks protocol version 5: besides the stream it hears the turn clock, offers
+speaks protocol version 6: besides the stream it hears the turn clock, offers
 of another game, talk and ratings, times a round trip to the server
-(``next_ping``: a ``RoundTrip`` event), and it proves it holds this app's
+(``next_ping``: a ``RoundTrip`` event), asks who is at the table (``who``,
+answered ``people``), and it proves it holds this app's
 player key for the server (``key_proof``) without ever sending it.  What it
 keeps of each kind the server says, and the event it yields, is one ``match``
 over the protocol's union (``_heard``), as is what it keeps of each request
@@ -127,6 +128,7 @@ Event = (
     | protocol.OfferClosed
     | protocol.Said
     | protocol.Ratings
+    | protocol.People
     | StreamUpdate
     | RoundTrip
     | Dropped
@@ -178,6 +180,8 @@ class TableConnection:
         """The turn clock the server last told of, and when it was heard (on ``clock``)."""
         self.offer: protocol.Offer | None = None
         """The offer of another game open now, if any."""
+        self.people: protocol.People | None = None
+        """Who sits at the table and who watches it, as the server last answered ``who``."""
         self._offer_heard = 0.0
         self.connected = False
         self._connection: ClientConnection | None = None
@@ -351,6 +355,7 @@ class TableConnection:
                 | protocol.Decline()
                 | protocol.Say()
                 | protocol.ImBack()
+                | protocol.Who()
             ):
                 pass
             case _:
@@ -458,6 +463,9 @@ class TableConnection:
             case protocol.Pong():
                 sent = self._pings.pop(message.id, None)
                 return None if sent is None else RoundTrip(self.clock.now() - sent)
+            case protocol.People():
+                self.people = message
+                return message
             case protocol.Said() | protocol.Error():
                 return message
             case protocol.Welcome() | protocol.Challenge() | protocol.Rekeyed():

@@ -19,8 +19,9 @@ Version 4 never sends the key: an opening names it by its id (``player``),
 the server answers ``challenge`` and the client ``prove``s it holds the key
 (an HMAC of the challenge, ``net.key_proof``); ``rekey`` replaces a key
 with another.  Version 5 adds ``ping``, answered ``pong``: the round trip
-to the server, as the client measures it.  The server speaks versions 5 to
-1 (``net.version1`` gives a version-1 connection what it knows, and nothing
+to the server, as the client measures it.  Version 6 adds ``who``, answered
+``people``: who sits at the table and who watches it.  The server speaks
+versions 6 to 1 (``net.version1`` gives a version-1 connection what it knows, and nothing
 else; ``versions.first_heard`` says which version first hears each kind).
 
 Every message is a ``msgspec`` struct: the server decodes what a client
@@ -39,14 +40,18 @@ from ...engine import Action
 from ...engine.seat_count import ONE_PER_SEAT, SeatCount, SeatNumber
 from ...table.messages import MAX_TALK, Message
 
-PROTOCOL_VERSION = 5
+PROTOCOL_VERSION = 6
 """Bumped whenever a message changes shape; a client names the one it speaks."""
-SPOKEN = (1, 2, 3, 4, 5)
+SPOKEN = (1, 2, 3, 4, 5, 6)
 """The versions a server speaks (a version-1 client hears only what version 1 has)."""
 RATINGS_VERSION = 3
 """The first version that hears ``ratings`` (and sends a player key)."""
 PING_VERSION = 5
 """The first version that sends ``ping`` (and hears ``pong``)."""
+WHO_VERSION = 6
+"""The first version that asks ``who`` (and hears ``people``)."""
+MOST_NAMED = 20
+"""Spectators ``people`` names at most (it counts them all)."""
 
 MAX_CLIENT_MESSAGE = 2048
 """Bytes a client's message may take: the largest honest one is well under 300."""
@@ -216,8 +221,24 @@ class Ping(_Message, frozen=True, tag="ping"):
     id: Annotated[int, msgspec.Meta(ge=0, le=2**31)]
 
 
+class Who(_Message, frozen=True, tag="who"):
+    """Version 6: who is at the table?  Answered ``people``, to that connection alone (a
+    few at once, then one every few seconds, as ``ping``); more are refused ``slow_down``."""
+
+
 TableRequest = (
-    AddBot | AddOpen | RemoveSeat | Start | Act | Again | Decline | Say | Leave | ImBack | Ping
+    AddBot
+    | AddOpen
+    | RemoveSeat
+    | Start
+    | Act
+    | Again
+    | Decline
+    | Say
+    | Leave
+    | ImBack
+    | Ping
+    | Who
 )
 """What a client asks once it is at a table: the host's set-up, a seat's moves and word on
 the game, anyone's talk and pings (``net.requests`` says who may ask each, from which
@@ -405,6 +426,18 @@ class Pong(_Message, frozen=True, tag="pong"):
     id: int
 
 
+class People(_Message, frozen=True, tag="people"):
+    """Version 6, answering ``who``: the people sitting at the table and those watching it."""
+
+    players: tuple[str, ...]
+    """The names of the seats a person holds (not the bots' nor the open ones), in order."""
+    watchers: tuple[str, ...]
+    """The spectators' names, as they talk (a name like a seat's is told apart), sorted;
+    ``MOST_NAMED`` at most."""
+    watching: int
+    """How many spectators there are, named or not."""
+
+
 ServerMessage = (
     Welcome
     | RoomState
@@ -419,6 +452,7 @@ ServerMessage = (
     | Challenge
     | Rekeyed
     | Pong
+    | People
 )
 
 # Error codes (docs/protocol.md lists them with their meaning).

@@ -37,6 +37,8 @@ def first_heard(message: protocol.ServerMessage) -> int:
             return key_proof.PROVING
         case protocol.Pong():
             return protocol.PING_VERSION
+        case protocol.People():
+            return protocol.WHO_VERSION
         case _:
             assert_never(message)
 
@@ -63,6 +65,8 @@ def first_sent(request: protocol.TableRequest) -> int:
             return 2
         case protocol.Ping():
             return protocol.PING_VERSION
+        case protocol.Who():
+            return protocol.WHO_VERSION
         case _:
             assert_never(request)
 

@@ -66,6 +66,7 @@ class Rule:
 
 _ANYONE = Rule(MayAsk.ANYONE)
 _PING = Rule(MayAsk.ANYONE, {protocol.SLOW_DOWN: "you ping too often: wait a little"})
+_WHO = Rule(MayAsk.ANYONE, {protocol.SLOW_DOWN: "you ask who is here too often: wait a little"})
 _HOST = Rule(MayAsk.HOST)
 _ACT = Rule(
     MayAsk.SEATED,
@@ -102,6 +103,8 @@ def rule(request: protocol.TableRequest) -> Rule:
             return _ANYONE
         case protocol.Ping():
             return _PING
+        case protocol.Who():
+            return _WHO
         case protocol.Act():
             return _ACT
         case protocol.Again():
@@ -116,6 +119,17 @@ def rule(request: protocol.TableRequest) -> Rule:
             return _HOST
         case _:
             assert_never(request)
+
+
+def people(room: Room) -> protocol.People:
+    """Who sits at ``room`` (its people, not its bots) and who watches it."""
+    names = [seat.name for seat in room.seats]
+    watchers = room.talk.watcher_names(names, room.spectators)
+    return protocol.People(
+        tuple(seat.name for seat in room.seats if seat.person),
+        tuple(watchers[: protocol.MOST_NAMED]),
+        len(watchers),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,9 +205,14 @@ class Requests:
             case protocol.Say():
                 return await self.say(asker, request)
             case protocol.Ping():
-                if not self.talk.ping(asker.connection):
+                if not self.talk.ask(asker.connection, "ping"):
                     return protocol.SLOW_DOWN
                 room.audience.tell(asker.connection, protocol.Pong(request.id))
+                return None
+            case protocol.Who():
+                if not self.talk.ask(asker.connection, "who"):
+                    return protocol.SLOW_DOWN
+                room.audience.tell(asker.connection, people(room))
                 return None
             case protocol.Act():
                 seat = asker.seated

@@ -1,5 +1,5 @@
 """How much talk a table takes: per connection, per address group and per table; and how
-many pings a connection is answered.
+often a connection is answered what it asks for itself alone (``ping``, ``who``).
 
 A connection has its own allowance (one line every 2 s, 5 at once); an
 address group shares one across all its connections (a line a second, 10
@@ -11,14 +11,16 @@ every line said at a table goes through the node that runs it).  A line over
 any of them is not said; a line is taken from all three at once, or from
 none (those sent together never pass one of them).
 
-A connection's ``ping``s have an allowance of their own beside its talk's
-(three at once, then one every five seconds): what a connection at a table
-may say and how often, kept in one place.
+A connection's requests answered to it alone (``ping``, ``who``) have an
+allowance of each kind beside its talk's (three at once, then one every five
+seconds): what a connection at a table may say and how often, kept in one
+place.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Literal, get_args
 
 from ....players.clock import Clock
 from ..directory import Directory
@@ -31,8 +33,11 @@ TALK_RATE, TALK_BURST = 0.5, 5.0
 ADDRESS_TALK_RATE, ADDRESS_TALK_BURST = 1.0, 10.0
 #: Lines one table's channel (its players', or its spectators') takes.
 TABLE_TALK_RATE, TABLE_TALK_BURST = 2.0, 10.0
-#: Pings a connection is answered: three at once, then one every five seconds.
+#: Pings (and, apart, ``who``s) a connection is answered: three at once, then one every 5 s.
 PING_RATE, PING_BURST = 0.2, 3.0
+Asked = Literal["ping", "who"]
+"""The kinds answered to the asker alone, each with an allowance of its own."""
+ASKED: tuple[Asked, ...] = get_args(Asked)
 
 
 class TalkLimits:
@@ -41,7 +46,7 @@ class TalkLimits:
     def __init__(self, clock: Clock, directory: Directory) -> None:
         self.clock = clock
         self._connections: dict[Hashable, TokenBucket] = {}
-        self._pings: dict[Hashable, TokenBucket] = {}
+        self._asked: dict[tuple[Asked, Hashable], TokenBucket] = {}
         self._addresses = SharedAllowances(
             directory, "talk:", ADDRESS_TALK_RATE, ADDRESS_TALK_BURST, clock
         )
@@ -55,12 +60,15 @@ class TalkLimits:
 
     def closed(self, connection: Hashable) -> None:
         self._connections.pop(connection, None)
-        self._pings.pop(connection, None)
+        for kind in ASKED:
+            self._asked.pop((kind, connection), None)
 
-    def ping(self, connection: Hashable) -> bool:
-        """Whether ``connection``'s ping may be answered now; it is counted if so."""
+    def ask(self, connection: Hashable, kind: Asked) -> bool:
+        """Whether ``connection``'s request of ``kind`` (one of ``ASKED``) may be answered
+        now; it is counted if so."""
         now = self.clock.now()
-        bucket = self._pings.setdefault(connection, TokenBucket(PING_RATE, PING_BURST, now))
+        key = (kind, connection)
+        bucket = self._asked.setdefault(key, TokenBucket(PING_RATE, PING_BURST, now))
         return bucket.allow(now)
 
     async def take(self, connection: Hashable, group: str, channel: str) -> bool:

@@ -38,6 +38,10 @@ class TableTalk:
     def gone(self, connection: Connection) -> None:
         self.watchers.pop(connection, None)
 
+    def watcher_names(self, names: Sequence[str], spectators: Iterable[Connection]) -> list[str]:
+        """The names the ``spectators`` talk under (like none of ``names``), sorted."""
+        return sorted(unique_name(self.watchers.get(c, ""), names, WATCHER) for c in spectators)
+
     def watcher_says(
         self,
         connection: Connection,

@@ -1,0 +1,106 @@
+"""``who`` and ``people`` (protocol 6): who sits at a table and who watches it, to the asker
+alone, capped, for version 6 only; what the client keeps of it and how it is shown."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from netkit import Client, create, heard, join, running_server, watch, welcome
+
+from mantis.net import protocol
+from mantis.net.client import TableConnection
+from mantis.net.client.people import people_line
+from mantis.net.server.limits import talk_limits
+from mantis.players.clock import ManualClock
+from mantis.store.player_keys import PlayerKeys
+from mantis.store.seat_tokens import SeatTokens
+
+
+async def test_who_names_the_seated_people_and_the_spectators_to_the_asker_alone(
+    tmp_path: Path,
+) -> None:
+    clock = ManualClock()
+    async with running_server(tmp_path, clock=clock) as (_, url):
+        ann = await create(url, ("human", "open", "greedy"), "Ann")
+        code = welcome(ann).code
+        bea = await join(url, code, "Bea")
+        # A spectator with a seat's name is told apart; one with no name is a Watcher.
+        watchers = [await watch(url, code, name) for name in ("Cy", "", "Bea")]
+        for _ in range(int(talk_limits.PING_BURST)):
+            await ann.send(protocol.Who())
+        await ann.until(lambda: len(heard(ann, protocol.People)) == 3, "three answers")
+        people = heard(ann, protocol.People)[-1]
+        assert people.players == ("Ann", "Bea")  # (not the greedy bot)
+        assert people.watching == 3 and len(people.watchers) == 3
+        assert "Cy" in people.watchers and "Watcher" in people.watchers
+        assert "Bea" not in people.watchers and list(people.watchers) == sorted(people.watchers)
+        # One more at once is refused, in one line; pings keep their own allowance.
+        mark = len(ann.heard)
+        await ann.send(protocol.Who())
+        refused = await ann.error(mark)
+        assert refused.code == protocol.SLOW_DOWN and "\n" not in refused.message
+        await ann.send(protocol.Ping(1))
+        await ann.next(protocol.Pong)
+        clock.advance(1 / talk_limits.PING_RATE)
+        await watchers.pop().close()  # (a spectator gone is no longer named)
+        await ann.send(protocol.Who())
+        await ann.until(lambda: len(heard(ann, protocol.People)) == 4, "the fourth answer")
+        assert heard(ann, protocol.People)[-1].watching == 2
+        # Nobody else heard it; a spectator may ask too.
+        await watchers[0].send(protocol.Who())
+        await watchers[0].next(protocol.People)
+        assert not heard(bea, protocol.People)
+        for client in (ann, bea, *watchers):
+            await client.close()
+
+
+async def test_an_older_protocol_is_refused_who_as_a_bad_message(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as (_, url):
+        ann = await create(url, ("human", "open"), "Ann")
+        old = await Client.connect(url)
+        version = protocol.WHO_VERSION - 1
+        await old.send(
+            {"type": "join", "protocol": version, "code": welcome(ann).code, "name": "B"}
+        )
+        await old.next(protocol.Welcome)
+        await old.send(protocol.Who())
+        refused = await old.error()
+        assert refused.code == protocol.BAD_MESSAGE and f"protocol {version}" in refused.message
+        assert not heard(old, protocol.People)
+        for client in (old, ann):
+            await client.close()
+
+
+async def test_the_client_keeps_the_answer_and_yields_it(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as (_, url):
+        ann = TableConnection(
+            url,
+            protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "greedy")),
+            tokens=SeatTokens(tmp_path / "tokens.json"),
+            keys=PlayerKeys(tmp_path / "keys.json"),
+        )
+        await ann.open()
+
+        async def answered() -> protocol.People:
+            async for event in ann.events():
+                if isinstance(event, protocol.People):
+                    return event
+            raise AssertionError("the connection ended")
+
+        waiting = asyncio.ensure_future(answered())
+        await ann.send(protocol.Who())
+        event = await asyncio.wait_for(waiting, 30)
+        assert event == ann.people == protocol.People(("Ann",), (), 0)
+        await ann.close()
+
+
+def test_people_read_in_one_line() -> None:
+    assert people_line(protocol.People(("Ann",), (), 0)) == "At the table: Ann. Nobody is watching."
+    assert people_line(protocol.People(("Ann", "Bea"), ("Cy",), 1)) == (
+        "At the table: Ann, Bea. Watching: Cy."
+    )
+    named = tuple(f"W{n:02}" for n in range(protocol.MOST_NAMED))
+    line = people_line(protocol.People((), named, protocol.MOST_NAMED + 3))
+    assert line.startswith("At the table: nobody. Watching: W00, W01,")
+    assert line.endswith("W19 and 3 more.")
