@@ -342,8 +342,9 @@ async def test_a_connection_that_never_speaks_is_closed_after_the_hello_timeout(
         protocol.Create(0, "Bea", ("human", "greedy")),
         protocol.Join(-7, "{code}"),
         # Another version may say things this one cannot read: it is still told the version.
-        '{"type": "join", "protocol": 6, "code": "{code}", "name": "Bea", "colour": "red"}',
-        '{"type": "hello", "protocol": 6, "client": "mantis 9.0"}',
+        '{"type": "join", "protocol": '
+        + f'{V + 1}, "code": "{{code}}", "name": "Bea", "colour": "red"}}',
+        '{"type": "hello", "protocol": ' + f'{V + 1}, "client": "mantis 9.0"}}',
         '{"type": "join", "protocol": 123456789012345678901234567890, "code": "{code}"}',
     ],
     ids=[
