@@ -105,7 +105,7 @@ async def running_server(
     if redis is not None:
         options["cluster"] = Cluster(redis, options.pop("node"), clock)
         await options["cluster"].start()
-        directory = RedisDirectory(options["cluster"].redis, options["cluster"].node)
+        directory = RedisDirectory(options["cluster"].redis, options["cluster"].node, clock)
     server = table_server(store, directory, config=config, **options)
     stop = asyncio.Event()
     bound: asyncio.Future[int] = asyncio.get_running_loop().create_future()

@@ -16,12 +16,12 @@ Redis restart the nodes put back what they hold.
 from __future__ import annotations
 
 import secrets
-import time
 from collections.abc import Collection, Mapping
 from typing import Any
 
 import msgspec
 
+from ...players.clock import SYSTEM_CLOCK, Clock
 from ..cluster.redis_lane import RedisLane
 from .directory import Hits, Listing, Reserved
 
@@ -142,13 +142,16 @@ return 1
 class RedisDirectory:
     """The ``Directory`` of a cluster, on a ``redis.asyncio.Redis`` client."""
 
-    def __init__(self, redis: Any, node: str = "") -> None:
-        """A directory on ``redis`` for node ``node`` (its part of each count is its own)."""
+    def __init__(self, redis: Any, node: str = "", clock: Clock = SYSTEM_CLOCK) -> None:
+        """A directory on ``redis`` for node ``node`` (its part of each count is its own);
+        ``clock``: its wall time (``Clock.time``: the hits' windows, shared by every node)
+        and its commands' time limits."""
         self.redis = redis
         self.node = node
+        self.clock = clock
         # What every connection asks (its count, its guess count, a new code) goes by a
         # lane of its own: through redis-py's commands it took ~8% of a busy node's CPU.
-        self._lane = RedisLane(redis)
+        self._lane = RedisLane(redis, clock=clock)
         self._count_add = redis.register_script(COUNT_ADD)
         self._quick_seat = redis.register_script(QUICK_SEAT)
         self._quick_free = redis.register_script(QUICK_FREE)
@@ -209,7 +212,7 @@ class RedisDirectory:
     async def hits(self, key: str, window: float) -> Hits:
         # Every join asks, and nearly always nobody behind the address has missed: one
         # command then, not three (``take_hit`` drops the hits that have aged out).
-        now = time.time()
+        now = self.clock.time()
         name, since = f"{PREFIX}hits:{key}", f"({now - window}"
         count = await self._lane.execute("ZCOUNT", name, since, "+inf")
         if not count:
@@ -224,7 +227,8 @@ class RedisDirectory:
         return Hits(int(count), max(0.0, float(score) + window - now))
 
     async def take_hit(self, key: str, window: float, most: int) -> Reserved:
-        now, member = time.time(), f"{time.time()}:{secrets.token_hex(4)}"
+        now = self.clock.time()
+        member = f"{now}:{secrets.token_hex(4)}"
         keys = [f"{PREFIX}hits:{key}"]
         args = [repr(now), repr(window), most, member, int(window * 1000) + 1000]
         taken, count, oldest = await self._lane.script(self._take_hit, keys, args)

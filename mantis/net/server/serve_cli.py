@@ -77,7 +77,7 @@ def run_serve(args: argparse.Namespace) -> int:
             if args.redis is not None:
                 cluster = Cluster(args.redis, node, clock)
                 await cluster.start()
-                directory = RedisDirectory(cluster.redis, cluster.node)
+                directory = RedisDirectory(cluster.redis, cluster.node, clock)
                 await directory.start_afresh()
             else:
                 directory = LocalDirectory(clock)
