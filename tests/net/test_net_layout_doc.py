@@ -55,7 +55,6 @@ def test_every_package_of_net_is_a_part_the_readme_names() -> None:
 WAITS = {"asyncio.sleep", "asyncio.wait_for", "time.monotonic", "time.time", "time.sleep"}
 NOT_YET = {
     # (docs/architecture.md names these: the system clock's, not yet a handed Clock.)
-    "client/__init__.py": {"asyncio.wait_for"},  # ``rotate_key``'s time limits
     "server/server.py": {"asyncio.wait_for"},  # the shutdown's bound
     "server/pages/metrics_listener.py": {"asyncio.wait_for"},  # its reads' bound
     "server/open_files.py": {"time.monotonic"},  # (the default of the clock it is handed)
@@ -72,5 +71,5 @@ def test_what_waits_in_net_asks_its_clock_but_what_the_architecture_names() -> N
                     found.setdefault(path.relative_to(NET).as_posix(), set()).add(called)
     assert found == NOT_YET
     architecture = " ".join((ROOT / "docs" / "architecture.md").read_text().split())
-    for named in ("`mantis key rotate`'s time limits", "the server's shutdown", "metrics listener"):
+    for named in ("the server's shutdown", "metrics listener"):
         assert named in architecture

@@ -18,7 +18,7 @@ player key for the server (``key_proof``) without ever sending it.  What it
 keeps of each kind the server says, and the event it yields, is one ``match``
 over the protocol's union (``_heard``), as is what it keeps of each request
 it sends (``_sending``): a kind left out of either is a type error (mypy).
-``rotate_key`` replaces that key by a new one, at the server and here.
+``key_rotation.rotate_key`` replaces that key by a new one, at the server and here.
 """
 
 from __future__ import annotations
@@ -574,42 +574,3 @@ def why(exc: BaseException | str) -> str:
         return exc.strerror.lower()
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     return text
-
-
-async def rotate_key(url: str, old: str, new: str) -> int:
-    """Replace the player key ``old`` by ``new`` at the server at ``url`` (proving ``old``);
-    how many names moved to ``new``.  ``OnlineError`` (one line) if the server says no
-    (``unknown_key``: it holds no name for ``old``)."""
-    url = check_url(url)
-    try:
-        connection = await asyncio.wait_for(
-            connect(url, open_timeout=OPEN_TIMEOUT, compression=None), OPEN_TIMEOUT + 1
-        )
-    except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as exc:
-        raise OnlineError("unreachable", f"cannot reach {url}: {why(exc)}") from None
-    old_verifier = key_proof.verifier_of(old)
-    rekey = protocol.Rekey(
-        protocol.PROTOCOL_VERSION, key_proof.id_of(old_verifier), key_proof.verifier_of(new)
-    )
-    try:
-        await connection.send(protocol.encode(rekey).decode())
-        while True:
-            reply = await asyncio.wait_for(connection.recv(), OPEN_TIMEOUT)
-            message = protocol.decode_server(reply)
-            if not isinstance(message, protocol.Challenge):
-                break
-            # (A server challenges a rotation only for a key it holds: it never asks for
-            # the old key's verifier.)
-            prove = key_proof.answer(old, message, introduced=True)
-            await connection.send(protocol.encode(prove).decode())
-    except (ConnectionClosed, TimeoutError, protocol.ProtocolError) as exc:
-        raise OnlineError("unreachable", f"{url} did not answer: {why(exc)}") from None
-    except key_proof.VerifierAsked:
-        raise OnlineError(VERIFIER_ASKED, verifier_asked(url)) from None
-    finally:
-        await connection.close()
-    if isinstance(message, protocol.Error):
-        raise OnlineError(message.code, message.message)
-    if not isinstance(message, protocol.Rekeyed):
-        raise OnlineError("bad_reply", f"{url} answered {type(message).__name__}")
-    return message.names

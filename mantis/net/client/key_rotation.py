@@ -18,10 +18,15 @@ import argparse
 import asyncio
 import sys
 
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from ...players.clock import SYSTEM_CLOCK, Clock, within
 from ...printable import echo
 from ...store.player_keys import KeyFileError, PlayerKeys, server_address
 from .. import protocol
-from . import OnlineError, check_url, rotate_key
+from ..protocol import key_proof
+from . import OPEN_TIMEOUT, VERIFIER_ASKED, OnlineError, check_url, verifier_asked, why
 
 USAGE_ERROR = 2
 FAILED = 1
@@ -94,3 +99,42 @@ def forgot_key(server: str) -> str:
 
 def _names(count: int) -> str:
     return f"{count} name{'s' * (count != 1)}"
+
+
+async def rotate_key(url: str, old: str, new: str, clock: Clock = SYSTEM_CLOCK) -> int:
+    """Replace the player key ``old`` by ``new`` at the server at ``url`` (proving ``old``);
+    how many names moved to ``new``.  ``OnlineError`` (one line) if the server says no
+    (``unknown_key``: it holds no name for ``old``); its time limits run on ``clock``."""
+    url = check_url(url)
+    try:
+        connection = await within(
+            clock, OPEN_TIMEOUT + 1, connect(url, open_timeout=OPEN_TIMEOUT, compression=None)
+        )
+    except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as exc:
+        raise OnlineError("unreachable", f"cannot reach {url}: {why(exc)}") from None
+    old_verifier = key_proof.verifier_of(old)
+    rekey = protocol.Rekey(
+        protocol.PROTOCOL_VERSION, key_proof.id_of(old_verifier), key_proof.verifier_of(new)
+    )
+    try:
+        await connection.send(protocol.encode(rekey).decode())
+        while True:
+            reply = await within(clock, OPEN_TIMEOUT, connection.recv())
+            message = protocol.decode_server(reply)
+            if not isinstance(message, protocol.Challenge):
+                break
+            # (A server challenges a rotation only for a key it holds: it never asks for
+            # the old key's verifier.)
+            prove = key_proof.answer(old, message, introduced=True)
+            await connection.send(protocol.encode(prove).decode())
+    except (ConnectionClosed, TimeoutError, protocol.ProtocolError) as exc:
+        raise OnlineError("unreachable", f"{url} did not answer: {why(exc)}") from None
+    except key_proof.VerifierAsked:
+        raise OnlineError(VERIFIER_ASKED, verifier_asked(url)) from None
+    finally:
+        await connection.close()
+    if isinstance(message, protocol.Error):
+        raise OnlineError(message.code, message.message)
+    if not isinstance(message, protocol.Rekeyed):
+        raise OnlineError("bad_reply", f"{url} answered {type(message).__name__}")
+    return message.names
