@@ -142,7 +142,7 @@ async def test_a_hostile_server_neither_crashes_nor_steers_the_online_screens(
             await shows(pilot, f"online table {CODE}", f"mantis join {url} {CODE}", HOST, BOT)
             await pilot.click("#room-seats", offset=(10, 1))  # the host's row
             assert still_running(app)
-            server.send(room.seats[1].connection, protocol.Error(protocol.BAD_SEATS, SAYS))
+            server.sender.send(room.seats[1].connection, protocol.Error(protocol.BAD_SEATS, SAYS))
             await shows(pilot, SAYS_SHOWN)
             # The game: the board names seats as every name is cleaned (no brackets
             # survive), and says the code, the notices and the errors as they are sent.
@@ -161,7 +161,7 @@ async def test_a_hostile_server_neither_crashes_nor_steers_the_online_screens(
                 plain.visible(f"x's bot {REASON};"),
             )
             await toasts(pilot, plain.visible(f"Could not save the game: {REASON}"))
-            server.send(room.seats[1].connection, protocol.Error(protocol.NOT_NOW, SAYS))
+            server.sender.send(room.seats[1].connection, protocol.Error(protocol.NOT_NOW, SAYS))
             await toasts(pilot, SAYS_SHOWN)
             for panel in ("#seat-0", "#seat-2", "#log", "#status"):
                 await pilot.click(panel)
