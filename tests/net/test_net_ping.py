@@ -5,18 +5,15 @@ Also the one rule of who hears what (``versions.first_heard``).
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
-from netkit import Client, create, heard, running_server, welcome
+from netkit import Client, answer_to, create, heard, hosting, running_server, welcome
 
 from mantis.net import protocol
-from mantis.net.client import RoundTrip, TableConnection
+from mantis.net.client import RoundTrip
 from mantis.net.protocol import version1, versions
 from mantis.net.server.limits import talk_limits
 from mantis.players.clock import ManualClock
-from mantis.store.player_keys import PlayerKeys
-from mantis.store.seat_tokens import SeatTokens
 
 
 async def test_a_ping_is_answered_to_its_connection_alone_a_few_at_once(tmp_path: Path) -> None:
@@ -67,23 +64,9 @@ async def test_an_older_protocol_is_refused_a_ping_as_a_bad_message(tmp_path: Pa
 
 async def test_the_client_times_the_round_trip(tmp_path: Path) -> None:
     async with running_server(tmp_path) as (_, url):
-        ann = TableConnection(
-            url,
-            protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "greedy")),
-            tokens=SeatTokens(tmp_path / "tokens.json"),
-            keys=PlayerKeys(tmp_path / "keys.json"),
-        )
+        ann = hosting(url, tmp_path)
         await ann.open()
-
-        async def round_trip() -> RoundTrip:
-            async for event in ann.events():
-                if isinstance(event, RoundTrip):
-                    return event
-            raise AssertionError("the connection ended")
-
-        waiting = asyncio.ensure_future(round_trip())
-        await ann.send(ann.next_ping())
-        event = await asyncio.wait_for(waiting, 30)
+        event = await answer_to(ann, ann.next_ping(), RoundTrip)
         assert event.seconds >= 0.0
         await ann.close()
 

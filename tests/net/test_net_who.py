@@ -3,18 +3,14 @@ alone, capped, for version 6 only; what the client keeps of it and how it is sho
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
-from netkit import Client, create, heard, join, running_server, watch, welcome
+from netkit import Client, answer_to, create, heard, hosting, join, running_server, watch, welcome
 
 from mantis.net import protocol
-from mantis.net.client import TableConnection
 from mantis.net.client.people import people_line
 from mantis.net.server.limits import talk_limits
 from mantis.players.clock import ManualClock
-from mantis.store.player_keys import PlayerKeys
-from mantis.store.seat_tokens import SeatTokens
 
 
 async def test_who_names_the_seated_people_and_the_spectators_to_the_asker_alone(
@@ -74,23 +70,9 @@ async def test_an_older_protocol_is_refused_who_as_a_bad_message(tmp_path: Path)
 
 async def test_the_client_keeps_the_answer_and_yields_it(tmp_path: Path) -> None:
     async with running_server(tmp_path) as (_, url):
-        ann = TableConnection(
-            url,
-            protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "greedy")),
-            tokens=SeatTokens(tmp_path / "tokens.json"),
-            keys=PlayerKeys(tmp_path / "keys.json"),
-        )
+        ann = hosting(url, tmp_path)
         await ann.open()
-
-        async def answered() -> protocol.People:
-            async for event in ann.events():
-                if isinstance(event, protocol.People):
-                    return event
-            raise AssertionError("the connection ended")
-
-        waiting = asyncio.ensure_future(answered())
-        await ann.send(protocol.Who())
-        event = await asyncio.wait_for(waiting, 30)
+        event = await answer_to(ann, protocol.Who(), protocol.People)
         assert event == ann.people == protocol.People(("Ann",), (), 0)
         await ann.close()
 
