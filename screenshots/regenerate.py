@@ -18,7 +18,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "tui"), str(ROOT / "tests" / "web")]
+sys.path[:0] = [
+    str(ROOT),
+    str(ROOT / "tests"),
+    str(ROOT / "tests" / "tui"),
+    str(ROOT / "tests" / "web"),
+]
 
 import history  # noqa: E402
 import onlinekit  # noqa: E402

@@ -1,8 +1,15 @@
-"""Shared fixtures for the whole test suite."""
+"""Shared fixtures for the whole test suite, and the machine every test runs on."""
 
 import itertools
 
 import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Every test runs on the same machine, whatever shell started pytest (``machinekit``)."""
+    from machinekit import pin
+
+    pin(config)
 
 
 @pytest.fixture(autouse=True)

@@ -17,6 +17,7 @@ import contextlib
 import glob
 import importlib.util
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -101,8 +102,10 @@ class PostgresCluster:
         self.start()
 
     def start(self) -> None:
+        # pg_ctl hands these to a shell: the socket's folder quoted, for a TMPDIR with a space.
         options = (
-            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c max_connections=200"
+            f"-p {self.port} -k {shlex.quote(str(self.root))} -c listen_addresses=127.0.0.1"
+            " -c max_connections=200"
         )
         if not self.durable:  # tests want speed, not a power-cut-proof disk
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"

@@ -120,7 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_games(args)
         if command == "stats":
-            from ..store.stats_report import run_stats
+            from ..follow.stats_report import run_stats
 
             return run_stats(args)
         if command == "review":

@@ -231,6 +231,12 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     replay.add_argument(
         "--game", type=_positive_int, default=1, help="which game in the file, from 1 (default 1)"
     )
+    replay.add_argument(
+        "--speed",
+        choices=SPEEDS,
+        help="with --lines: how fast the moves are said (default: the speed setting; all at "
+        "once when the output is not a terminal); the setting itself is left as it is",
+    )
     _lines(replay, "say every move")
 
     review = _command(

@@ -50,9 +50,9 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .actions import ActionSpace
-from .aec import observation_box
 from .batched import SEED_LIMIT, Ints, MantisBatch
 from .batched_bots import expert_actions, greedy_actions, random_actions, score_actions
+from .options import Spaces
 
 LEARNER = 0
 Policy = Callable[[npt.NDArray[np.uint8], npt.NDArray[np.int8]], npt.ArrayLike]
@@ -83,7 +83,9 @@ class MantisVectorEnv(VectorEnv[npt.NDArray[np.uint8], npt.NDArray[np.int64], np
         self.num_players = num_players
         self.opponents = opponents
         self.illegal_reward = float(illegal_reward)
-        self.single_observation_space = observation_box()
+        self.single_observation_space = Spaces(
+            num_players, table_actions=False, scaled=False
+        ).observation
         self.single_action_space = ActionSpace()
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)

@@ -1,11 +1,14 @@
 """The line mode: Mantis played in lines of text, for screen readers and braille displays.
 
 A second front end beside the Textual app (``mantis.tui``), on the same
-table driver, public stream, seats, bots, stores and online client.  It
-never moves the cursor, clears the screen or colours a word: every thing
-that happens is one line appended to the output, worded to be heard once,
-and the person answers at a ``> `` prompt.  It never imports Textual (an
-import contract in ``pyproject.toml`` says so), so it starts at once.
+layer (``mantis.follow``: the followed game and its phases, the followed
+online table, the settings of a run, the words both say), table driver,
+public stream, seats, bots, stores and online client; it never imports the
+app, nor the app it.  It never moves the cursor, clears the screen or
+colours a word: every thing that happens is one line appended to the
+output, worded to be heard once, and the person answers at a ``> ``
+prompt.  It never imports Textual (an import contract in ``pyproject.toml``
+says so), so it starts at once.
 
 ``console`` writes the lines and reads the typed ones; ``wording`` says a
 position, a decision and a move; ``commands`` reads what was typed;

@@ -1,9 +1,10 @@
 """What a person types at the line mode's prompt, read into a ``Command``.
 
-A command is a word or its first letter, and Enter; a seat's number steals
-from that seat.  Whether a command makes sense now (a move when it is not
-your turn, ``leave`` at a local table) is for whoever follows the table to
-say: here a line only becomes a command, or ``unknown``.
+A command is a word (some also have a one-letter form: ``ALIASES``), and
+Enter; a seat's number steals from that seat.  Whether a command makes
+sense now (a move when it is not your turn, ``leave`` at a local table) is
+for whoever follows the table to say: here a line only becomes a command,
+or ``unknown``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ WORDS = (
     "more",
     "coach",
     "log",
+    "last",
     "talk",
     "ping",
     "who",
@@ -32,6 +34,8 @@ WORDS = (
     "pause",
     "next",
     "speed",
+    "brief",
+    "bell",
     "yes",
     "no",
     "again",
@@ -69,7 +73,7 @@ ALIASES = {
     "q": "quit",
     "exit": "quit",
 }
-"""Short forms: a letter, or another word people use."""
+"""Short forms: a letter, or another word people use (help names each letter)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,8 @@
 
 Where matters: a game under way or over, here or online, seated or
 watching, an online waiting room (and whether this person hosts it).  Each
-line leads with the command as it is typed.
+line leads with the command as it is typed, then its one-letter form where
+it has one (``commands.ALIASES``; a test holds every letter said here to it).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from ..store import SPEEDS
 from .wording import join_or
 
-FIRST = "Commands, each a word or its first letter, then Enter:"
+FIRST = "Commands, then Enter; a letter after or is the same command:"
 
 
 def help_lines(
@@ -37,14 +38,14 @@ def help_lines(
     else:
         if playing and seated:
             lines += [
-                "s: score, turn the top card into your own tank.",
+                "score or s: turn the top card into your own tank.",
                 "A seat's number, such as 2: steal, turn the top card into that seat's tank.",
                 "Enter alone: the whole question again.",
             ]
         lines += [
-            "look or l: the whole table, each seat's score and tank.",
+            "look or l: the whole table, each seat's score and tank; look 2: seat 2 alone.",
             "scores: the scores.",
-            "log: the last 5 moves again; log 20: the last 20.",
+            "log: the last 5 moves again; log 20: the last 20. last: the last move.",
         ]
         if playing:
             lines += [
@@ -54,6 +55,11 @@ def help_lines(
                 "coach or c: what the strongest bot would do now, and why; "
                 "coach on, coach off: before every question.",
             ]
+        lines += [
+            "brief on, brief off: each move and question in as few words as will do.",
+            "bell on, bell off: the bell for your turn, a steal from you, a clock warning, "
+            "the end.",
+        ]
     if online:
         lines.append("talk TEXT or t TEXT: say something to the table.")
         lines.append("ping: how long the server takes to answer.")
@@ -67,24 +73,26 @@ def help_lines(
                 ]
     elif playing:
         lines += [
-            "p: pause the bots before their next move, or let them play on; "
-            "n: one move while paused.",
+            "pause or p: pause the bots before their next move, or let them play on; "
+            "next or n: one move while paused.",
             f"speed: the bots' next speed, {join_or(list(SPEEDS))}; speed fast sets it.",
         ]
     if not playing and not waiting:
         if online and seated:
-            lines.append("a: offer another game, or accept the one offered; d: decline it.")
+            lines.append("again or a: offer another game, or accept the one offered; d: decline.")
         elif not online:
             lines += [
-                "a: again, a new deal with the same seats; r: rematch, the same deal.",
-                "n: a new table: you say its seats.",
+                "again or a: a new deal with the same seats; rematch or r: the same deal.",
+                "n: a new table, you say its seats.",
             ]
-        lines.append("v: replay the game, move by move; e: review it.")
+        lines.append("replay or v: the game again, move by move; review or e: its review.")
     if online:
-        ending = "q: quit; your seat stays yours, join again to take it back."
+        ending = "quit or q: quit; your seat stays yours, join again to take it back."
         if not seated or not playing:
-            ending = "q: quit."
+            ending = "quit or q: quit."
+    elif playing:
+        ending = "quit or q: quit; a game under way is saved and offered back."
     else:
-        ending = "q: quit; a game under way is saved and offered back." if playing else "q: quit."
+        ending = "quit or q: quit."
     lines.append(f"help or h: this list. {ending}")
     return lines

@@ -1,9 +1,10 @@
 """Where the command line comes into the line mode: ``play``, ``host``/``join``/``watch``/
 ``quick``, ``replay``, ``review`` and ``stats`` with ``--lines``.
 
-Each checks its values as the app's launch does (the same functions), so a
-bad value ends the command with one line and status 2, then plays in lines.
-Nothing here loads Textual.
+Each checks its values as the app's launch does (the same functions,
+``follow.launch``), so a bad value ends the command with one line and
+status 2, then plays in lines.  Ctrl+C ends a game as ``q`` does, saying
+so.  Nothing here loads Textual.
 """
 
 from __future__ import annotations
@@ -12,76 +13,104 @@ import argparse
 import asyncio
 import sys
 
-from ..printable import echo
+from ..follow.launch import SeatingError, online_start, play_seats, usage_error
+from ..follow.preferences import Preferences
 from .console import Console
-from .preferences import LinePreferences
 
-USAGE_ERROR = 2
+#: The exit status of a program stopped by Ctrl+C (as a shell reports SIGINT).
+INTERRUPTED = 130
+
+
+def _console(
+    *, speed: str | None = None, bot_timeout: float | None = None
+) -> tuple[Console, Preferences]:
+    """This run's terminal, and its settings (``--speed``, ``--bot-timeout``); the bell
+    rings as they say."""
+    console = Console(bell=lambda: prefs.settings.bell)
+    prefs = Preferences.load(speed=speed, bot_timeout=bot_timeout, warn=console.say)
+    return console, prefs
 
 
 def run_play(args: argparse.Namespace) -> int:
     """``mantis play --lines``: a new table, or a saved game; the exit status."""
-    from ..table.seating import SeatingError, play_seats
     from .local import LocalGames, Start
 
     try:
         seats = play_seats(args)
     except SeatingError as exc:
-        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
-        return USAGE_ERROR
-    console = Console()
-    prefs = LinePreferences.load(
-        speed=getattr(args, "speed", None),
-        bot_timeout=getattr(args, "bot_timeout", None),
-        warn=console.say,
+        return usage_error(exc)
+    console, prefs = _console(
+        speed=getattr(args, "speed", None), bot_timeout=getattr(args, "bot_timeout", None)
     )
     if seats is not None:
         prefs.change(last_seats=seats)
     start = Start(seats, args.seed, resume=bool(args.resume))
-    return asyncio.run(LocalGames(console, prefs).run(start))
+    games = LocalGames(console, prefs)
+    try:
+        return asyncio.run(games.run(start))
+    except KeyboardInterrupt:
+        console.settle()
+        console.say(games.farewell())
+        return INTERRUPTED
+    finally:
+        console.end()
 
 
 def run_online(args: argparse.Namespace) -> int:
     """``mantis host``, ``join``, ``watch`` or ``quick`` with ``--lines``; the exit status."""
-    from ..net.client.launch_options import FAILED, LaunchError, reach_table, read_opening
-
     try:
-        url, opening, tokens = read_opening(args)
-    except (LaunchError, ValueError) as exc:
-        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
-        return USAGE_ERROR
+        start = online_start(args)
+    except ValueError as exc:  # a LaunchError too
+        return usage_error(exc)
+    console, prefs = _console()
+    seat_kept = [False]
 
     async def play() -> int:
-        from .online import OnlineTable
+        from ..net.client.launch_options import FAILED
+        from .online import OnlineGames
 
-        console = Console()
-        console.say(f"Connecting to {url}.")
-        connection = await reach_table(url, opening, tokens)
+        console.say(f"Connecting to {start.url}.")
+        connection = await start.reach()
         if connection is None:
             return FAILED
-        prefs = LinePreferences.load(warn=console.say)
-        try:
-            return await OnlineTable(console, prefs, connection).run()
-        finally:
-            await connection.close()
+        games = OnlineGames(console, prefs, connection)
+        seat_kept[0] = True
+        return await games.run()
 
-    return asyncio.run(play())
+    try:
+        return asyncio.run(play())
+    except KeyboardInterrupt:
+        console.settle()
+        if seat_kept[0]:
+            console.say("Stopped: joining again takes your place back.")
+        return INTERRUPTED
+    finally:
+        console.end()
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    """``mantis replay FILE --lines``: every move of the game said once, in order."""
+    """``mantis replay FILE --lines``: every move of the game said once, in order; all of it
+    at once when nobody can answer (input or output is not a terminal)."""
     from ..store.record_file import RecordFileError, game_for_command
     from ..table.outside_records import clean_record
-    from .replay import replay
+    from .replay import Replay
 
     try:
         record = clean_record(game_for_command(args.file, args.game))
     except RecordFileError as exc:
-        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
-        return USAGE_ERROR
-    console = Console()
-    prefs = LinePreferences.load(warn=console.say)
-    return asyncio.run(replay(console, prefs, record))
+        return usage_error(exc)
+    console, prefs = _console()
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    speed = getattr(args, "speed", None)
+    try:
+        said = Replay(console, prefs, record, interactive=interactive, speed=speed)
+        return asyncio.run(said.run())
+    except KeyboardInterrupt:
+        console.settle()
+        console.say("Replay stopped.")
+        return INTERRUPTED
+    finally:
+        console.end()
 
 
 def run_stats(args: argparse.Namespace) -> int:

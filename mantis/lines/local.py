@@ -16,8 +16,9 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..engine import Action, GameRecord, SeatInfo
-from ..players import HumanPlayer
+from ..engine import GameRecord, SeatInfo
+from ..follow.moves import SeatsHere
+from ..follow.preferences import Preferences
 from ..players.clock import SYSTEM_CLOCK, Clock
 from ..store.save_slots import SaveSlot, claim_slot, saved_games, slot_of
 from ..store.saves import LoadedSave
@@ -30,27 +31,13 @@ from .commands import Command, read_command
 from .console import INTERRUPTED, Console
 from .help import help_lines
 from .live_table import LiveTable
-from .preferences import LinePreferences
+from .replay import Replay
 
 QUIT = "quit"
 
 #: What the end of a game asks (a key each, as the app's game-over screen has them).
 WHAT_NEXT = "What next? a again, r rematch, v replay, e review, n new table, q quit."
 NEXT_KEYS = "a, r, v, e, n or q"
-
-
-class SeatsHere:
-    """The moves of a local table's people: each goes to its seat's ``HumanPlayer``."""
-
-    can_hold = True
-
-    def __init__(self, table: Table) -> None:
-        self.table = table
-
-    async def play(self, seat: int, turn: int, action: Action) -> None:
-        player = self.table.players[seat]
-        assert isinstance(player, HumanPlayer)
-        player.submit(action)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,21 +54,39 @@ class LocalGames:
     """Games played here, one after another, until the person quits."""
 
     def __init__(
-        self, console: Console, prefs: LinePreferences, *, clock: Clock = SYSTEM_CLOCK
+        self, console: Console, prefs: Preferences, *, clock: Clock = SYSTEM_CLOCK
     ) -> None:
         self.console = console
         self.prefs = prefs
         self.clock = clock
         self.slot: SaveSlot | None = None
+        self.live: LiveTable | None = None
+        """The game played last (or being played)."""
+        self.replaying: Replay | None = None
+        """The replay being said, if one is (a finished game's, asked for after it)."""
+
+    def farewell(self) -> str:
+        """What is said as the program ends at once (Ctrl+C): where the game stands."""
+        live = self.live
+        if live is None or live.state.over:
+            return "Stopped."
+        return self.saved_line(live)
+
+    @staticmethod
+    def saved_line(live: LiveTable) -> str:
+        """ "Game saved after move 14: mantis play --lines offers it again."."""
+        return f"Game saved after move {live.state.turn}: mantis play --lines offers it again."
 
     async def run(self, start: Start) -> int:
         """Play from ``start`` until the person quits; the exit status."""
         self.console.say("Mantis in lines. Type help at any prompt for the commands.")
+        self.console.idle = True
         try:
             record = await self._first(start)
             while record is not None:
                 record = await self.play(record)
         finally:
+            self.console.idle = False  # nothing more is read: no prompt after the last line
             if self.slot is not None:
                 self.slot.release()
         return 0
@@ -118,8 +123,9 @@ class LocalGames:
             question = "r resumes it, n starts a new game."
         else:
             question = f"1 to {len(ordered)} resumes that game, n starts a new game."
+        keys = "r or n" if len(ordered) == 1 else f"1 to {len(ordered)} or n"
         while True:
-            self.console.prompt(question)
+            self.console.prompt(question, keys)
             line = await self.console.line()
             if line is None:
                 return QUIT
@@ -132,7 +138,7 @@ class LocalGames:
                 return None
             if answer in ("q", "quit", "exit"):
                 return QUIT
-            self.console.say(f"{line.strip()!r} is not an answer here: {question}")
+            self.console.say(f"{line.strip()} is not an answer here: {question}")
 
     def _take_slot(self, save: LoadedSave) -> GameRecord | None:
         """Play the saved game on in its own slot; None if another program holds it."""
@@ -159,7 +165,7 @@ class LocalGames:
         except SeatingError as exc:
             self.console.say(f"Cannot play this game: {exc}.")
             return None
-        keeper = LocalKeeper(save_path=self.slot.path)
+        keeper = LocalKeeper(save_path=self.slot.path, writes=self.slot.writes)
         table = Table(
             record,
             players,
@@ -172,12 +178,13 @@ class LocalGames:
             self.console,
             tuple(table.messages),
             self.prefs,
-            SeatsHere(table),
+            SeatsHere(table.players),
             controls=humans,
             seed=table.seed,
             clock=self.clock,
+            about=lambda seat: _what_sits(table.seats[seat]),
         )
-        live.about = lambda seat: _what_sits(table.seats[seat])
+        self.live = live
         unsubscribe = table.subscribe(live.feed, live.ready, backlog=False)
         self.console.say(*live.opening_lines())
         running = asyncio.ensure_future(table.run())
@@ -190,11 +197,9 @@ class LocalGames:
                     break
                 command = read_command(line) if isinstance(line, str) else Command(QUIT)
                 if command.word == QUIT:
+                    self.console.idle = False  # the last line: no prompt after it
                     self.console.settle()
-                    self.console.say(
-                        f"Game saved after move {live.state.turn}: "
-                        "mantis play --lines offers it again."
-                    )
+                    self.console.say(self.saved_line(live))
                     return None
                 if command.word == "help":
                     self.console.say(*help_lines(playing=True))
@@ -220,7 +225,7 @@ class LocalGames:
         """What next, once the game is over: the next game to play, or None to quit."""
         question = WHAT_NEXT
         while True:
-            self.console.prompt(question)
+            self.console.prompt(question, NEXT_KEYS)
             question = NEXT_KEYS  # the whole question once; after an answer, its keys
             line = await self.console.line()
             if line is None:
@@ -244,17 +249,20 @@ class LocalGames:
                 person = min(live.controls, default=None)
                 await say_review(self.console, record, None if person is None else [person])
             elif word == "replay":
-                from .replay import replay
-
-                await replay(self.console, self.prefs, record, clock=self.clock)
+                self.replaying = Replay(self.console, self.prefs, record, clock=self.clock)
+                try:
+                    await self.replaying.run()
+                finally:
+                    self.replaying = None
+                self.console.idle = True
             elif word == "help":
                 self.console.say(*help_lines(playing=False))
-            elif word in ("look", "scores", "log"):
+            elif word in ("look", "scores", "log", "last", "brief", "bell"):
                 live.handle(command)
             elif word == "repeat":
                 question = WHAT_NEXT
             else:
-                self.console.say(f"{line.strip()!r} is not an answer here: help explains them.")
+                self.console.say(f"{line.strip()} is not an answer here: help explains them.")
 
     async def _new_seats(self) -> tuple[SeatInfo, ...] | None:
         """The seats of a new table, typed as ``--seats`` takes them (None: none after all)."""
@@ -264,7 +272,7 @@ class LocalGames:
             "Enter alone goes back."
         )
         while True:
-            self.console.prompt("Seats:")
+            self.console.prompt("Seats:", "Seats:")
             line = await self.console.line()
             if line is None or not line.strip():
                 return None

@@ -12,13 +12,17 @@ from collections.abc import Sequence
 
 from ..engine import COLOUR_NAMES, FACE, Action, GameRecord, Score
 from ..review import GameReview, review_game
-from ..review.report import ADJUSTED_MEANS, LUCK_MEANS, adjusted_points, result_word
+from ..review.report import (
+    ADJUSTED_MEANS,
+    LUCK_MEANS,
+    adjusted_points,
+    costliest,
+    luckiest,
+    result_word,
+)
 from ..table.credit import credited_names, left_note, stand_ins_of
 from .console import Console
 from .wording import spoken, who
-
-#: The costliest decisions, and the luckiest cards, said at most.
-KEY_MOMENTS = 5
 
 
 def _action(review: GameReview, action: Action) -> str:
@@ -78,14 +82,10 @@ def review_lines(review: GameReview, heading: str, seats: Sequence[int]) -> list
     lines += [seat_line(review, s) for s in seats]
     left = left_note([seat.name for seat in review.seats], played_on)
     lines += [_heard(LUCK_MEANS), _heard(ADJUSTED_MEANS), *([left] if left else [])]
-    chosen = set(seats)
-    worst = sorted(
-        (d for d in review.decisions if d.seat in chosen and d.real and d.loss >= 0.05),
-        key=lambda d: -d.loss,
-    )[:KEY_MOMENTS]
+    worst = costliest(review, seats)
     if not worst:
         lines.append("Costliest decisions: none, every real decision was the best one.")
-    for d in sorted(worst, key=lambda d: d.move):
+    for d in worst:
         taken, best = d.chosen_option, d.best_option
         label = f", {d.label}" if d.label else ""
         lines.append(
@@ -94,11 +94,7 @@ def review_lines(review: GameReview, heading: str, seats: Sequence[int]) -> list
             f"best {_action(review, best.action)}, {best.win * 100:.0f} percent; "
             f"{d.loss:.1f} points lost{label}."
         )
-    lucky = sorted(
-        (c for c in review.cards if max(abs(c.luck[s]) for s in seats) >= 0.005),
-        key=lambda c: -max(abs(c.luck[s]) for s in seats),
-    )[:KEY_MOMENTS]
-    for card in sorted(lucky, key=lambda c: c.move):
+    for card in luckiest(review, seats):
         seat = max(seats, key=lambda s: abs(card.luck[s]))
         lines.append(
             f"Move {card.move + 1}, {review.seats[card.seat].name} turned "

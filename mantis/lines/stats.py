@@ -1,6 +1,6 @@
 """``mantis stats`` in lines: each person's figures in sentences, to be heard.
 
-The figures are the statistics' own (``store.stats_report.load_player_stats``),
+The figures are the statistics' own (``follow.stats_report.load_player_stats``),
 the same the app's statistics screen and ``mantis stats`` show; only the
 wording is this mode's: no table whose columns a screen reader reads as a
 run of numbers, no chart drawn in box characters, no ``±`` or ``?`` sign.
@@ -91,8 +91,8 @@ def stats_lines(stats: Sequence[PlayerStats]) -> list[str]:
 
 def run_stats(args: argparse.Namespace) -> int:
     """``mantis stats --lines``; the exit status (1 on a database error)."""
-    from ..store.stats_report import load_player_stats
-    from ..store.stats_report import run_stats as table_stats
+    from ..follow.stats_report import load_player_stats
+    from ..follow.stats_report import run_stats as table_stats
 
     if args.json:
         return table_stats(args)

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 
+from ..follow.online_table import OnlineTable
+from ..follow.seat_ratings import seat_rating
 from ..net import protocol
-from ..net.client import TableConnection
-from ..net.client.seat_ratings import seat_rating
 from ..players.registry import BOTS, level_choices
 from . import wording
 from .commands import Command
@@ -45,12 +45,12 @@ def bot_level(word: str) -> str | None:
 class WaitingRoom:
     """An online table's seats and state, said; the waiting room's commands answered."""
 
-    def __init__(self, console: Console, connection: TableConnection) -> None:
+    def __init__(self, console: Console, table: OnlineTable) -> None:
         self.console = console
-        self.connection = connection
-        self.room: protocol.RoomState | None = connection.room
+        self.table = table
+        self.room: protocol.RoomState | None = table.room
         """The table's seats and state, as last said."""
-        self.presence: tuple[str, ...] = connection.presence
+        self.presence: tuple[str, ...] = table.presence
         """Each seat's connection, as last said."""
         self._waiting_said: list[str] = []
         self._why_said = ""
@@ -63,7 +63,7 @@ class WaitingRoom:
         if state.kind == "bot":
             what = f"{state.bot} bot"
         elif state.taken:
-            what = "you" if seat == self.connection.seat else state.name
+            what = "you" if seat == self.table.seat else state.name
         else:
             what = "open"
         if seat == room.host and not room.quick:
@@ -76,7 +76,7 @@ class WaitingRoom:
 
     def rating(self, seat: int) -> str:
         """A seat's rating in words, at a rated table ("" at any other: it means nothing)."""
-        ratings = self.connection.ratings
+        ratings = self.table.ratings
         if ratings is None or not ratings.rated:
             return ""
         return rating_words(seat_rating(ratings, self.room, seat))
@@ -135,7 +135,7 @@ class WaitingRoom:
 
     def why_unrated(self) -> str:
         """Why a rated table's next game is not rated, as the server said it ("" if it is)."""
-        ratings = self.connection.ratings
+        ratings = self.table.ratings
         if ratings is None or not ratings.why:
             return ""
         why = ratings.why.rstrip(".")
@@ -173,12 +173,12 @@ class WaitingRoom:
     def hosting(self) -> bool:
         """Whether this person hosts the table (a quick-play table has nobody to set it up)."""
         room = self.room
-        seat = self.connection.seat
+        seat = self.table.seat
         return room is not None and not room.quick and seat is not None and room.host == seat
 
-    async def command(self, command: Command) -> None:
+    def command(self, command: Command) -> None:
         """The waiting room's commands: the seats, and the host's setting up."""
-        word, send = command.word, self.connection.send
+        word, send = command.word, self.table.send
         room = self.room
         if word in ("look", "repeat"):
             self.console.say(*self.lines())
@@ -189,22 +189,22 @@ class WaitingRoom:
                 else "Only the host sets up and starts the table."
             )
         elif word == "start":
-            await send(protocol.Start())
+            send(protocol.Start())
         elif word == "bot":
             level = bot_level(command.rest or DEFAULT_BOT)
             if level is None:
                 levels = wording.join_or([bot for _, bot in level_choices()])
-                self.console.say(f"No bot {command.rest!r}: {levels}.")
+                self.console.say(f"No bot {command.rest}: {levels}.")
             else:
-                await send(protocol.AddBot(level))
+                send(protocol.AddBot(level))
         elif word == "open":
-            await send(protocol.AddOpen())
+            send(protocol.AddOpen())
         elif word == "remove":
             number = command.rest.split(" ", 1)[0]
             seats = len(room.seats) if room is not None else 0
             if not number.isdigit() or not 1 <= int(number) <= seats:
                 self.console.say(f"Remove which seat? remove, then its number, 1 to {seats}.")
             else:
-                await send(protocol.RemoveSeat(int(number) - 1))
+                send(protocol.RemoveSeat(int(number) - 1))
         else:
             self.console.say("The game has not started: help lists what you can do now.")

@@ -10,7 +10,7 @@ millisecond, so callers may ask on every turn.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -55,11 +55,17 @@ def percent(p: Fraction | float) -> str:
     return f"{round(value)}%"
 
 
-def advise(view: View, names: Sequence[str] | None = None) -> Advice | None:
+def advise(
+    view: View,
+    names: Sequence[str] | None = None,
+    *,
+    chance: Callable[[Fraction], str] = percent,
+) -> Advice | None:
     """What the coach's bot would play for the seat to move, with its reason.
 
-    ``names`` are the seat names (default "seat 1", "seat 2"…).  ``None``
-    once the game is over.
+    ``names`` are the seat names (default "seat 1", "seat 2"…); ``chance`` words a
+    chance (default "67%"; the line mode says "2 in 3", as its questions do).  ``None``
+    once the game is over (or while no top card is up).
     """
     odds = odds_for(view)
     if odds is None:
@@ -70,10 +76,17 @@ def advise(view: View, names: Sequence[str] | None = None) -> Advice | None:
     seat_names = (
         list(names) if names is not None else [f"seat {s + 1}" for s in range(view.players)]
     )
-    return Advice(action, reason_for(view, odds, action, seat_names), bot_name)
+    return Advice(action, reason_for(view, odds, action, seat_names, chance=chance), bot_name)
 
 
-def reason_for(view: View, odds: Odds, action: Action, names: Sequence[str]) -> str:
+def reason_for(
+    view: View,
+    odds: Odds,
+    action: Action,
+    names: Sequence[str],
+    *,
+    chance: Callable[[Fraction], str] = percent,
+) -> str:
     """A short, honest reason for ``action`` from the exact odds."""
     faces = [colour for colour, _ in odds.faces]
     if isinstance(action, Steal):
@@ -91,8 +104,7 @@ def reason_for(view: View, odds: Odds, action: Action, names: Sequence[str]) -> 
             else:
                 share = f"{len(held)} of {len(faces)} possible faces in {who}'s tank"
             text = (
-                f"steal from {who}: {share} ({percent(steal_odds.p_match)}), "
-                f"up to {stack + 1} cards"
+                f"steal from {who}: {share} ({chance(steal_odds.p_match)}), up to {stack + 1} cards"
             )
         return text + _leader_note(view, target, names)
     assert isinstance(action, Score)
@@ -105,12 +117,12 @@ def reason_for(view: View, odds: Odds, action: Action, names: Sequence[str]) -> 
         if best is not None and best.p_match:
             return (
                 f"score: no match for you, but stealing from {names[best.target]} "
-                f"({percent(best.p_match)}) would hand over a card if it missed"
+                f"({chance(best.p_match)}) would hand over a card if it missed"
             )
         return "score: nothing can match anywhere, so keep the card in your own tank"
     colours = "/".join(COLOUR_NAMES[c] for c in held)
     text = (
-        f"score: {percent(odds.p_score)} to match your {colours}, "
+        f"score: {chance(odds.p_score)} to match your {colours}, "
         f"~{float(odds.expected_score_cards):.1f} cards banked on average"
     )
     if any(counts[c] + 1 >= need for c in held):

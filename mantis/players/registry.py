@@ -53,9 +53,9 @@ class _BuiltIn(MutableMapping[str, Callable[[], Player]]):
 BOTS: MutableMapping[str, Callable[[], Player]] = _BuiltIn(
     {
         "random": "random_bot:RandomBot",
-        "score": "score:ScoreBot",
+        "score": "score:ScoreLevel",
         "casual": "casual:CasualBot",
-        "greedy": "greedy:GreedyBot",
+        "greedy": "greedy:GreedyLevel",
         "expert": "expert:ExpertBot",
     }
 )

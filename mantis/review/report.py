@@ -210,16 +210,41 @@ def _summary(review: GameReview, seats: Sequence[int]) -> list[str]:
     return lines
 
 
-def _losses(review: GameReview, seats: Sequence[int]) -> list[str]:
+#: The least loss, in points, that makes a decision one of the costliest.
+COSTLY = 0.05
+#: The least swing of a chance, in win share, that makes a card one of the luckiest.
+LUCKY = 0.005
+
+
+def costliest(review: GameReview, seats: Sequence[int]) -> list[Decision]:
+    """The costliest real decisions of ``seats`` (a loss of ``COSTLY`` points or more), at
+    most ``KEY_MOMENTS`` of them, the costliest kept, in the order they were made: the
+    review's one rule, whichever front end lists them."""
     chosen = set(seats)
     worst = sorted(
-        (d for d in review.decisions if d.seat in chosen and d.real and d.loss >= 0.05),
+        (d for d in review.decisions if d.seat in chosen and d.real and d.loss >= COSTLY),
         key=lambda d: -d.loss,
     )[:KEY_MOMENTS]
+    return sorted(worst, key=lambda d: d.move)
+
+
+def luckiest(review: GameReview, seats: Sequence[int]) -> list[TurnedCard]:
+    """The cards that moved ``seats``' chances most (by ``LUCKY`` or more), at most
+    ``KEY_MOMENTS`` of them, in the order they were turned."""
+
+    def swing(card: TurnedCard) -> float:
+        return max(abs(card.luck[s]) for s in seats)
+
+    lucky = sorted((c for c in review.cards if swing(c) >= LUCKY), key=lambda c: -swing(c))
+    return sorted(lucky[:KEY_MOMENTS], key=lambda c: c.move)
+
+
+def _losses(review: GameReview, seats: Sequence[int]) -> list[str]:
+    worst = costliest(review, seats)
     if not worst:
         return ["Biggest losses: none (every real decision was the best one)"]
     lines = ["Biggest losses (each option's chance of winning; the loss in points):"]
-    for d in sorted(worst, key=lambda d: d.move):
+    for d in worst:
         taken, best = d.chosen_option, d.best_option
         lines.append(
             f"  move {d.move + 1:>3}  {review.seats[d.seat].name}: "
@@ -243,16 +268,13 @@ def _odds(card: TurnedCard) -> str:
 
 
 def _cards(review: GameReview, seats: Sequence[int]) -> list[str]:
-    def swing(card: TurnedCard) -> float:
-        return max(abs(card.luck[s]) for s in seats)
-
-    luckiest = sorted((c for c in review.cards if swing(c) >= 0.005), key=lambda c: -swing(c))
-    if not luckiest:
+    lucky = luckiest(review, seats)
+    if not lucky:
         return ["Luckiest cards: none moved anyone's chance by half a point"]
     lines = ["Luckiest cards (what the face did to each chance, in points):"]
-    for card in sorted(luckiest[:KEY_MOMENTS], key=lambda c: c.move):
+    for card in lucky:
         effects = sorted(
-            (s for s in seats if abs(card.luck[s]) >= 0.005), key=lambda s: -abs(card.luck[s])
+            (s for s in seats if abs(card.luck[s]) >= LUCKY), key=lambda s: -abs(card.luck[s])
         )[:3]
         what = ", ".join(f"{review.seats[s].name} {signed_points(card.luck[s])}" for s in effects)
         lines.append(

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 Z95 = 1.959963984540054
 
 
-def wilson_interval(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
+def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval for a win rate (95% by default).
 
     Better than ``p ± z·sqrt(p(1-p)/n)`` near 0 and 1 and for few games.

@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
 
 from .file_lock import try_lock
@@ -48,14 +49,29 @@ class SaveSlot:
         self.path = path
         """Where this app's game in progress is saved."""
         self._fd = fd
+        self._writes: ThreadPoolExecutor | None = None
 
     @property
     def held(self) -> bool:
         """False once released (or if the lock could not even be tried: see ``claim_slot``)."""
         return self._fd is not None
 
+    @property
+    def writes(self) -> Executor:
+        """Where this slot's file is written, one write at a time, off the event loop.
+
+        ``release`` waits for the writes handed over here, so a save begun
+        as the app closes is on disk before another app may take the slot.
+        """
+        if self._writes is None:
+            self._writes = ThreadPoolExecutor(max_workers=1, thread_name_prefix="save-slot")
+        return self._writes
+
     def release(self) -> None:
         """Let another app have this slot (and resume the game saved in it)."""
+        writes, self._writes = self._writes, None
+        if writes is not None:
+            writes.shutdown(wait=True)
         fd, self._fd = self._fd, None
         if fd is not None:
             os.close(fd)  # closing the file drops its lock

@@ -64,6 +64,12 @@ class Settings:
     lines_more: bool = False
     """The line mode's question on each turn says what each tank holds of the top card's
     colours (``more on``), not only each move's key."""
+    lines_brief: bool = False
+    """The line mode says each move and asks each question in as few words as it can
+    (``brief on``): for a person who knows the game and listens fast."""
+    bell: bool = False
+    """The line mode rings the terminal's bell for your turn, a steal from you, a clock
+    warning and the end of a game (``bell on``)."""
 
     def with_changes(self, **changes: Any) -> Settings:
         """A copy with some fields changed."""
@@ -138,7 +144,16 @@ def _from_json(data: dict[str, Any]) -> tuple[Settings, list[str]]:
         bad.append("animations")
 
     # Files written before these switches existed simply lack them: defaults apply.
-    for flag in ("show_odds", "coach", "online_talk", "show_talk", "lines", "lines_more"):
+    for flag in (
+        "show_odds",
+        "coach",
+        "online_talk",
+        "show_talk",
+        "lines",
+        "lines_more",
+        "lines_brief",
+        "bell",
+    ):
         value = data.get(flag, getattr(defaults, flag))
         if isinstance(value, bool):
             values[flag] = value

@@ -10,8 +10,10 @@ database.  A keeper that fails raises: the driver reports it and plays on.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from concurrent.futures import Executor
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ..engine import GameRecord
 from ..store.saves import autosave, clear_save
@@ -19,6 +21,8 @@ from .messages import Notice, Talk
 
 if TYPE_CHECKING:
     from ..store.finished import Finished
+
+_T = TypeVar("_T")
 
 
 class Keeper(Protocol):
@@ -44,17 +48,32 @@ class KeepError(Exception):
 class LocalKeeper:
     """The app's keeper: the save file after every move, the statistics at the end.
 
-    Both are written off the event loop, so a screen never waits on the disk.
+    Both are written off the event loop, so a screen never waits on the disk,
+    in ``writes`` when given (the save slot's: it waits for them before it
+    lets the slot go).  A write once handed over is finished even if the
+    table is closed while it waits (the app quitting as a move is saved).
     """
 
-    def __init__(self, save_path: Path | None = None, stats_path: Path | None = None) -> None:
+    def __init__(
+        self,
+        save_path: Path | None = None,
+        stats_path: Path | None = None,
+        *,
+        writes: Executor | None = None,
+    ) -> None:
         self.save_path = save_path
         self.stats_path = stats_path
+        self.writes = writes
         self.finished: Finished | None = None
         """What the statistics made of the game once it is recorded (its rating changes)."""
 
+    async def _write(self, work: Callable[[], _T]) -> _T:
+        loop = asyncio.get_running_loop()
+        # Shielded: cancelling the table must not cancel a write still queued.
+        return await asyncio.shield(loop.run_in_executor(self.writes, work))
+
     async def save(self, record: GameRecord) -> None:
-        await asyncio.to_thread(autosave, record, self.save_path)
+        await self._write(lambda: autosave(record, self.save_path))
 
     async def note(self, notice: Notice | Talk, turn: int) -> None:
         """A local save keeps moves only: notices are not needed to resume."""
@@ -72,6 +91,6 @@ class LocalKeeper:
                 clear_save(self.save_path)
 
         try:
-            self.finished = await asyncio.to_thread(store)
+            self.finished = await self._write(store)
         except StatsError as exc:
             raise KeepError(str(exc)) from None

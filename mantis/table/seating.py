@@ -8,7 +8,6 @@ be remembered and recorded as it is.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
 
 from ..engine.seats import SeatInfo, SeatKind
 from ..players import HumanPlayer, Player, PlayerSpecError, bot_factory
@@ -69,28 +68,6 @@ def parse_seats(seats: str, names: str | None = None) -> tuple[SeatInfo, ...]:
         SeatInfo(name, kind, None if kind == HUMAN else spec)
         for name, kind, spec in zip(chosen, kinds, specs, strict=True)
     )
-
-
-class PlayOptions(Protocol):
-    """What ``mantis play`` is given (parsed, or plain ``mantis``'s)."""
-
-    seats: str | None
-    names: str | None
-    seed: int | None
-    resume: bool
-
-
-def play_seats(args: PlayOptions) -> tuple[SeatInfo, ...] | None:
-    """The seats ``mantis play`` asks for (None: none given); ``SeatingError`` for values
-    that make no table, or that do not go together."""
-    seats = None
-    if args.seats is not None:
-        seats = parse_seats(args.seats, args.names)
-    elif args.names is not None:
-        raise SeatingError("--names needs --seats (one name per seat)")
-    if args.resume and (args.seats is not None or args.seed is not None):
-        raise SeatingError("--resume continues the saved game: it takes no --seats or --seed")
-    return seats
 
 
 def check_names(names: Sequence[str]) -> None:

@@ -41,7 +41,6 @@ if TYPE_CHECKING:
     from ..engine import GameRecord
     from ..review import GameReview
     from ..store import Settings
-    from .online_table import OnlineTable
     from .screens.game_over import GameOverScreen
     from .screens.lobby import LobbyScreen
     from .screens.local_play import LocalPlayScreen
@@ -199,9 +198,6 @@ class MantisApp(StylesWhenAttached):
 
     def on_online_play_screen_leave(self, message: OnlinePlayScreen.Leave) -> None:
         self.online_play.leave_game()
-
-    def on_online_table_game_started(self, message: OnlineTable.GameStarted) -> None:
-        self.online_play.open_board(message.table)
 
     def on_lobby_screen_seated(self, message: LobbyScreen.Seated) -> None:
         self.online_play.follow(message.connection, lobby=message.lobby)

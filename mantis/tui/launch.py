@@ -3,24 +3,8 @@
 from __future__ import annotations
 
 import gc
-import sys
-from typing import Protocol
 
-from ..printable import echo
-from ..table.seating import SeatingError, play_seats
-
-USAGE_ERROR = 2
-
-
-class PlayOptions(Protocol):
-    """What ``run_play`` reads of ``mantis play``'s options (parsed, or plain ``mantis``'s)."""
-
-    seats: str | None
-    names: str | None
-    seed: int | None
-    speed: str | None
-    bot_timeout: float | None
-    resume: bool
+from ..follow.launch import PlayOptions, SeatingError, play_seats, usage_error
 
 
 def run_play(args: PlayOptions) -> int:
@@ -28,8 +12,7 @@ def run_play(args: PlayOptions) -> int:
     try:
         seats = play_seats(args)
     except SeatingError as exc:
-        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
-        return USAGE_ERROR
+        return usage_error(exc)
     # Nothing made from here to the first frame is garbage, yet collecting cycles while
     # Textual loads and the first screen is built is a good part of the wait: the app
     # turns the collector back on once that screen is drawn (MantisApp.on_mount).

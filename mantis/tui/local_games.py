@@ -67,7 +67,8 @@ class LocalGames:
         from ..table.seating import make_players
 
         players = make_players(seats_of(record))
-        keeper = LocalKeeper(save_path=(slot or self.save_slot).path)
+        held = slot or self.save_slot
+        keeper = LocalKeeper(save_path=held.path, writes=held.writes)
         return Table(
             record,
             players,

@@ -3,11 +3,13 @@
 ``OnlinePlay`` opens the lobby, follows the table a lobby (or ``mantis
 host``/``join``/``watch``/``quick``) took a place at, leaves it, and runs a
 table server inside the app on request ("Serve here").  The table itself
-is an ``OnlineTable``: the one reader of its connection and the one sender
-of its intents, which tells the screens what the server says.  Here, the
-table's waiting room is shown first, then a board for each game whose
-stream begins (``GameStarted``: the first, or another at the same table,
-whose board replaces the last one's and its result).
+is a ``follow.OnlineTable``: the one reader of its connection and the one
+sender of its intents, which tells the screens each change of the table;
+its tasks run as the app's workers.  Here, the table's waiting room is
+shown first, then a board for each game whose stream begins (``GameBegan``:
+the first, or another at the same table, whose board replaces the last
+one's and its result); what concerns the app itself (online play stopped,
+a round trip, a game kept) is said in a notification.
 
 Leaving a game for good says so, goes back to the lobby, and leaves the
 table to keep listening until the game ends, so its record (a loss for this
@@ -17,15 +19,19 @@ person) still reaches this app's past games and statistics.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
+
+from . import plain
 
 # Online play (websockets, the server) is imported when first used: no launch
 # but an online one needs it before its first frame.
 if TYPE_CHECKING:
     from textual.screen import Screen
 
+    from ..follow.changes import Change
+    from ..follow.online_table import OnlineTable, Running
     from ..net.client import TableConnection
-    from .online_table import OnlineTable
     from .preferences import Preferences
     from .screens.game_over_choice import GameOverChoice
     from .screens.lobby import LobbyScreen
@@ -67,7 +73,7 @@ class OnlinePlay:
 
         With ``lobby``, leaving the table goes back there; without, to a new lobby.
         """
-        from .online_table import OnlineTable
+        from ..follow.online_table import OnlineTable
         from .screens.waiting_room import WaitingRoomScreen
 
         if lobby is None:
@@ -84,11 +90,51 @@ class OnlinePlay:
                 self.prefs.change(**changes)
         if self.table is not None:
             self.table.close()
-        table = OnlineTable(connection, self.shell)
+        table = OnlineTable(connection, lambda change: self._heard(table, change), run=self._run)
         self.table, self.board, self._lobby = table, None, lobby
         self.room = WaitingRoomScreen(table, still=self.prefs.still)
         self.shell.push_screen(self.room)
         table.start()
+
+    def _run(self, work: Coroutine[Any, Any, None], name: str) -> Running:
+        """A task of a followed table, as a worker of the app (an error in it ends the app,
+        with its traceback, but for closing a connection)."""
+        return self.shell.run_worker(work, name=name, group="online", exit_on_error=name != "close")
+
+    def _heard(self, table: OnlineTable, change: Change) -> None:
+        """What the app itself does with a change of a table it follows (the screens
+        showing the table hear it too)."""
+        from ..follow import changes
+        from ..follow.people import people_line
+
+        followed = table is self.table
+        match change:
+            case changes.GameBegan():
+                if followed:
+                    self.shell.call_later(self.open_board, table)
+            case changes.RoundTrip(seconds=seconds):
+                if followed:
+                    self.shell.notify(f"Round trip to the server: {seconds * 1000:.0f} ms.")
+            case changes.People(people=people):
+                if followed and not table.left:
+                    self.shell.notify(people_line(people), timeout=8)
+            case changes.Reconnected():
+                if followed:
+                    self.shell.notify("Back online.", timeout=3)
+            case changes.Stopped(reason=reason):
+                if followed:
+                    plain.notify(
+                        self.shell, f"Online play stopped: {reason}", severity="error", timeout=15
+                    )
+            case changes.GameKept(left=True, code=code):
+                plain.notify(
+                    self.shell,
+                    f"The game you left at table {code} is over: it is in your past games, "
+                    "counted as a loss.",
+                    timeout=10,
+                )
+            case changes.NotKept(reason=reason):
+                plain.notify(self.shell, reason, severity="warning", timeout=8)
 
     def open_board(self, table: OnlineTable) -> None:
         """Show the board of the game that began at ``table`` (the first time, or another
@@ -122,7 +168,7 @@ class OnlinePlay:
         table, self.table = self.table, None
         if table is None:
             return
-        table.leave_game()
+        table.leave_game(listening=False)
         self._back_to_lobby()
 
     def _back_to_lobby(self) -> None:

@@ -1,6 +1,6 @@
 """``mantis host``, ``join``, ``watch`` and ``quick`` in the app: reach the table, then open it.
 
-The values are read and the table reached first (``net.launch_options``), so
+The values are read and the table reached first (``follow.launch``), so
 a bad value or an unreachable table ends the command with one line.  The
 connection then goes on in the app (the same event loop), which reconnects
 by itself if it drops.
@@ -10,26 +10,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 
-from ..net.client.launch_options import FAILED, USAGE_ERROR, LaunchError, reach_table, read_opening
-from ..net.protocol import Hello
-from ..printable import echo
-from ..store.seat_tokens import SeatTokens
+from ..follow.launch import OnlineStart, online_start, usage_error
+from ..net.client.launch_options import FAILED
 
 
 def run_online(args: argparse.Namespace) -> int:
     """Run ``host``, ``join``, ``watch`` or ``quick``; the exit status."""
     try:
-        url, opening, tokens = read_opening(args)
-    except (LaunchError, ValueError) as exc:
-        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
-        return USAGE_ERROR
-    return asyncio.run(_play(url, opening, tokens))
+        start = online_start(args)
+    except ValueError as exc:  # a LaunchError too
+        return usage_error(exc)
+    return asyncio.run(_play(start))
 
 
-async def _play(url: str, opening: Hello, tokens: SeatTokens) -> int:
-    online = await reach_table(url, opening, tokens)
+async def _play(start: OnlineStart) -> int:
+    online = await start.reach()
     if online is None:
         return FAILED
     # Textual loads only once the table is reached

@@ -1,8 +1,8 @@
 """What the app's controllers may ask of the app: the ``Shell`` they are handed.
 
-The controllers (``LocalGames``, ``OnlinePlay``, ``Reviews``) and the online
-table (``OnlineTable``) are handed the app as a ``Shell``: its screen stack,
-its workers, its notifications and message queue, and the few things every
+The controllers (``LocalGames``, ``OnlinePlay``, ``Reviews``) are handed the
+app as a ``Shell``: its screen stack, its workers, its notifications and
+message queue, and the few things every
 controller may ask for by name (the setup screen, a replay, a review, a new
 game).  None of them imports the app, and none reaches another controller
 through it: a review asked for after a game goes through ``open_review``.
@@ -71,6 +71,10 @@ class Shell(Notifies, Protocol):
 
     def post_message(self, message: Message) -> bool:
         """Queue ``message`` for the app to handle."""
+        ...
+
+    def call_later(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
+        """Call ``callback`` on the app's loop once the messages waiting are handled."""
         ...
 
     def exit(self, result: Any = None, return_code: int = 0) -> None:

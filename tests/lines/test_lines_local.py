@@ -91,8 +91,9 @@ def test_a_whole_game_against_three_bots_in_lines_and_nothing_but_lines(home: Pa
     assert "\nYou against each bot: casual, won " in stats.stdout
     assert all(HEARD.fullmatch(line) for line in stats.stdout.splitlines()), stats.stdout
     # Each move is one line, named first: as many move lines as the record has moves.
-    movers = ("You ", "Ann ", "Bea ", "Cal ")
-    verbs = (" scored ", " missed a score", " stole ", " tried to steal ")
+    # (A move aimed at you is said you first: "You lost 2 red to Bea.")
+    movers = ("You ", "Your ", "Ann ", "Bea ", "Cal ")
+    verbs = (" scored ", " missed a score", " stole ", " tried to steal", " lost ")
     moves = [
         line.split("> s", 1)[-1]
         for line in said
@@ -111,7 +112,7 @@ def test_a_whole_game_against_three_bots_in_lines_and_nothing_but_lines(home: Pa
 def test_answers_at_the_question_are_said_once_and_the_question_keys_follow(asked: Lines) -> None:
     lines = asked
     lines.type("hello")
-    lines.expect("'hello' is not a command: help lists them." + KEYS)
+    lines.expect("hello is not a command: help lists them." + KEYS)
     lines.type("talk hello")  # talk is for online tables
     lines.expect("Talk does nothing here: help lists what does." + KEYS)
     lines.type("9")
@@ -119,7 +120,7 @@ def test_answers_at_the_question_are_said_once_and_the_question_keys_follow(aske
     lines.type("1")
     lines.expect("You cannot steal from yourself." + KEYS)
     lines.type("help")
-    lines.expect("look or l: the whole table, each seat's score and tank.")
+    lines.expect("look or l: the whole table, each seat's score and tank; look 2: seat 2 alone.")
     lines.expect(KEYS)
     # look ends on whose turn it is; the question is not asked whole again after it.
     lines.type("look")
@@ -163,10 +164,11 @@ def test_p_pauses_the_bots_before_each_move_and_n_plays_one(asked: Lines) -> Non
     lines.expect(re.compile(rb"You (scored|missed a score)"))
     lines.expect("Paused before Ann's move: n plays it, p plays on.")
     lines.type("n")
-    lines.expect(re.compile(rb"\nAnn [^\n]+\r\nPaused before Bea's move: "))
+    # (Between the lines, nothing asked: the bare prompt, for whatever may be typed.)
+    lines.expect(re.compile(rb"\nAnn [^\n]+\r\n(> \r\n)?Paused before Bea's move: "))
     lines.type("p")
     lines.expect("Bots play on.")
-    lines.expect(re.compile(rb"\nCal [^\n]+\r\n" + QUESTION.pattern))
+    lines.expect(re.compile(rb"\nCal [^\n]+\r\n(> \r\n)?" + QUESTION.pattern))
     lines.type("q")
     assert lines.finish() == 0
     # While held, nothing moved: Bea's move came only after p.
@@ -232,7 +234,7 @@ def test_a_game_killed_mid_play_is_resumed_where_it_stood(home: Path) -> None:
         moves = int(saved.group(1))
         again.expect("r resumes it, n starts a new game. > ")
         again.type("r")
-        again.expect(f"Resumed after move {moves}.")
+        again.expect(f"Game resumed after move {moves}, seed 5: 4 players, first to 10")
         assert moves >= 4 * played - 3  # every move said before the kill was kept
         play_out(again)
         again.type("q")
@@ -255,7 +257,7 @@ def test_quit_keeps_the_game_and_resume_takes_it_at_once(home: Path) -> None:
         lines.close()
     again = Lines(home, "play", "--lines", "--resume")
     try:
-        again.expect(f"Resumed after move {moves}.")
+        again.expect(f"Game resumed after move {moves}, seed 3: 2 players")
         again.expect(YOUR_TURN)
         again.type("quit")
         assert again.finish() == 0
@@ -272,3 +274,44 @@ def test_mantis_lines_makes_the_line_mode_the_default(home: Path) -> None:
     finally:
         lines.close()
     assert b"\x1b" not in lines.seen
+
+
+@pytest.mark.parametrize("key", ["ctrl+c", "ctrl+d"])
+def test_ctrl_c_and_ctrl_d_say_the_game_was_saved(home: Path, key: str) -> None:
+    lines = Lines(home, "play", "--lines", "--seats", "human,greedy", "--seed", "3")
+    try:
+        lines.expect(YOUR_TURN)
+        lines.type("s")
+        lines.expect(YOUR_TURN)
+        if key == "ctrl+c":
+            lines.child.sendintr()
+        else:
+            lines.child.sendeof()
+        moves = lines.expect(re.compile(rb"Game saved after move (\d+): mantis play --lines"))
+        status = lines.finish()
+    finally:
+        lines.close()
+    assert status == (130 if key == "ctrl+c" else 0)
+    assert int(moves.group(1)) >= 2
+    assert "Traceback" not in lines.text and "interrupted" not in lines.text
+    # The last thing said is that, with no prompt after it: nothing more is read.
+    assert lines.text.rstrip().endswith("mantis play --lines offers it again.")
+
+
+def test_what_is_typed_between_turns_never_runs_into_what_is_said(home: Path) -> None:
+    settle_speed(home, "slow")  # a bot thinks 1.4 s: time to start typing
+    lines = Lines(home, "play", "--lines", "--seats", "human,greedy", "--seed", "0")  # you start
+    try:
+        lines.expect(YOUR_TURN)
+        lines.type("s")
+        # Nothing is asked while the bot thinks, yet a prompt ends what was said...
+        lines.expect(re.compile(rb"\nYou (scored|missed a score)[^\n]*\r\n> $"))
+        lines.child.send("lo")  # ...so what is typed starts after it,
+        lines.expect(re.compile(rb"lo\r\n[A-Z]"))  # and the bot's move starts a line of its own.
+        assert re.search(r"\n> lo\r\n[A-Z]", lines.text), lines.text
+        lines.type("zz")  # (the line typed is then answered as any other)
+        lines.expect("lozz is not a command")
+        lines.type("q")
+        assert lines.finish() == 0
+    finally:
+        lines.close()

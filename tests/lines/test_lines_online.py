@@ -112,7 +112,7 @@ def test_an_online_game_between_lines_and_the_full_screen_app(home: Path, tmp_pa
         ann.expect(
             re.compile(rb"New game: 2 players, first to 15 scored cards wins\. \w+ starts?\.")
         )
-        ann.expect("Seats: 1, you; 2, Bea.")
+        ann.expect("Seats: 1, you, Ann; 2, Bea.")
         # Talk both ways: the app's log shows Ann's words, the lines Bea's.
         ann.type("talk good luck Bea")
         bea.wait_for("Ann says “good luck Bea”")
@@ -180,7 +180,7 @@ async def test_the_waiting_room_as_the_host_and_another_game_declined(
             ann.type("bot expert")
             await ann.expect_async("Seat 4 added: expert bot.")
             ann.type("bot nobody")
-            await ann.expect_async("No bot 'nobody': random, casual, greedy or expert.")
+            await ann.expect_async("No bot nobody: random, casual, greedy or expert.")
             ann.type("open")
             await ann.expect_async("Seat 5 added: open.")
             await ann.expect_async("Waiting for 2 more people to join with the code.")
@@ -201,7 +201,7 @@ async def test_the_waiting_room_as_the_host_and_another_game_declined(
             ann.type("start")
             await ann.expect_async("New game: 3 players, first to 10 scored cards wins.")
             found = await ann.expect_async(
-                re.compile(rb"Seats: 1, you; 2, Bea; 3, (\w+), greedy bot\.")
+                re.compile(rb"Seats: 1, you, Ann; 2, Bea; 3, (\w+), greedy bot\.")
             )
             bot = found.group(1).decode()
             playing = asyncio.ensure_future(play_my_turns(bea, 1))
@@ -238,19 +238,19 @@ async def test_the_waiting_room_as_the_host_and_another_game_declined(
     assert controls_in(ann.seen) == []
 
 
-async def test_the_clock_is_in_the_question_and_said_at_ten_seconds_left(
+async def test_the_clock_is_in_the_question_and_warned_of_as_it_runs_down(
     home: Path, tmp_path: Path
 ) -> None:
-    # The server's clock stands still (nothing runs out unless the test says so), and an
-    # 11-second clock puts "10 seconds left" one second of this machine's time after the
-    # question: waited on, never timed.
+    # The server's clock stands still (nothing runs out unless the test says so), and a
+    # 7-second clock puts its one warning, "5 seconds left", two seconds of this machine's
+    # time after the question: waited on, never timed.
     clock = ManualClock(frozen=True)
     async with running_server(tmp_path, clock=clock) as (_, url):
-        ann = await create(url, ("human", "open"), "Ann", clock=11)
+        ann = await create(url, ("human", "open"), "Ann", clock=7)
         code = welcome(ann).code
         lines = Lines(home, "join", url, code, "--name", "Bea", "--lines")
         try:
-            await lines.expect_async("A turn clock of 11 seconds a move.")
+            await lines.expect_async("A turn clock of 7 seconds a move.")
             await lines.expect_async("Waiting for the host to start.")
             await ann.until(
                 lambda: any(all(s.taken for s in r.seats) for r in heard(ann, protocol.RoomState)),
@@ -264,8 +264,9 @@ async def test_the_clock_is_in_the_question_and_said_at_ten_seconds_left(
             asked = await lines.expect_async(
                 re.compile(rb"Your turn, (\d+) seconds? left, top card ")
             )
-            assert 1 <= int(asked.group(1)) <= 11
-            await lines.expect_async("\r\n10 seconds left.\r\n> ")
+            assert 1 <= int(asked.group(1)) <= 7
+            # The warning interrupts the question: its keys are asked again after it.
+            await lines.expect_async("\r\n5 seconds left.\r\ns or 1 > ")
             lines.type("clock")
             await lines.expect_async(re.compile(rb"\n\d+ seconds? left\.\r\ns or 1 > "))
             lines.type("s")
@@ -274,7 +275,7 @@ async def test_the_clock_is_in_the_question_and_said_at_ten_seconds_left(
             await ann.until(lambda: (t := turn_to_answer(ann.stream)) and t.seat == 0, "Ann's turn")
             await ann.send(protocol.Act(turn_to_answer(ann.stream).turn, SCORE))
             await lines.expect_async(re.compile(rb"Your turn, \d+ seconds? left, "))
-            clock.advance(11)
+            clock.advance(7)
             await lines.expect_async(
                 # The question is moot once a bot answers it: no prompt is left standing.
                 re.compile(rb"Your time ran out: greedy (scores|steals from Ann) for you\.\r\nYou ")
@@ -287,8 +288,8 @@ async def test_the_clock_is_in_the_question_and_said_at_ten_seconds_left(
             lines.close()
             await ann.close()
     assert controls_in(lines.seen) == []
-    # Said once per turn: the first turn's warning, and the second's (one second after it).
-    assert lines.text.count("10 seconds left.") <= 2
+    # Said once per turn: the first turn's warning, and the second's (two seconds after it).
+    assert lines.text.count("5 seconds left.") <= 2
 
 
 def test_a_server_restart_is_said_once_and_the_game_goes_on(home: Path, tmp_path: Path) -> None:
@@ -300,9 +301,10 @@ def test_a_server_restart_is_said_once_and_the_game_goes_on(home: Path, tmp_path
         lines.type("start")
         lines.expect(YOUR_TURN)
         server.kill()
-        lines.expect("Connection lost: reconnecting.\r\n> ")
+        # Each line interrupts the question: its keys are asked again after it.
+        lines.expect("Connection lost: reconnecting.\r\ns or 2 > ")
         server = ServerProcess(data, server.port)
-        lines.expect("Back online.\r\n> ")
+        lines.expect("Back online.\r\ns or 2 > ")
         lines.type("s")
         lines.expect(re.compile(rb"\nYou (scored|missed a score)"))
         lines.expect(YOUR_TURN)
@@ -400,12 +402,3 @@ async def test_a_hostile_servers_game_is_kept_cleaned_and_shown_later_with_nothi
     [kept] = past_records(last=1)
     assert kept[1].seats is not None
     assert [seat.name for seat in kept[1].seats] == list(CLEANED)
-
-
-def test_the_line_mode_says_every_kind_of_event_of_the_connection() -> None:
-    import typing
-
-    from mantis.lines.online import _SAID
-    from mantis.net.client import Event
-
-    assert set(_SAID) == set(typing.get_args(Event))

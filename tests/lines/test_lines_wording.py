@@ -8,10 +8,10 @@ import os
 import re
 
 from mantis.engine import SCORE, ExtraTurn, GameOver, steal
+from mantis.follow.preferences import Preferences
 from mantis.lines import wording
 from mantis.lines.console import Console
 from mantis.lines.live_table import LiveTable
-from mantis.lines.preferences import LinePreferences
 from mantis.players.clock import ManualClock
 from mantis.store import Settings
 from mantis.table import Away, Back, Fault, Left, StartFailed, Talk, TimedOut, dealt, moves_of
@@ -48,7 +48,7 @@ def test_the_question_is_short_by_default_and_more_and_odds_add_to_it() -> None:
         rf"3 Bea, {chance}; 4 Cal, {chance}; 5 Dee, {chance}; 6 Eve, {chance}\.",
         odds,
     ), odds
-    more = wording.decision(view, names, more=True, clock="12 seconds left")
+    more = wording.decision(view, names, more=True, clock=12)
     assert more.startswith(f"Your turn, 12 seconds left, top card {back}. s scores, you have ")
     assert "; 6 steals from Eve, who has " in more
     # What more says, a line a move, is what the question says with more on.
@@ -66,16 +66,20 @@ def test_every_line_of_a_whole_game_is_words_and_plain_punctuation() -> None:
     while not game.over:
         view = game.view()
         said += [
-            wording.decision(view, names, odds=True, more=True, clock="1 second left"),
+            wording.decision(view, names, odds=True, more=True, clock=1),
+            wording.decision(view, names, brief=True, clock=1),
             *wording.odds_lines(view, names),
-            *wording.table_lines(view, names, ["greedy bot"] * len(names)),
+            *wording.odds_lines(view, names, keyed=False),
+            *wording.option_lines(view, names, keyed=False),
+            *wording.table_lines(view, names, ["greedy bot"] * len(names), now="Your turn."),
             wording.coach_line(view, names),
             wording.scores_line(view, names),
         ]
         for event in game.apply(SCORE, view.to_move):
-            line = narrate(event, names)
-            if line is not None:
-                said.append(wording.heard(line))
+            for brief in (False, True):
+                line = wording.move_line(event, names, brief=brief)
+                if line is not None:
+                    said.append(line)
             if isinstance(event, GameOver):
                 said += wording.result_lines(event, names, seed=7)
     for line in said:
@@ -134,7 +138,7 @@ async def test_bots_moves_are_said_at_the_pace_set_and_speed_changes_it() -> Non
     bot_move = record.replay().apply(SCORE, 0)
     out = io.StringIO()
     clock = ManualClock(frozen=True)
-    prefs = LinePreferences(Settings(speed="normal"))
+    prefs = Preferences(Settings(speed="normal"))
     live = LiveTable(Console(out=out), moves[0], prefs, _NoMoves(), controls=(1,), clock=clock)
     showing = asyncio.ensure_future(live.show())
     try:
@@ -161,7 +165,7 @@ async def test_bots_moves_are_said_at_the_pace_set_and_speed_changes_it() -> Non
 class _NoMoves:
     can_hold = True
 
-    async def play(self, seat: int, turn: int, action: object) -> None:
+    def play(self, seat: int, turn: int, action: object) -> None:
         raise AssertionError("no move is played here")
 
 
@@ -216,12 +220,11 @@ def test_an_extra_turn_is_said_once_with_the_turn() -> None:
     live = LiveTable(
         Console(out=out),
         moves_of(record)[0],
-        LinePreferences(Settings(speed="instant")),
+        Preferences(Settings(speed="instant")),
         _NoMoves(),
         controls=(0,),
-        names=["You", "Bea"],
+        said_turns=lambda seat: seat == 1,
     )
-    live.said_turns = lambda seat: seat == 1
     for message in move:
         live.take(message)
     said = out.getvalue()

@@ -59,7 +59,7 @@ def test_a_planted_import_across_nets_parts_fails_lint_imports(tmp_path: Path) -
     copy = planted_copy(
         tmp_path,
         {
-            "net/client/people.py": planted("net/client/people.py", "server"),
+            "net/client/server_lists.py": planted("net/client/server_lists.py", "server"),
             "net/protocol/codes.py": planted("net/protocol/codes.py", "client"),
             "net/cluster/outages.py": planted("net/cluster/outages.py", "server"),
         },
@@ -82,16 +82,22 @@ def test_a_planted_import_across_nets_parts_fails_lint_imports(tmp_path: Path) -
 def test_a_dispatch_without_a_kind_fails_mypy(tmp_path: Path) -> None:
     client = (ROOT / "mantis/net/client/__init__.py").read_text()
     requests = (ROOT / "mantis/net/server/requests.py").read_text()
+    followed = (ROOT / "mantis/follow/online_table.py").read_text()
     copy = planted_copy(
         tmp_path,
         {
             "net/client/__init__.py": without_arm(client, "People"),
             "net/server/requests.py": without_arm(requests, "Who"),
+            "follow/online_table.py": without_arm(followed, "People"),
         },
     )
-    files = ("mantis/net/client/__init__.py", "mantis/net/server/requests.py")
+    files = (
+        "mantis/net/client/__init__.py",
+        "mantis/net/server/requests.py",
+        "mantis/follow/online_table.py",
+    )
     result = run("mypy", "--cache-dir", str(copy / ".mypy_cache"), *files, cwd=copy)
     assert result.returncode != 0
-    for file, kind in zip(files, ("People", "Who"), strict=True):
+    for file, kind in zip(files, ("People", "Who", "People"), strict=True):
         said = rf'{re.escape(file)}:\d+: error: Argument 1 to "assert_never" has incompatible'
         assert re.search(rf'{said} type "{kind}"', result.stdout), result.stdout

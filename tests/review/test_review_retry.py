@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from reviewkit import record_of_bots
 
+from mantis.follow.review_chart import chances_chart, marked_moves
 from mantis.review import GameReview, review_game
-from mantis.review.chart import chances_chart, marked_moves
 from mantis.review.retry import ACCEPTED_WITHIN, Drill, judge, mistakes_of
 
 

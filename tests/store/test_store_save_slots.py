@@ -98,3 +98,30 @@ def test_a_directory_that_cannot_be_written_gives_an_unheld_slot_1(tmp_path: Pat
     slot = claim_slot(directory=blocked / "data")
     assert slot is not None and slot.number == 1 and not slot.held
     slot.release()  # harmless
+
+
+async def test_a_save_handed_over_as_the_game_closes_is_on_disk_before_the_slot_is_let_go() -> None:
+    """An app quitting right after a move: the move's save is cancelled by no one."""
+    import asyncio
+    import threading
+
+    from mantis.store.saves import load_save
+    from mantis.table import LocalKeeper
+
+    slot = claim_slot()
+    assert slot is not None
+    keeper = LocalKeeper(save_path=slot.path, writes=slot.writes)
+    # The slot's writer is busy, so the save waits in its queue when the table is closed.
+    busy = threading.Event()
+    slot.writes.submit(busy.wait, 30)
+    saving = asyncio.ensure_future(keeper.save(record_of(Game.new(3, 8), SEATS3)))
+    await asyncio.sleep(0)  # the save is handed over
+    saving.cancel()  # the app quits: its table's tasks are cancelled
+    with pytest.raises(asyncio.CancelledError):
+        await saving
+    busy.set()
+    slot.release()
+    assert not is_held(slot.number)
+    save, warning = load_save(slot.path)
+    assert warning is None and save is not None
+    assert save.record.seed == 8

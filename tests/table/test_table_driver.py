@@ -118,10 +118,10 @@ def test_bots_and_a_scripted_person_play_the_engines_game() -> None:
 
 
 def test_a_table_opened_mid_game_plays_on_as_the_unbroken_game() -> None:
-    # Bots that draw on their RNG (random, casual) and one that does not: after
+    # Bots that draw on their RNG (random, casual, greedy) and one that does not: after
     # opening at a saved position each must choose as it would have, had the
     # game never stopped, so the rest of the game is the engine's game.
-    seats = (BOT_SEATS[3], BOT_SEATS[1], BOT_SEATS[0])
+    seats = (BOT_SEATS[3], BOT_SEATS[1], BOT_SEATS[0], BOT_SEATS[2])
     record, _ = engine_alone(seats, seed=36)
     assert len(record.actions) > 30  # a long game: each opening point leaves many moves to play
     for upto in (1, 7, len(record.actions) // 2):

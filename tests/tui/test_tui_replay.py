@@ -61,7 +61,7 @@ def widgets_state(screen: ReplayScreen) -> tuple:
 
 async def test_stepping_through_a_replay_reproduces_the_game() -> None:
     # The original game, played by bots at a real table; its stream is what the board showed.
-    dealt = record_of(Game.new(3, 20), BOTS)  # a short game: 16 moves
+    dealt = record_of(Game.new(3, 41), BOTS)  # a short game: 16 moves
     app = MantisApp(first_screens.Position(dealt), still=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=120)
@@ -75,7 +75,7 @@ async def test_stepping_through_a_replay_reproduces_the_game() -> None:
         offered = replay_screen(app)
         assert offered.record == record
     # the same bots, seeded the same way, play the same game headless
-    headless = play_game([bot_factory(seat.bot)() for seat in BOTS if seat.bot], 20)
+    headless = play_game([bot_factory(seat.bot)() for seat in BOTS if seat.bot], 41)
     assert isinstance(played[-1], Recorded) and record.actions == headless.history
     assert len(record.actions) == 16
 

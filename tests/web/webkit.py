@@ -19,7 +19,7 @@ import shutil
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -140,13 +140,19 @@ async def web_server(*extra: str) -> AsyncIterator[WebProcess]:
 
 
 @contextlib.asynccontextmanager
-async def browser() -> AsyncIterator[object]:
-    """Chromium from Debian's packages, headless, through Playwright."""
+async def browser(fonts: dict[str, str] | None = None) -> AsyncIterator[object]:
+    """Chromium from Debian's packages, headless, through Playwright.
+
+    ``fonts``: the environment that gives it a computer's fonts (``fontkit.fonts``);
+    without, it has this machine's.
+    """
     from playwright.async_api import async_playwright
 
     path = need_chromium()
     async with async_playwright() as playwright:
-        chrome = await playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        chrome = await playwright.chromium.launch(
+            executable_path=path, args=CHROMIUM_ARGS, env={**os.environ, **(fonts or {})}
+        )
         try:
             yield chrome
         finally:
@@ -161,17 +167,42 @@ class Tab:
 
     @classmethod
     async def open(
-        cls, chrome: object, url: str, size=(1000, 700), requests: list[str] | None = None
+        cls,
+        chrome: object,
+        url: str,
+        size=(1000, 700),
+        requests: list[str] | None = None,
+        *,
+        app: bool = True,
+        rewrite: tuple[str, Callable[[str], str]] | None = None,
     ) -> Tab:
-        """A new page on ``url``, once the app shows; each request it makes goes in ``requests``."""
+        """A new page on ``url``, once the app shows; each request it makes goes in ``requests``.
+
+        ``app=False``: the page alone, once its terminal is made (its fonts are in), with no
+        app behind it (its socket reaches no server).  ``rewrite=(name, change)``: the file
+        whose address ends in ``/name`` reaches the page changed by ``change``.
+        """
         context = await chrome.new_context(viewport={"width": size[0], "height": size[1]})  # type: ignore[attr-defined]
         if requests is not None:
             context.on("request", lambda request: requests.append(request.url))
+        if not app:
+            await context.route_web_socket("**/ws*", lambda socket: None)
+        if rewrite is not None:
+            name, change = rewrite
+
+            async def changed(route) -> None:
+                response = await route.fetch()
+                await route.fulfill(response=response, body=change(await response.text()))
+
+            await context.route(f"**/{name}", changed)
         page = await context.new_page()
         await page.add_init_script(CATCH_TERMINAL)
         await page.goto(url)
         tab = cls(page)
-        await tab.shows("MANTIS")
+        if app:
+            await tab.shows("MANTIS")
+        else:
+            await page.wait_for_function("() => window.mantisTerminal", timeout=WAIT_MS)
         return tab
 
     async def screen(self) -> str:

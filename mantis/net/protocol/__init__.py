@@ -241,7 +241,7 @@ TableRequest = (
     | Who
 )
 """What a client asks once it is at a table: the host's set-up, a seat's moves and word on
-the game, anyone's talk and pings (``net.requests`` says who may ask each, from which
+the game, anyone's talk and pings (``net.server.requests`` says who may ask each, from which
 version)."""
 
 Hello = Create | Join | Watch | Quick | Rekey

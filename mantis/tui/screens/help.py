@@ -152,8 +152,9 @@ RATINGS_TEXT = (
     "Every bot level has a rating, fixed by many games between the bots, at each table "
     "size (a level's strength depends on it: random play is nearly hopeless at six). "
     "The setup screen shows each level's rating for the size you pick; the table below "
-    "also rates [b]score[/b], a bot that always tries to score (seat it with mantis play "
-    "--seats).\n\nYou have a "
+    "also rates [b]score[/b], a bot that nearly always scores (seat it with mantis play "
+    "--seats). Each level wins about three games in five against the one before it at two "
+    "seats.\n\nYou have a "
     "rating too, from your finished games here, against the bots and against each other "
     "at one keyboard. It starts at [b]1,500 [/b]with a ± of 500 that narrows as you play, "
     "and is [i]provisional [/i]while the ± is wider than 240 (your first twenty games or "
@@ -165,7 +166,7 @@ RATINGS_TEXT = (
 
 def _levels_table() -> Table:
     """Each built-in bot's rating at each table size and over all sizes, weakest first (as
-    the README lists them: the levels, and ``score``, which always tries to score)."""
+    the README lists them: the levels, and ``score``, which nearly always scores)."""
     table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
     table.add_column("Level", no_wrap=True)
     for players in SEAT_COUNTS:

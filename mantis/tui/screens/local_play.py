@@ -5,15 +5,15 @@ event loop and publishes its public stream to this screen, which shows it
 at a person's pace (``PlayScreen``) and holds the driver back until it has.
 Bots think in the driver's threads, so neither a thinking bot nor a waiting
 person ever blocks the screen; a person's move goes to their seat's
-``HumanPlayer``.
+``HumanPlayer`` (``follow.moves.SeatsHere``).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...engine import Action, GameRecord
-from ...players import HumanPlayer
+from ...engine import GameRecord
+from ...follow.moves import SeatsHere
 from ...table import LocalKeeper, Table
 from ..preferences import Preferences
 from .board import BOARD_CSS
@@ -21,20 +21,6 @@ from .play import PlayScreen
 
 if TYPE_CHECKING:
     from ...store.local_ratings import RatingChange
-
-
-class SeatsHere:
-    """The moves of a local table's people: each goes to its seat's ``HumanPlayer``."""
-
-    can_hold = True
-
-    def __init__(self, table: Table) -> None:
-        self.table = table
-
-    async def play(self, seat: int, turn: int, action: Action) -> None:
-        player = self.table.players[seat]
-        assert isinstance(player, HumanPlayer)
-        player.submit(action)
 
 
 class LocalPlayScreen(PlayScreen):
@@ -60,7 +46,7 @@ class LocalPlayScreen(PlayScreen):
         super().__init__(
             tuple(table.messages),
             prefs,
-            SeatsHere(table),
+            SeatsHere(table.players),
             controls=humans,
             paused=paused,
             clock=table.clock,

@@ -13,10 +13,12 @@ shows talk; ``l`` leaves the game for good (after a yes), ``b`` comes back
 when the seat went away because its time ran out too often.  Once the game
 is over, another game is offered and answered on the game-over screen.
 
-The board hears the table from the moment it is made (``OnlineTable``'s
-messages): what came before, it reads off the table then (the stream so far
-and what was said), and everything after comes as a message, handled once
-the board is up.  Everything this seat says goes through the table.
+The board hears the table from the moment it is made (``follow.OnlineTable``'s
+changes, each as a ``Heard`` message with its data): what came before, it
+reads off the table then (the stream so far and what was said), and
+everything after comes as a message, handled once the board is up.
+Everything this seat says goes through the table (its moves too:
+``follow.moves.SeatOnline``).
 """
 
 from __future__ import annotations
@@ -32,18 +34,20 @@ from textual.css.query import NoMatches
 from textual.message import Message as UIMessage
 from textual.widgets import Input, Label
 
-from ...engine import Action, GameOver
+from ...engine import GameOver
+from ...follow import changes
+from ...follow.moves import SeatOnline
+from ...follow.offers import closed_line, offer_line
+from ...follow.presence import presence_label
+from ...follow.seat_ratings import rating_changes, seat_rating
 from ...net import protocol
-from ...net.client.presence import presence_label
-from ...net.client.seat_ratings import rating_changes, seat_rating
-from ...net.protocol import Act
 from ...net.protocol.codes import shown_code
 from ...table import Message, Talk
 from ...table.messages import MAX_TALK
 from ...table.names import YOU
-from ...table.narration import join_names, talk_line
+from ...table.narration import talk_line
 from .. import plain
-from ..online_table import OnlineTable
+from ..heard import Heard, connection_note, listener
 from ..preferences import Preferences
 from ..widgets.game_log import GameLog
 from ..widgets.turn_banner import TurnBanner
@@ -73,21 +77,6 @@ class PlayLink(RoomLink, Protocol):
     def clock_left(self) -> tuple[protocol.Clock, float] | None: ...
 
     def offer_left(self) -> float: ...
-
-
-class SeatOnline:
-    """The move of this app's seat at a server table: sent as an intent naming its turn.
-
-    The server runs the table and never waits for a board, so it cannot be held.
-    """
-
-    can_hold = False
-
-    def __init__(self, online: PlayLink) -> None:
-        self.online = online
-
-    async def play(self, seat: int, turn: int, action: Action) -> None:
-        self.online.send(Act(turn, action))
 
 
 class OnlinePlayScreen(PlayScreen):
@@ -121,7 +110,9 @@ class OnlinePlayScreen(PlayScreen):
         self.game = online.game
         """Which of the table's games this board shows (another game has a board of its own)."""
         controls = () if online.seat is None else (online.seat,)
-        super().__init__(online.stream, prefs, SeatOnline(online), controls=controls)
+        super().__init__(online.stream, prefs, SeatOnline(online.send), controls=controls)
+        self.seating = changes.SeatsChanged(online.room, online.presence, online.ratings)
+        """The seats, their connections and ratings, as the table last told them."""
         self.connection = ""
         """Empty while connected; what is happening otherwise ("reconnecting…")."""
         self.offer_news = ""
@@ -129,7 +120,7 @@ class OnlinePlayScreen(PlayScreen):
         self._result_screen: GameOverScreen | None = None
         self._said = tuple(online.talk)
         """What was said at the table before this board, to log once it is up."""
-        online.listen(self)  # everything after, as messages
+        online.listen(listener(self))  # everything after, as messages
 
     def seat_names(self) -> list[str]:
         names = super().seat_names()
@@ -144,7 +135,7 @@ class OnlinePlayScreen(PlayScreen):
         return seat is not None and self._presence_of(seat) != "left"
 
     def _presence_of(self, seat: int) -> str:
-        presence = self.online.presence
+        presence = self.seating.presence
         return presence[seat] if seat < len(presence) else ""
 
     # ------------------------------------------------------------------ layout
@@ -187,13 +178,27 @@ class OnlinePlayScreen(PlayScreen):
 
     # ------------------------------------------------------------------ the connection
 
-    @on(OnlineTable.StreamGrew)
-    def _on_stream(self, message: OnlineTable.StreamGrew) -> None:
-        if message.game == self.game:  # (a board of an earlier game hears no later one)
-            for item in message.messages:
-                self.feed(item)
+    @on(Heard)
+    def _on_heard(self, message: Heard) -> None:
+        match message.change:
+            case changes.StreamGrew(game=game, messages=messages):
+                if game == self.game:  # (a board of an earlier game hears no later one)
+                    for item in messages:
+                        self.feed(item)
+            case changes.SeatsChanged() as seats:
+                self.seating = seats
+                self.show_presence()
+            case changes.ClockRuns():
+                self._show_clock()
+            case changes.Said(said=said):
+                self._log_talk(said)  # into the log, marked as talk
+            case changes.OfferChanged(closed=closed):
+                self.show_offer(closed)
+            case changes.Refused(text=text):
+                plain.notify(self, text, severity="warning", timeout=6)
+            case changes.Dropped() | changes.Reconnected() | changes.Stopped():
+                self._connection_is(connection_note(message.change) or "")
 
-    @on(OnlineTable.RoomChanged)
     def show_presence(self) -> None:
         """Mark each seat's connection and rating as the server last said, and, after a
         rated game, its rating changes on the result."""
@@ -204,19 +209,16 @@ class OnlinePlayScreen(PlayScreen):
             screen.show_ratings(self._ratings_line())  # (the server says them after the end)
 
     def _mark_presence(self) -> None:
-        room, ratings = self.online.room, self.online.ratings
-        for seat, (panel, state) in enumerate(zip(self.panels, self.online.presence, strict=False)):
+        room, ratings = self.seating.room, self.seating.ratings
+        for seat, (panel, state) in enumerate(
+            zip(self.panels, self.seating.presence, strict=False)
+        ):
             panel.show_presence(presence_label(state), seat_rating(ratings, room, seat))
 
-    @on(OnlineTable.ConnectionChanged)
-    def _on_connection(self, message: OnlineTable.ConnectionChanged) -> None:
+    def _connection_is(self, note: str) -> None:
         """Say how this app's own connection is ("" once it is up)."""
-        self.connection = message.note
+        self.connection = note
         self._update_status()
-
-    @on(OnlineTable.Refused)
-    def _on_refused(self, message: OnlineTable.Refused) -> None:
-        plain.notify(self, message.text, severity="warning", timeout=6)
 
     def status_parts(self) -> list[str]:
         code = shown_code(self.online.code) if self.online.code else "?"
@@ -232,7 +234,6 @@ class OnlinePlayScreen(PlayScreen):
 
     # ------------------------------------------------------------------ the turn clock
 
-    @on(OnlineTable.ClockHeard)
     def _show_clock(self) -> None:
         """Count down the seconds the seat to move has, as the server last said them."""
         running = self.online.clock_left()
@@ -252,11 +253,6 @@ class OnlinePlayScreen(PlayScreen):
         self._show_clock()
 
     # ------------------------------------------------------------------ talk
-
-    @on(OnlineTable.Said)
-    def _on_said(self, message: OnlineTable.Said) -> None:
-        """A line someone said at the table: into the log, marked as talk."""
-        self._log_talk(message.said)
 
     def _log_talk(self, said: protocol.Said) -> None:
         talk = Talk(said.seat, said.name, said.text)
@@ -374,16 +370,12 @@ class OnlinePlayScreen(PlayScreen):
         return screen
 
     def _ratings_line(self) -> str:
-        return ratings_line(rating_changes(self.online.ratings, self.names))
-
-    @on(OnlineTable.OfferChanged)
-    def _on_offer(self, message: OnlineTable.OfferChanged) -> None:
-        self.show_offer(message.closed)
+        return ratings_line(rating_changes(self.seating.ratings, self.names))
 
     def show_offer(self, closed: protocol.OfferClosed | None = None) -> None:
         """Show how another game stands (``closed``: why the last offer is off)."""
         if closed is not None:
-            self.offer_news = self._closed_line(closed)
+            self.offer_news = closed_line(closed, self.names)
         elif self.online.offer is not None:
             self.offer_news = ""
         screen = self._result_screen
@@ -409,17 +401,4 @@ class OnlinePlayScreen(PlayScreen):
         if offer is None:
             return self.offer_news
         left = f"{math.ceil(self.online.offer_left())} s"
-        me = self.online.seat
-        if me is not None and me not in offer.accepted:
-            return f"{self.names[offer.by]} offers another game: a accepts, d declines ({left})"
-        waiting = [self.names[s] for s in range(len(self.names)) if s not in offer.accepted]
-        who = "You" if offer.by == me else self.names[offer.by]
-        return f"{who} asked for another game · waiting for {join_names(waiting)} ({left})"
-
-    def _closed_line(self, closed: protocol.OfferClosed) -> str:
-        who = "" if closed.seat is None else self.names[closed.seat]
-        if closed.reason == "declined":
-            return f"{who} declined another game."
-        if closed.reason == "left":
-            return f"{who} left the table: no other game."
-        return "Nobody answered: the offer of another game lapsed."
+        return f"{offer_line(offer, self.names, self.online.seat)} ({left})"

@@ -1,21 +1,23 @@
 """A board being played on: the live stream shown at a person's pace, and the move controls.
 
-Messages arrive through ``feed`` (from the local table driver, or from a
-server) and are shown one by one as the board's ``PacingGate`` lets them
-through: a bot's move waits until it has "thought" for the pace's thinking
-time, and the drawn card lingers before its outcome lands.  ``ready`` is
-what a local driver awaits before it asks the next seat, so the table never
-runs ahead of what the person has seen.
+The game is followed as the line mode follows it (``follow.LiveGame``):
+messages arrive through ``feed`` (from the local table driver, or from a
+server) and are shown one by one as its ``PacingGate`` lets them through: a
+bot's move waits until it has "thought" for the pace's thinking time, and
+the drawn card lingers before its outcome lands.  ``ready`` is what a local
+driver awaits before it asks the next seat, so the table never runs ahead
+of what the person has seen.  Each message shown says whose turn it is, or
+that a card is being turned, or that the game is over.
 
 The seats this keyboard plays are ``controls``; when one of them is to move,
-the Score and Steal controls come alive and hand the move to the board's
-``MoveSink``: the local table's seat, or the server.
+the Score and Steal controls come alive and hand the move to the game's
+``MoveSink`` (``follow.moves``): the local table's seat, or the server.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -25,12 +27,13 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import Button, Static
 
-from ...engine import SCORE, Action, CardRevealed, GameOver, Steal, TurnStarted, steal
+from ...engine import SCORE, Action, GameOver, Steal, TurnStarted, steal
 from ...engine.seat_count import MAX_SEATS
+from ...follow.live_game import LiveGame, TurnOf
+from ...follow.moves import MoveSink
 from ...players.clock import SYSTEM_CLOCK, Clock
 from ...table import Message as StreamMessage
 from ...table import StreamError
-from ...table.pacing import PacingGate
 from .. import plain
 from ..preferences import Preferences
 from ..widgets.coach_bar import CoachBar
@@ -46,17 +49,6 @@ if TYPE_CHECKING:
 
 # The coach (hidden unless asked for) is imported when first needed, not
 # before the board's first frame.
-
-
-class MoveSink(Protocol):
-    """Where a live board sends the moves of the seats played at this keyboard."""
-
-    can_hold: bool
-    """Whether the table waits for this board, so pausing bot play can hold it."""
-
-    async def play(self, seat: int, turn: int, action: Action) -> None:
-        """Play ``action`` for ``seat``, answering the turn after ``turn`` actions."""
-        ...
 
 
 class PlayScreen(BoardScreen):
@@ -105,19 +97,13 @@ class PlayScreen(BoardScreen):
         stepped (when ``moves`` can be held); ``clock`` times the pace.
         """
         super().__init__(backlog, prefs)
-        self.moves = moves
-        self.controls = frozenset(controls)
-        self.has_bots = any(seat.kind != "human" for seat in self.seats)
-        self.has_humans = bool(self.controls)
-        self.gate: PacingGate[StreamMessage] = PacingGate(
-            self.controls,
-            pace=lambda: self.prefs.pace,
-            free=lambda: self.state.over or self.state.to_move in self.controls,
-            clock=clock,
-            can_hold=moves.can_hold,
-            paused=paused and self.has_bots,
-            on_hold=self._update_controls,
+        self.live = LiveGame(
+            self.state, moves, controls, prefs, clock=clock, paused=paused, on_hold=self._held
         )
+        """The game followed: its pace, its phase, the moves of the seats played here."""
+        self.controls = self.live.controls
+        self.has_bots = self.live.has_bots
+        self.has_humans = bool(self.controls)
         self.waiting: int | None = None
         """The seat played here that is to move now, if any."""
         self.targets: tuple[int, ...] = ()
@@ -150,6 +136,7 @@ class PlayScreen(BoardScreen):
         self.query_one(CoachBar).display = settings.coach
         self._show_position()  # with the insights
         self._log_stream(self.messages)
+        self.live.begin()
         self._follow_turn(self.state.view().to_move)
         self._update_status()
         self._update_controls()
@@ -166,12 +153,12 @@ class PlayScreen(BoardScreen):
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         # StyledAtMount's handler runs too (Textual calls each class's own).
-        self.gate.uncover()
+        self.live.uncover()
 
     def on_screen_suspend(self) -> None:
         # Moves wait while help, settings or the too-small notice covers the table,
         # so nobody misses one.
-        self.gate.cover()
+        self.live.cover()
 
     def _extra_bottom_rows(self) -> int:
         # The coach's line above the actions row, which wraps when narrow.
@@ -186,7 +173,7 @@ class PlayScreen(BoardScreen):
 
     def feed(self, message: StreamMessage) -> None:
         """Queue a message of the stream to be shown (from any coroutine on the app's loop)."""
-        self.gate.feed(message)
+        self.live.feed(message)
 
     async def ready(self) -> None:
         """Return once everything fed has been shown and the next seat may be asked.
@@ -194,23 +181,23 @@ class PlayScreen(BoardScreen):
         A seat played elsewhere waits, besides, while the board is covered and
         while bot play is paused (a step lets one move through).
         """
-        await self.gate.ready()
+        await self.live.ready()
 
     @property
     def paused(self) -> bool:
         """Bot play is paused: the table asks no bot until a step or a resume."""
-        return self.gate.paused
+        return self.live.paused
 
     @property
     def held(self) -> bool:
         """The table is held by the pause right now."""
-        return self.gate.held
+        return self.live.held
 
     @work(exclusive=True, group="board")
     async def _show_live(self) -> None:
         """Show fed messages one by one, as the gate lets them through."""
         while True:
-            message = await self.gate.next()
+            message = await self.live.next()
             self._show(message)
             if isinstance(message, GameOver):
                 self._update_controls()
@@ -233,19 +220,20 @@ class PlayScreen(BoardScreen):
                 )
 
     async def _result_when_visible(self) -> None:
-        await self.gate.uncovered()
+        await self.live.uncovered()
         self.show_result()
 
     def _present(self, message: StreamMessage) -> None:
         super()._present(message)
-        if isinstance(message, CardRevealed):
-            self.waiting = self.thinking = self.target = None
-            self._update_controls()
-        elif isinstance(message, TurnStarted):
-            self._follow_turn(message.seat)
-        elif isinstance(message, GameOver):
-            self.result = message
-            self.waiting = self.thinking = self.target = None
+        phase = self.live.shown(message)
+        if isinstance(phase, TurnOf) and isinstance(message, TurnStarted):
+            self._follow_turn(phase.seat)
+        elif phase is not None:  # a card being turned, or the end: nothing to answer
+            if isinstance(message, GameOver):
+                self.result = message
+            if self.waiting is not None or self.thinking is not None:
+                self.waiting = self.thinking = self.target = None
+                self._update_controls()
         if isinstance(message, TurnStarted | GameOver):
             self._update_insights()
         self._update_status()
@@ -265,7 +253,6 @@ class PlayScreen(BoardScreen):
 
     def _follow_turn(self, seat: int) -> None:
         """A turn started (or the board opened on one): whose controls come alive."""
-        self.gate.turn_shown()
         self.waiting = self.thinking = self.target = None
         if not self.state.over:
             if seat in self.controls:
@@ -285,7 +272,7 @@ class PlayScreen(BoardScreen):
             return
         self.waiting = None
         self._set_target(None)
-        self.run_worker(self.moves.play(seat, self.state.turn, action), group="moves")
+        self.live.play(seat, action)
 
     def show_result(self) -> None:
         """Open the game-over screen (again) once the game has ended."""
@@ -336,7 +323,7 @@ class PlayScreen(BoardScreen):
         if action == "result":
             return self.result is not None
         if action == "pause":
-            return bool(self.gate.can_hold and self.has_bots and not over)
+            return self.live.can_pause and not over
         if action == "step":
             # Shown only while paused, to leave the footer room at 80 columns.
             if not (self.has_bots and self.paused):
@@ -398,11 +385,11 @@ class PlayScreen(BoardScreen):
             self._set_target(None)
 
     def action_pause(self) -> None:
-        self.gate.toggle_pause()
+        self.live.toggle_pause()
         self._update_controls()
 
     def action_step(self) -> None:
-        self.gate.step()
+        self.live.step()
 
     def action_speed(self) -> None:
         speed = self.prefs.next_speed()
@@ -425,6 +412,10 @@ class PlayScreen(BoardScreen):
         self.target = seat
         for panel in self.panels:
             panel.mark(target=panel.seat == seat)
+        self._update_controls()
+
+    def _held(self) -> None:
+        """The pause holds the table before a bot's move: the controls say so."""
         self._update_controls()
 
     def _update_controls(self) -> None:

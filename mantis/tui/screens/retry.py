@@ -43,7 +43,7 @@ class _Answers:
     def __init__(self, answered: Callable[[Action], None]) -> None:
         self.answered = answered
 
-    async def play(self, seat: int, turn: int, action: Action) -> None:
+    def play(self, seat: int, turn: int, action: Action) -> None:
         self.answered(action)
 
 

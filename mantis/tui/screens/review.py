@@ -24,8 +24,8 @@ from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker, WorkerState
 
 from ...engine import GameRecord
+from ...follow.review_chart import chances_chart, move_number, seat_colour
 from ...review import Decision, GameReview, review_game
-from ...review.chart import chances_chart, move_number, seat_colour
 from ...review.report import (
     ADJUSTED_MEANS,
     LUCK_MEANS,

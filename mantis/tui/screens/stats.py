@@ -13,9 +13,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
-from ...players.registry import LEVELS, level_label
-from ...store.stats import PlayerStats, StatsError, Tally
-from ...store.stats_report import (
+from ...follow.stats_report import (
     CHART_GAMES,
     CHART_LEAST,
     RECENT,
@@ -24,6 +22,8 @@ from ...store.stats_report import (
     results_chart,
     results_heading,
 )
+from ...players.registry import LEVELS, level_label
+from ...store.stats import PlayerStats, StatsError, Tally
 from .. import plain
 from ..stats_reading import BUSY_NOTE, StatsBusy, read_patiently
 from ..widgets.chart import Chart

@@ -9,8 +9,9 @@ A quick-play table ("Play now") has no host: it says how many people it
 waits for and counts down to the bots that will take the open seats; it
 starts by itself.
 
-The screen hears the table from the moment it is made (``OnlineTable``'s
-messages), and says the host's choices through it.
+The screen hears the table from the moment it is made (``follow.OnlineTable``'s
+changes, each as a ``Heard`` message with its data), and says the host's
+choices through it.
 """
 
 from __future__ import annotations
@@ -24,18 +25,19 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Select, Static
 
+from ...follow import changes
+from ...follow.online_table import Listener
+from ...follow.presence import OPEN_SEAT, presence_label
+from ...follow.seat_ratings import seat_rating, table_rating
 from ...net import protocol
-from ...net.client.presence import OPEN_SEAT, presence_label
-from ...net.client.seat_ratings import seat_rating, table_rating
 from ...net.protocol.codes import shown_code
 from ...players.registry import level_choices
 from .. import plain
+from ..heard import Heard, connection_note, listener
 from ..level_ratings import rated, relabel
-from ..online_table import OnlineTable
 
 
 def bot_choices(players: int | None) -> list[tuple[str, str]]:
@@ -61,7 +63,7 @@ class RoomLink(Protocol):
 
     def send(self, intent: protocol.TableRequest) -> None: ...
 
-    def listen(self, screen: MessagePump) -> None: ...
+    def listen(self, listener: Listener) -> None: ...
 
 
 class WaitingRoomScreen(Screen[None]):
@@ -132,7 +134,9 @@ class WaitingRoomScreen(Screen[None]):
         """The waiting room of the table ``online`` is at (``still``: no countdown ticks)."""
         super().__init__()
         self.online = online
-        online.listen(self)
+        self.seating = changes.SeatsChanged(online.room, online.presence, online.ratings)
+        """The seats, their connections and ratings, as the table last told them."""
+        online.listen(listener(self))
         self.still = still
         self.connection = ""
         self._room_heard = time.monotonic()
@@ -142,7 +146,7 @@ class WaitingRoomScreen(Screen[None]):
 
     @property
     def room(self) -> protocol.RoomState | None:
-        return self.online.room
+        return self.seating.room
 
     @property
     def is_host(self) -> bool:
@@ -189,7 +193,17 @@ class WaitingRoomScreen(Screen[None]):
 
     # ------------------------------------------------------------------ what the server says
 
-    @on(OnlineTable.RoomChanged)
+    @on(Heard)
+    def _on_heard(self, message: Heard) -> None:
+        match message.change:
+            case changes.SeatsChanged() as seats:
+                self.seating = seats
+                self.update_room()
+            case changes.Refused(text=text):
+                self.show_error(text)
+            case changes.Dropped() | changes.Reconnected() | changes.Stopped():
+                self._connection_is(connection_note(message.change) or "")
+
     def update_room(self) -> None:
         """Show the room as the server last described it."""
         room = self.room
@@ -203,7 +217,7 @@ class WaitingRoomScreen(Screen[None]):
         rules = [
             f"{room.clock} s a move" if room.clock else "",
             "" if room.talk else "no talk",
-            table_rating(self.online.ratings),
+            table_rating(self.seating.ratings),
         ]
         title = " · ".join([f"MANTIS · online table {code}", privacy, *filter(None, rules)])
         self.query_one("#room-title", Static).update(plain.content(title))
@@ -227,7 +241,7 @@ class WaitingRoomScreen(Screen[None]):
         cursor = table.cursor_row
         table.clear()
         for s, seat in enumerate(room.seats):
-            presence = self.online.presence[s] if s < len(self.online.presence) else ""
+            presence = self.seating.presence[s] if s < len(self.seating.presence) else ""
             name = plain.rich(seat.name or "—")
             if s == room.host and not room.quick:
                 name.append(" (host)", style="dim")
@@ -237,7 +251,7 @@ class WaitingRoomScreen(Screen[None]):
             if seat.kind == "human" and not seat.taken:
                 plays = "open seat"
             connection = OPEN_SEAT if presence == "open" else presence_label(presence)
-            rating = plain.rich(seat_rating(self.online.ratings, room, s))
+            rating = plain.rich(seat_rating(self.seating.ratings, room, s))
             table.add_row(str(s + 1), name, plain.rich(plays), rating, connection, key=str(s))
         if room.seats:
             table.move_cursor(row=min(max(cursor, 0), len(room.seats) - 1))
@@ -256,7 +270,7 @@ class WaitingRoomScreen(Screen[None]):
             return self.connection
         if room.state != "waiting":
             return "The game is starting…"
-        ratings = self.online.ratings
+        ratings = self.seating.ratings
         why = f"{ratings.why}.\n" if ratings is not None and ratings.why else ""
         return why + self._waiting_note(room)
 
@@ -281,13 +295,9 @@ class WaitingRoomScreen(Screen[None]):
     def show_error(self, message: str) -> None:
         self.query_one("#room-error", Static).update(plain.content(message))
 
-    @on(OnlineTable.Refused)
-    def _on_refused(self, message: OnlineTable.Refused) -> None:
-        self.show_error(message.text)
-
-    @on(OnlineTable.ConnectionChanged)
-    def _on_connection(self, message: OnlineTable.ConnectionChanged) -> None:
-        self.connection = message.note
+    def _connection_is(self, note: str) -> None:
+        """Say how this app's own connection is ("" once it is up)."""
+        self.connection = note
         self.update_room()
 
     # ------------------------------------------------------------------ the host's controls

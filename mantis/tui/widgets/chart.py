@@ -1,9 +1,9 @@
 """The chart widget: every chart in the app, drawn by plotext (``textual-plotext``).
 
-``Chart.show(series, figure)`` draws one or several ``store.charts.Series``
+``Chart.show(series, figure)`` draws one or several ``follow.charts.Series``
 (each in its colour and its own letter, so a chart reads with ``NO_COLOR``
 too; a band of uncertainty where a series has one) with vertical marks at
-chosen x positions.  The drawing itself is ``store.charts.draw``, which
+chosen x positions.  The drawing itself is ``follow.charts.draw``, which
 ``mantis stats`` uses for its text charts too.  This module loads plotext:
 import it only where a chart is shown, never before a first frame.
 """
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from textual_plotext import PlotextPlot
 
-from ...store.charts import PLAIN, Figure, Series, draw
+from ...follow.charts import PLAIN, Figure, Series, draw
 
 
 class Chart(PlotextPlot):

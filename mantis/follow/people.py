@@ -1,8 +1,9 @@
-"""Who is at a table, in one line: what the app and the line mode show of ``people``."""
+"""Who is at a table, in one line: what both front ends say of ``people`` (the answer to
+``who``)."""
 
 from __future__ import annotations
 
-from .. import protocol
+from ..net import protocol
 
 
 def people_line(people: protocol.People) -> str:

@@ -1,6 +1,6 @@
 """The chances chart of a review: every seat's chance of winning over the game, as series.
 
-``chances_chart(review, marked)`` says what to draw (``store.charts``): one
+``chances_chart(review, marked)`` says what to draw (``follow.charts``): one
 line per seat, from the deal (x = 0) to the end (x = the number of moves),
 each in its seat's colour and drawn with its seat's number, so the lines
 read apart with ``NO_COLOR`` too; and a vertical mark after every labelled
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Final
 
-from ..store.charts import Figure, Series
-from .game_review import Decision, GameReview
+from ..review.game_review import Decision, GameReview
+from .charts import Figure, Series
 
 SEAT_COLOURS: Final = ("#4ea1ff", "#ff8c42", "#5fd068", "#e05ad2", "#f2d13d", "#4fd6d6")
 """Each seat's colour on the chart (seat 1 first): six hues apart from one another."""

@@ -18,9 +18,9 @@ from typing import Any, TextIO
 
 from ..printable import echo
 from ..rating.scale import Rating
+from ..store.local_ratings import RatingPoint
+from ..store.stats import PlayerStats, StatsDB, StatsError, Tally, default_stats_path
 from .charts import Figure, Series, chart_text
-from .local_ratings import RatingPoint
-from .stats import PlayerStats, StatsDB, StatsError, Tally, default_stats_path
 
 RECENT = 30
 """Games shown in the results and the win-rate chart, most recent last."""

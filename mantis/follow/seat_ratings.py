@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...rating.levels import rating_text
-from .. import protocol
+from ..net import protocol
+from ..rating.levels import rating_text
 
 
 def seat_rating(
