@@ -1,5 +1,5 @@
 """``who`` and ``people`` (protocol 6): who sits at a table and who watches it, to the asker
-alone, capped, for version 6 only; what the client keeps of it and how it is shown."""
+alone, capped, for version 6 only; what the client keeps of it (how it is shown: tests/follow)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from pathlib import Path
 from netkit import Client, answer_to, create, heard, hosting, join, running_server, watch, welcome
 
 from mantis.net import protocol
-from mantis.net.client.people import people_line
 from mantis.net.server.limits import talk_limits
 from mantis.players.clock import ManualClock
 
@@ -75,14 +74,3 @@ async def test_the_client_keeps_the_answer_and_yields_it(tmp_path: Path) -> None
         event = await answer_to(ann, protocol.Who(), protocol.People)
         assert event == ann.people == protocol.People(("Ann",), (), 0)
         await ann.close()
-
-
-def test_people_read_in_one_line() -> None:
-    assert people_line(protocol.People(("Ann",), (), 0)) == "At the table: Ann. Nobody is watching."
-    assert people_line(protocol.People(("Ann", "Bea"), ("Cy",), 1)) == (
-        "At the table: Ann, Bea. Watching: Cy."
-    )
-    named = tuple(f"W{n:02}" for n in range(protocol.MOST_NAMED))
-    line = people_line(protocol.People((), named, protocol.MOST_NAMED + 3))
-    assert line.startswith("At the table: nobody. Watching: W00, W01,")
-    assert line.endswith("W19 and 3 more.")
