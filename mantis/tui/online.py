@@ -117,7 +117,7 @@ class OnlinePlay:
                     self.shell.notify(f"Round trip to the server: {seconds * 1000:.0f} ms.")
             case changes.People(people=people):
                 if followed and not table.left:
-                    self.shell.notify(people_line(people), timeout=8)
+                    plain.notify(self.shell, people_line(people), timeout=8)  # (names)
             case changes.Reconnected():
                 if followed:
                     self.shell.notify("Back online.", timeout=3)

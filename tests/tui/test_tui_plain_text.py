@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 from netkit import WAIT, create, play_my_turns, running_server, welcome  # noqa: E402
 
 from mantis.engine import SCORE, Game, GameRecord, SeatInfo, record_of  # noqa: E402
+from mantis.follow.people import people_line  # noqa: E402
 from mantis.net import protocol  # noqa: E402
 from mantis.net.client import TableConnection  # noqa: E402
 from mantis.net.server.problems import Problem  # noqa: E402
@@ -163,6 +164,10 @@ async def test_a_hostile_server_neither_crashes_nor_steers_the_online_screens(
             await toasts(pilot, plain.visible(f"Could not save the game: {REASON}"))
             server.sender.send(room.seats[1].connection, protocol.Error(protocol.NOT_NOW, SAYS))
             await toasts(pilot, SAYS_SHOWN)
+            # Who is here: the names as sent (markup in them shown, never applied).
+            people = protocol.People((HOST,), (BOT,), 2)
+            server.sender.send(room.seats[1].connection, people)
+            await toasts(pilot, plain.visible(people_line(people)))
             for panel in ("#seat-0", "#seat-2", "#log", "#status"):
                 await pilot.click(panel)
             assert "\x1b" not in screen_text(pilot) and still_running(app)
