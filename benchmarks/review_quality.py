@@ -35,11 +35,11 @@ from statistics import mean, pstdev
 from time import perf_counter
 
 from mantis.engine import game_seed, record_of
-from mantis.players import make_bot
+from mantis.players import make_bot, registry
 from mantis.review import LABELS, THRESHOLDS, review_game
 from mantis.sim.runner import play_game
 
-LEVELS = ("random", "casual", "greedy", "expert")
+LEVELS = tuple(bot for _, bot in registry.LEVELS)  # the levels people play
 LOSS_SEED = 23
 CALIBRATION_SEED = 22
 LUCK_SEED = 24

@@ -43,12 +43,12 @@ from itertools import combinations
 from typing import Any
 
 from mantis.engine import game_seed
-from mantis.players.registry import BOTS
+from mantis.players.registry import BOTS, BUILT_IN
 from mantis.sim.runner import GameTask, run_tasks
 from mantis.sim.stats import wilson_interval
 
-LEVELS: tuple[str, ...] = ("random", "score", "casual", "greedy", "expert")
-"""The ladder, weakest first."""
+LEVELS: tuple[str, ...] = BUILT_IN
+"""The ladder, weakest first: every built-in bot."""
 
 TWO_SEAT_BAR = 0.6
 """A level's least share at two seats against the level just below."""

@@ -12,12 +12,14 @@ from typing import Any, NoReturn
 
 from .. import __version__
 from ..engine.seat_count import SEAT_RANGE, valid_seat_count
+from ..engine.turn_clock_range import CLOCK_RULE, valid_clock
+from ..players.registry import BUILT_IN
 from ..store.settings import SPEEDS
 from ..web import MAX_TABS
 from . import UsageError
 
-#: Built-in bot levels a server offers (the CLI lists them without importing the bots).
-_BOT_LEVELS = ("random", "score", "casual", "greedy", "expert")
+#: Built-in bot levels a server offers (the registry names them without importing the bots).
+_BOT_LEVELS = BUILT_IN
 
 
 class _Parser(argparse.ArgumentParser):
@@ -47,7 +49,7 @@ _seed = _number(int, "a whole number", lambda v: v >= 0, "seeds are 0 or more")
 _seconds = _number(float, "a number of seconds", lambda v: v > 0, "must be more than 0 seconds")
 _port = _number(int, "a port number", lambda v: 0 <= v <= 65535, "ports are 0 to 65535")
 _pace = _number(float, "a number of seconds", lambda v: 0 <= v <= 60, "must be 0 to 60 seconds")
-_clock = _number(int, "a whole number of seconds", lambda v: 5 <= v <= 3600, "must be 5 to 3600")
+_clock = _number(int, "a whole number of seconds", lambda v: valid_clock(int(v)), CLOCK_RULE)
 _players = _number(
     int, "a number of players", lambda v: valid_seat_count(int(v)), f"must be {SEAT_RANGE}"
 )

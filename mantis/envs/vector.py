@@ -13,8 +13,10 @@ are legal.  The games are played by ``MantisBatch``, so a step is one call
 for all of them, the opponents' moves included.
 
 Opponents: ``"random"``, ``"score"``, ``"greedy"`` or ``"expert"`` (the
-project's bots, batched: ``greedy`` and ``expert`` choose what ``GreedyBot``
-and ``ExpertBot`` do), or a callable
+project's bots, batched: ``score``, ``greedy`` and ``expert`` choose what
+``ScoreBot``, ``GreedyBot`` and ``ExpertBot`` do with their plain play; the
+seeded noise the ``score`` and ``greedy`` levels add for people is left
+out, as a learner wants a fixed opponent), or a callable
 ``policy(observations, action_masks) -> actions`` given the observations of
 every game from its seat to move, for self-play against a frozen copy of
 the learner.  It is asked for every game and its action is played in the
@@ -30,10 +32,10 @@ episode with ``illegal_reward`` (default -1), as in ``Mantis-v0``.
 Seeding: ``reset(seed=s)`` deals game ``i`` of the batch's stream as the
 engine's ``Game.new(num_players, game_seed(s, i))`` (``s`` below 2**31):
 the first ``num_envs`` games at reset, the next ones as games end.  With
-greedy, expert or score opponents, game ``i`` is exactly ``Mantis-v0``'s episode
-after ``reset(seed=game_seed(s, i))`` for the same actions (a test plays
-both); random opponents draw from the env's generator, seeded by ``s``; expert opponents are
-deterministic as well.  A
+greedy, expert or score opponents, game ``i`` is exactly ``Mantis-v0``'s
+episode after ``reset(seed=game_seed(s, i))`` for the same actions, played
+against ``GreedyBot()``, ``ExpertBot()`` or ``ScoreBot()`` (a test plays
+both); random opponents draw from the env's generator, seeded by ``s``. A
 game the opponents end before the learner's first move (possible at two
 players, through a chain of steals) is no episode of the learner's: the next
 game of the stream is dealt in its place.

@@ -8,10 +8,16 @@ it has one (``commands.ALIASES``; a test holds every letter said here to it).
 
 from __future__ import annotations
 
+from ..players.registry import level_choices
 from ..store import SPEEDS
 from .wording import join_or
 
 FIRST = "Commands, then Enter; a letter after or is the same command:"
+
+
+def level_words() -> str:
+    """The bot levels as said: "random, casual, greedy or expert" (the registry's levels)."""
+    return join_or([bot for _, bot in level_choices()])
 
 
 def help_lines(
@@ -29,8 +35,7 @@ def help_lines(
         lines.append("look or l: the seats again, and who the table waits for.")
         if host:
             lines += [
-                "bot, or bot expert: add a seat for a bot of that level, "
-                "random, casual, greedy or expert.",
+                f"bot, or bot expert: add a seat for a bot of that level, {level_words()}.",
                 "open: add a seat for a person who joins with the code.",
                 "remove 3: take seat 3 away, a bot, an open seat or someone offline.",
                 "start: start the game, once every seat is taken.",

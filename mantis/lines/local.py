@@ -29,7 +29,7 @@ from ..table.seating import SeatingError, make_players, parse_seats
 from . import wording
 from .commands import Command, read_command
 from .console import INTERRUPTED, Console
-from .help import help_lines
+from .help import help_lines, level_words
 from .live_table import LiveTable
 from .replay import Replay
 
@@ -268,7 +268,7 @@ class LocalGames:
         """The seats of a new table, typed as ``--seats`` takes them (None: none after all)."""
         self.console.say(
             "Type the seats with a comma between them: human for you, then bots, "
-            "random, casual, greedy or expert; such as human, greedy, expert. "
+            f"{level_words()}; such as human, greedy, expert. "
             "Enter alone goes back."
         )
         while True:

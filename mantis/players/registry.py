@@ -8,6 +8,7 @@ import inspect
 import os
 import sys
 from collections.abc import Callable, Iterator, MutableMapping
+from dataclasses import dataclass
 from types import ModuleType
 from typing import cast
 
@@ -50,16 +51,39 @@ class _BuiltIn(MutableMapping[str, Callable[[], Player]]):
         return len(self._homes)
 
 
-BOTS: MutableMapping[str, Callable[[], Player]] = _BuiltIn(
-    {
-        "random": "random_bot:RandomBot",
-        "score": "score:ScoreLevel",
-        "casual": "casual:CasualBot",
-        "greedy": "greedy:GreedyLevel",
-        "expert": "expert:ExpertBot",
-    }
+@dataclass(frozen=True, slots=True)
+class BotLevel:
+    """A built-in bot: the one place its name, its home, its label and its cost are written."""
+
+    name: str
+    """What the CLI, seat specs and records call it."""
+    home: str
+    """``module:Class`` under ``mantis.players.bots``: what ``BOTS`` imports when asked."""
+    label: str | None
+    """What the app and the line mode call the level ("Hard"); None: not offered as a level
+    (``score``: a plain bot for the simulator and tests)."""
+    decision_seconds: float
+    """Rough seconds one decision takes (measured, 4 players): the simulator's estimate of a
+    run's length (``sim.jobs``)."""
+
+
+BOT_LEVELS: tuple[BotLevel, ...] = (
+    BotLevel("random", "random_bot:RandomBot", "Beginner", 1.5e-6),
+    BotLevel("score", "score:ScoreLevel", None, 1e-6),
+    BotLevel("casual", "casual:CasualBot", "Easy", 8e-6),
+    BotLevel("greedy", "greedy:GreedyLevel", "Hard", 7e-6),
+    BotLevel("expert", "expert:ExpertBot", "Expert", 3e-4),
 )
-"""Built-in bots by CLI name, weakest first."""
+"""Every built-in bot, weakest first: what ``BOTS``, ``LEVELS``, the CLI's choices, the
+simulator's estimate and the line mode's help read."""
+
+BUILT_IN: tuple[str, ...] = tuple(level.name for level in BOT_LEVELS)
+"""The built-in bots' names, weakest first (a server's ``--quick-bot``, ``--away-bot``)."""
+
+BOTS: MutableMapping[str, Callable[[], Player]] = _BuiltIn(
+    {level.name: level.home for level in BOT_LEVELS}
+)
+"""Bots by CLI name, weakest first: the built-in ones and any a plug-in adds."""
 
 
 class PlayerSpecError(ValueError):
@@ -129,11 +153,8 @@ def _import_from_here(module_name: str) -> ModuleType:
                 sys.path.remove(cwd)
 
 
-LEVELS: tuple[tuple[str, str], ...] = (
-    ("Beginner", "random"),
-    ("Easy", "casual"),
-    ("Hard", "greedy"),
-    ("Expert", "expert"),
+LEVELS: tuple[tuple[str, str], ...] = tuple(
+    (level.label, level.name) for level in BOT_LEVELS if level.label is not None
 )
 """How the UI names the bots: (label, CLI name), easiest first."""
 

@@ -16,16 +16,12 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+from ..players.registry import BOT_LEVELS
+
 AUTO = "auto"
 
 #: Rough seconds one decision takes, per built-in bot (measured, 4 players).
-DECISION_SECONDS = {
-    "score": 1e-6,
-    "random": 1.5e-6,
-    "greedy": 7e-6,
-    "casual": 8e-6,
-    "expert": 3e-4,
-}
+DECISION_SECONDS = {level.name: level.decision_seconds for level in BOT_LEVELS}
 #: A bot from a plug-in: assumed to think like a middling bot.
 UNKNOWN_DECISION_SECONDS = 5e-5
 #: The rules' own cost of a turn, and the turns of a typical game.

@@ -10,14 +10,26 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ..engine.seat_count import MAX_SEATS, MIN_SEATS, valid_seat_count
 from ..engine.seats import RecordError, SeatInfo, seats_from_json
+from ..engine.turn_clock_range import MAX_CLOCK, MIN_CLOCK
 from .atomic import remove_stale_temp_files, write_text_atomic
 from .paths import settings_path
+from .setting_kinds import (
+    BadSetting,
+    Declared,
+    Made,
+    Number,
+    OneOf,
+    Switch,
+    Text,
+    declared,
+    setting,
+)
 
 SPEEDS = ("slow", "normal", "fast", "instant")
 """How fast bots move, slowest first."""
@@ -29,45 +41,68 @@ DEFAULT_SERVER = "ws://127.0.0.1:8765"
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """Everything the app remembers between runs."""
+    """Everything the app remembers between runs.
 
-    speed: str = "normal"
-    animations: bool = True
-    theme: str = DEFAULT_THEME
-    bot_timeout: float | None = None
-    """Seconds a bot may think before its seat scores instead (None until the user sets
-    it: a table's own default, ``players.decision.DEFAULT_BOT_TIMEOUT``)."""
-    show_odds: bool = False
+    Each field is declared once, with its kind (bounds or choices) and, if the app's
+    settings form shows it, its label (``setting_kinds``): the file is read and checked,
+    and the form built and saved, by these declarations, the form's in this order.
+    """
+
+    speed: str = setting("normal", OneOf(SPEEDS), "Bot speed")
+    animations: bool = setting(True, Switch(), "Animations")
+    theme: str = setting(DEFAULT_THEME, OneOf(), "Theme")
+    """Any name in the file; the form offers the app's themes."""
+    show_odds: bool = setting(False, Switch(), "Odds panel (o)")
     """Show the exact odds of every action at the table."""
-    coach: bool = False
+    coach: bool = setting(False, Switch(), "Coach (c)")
     """Show which action the strongest bot would take, and why."""
-    last_seats: tuple[SeatInfo, ...] = field(default_factory=tuple)
-    """The seats of the last table set up, to offer again (the seed is not
-    kept: a remembered seed would quietly deal the same game every time)."""
-    server: str = DEFAULT_SERVER
-    """The table server the online lobby connects to."""
-    online_name: str = ""
-    """The name to sit down with online ("" until one is typed)."""
-    online_seats: tuple[str, ...] = ("open", "greedy")
-    """The other seats of the last online table created: "open" or a bot level."""
-    online_clock: int | None = None
-    """The turn clock of the last online table created: seconds per move (None: none)."""
-    online_talk: bool = True
-    """Whether the last online table created let its people talk."""
-    quick_players: int = 3
-    """The table size asked for the last time "Play now" was pressed."""
-    show_talk: bool = True
+    show_talk: bool = setting(True, Switch(), "Table talk online (h)")
     """Show what people say at online tables (hidden lines are kept, and come back)."""
-    lines: bool = False
+    lines: bool = setting(False, Switch(), "Line mode")
     """Play in lines of text (for screen readers and braille displays) unless told otherwise;
     ``MANTIS_LINES`` in the environment overrides it."""
-    lines_more: bool = False
+    bot_timeout: float | None = setting(
+        None,
+        Number(0, MAX_BOT_TIMEOUT, above_low=True, optional=True, unit="seconds"),
+        "Bot time budget (s)",
+        about="the bot time budget",
+    )
+    """Seconds a bot may think before its seat scores instead (None until the user sets
+    it: a table's own default, ``players.decision.DEFAULT_BOT_TIMEOUT``)."""
+    last_seats: tuple[SeatInfo, ...] = setting(
+        (),
+        Made(
+            lambda data: _remembered_seats(data),
+            "must be a table that can be set up again",
+            lambda seats: [seat.to_json() for seat in seats],
+        ),
+    )
+    """The seats of the last table set up, to offer again (the seed is not
+    kept: a remembered seed would quietly deal the same game every time)."""
+    server: str = setting(DEFAULT_SERVER, Text())
+    """The table server the online lobby connects to."""
+    online_name: str = setting("", Text())
+    """The name to sit down with online ("" until one is typed)."""
+    online_seats: tuple[str, ...] = setting(
+        ("open", "greedy"),
+        Made(lambda data: _online_seats(data), f"must be {MIN_SEATS - 1} to {MAX_SEATS - 1} seats"),
+    )
+    """The other seats of the last online table created: "open" or a bot level."""
+    online_clock: int | None = setting(
+        None, Number(MIN_CLOCK, MAX_CLOCK, whole=True, optional=True, unit="seconds")
+    )
+    """The turn clock of the last online table created: seconds per move (None: none)."""
+    online_talk: bool = setting(True, Switch())
+    """Whether the last online table created let its people talk."""
+    quick_players: int = setting(3, Number(MIN_SEATS, MAX_SEATS, whole=True))
+    """The table size asked for the last time "Play now" was pressed."""
+    lines_more: bool = setting(False, Switch())
     """The line mode's question on each turn says what each tank holds of the top card's
     colours (``more on``), not only each move's key."""
-    lines_brief: bool = False
+    lines_brief: bool = setting(False, Switch())
     """The line mode says each move and asks each question in as few words as it can
     (``brief on``): for a person who knows the game and listens fast."""
-    bell: bool = False
+    bell: bool = setting(False, Switch())
     """The line mode rings the terminal's bell for your turn, a steal from you, a clock
     warning and the end of a game (``bell on``)."""
 
@@ -76,9 +111,13 @@ class Settings:
         return replace(self, **changes)
 
     def to_json(self) -> str:
-        data = asdict(self)
-        data["last_seats"] = [seat.to_json() for seat in self.last_seats]
+        declarations = declared(type(self))
+        data = {name: d.kind.write(getattr(self, name)) for name, d in declarations.items()}
         return json.dumps(data, indent=2) + "\n"
+
+
+SETTINGS: dict[str, Declared] = declared(Settings)
+"""Every setting by name, in order, with its kind and its form label (if any)."""
 
 
 LINES_VARIABLE = "MANTIS_LINES"
@@ -125,94 +164,31 @@ def save_settings(settings: Settings, path: str | os.PathLike[str] | None = None
     write_text_atomic(path if path is not None else settings_path(), settings.to_json())
 
 
-def _from_json(data: dict[str, Any]) -> tuple[Settings, list[str]]:
-    """Settings from parsed JSON, keeping defaults for values that are not valid."""
-    defaults = Settings()
+def _from_json(data: dict[str, Any], cls: type[Settings] = Settings) -> tuple[Settings, list[str]]:
+    """Settings (a ``cls``) from parsed JSON, keeping defaults for values that are not
+    valid (each bad one named with its rule: "online_clock (must be 5 to 3600)")."""
     values: dict[str, Any] = {}
     bad: list[str] = []
+    # Files written before a setting existed simply lack it: its default applies.
+    for name, declaration in declared(cls).items():
+        if name not in data:
+            continue
+        try:
+            values[name] = declaration.kind.read(data[name])
+        except BadSetting as exc:
+            bad.append(f"{name} ({exc})")
+    return cls(**values), bad
 
-    speed = data.get("speed", defaults.speed)
-    if speed in SPEEDS:
-        values["speed"] = speed
-    else:
-        bad.append("speed")
 
-    animations = data.get("animations", defaults.animations)
-    if isinstance(animations, bool):
-        values["animations"] = animations
-    else:
-        bad.append("animations")
-
-    # Files written before these switches existed simply lack them: defaults apply.
-    for flag in (
-        "show_odds",
-        "coach",
-        "online_talk",
-        "show_talk",
-        "lines",
-        "lines_more",
-        "lines_brief",
-        "bell",
-    ):
-        value = data.get(flag, getattr(defaults, flag))
-        if isinstance(value, bool):
-            values[flag] = value
-        else:
-            bad.append(flag)
-
-    theme = data.get("theme", defaults.theme)
-    if isinstance(theme, str) and theme:
-        values["theme"] = theme
-    else:
-        bad.append("theme")
-
-    timeout = data.get("bot_timeout", defaults.bot_timeout)
-    if timeout is None:
-        values["bot_timeout"] = None
-    elif (
-        isinstance(timeout, int | float)
-        and not isinstance(timeout, bool)
-        and 0 < timeout <= MAX_BOT_TIMEOUT
-    ):
-        values["bot_timeout"] = float(timeout)
-    else:
-        bad.append("bot_timeout")
-
-    for text in ("server", "online_name"):
-        value = data.get(text, getattr(defaults, text))
-        if isinstance(value, str) and len(value) <= 200:
-            values[text] = value
-        else:
-            bad.append(text)
-
-    online = data.get("online_seats", list(defaults.online_seats))
+def _online_seats(data: Any) -> tuple[str, ...] | None:
+    """The other seats of an online table (a playable number of short specs), or None."""
     if (
-        isinstance(online, list)
-        and MIN_SEATS - 1 <= len(online) <= MAX_SEATS - 1
-        and all(isinstance(spec, str) and len(spec) <= 20 for spec in online)
+        isinstance(data, list)
+        and MIN_SEATS - 1 <= len(data) <= MAX_SEATS - 1
+        and all(isinstance(spec, str) and len(spec) <= 20 for spec in data)
     ):
-        values["online_seats"] = tuple(online)
-    else:
-        bad.append("online_seats")
-
-    clock = data.get("online_clock", defaults.online_clock)
-    if clock is None or (type(clock) is int and 5 <= clock <= 3600):
-        values["online_clock"] = clock
-    else:
-        bad.append("online_clock")
-
-    players = data.get("quick_players", defaults.quick_players)
-    if type(players) is int and valid_seat_count(players):
-        values["quick_players"] = players
-    else:
-        bad.append("quick_players")
-
-    seats = _remembered_seats(data.get("last_seats", []))
-    if seats is None:
-        bad.append("last_seats")
-    else:
-        values["last_seats"] = seats
-    return Settings(**values), bad
+        return tuple(data)
+    return None
 
 
 def _remembered_seats(data: Any) -> tuple[SeatInfo, ...] | None:

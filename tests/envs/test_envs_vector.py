@@ -9,6 +9,12 @@ import pytest
 from mantis.engine import game_seed
 from mantis.envs import MantisEnv
 from mantis.envs.vector import MantisVectorEnv
+from mantis.players.bots.expert import ExpertBot
+from mantis.players.bots.greedy import GreedyBot
+from mantis.players.bots.score import ScoreBot
+
+# The batched bots play as the plain bots do (the levels' seeded noise is for people).
+PLAIN = {"greedy": GreedyBot, "expert": ExpertBot, "score": ScoreBot}
 
 
 @pytest.mark.parametrize(("players", "opponents"), [(2, "greedy"), (3, "expert"), (4, "score")])
@@ -19,7 +25,7 @@ def test_each_game_is_mantis_v0s_episode_for_the_same_actions(players, opponents
     assert obs.shape == (envs, 178) and vector.observation_space.contains(obs)
     singles = []
     for g in range(envs):
-        single = MantisEnv(players, opponents=opponents)
+        single = MantisEnv(players, opponents=[PLAIN[opponents]() for _ in range(players - 1)])
         first, _ = single.reset(seed=game_seed(9, g))
         assert obs[g].tolist() == first.tolist()
         singles.append(single)

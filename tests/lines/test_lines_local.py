@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from linekit import COLOURS, WAIT, YOUR_TURN, Lines, controls_in, play_out, settle_speed
 
+from mantis.lines.wording import join_or
+from mantis.players.registry import LEVELS
 from mantis.store.stats import StatsDB
 
 SEATS = "human,greedy,casual,score"
@@ -168,7 +170,8 @@ def test_p_pauses_the_bots_before_each_move_and_n_plays_one(asked: Lines) -> Non
     lines.expect(re.compile(rb"\nAnn [^\n]+\r\n(> \r\n)?Paused before Bea's move: "))
     lines.type("p")
     lines.expect("Bots play on.")
-    lines.expect(re.compile(rb"\nCal [^\n]+\r\n(> \r\n)?" + QUESTION.pattern))
+    # Cal's move (said "you" first when it is aimed at you), then the question.
+    lines.expect(re.compile(rb"\n[^\n]*\bCal\b[^\n]+\r\n(> \r\n)?" + QUESTION.pattern))
     lines.type("q")
     assert lines.finish() == 0
     # While held, nothing moved: Bea's move came only after p.
@@ -194,6 +197,7 @@ def test_after_a_game_replay_a_new_table_and_a_rematch(home: Path) -> None:
         assert move_lines(lines.text) == played * 2
         # A new table: its seats typed as --seats takes them; a bad one is said, and asked again.
         lines.type("n")
+        lines.expect(f"then bots, {join_or([bot for _, bot in LEVELS])};")  # the registry's
         lines.expect("Seats: > ")
         lines.type("human, nobody")
         lines.expect(re.compile(rb"No table: [^\n]*nobody[^\n]*\.\r\nSeats: > "))

@@ -40,11 +40,12 @@ from mantis.engine.cards import BACK, FACE, card_code
 from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.players.clock import ManualClock
+from mantis.players.registry import BUILT_IN
 from mantis.store.player_keys import new_key
 from mantis.table import Away, Back, Fault, KeepFailed, Recorded, StartFailed, Talk, TimedOut
 
 GAMES = 30
-LEVELS = ("random", "score", "casual", "greedy", "expert")
+LEVELS = BUILT_IN
 CLOCK = 30
 
 #: Stream messages no game here has: a bot's fault or failed start (the server's bots are

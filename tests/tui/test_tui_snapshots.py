@@ -176,3 +176,9 @@ def test_resume_prompt(snap_compare) -> None:
         MantisApp(OFFER_RESUME, still=True),
         terminal_size=SMALL,
     )
+
+
+def test_settings_screen(snap_compare) -> None:
+    # The form is built from the settings' declarations: this holds its look to what it was.
+    _settings(show_odds=True, bot_timeout=7.5)
+    assert snap_compare(MantisApp(still=True), press=["f2"], terminal_size=SMALL)

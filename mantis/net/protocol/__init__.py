@@ -38,6 +38,7 @@ import msgspec
 
 from ...engine import Action
 from ...engine.seat_count import ONE_PER_SEAT, SeatCount, SeatNumber
+from ...engine.turn_clock_range import Seconds
 from ...table.messages import MAX_TALK, Message
 
 PROTOCOL_VERSION = 6
@@ -64,8 +65,6 @@ Level = Annotated[str, msgspec.Meta(max_length=16)]
 SeatSpec = Annotated[str, msgspec.Meta(max_length=16)]
 """A seat asked for at ``create``: ``human`` (the host), ``open`` or a bot level."""
 Turn = Annotated[int, msgspec.Meta(ge=0, le=105)]
-Seconds = Annotated[int, msgspec.Meta(ge=5, le=3600)]
-"""A turn clock: seconds a person has for each move."""
 TalkText = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TALK)]
 KEY_LENGTH = 43
 """Characters of a player key: 32 random bytes in URL-safe base64, unpadded."""

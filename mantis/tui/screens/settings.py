@@ -15,13 +15,18 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from ...store import SPEEDS, Settings
+from ...store import Settings
 from ...store.player_keys import KeyFileError, PlayerKeys
-from ...store.settings import MAX_BOT_TIMEOUT
+from ...store.setting_kinds import Declared, Number, OneOf, Switch, declared
 from .. import plain
 
-#: The options of a setting that is on or off (read back as ``value is True``).
+#: The options of a setting that is on or off.
 ON_OFF = (("on", True), ("off", False))
+
+
+def field_id(name: str) -> str:
+    """The id of a setting's widget on the form: ``show_odds`` is ``#show-odds``."""
+    return name.replace("_", "-")
 
 
 def choice(
@@ -101,21 +106,15 @@ class SettingsScreen(ModalScreen[Settings | None]):
         self.settings = settings
         self.themes = sorted(set(themes) | {settings.theme})
         self.keys = keys if keys is not None else PlayerKeys()
+        self.form = {n: d for n, d in declared(type(settings)).items() if d.label is not None}
+        """The settings the form shows, in the order they are declared (those with a label)."""
 
     def compose(self) -> ComposeResult:
-        s = self.settings
         with Vertical(id="settings-box") as box:
             box.border_title = "Settings"
             with Grid(id="settings-grid"):
-                yield from choice("Bot speed", [(sp, sp) for sp in SPEEDS], s.speed, "speed")
-                yield from choice("Animations", ON_OFF, s.animations, "animations")
-                yield from choice("Theme", [(t, t) for t in self.themes], s.theme, "theme")
-                yield from choice("Odds panel (o)", ON_OFF, s.show_odds, "show-odds")
-                yield from choice("Coach (c)", ON_OFF, s.coach, "coach")
-                yield from choice("Table talk online (h)", ON_OFF, s.show_talk, "show-talk")
-                yield from choice("Line mode", ON_OFF, s.lines, "lines")
-                yield Label("Bot time budget (s)")
-                yield Input(f"{s.bot_timeout:g}", id="bot-timeout", compact=True)
+                for name, declaration in self.form.items():
+                    yield from self._field(name, declaration)
                 yield Label("Player keys file")
                 with Horizontal(id="keys-row"):
                     yield Input(placeholder="keep a copy", id="keys-file", compact=True)
@@ -132,36 +131,45 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 yield Button("Cancel", id="cancel", compact=True)
                 yield Button("Save", id="save", variant="primary", compact=True)
 
+    def _field(self, name: str, declaration: Declared) -> ComposeResult:
+        """A setting's label and its widget, as its kind asks: on/off, one of its choices
+        (or the app's themes), or a number typed."""
+        value = getattr(self.settings, name)
+        label, kind = declaration.label or name, declaration.kind
+        if isinstance(kind, Switch):
+            yield from choice(label, ON_OFF, value, field_id(name))
+        elif isinstance(kind, OneOf):
+            names = kind.choices if kind.choices is not None else self.themes
+            yield from choice(label, [(n, n) for n in names], value, field_id(name))
+        elif isinstance(kind, Number):
+            yield Label(label)
+            yield Input("" if value is None else f"{value:g}", id=field_id(name), compact=True)
+        else:
+            raise TypeError(f"the settings form has no widget for {name}'s kind")
+
     def on_mount(self) -> None:
-        self.query_one("#speed").focus()
+        self.query_one(f"#{field_id(next(iter(self.form)))}").focus()
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:
-        text = self.query_one("#bot-timeout", Input).value.strip()
-        try:
-            timeout = float(text)
-        except ValueError:
-            timeout = -1.0
-        if not 0 < timeout <= MAX_BOT_TIMEOUT:
-            self.query_one("#settings-error", Static).update(
-                f"The bot time budget is a number of seconds, more than 0 and at most "
-                f"{MAX_BOT_TIMEOUT:g}."
-            )
-            return
-        speed = self.query_one("#speed", Select).value
-        theme = self.query_one("#theme", Select).value
-        self.dismiss(
-            self.settings.with_changes(
-                speed=speed if isinstance(speed, str) else self.settings.speed,
-                animations=self.query_one("#animations", Select).value is True,
-                show_odds=self.query_one("#show-odds", Select).value is True,
-                coach=self.query_one("#coach", Select).value is True,
-                show_talk=self.query_one("#show-talk", Select).value is True,
-                lines=self.query_one("#lines", Select).value is True,
-                theme=theme if isinstance(theme, str) else self.settings.theme,
-                bot_timeout=timeout,
-            )
-        )
+        changes: dict[str, object] = {}
+        for name, declaration in self.form.items():
+            widget = self.query_one(f"#{field_id(name)}")
+            if isinstance(widget, Select):
+                chosen = widget.value  # never blank: each is made with allow_blank=False
+                changes[name] = getattr(self.settings, name) if chosen is Select.NULL else chosen
+                continue
+            kind = declaration.kind
+            assert isinstance(widget, Input) and isinstance(kind, Number)  # as _field made them
+            try:
+                changes[name] = kind.read((int if kind.whole else float)(widget.value.strip()))
+            except ValueError:  # not a number, or out of its bounds (BadSetting)
+                about = declaration.about
+                self.query_one("#settings-error", Static).update(
+                    f"{about[:1].upper()}{about[1:]} is {kind.words}."
+                )
+                return
+        self.dismiss(self.settings.with_changes(**changes))
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
