@@ -38,7 +38,7 @@ WAIT = 60.0
 
 async def measure(url: str, messages: int) -> dict[str, float]:
     """One round in this process, on the Mantis that ``sys.path`` finds."""
-    from mantis.net.cluster import Cluster
+    from mantis.net.cluster.membership import Cluster
 
     a, b = Cluster(url, "bench-a"), Cluster(url, "bench-b")
     await a.start()
@@ -47,7 +47,7 @@ async def measure(url: str, messages: int) -> dict[str, float]:
     done = asyncio.Event()
 
     try:  # a frame for a relayed connection, as either release sends it
-        from mantis.net.node_messages import ToClients
+        from mantis.net.cluster.node_messages import ToClients
 
         def frame() -> object:
             return ToClients(ids=(1,), data="x" * 160)
@@ -73,7 +73,7 @@ async def measure(url: str, messages: int) -> dict[str, float]:
         await asyncio.wait_for(done.wait(), WAIT)
         per_message = (time.process_time() - start) / messages
 
-        await a.claim("bench-table")
+        await a.lease("bench-table")
         start = time.process_time()
         pending: set[asyncio.Task[object]] = set()
         for _ in range(messages):

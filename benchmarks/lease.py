@@ -4,7 +4,7 @@ Run: ``.venv/bin/python benchmarks/lease.py [--tables 500] [--kills 10]``.
 
 For each way it measures, on throwaway servers (tests/servicekit.py):
 
-* **taking** ``--tables`` tables (one claim each: the cluster's Redis script;
+* **taking** ``--tables`` tables (one lease each: the cluster's Redis script;
   ``pg_try_advisory_lock`` on the node's own session), ms in all;
 * **keeping** them: what a node must send to keep every table it owns (Redis:
   one key refreshed per node and second, whatever the number of tables;
@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from servicekit import PostgresCluster, RedisServer  # noqa: E402
 
-from mantis.net.cluster import LEASE, Cluster  # noqa: E402
+from mantis.net.cluster.membership import LEASE, Cluster  # noqa: E402
 
 # A holder: takes table 1 (by the way named in argv[1]), says so, then waits to be killed.
 HOLDER = r"""
@@ -42,7 +42,7 @@ async def main():
         from mantis.net.cluster import Cluster
         node = Cluster(url, "holder")
         await node.start()
-        assert await node.claim("T1")
+        assert await node.lease("T1")
     else:
         import asyncpg
         db = await asyncpg.connect(url)
@@ -73,7 +73,7 @@ async def kill_and_watch(kind: str, url: str) -> float:
     if kind == "redis":
         watcher = Cluster(url, "watcher")
         await watcher.start()
-        check = watcher.claim
+        check = watcher.lease
     else:
         import asyncpg
 
@@ -105,7 +105,7 @@ async def taking(kind: str, url: str, tables: int) -> float:
         node = Cluster(url, "taker")
         await node.start()
         for n in range(tables):
-            assert await node.claim(f"C{n}")
+            assert await node.lease(f"C{n}")
         took = time.perf_counter() - start
         await node.leave()
         await node.close()

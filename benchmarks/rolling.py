@@ -43,7 +43,7 @@ from mantis.engine import SCORE, CardRevealed
 from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.net.client import Dropped, Reconnected, StreamUpdate, TableConnection
-from mantis.net.cluster import PREFIX
+from mantis.net.cluster.membership import PREFIX
 from mantis.store.player_keys import PlayerKeys
 from mantis.store.seat_tokens import SeatTokens
 from mantis.table import Recorded
@@ -137,7 +137,7 @@ async def person(table: Table, client: TableConnection, think: float) -> None:
 async def open_table(url: str, index: int, folder: Path, opening: asyncio.Semaphore) -> Table:
     table = Table(index)
 
-    async def seat(first: protocol.Opening, name: str) -> TableConnection:
+    async def seat(first: protocol.Hello, name: str) -> TableConnection:
         tokens = SeatTokens(folder / f"{name}.json")
         keys = PlayerKeys(folder / f"{name}-keys.json")  # one player key a person
         client = TableConnection(url, first, tokens=tokens, keys=keys)

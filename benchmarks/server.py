@@ -73,7 +73,7 @@ from mantis.engine import (
     steal,
 )
 from mantis.net import protocol
-from mantis.net.collector import tune_garbage_collector
+from mantis.net.server.collector import tune_garbage_collector
 from mantis.store.table_rules import TableRules
 from mantis.store.tables_interface import StoredSeat
 from mantis.store.tables_sqlite import SqliteTableStore

@@ -96,11 +96,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_online(args)
         if command == "serve":
-            from ..net.serve_cli import run_serve
+            from ..net.server.serve_cli import run_serve
 
             return run_serve(args)
         if command == "migrate":
-            from ..net.serve_cli import run_migrate
+            from ..net.server.serve_cli import run_migrate
 
             return run_migrate(args)
         if command == "web":
@@ -108,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_web(args)
         if command == "key" and args.key_command == "rotate":
-            from ..net.key_rotation import run_rotate
+            from ..net.client.key_rotation import run_rotate
 
             return run_rotate(args)
         if command == "key":

@@ -65,7 +65,7 @@ def _host_name(text: str) -> str:
 
 def _listen(text: str) -> str:
     """``--metrics``: HOST:PORT (``[::1]:9100`` for IPv6)."""
-    from ..net.metrics_listener import parse_listen
+    from ..net.server.pages.metrics_listener import parse_listen
 
     try:
         parse_listen(text)
@@ -94,7 +94,7 @@ def _network(text: str) -> str:
 
 def _add_limits(serve: argparse.ArgumentParser) -> None:
     """``mantis serve``'s limits: what one party may cost the server (docs/protocol.md)."""
-    from ..net.limits import ServerLimits
+    from ..net.server.limits.server_limits import ServerLimits
 
     default = ServerLimits()
     group = serve.add_argument_group("limits (what one party may cost the server)")

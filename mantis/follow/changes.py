@@ -80,6 +80,13 @@ class Refused:
 
 
 @dataclass(frozen=True, slots=True)
+class People:
+    """Who is at the table, as the server answered ``who`` (``people_line`` says it)."""
+
+    people: protocol.People
+
+
+@dataclass(frozen=True, slots=True)
 class Stopped:
     """Online play cannot go on at this table: ``reason``, one line."""
 
@@ -110,6 +117,7 @@ Change = (
     | OfferChanged
     | Said
     | Refused
+    | People
     | Dropped
     | Reconnected
     | RoundTrip

@@ -66,13 +66,13 @@ class OnlineStart:
     and this computer's seat tokens."""
 
     url: str
-    opening: protocol.Opening
+    opening: protocol.Hello
     tokens: SeatTokens
 
     async def reach(self) -> TableConnection | None:
         """The seat (or place) taken at the table; None, with one line on standard error,
         if the server cannot be reached or says no."""
-        from ..net.launch_options import reach_table
+        from ..net.client.launch_options import reach_table
 
         return await reach_table(self.url, self.opening, self.tokens)
 
@@ -80,7 +80,7 @@ class OnlineStart:
 def online_start(args: argparse.Namespace) -> OnlineStart:
     """The table ``host``, ``join``, ``watch`` or ``quick`` names; ``LaunchError`` (or
     ``ValueError``) with one line if its values make none."""
-    from ..net.launch_options import read_opening
+    from ..net.client.launch_options import read_opening
 
     url, opening, tokens = read_opening(args)
     return OnlineStart(url, opening, tokens)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable, Coroutine
-from typing import Any, Protocol
+from typing import Any, Protocol, assert_never
 
 from ..net import protocol
 from ..net.client import (
@@ -34,7 +34,7 @@ from ..net.client import (
     StreamUpdate,
     TableConnection,
 )
-from ..net.codes import shown_code
+from ..net.protocol.codes import shown_code
 from ..table import Message, Recorded
 from . import changes
 from .changes import Change
@@ -168,6 +168,10 @@ class OnlineTable:
         """Time a round trip to the server (told as ``RoundTrip``)."""
         self.send(self.connection.next_ping())
 
+    def who(self) -> None:
+        """Ask who is at the table (told as ``People``)."""
+        self.send(protocol.Who())
+
     def leave_game(self, *, listening: bool) -> None:
         """Leave the game for good (a bot plays the seat to its end); the table is read on
         until the game's record comes, to keep it.  ``listening``: the listeners hear the
@@ -223,7 +227,28 @@ class OnlineTable:
                 self.close()
 
     def _take(self, event: Event) -> None:
-        _FOLLOWED[type(event)](self, event)
+        """Tell ``event`` as a change (every kind ``Event`` has: one left out fails mypy)."""
+        match event:
+            case StreamUpdate():
+                self._stream_grew(event)
+            case protocol.RoomState() | protocol.Presence() | protocol.Ratings():
+                self._tell(changes.SeatsChanged(self.room, self.presence, self.ratings))
+            case protocol.Clock():
+                self._tell(changes.ClockRuns(event))
+            case protocol.Offer() | protocol.OfferClosed():
+                closed = event if isinstance(event, protocol.OfferClosed) else None
+                self._tell(changes.OfferChanged(self.offer, closed))
+            case protocol.Said():
+                self.talk.append(event)
+                self._tell(changes.Said(event))
+            case protocol.Error():
+                self._tell(changes.Refused(event.message))
+            case protocol.People():
+                self._tell(changes.People(event))
+            case RoundTrip() | Dropped() | Reconnected():
+                self._tell(event)  # (what the connection says of itself: told as it is)
+            case _:
+                assert_never(event)
 
     def _stream_grew(self, event: StreamUpdate) -> None:
         self._keep_finished(event.messages)
@@ -234,26 +259,6 @@ class OnlineTable:
             self._tell(changes.GameBegan(self.game, self.stream, another=self.game > 1))
         else:
             self._tell(changes.StreamGrew(self.game, event.messages))
-
-    def _seats_changed(self, event: object) -> None:
-        self._tell(changes.SeatsChanged(self.room, self.presence, self.ratings))
-
-    def _clock_heard(self, event: protocol.Clock) -> None:
-        self._tell(changes.ClockRuns(event))
-
-    def _offer_changed(self, event: protocol.Offer | protocol.OfferClosed) -> None:
-        closed = event if isinstance(event, protocol.OfferClosed) else None
-        self._tell(changes.OfferChanged(self.offer, closed))
-
-    def _said(self, event: protocol.Said) -> None:
-        self.talk.append(event)
-        self._tell(changes.Said(event))
-
-    def _refused(self, event: protocol.Error) -> None:
-        self._tell(changes.Refused(event.message))
-
-    def _as_told(self, event: RoundTrip | Dropped | Reconnected) -> None:
-        self._tell(event)  # (what the connection says of itself: told as it is)
 
     def _tell(self, change: Change) -> None:
         """Tell ``change`` to the front end, then to every listener (one that no longer
@@ -299,20 +304,3 @@ class OnlineTable:
             self._tell_owner(changes.NotKept(f"Statistics not updated: {exc}"))
             return
         self._tell_owner(changes.GameKept(self.left, self.shown_code))
-
-
-_FOLLOWED: dict[type, Callable[[OnlineTable, Any], None]] = {
-    StreamUpdate: OnlineTable._stream_grew,
-    protocol.RoomState: OnlineTable._seats_changed,
-    protocol.Presence: OnlineTable._seats_changed,
-    protocol.Ratings: OnlineTable._seats_changed,
-    protocol.Clock: OnlineTable._clock_heard,
-    protocol.Offer: OnlineTable._offer_changed,
-    protocol.OfferClosed: OnlineTable._offer_changed,
-    protocol.Said: OnlineTable._said,
-    protocol.Error: OnlineTable._refused,
-    RoundTrip: OnlineTable._as_told,
-    Dropped: OnlineTable._as_told,
-    Reconnected: OnlineTable._as_told,
-}
-"""What the table does with each event of the connection (every kind ``Event`` has)."""

@@ -23,6 +23,7 @@ WORDS = (
     "last",
     "talk",
     "ping",
+    "who",
     "leave",
     "back",
     "clock",

@@ -10,7 +10,7 @@ the key's owner alone (``net.games_in_progress``).
 from __future__ import annotations
 
 from ..net.client import OnlineError
-from ..net.games_in_progress import GameInProgress, games_in_progress
+from ..net.client.games_in_progress import GameInProgress, games_in_progress
 from ..table.narration import join_names
 from .console import Console
 

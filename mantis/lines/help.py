@@ -68,6 +68,7 @@ def help_lines(
     if online:
         lines.append("talk TEXT or t TEXT: say something to the table.")
         lines.append("ping: how long the server takes to answer.")
+        lines.append("who: who sits at the table and who is watching it.")
         if playing and not waiting:
             lines.append("clock: the time left for the move being played.")
             if seated:

@@ -66,7 +66,7 @@ def run_online(args: argparse.Namespace) -> int:
     seat_kept = [False]
 
     async def play() -> int:
-        from ..net.launch_options import FAILED
+        from ..net.client.launch_options import FAILED
         from .games_in_progress import say_games_in_progress
         from .online import OnlineGames
 

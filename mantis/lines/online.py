@@ -25,12 +25,13 @@ from ..follow.changes import Change
 from ..follow.moves import SeatOnline
 from ..follow.offers import closed_line, offer_line
 from ..follow.online_table import OnlineTable
+from ..follow.people import people_line
 from ..follow.preferences import Preferences
 from ..follow.presence import WORDS
 from ..follow.seat_ratings import rating_changes
 from ..net import protocol
 from ..net.client import TableConnection
-from ..net.codes import shown_code
+from ..net.protocol.codes import shown_code
 from ..players.clock import SYSTEM_CLOCK, Clock
 from ..table import Away, Message, Talk
 from ..table.names import YOU
@@ -157,6 +158,8 @@ class OnlineGames:
             case changes.Refused(text=text):
                 text = text.rstrip(".")
                 self.console.say(f"{text[:1].upper()}{text[1:]}.")
+            case changes.People(people=people):
+                self.console.say(people_line(people))
             case changes.RoundTrip(seconds=seconds):
                 self.console.say(f"Round trip to the server: {seconds * 1000:.0f} ms.")
             case changes.Dropped():
@@ -343,11 +346,14 @@ class OnlineGames:
             self._in_game(command, live)
 
     def _everywhere(self, command: Command) -> bool:
-        """``help``, ``ping`` and ``talk``, which work anywhere; whether ``command`` was one."""
+        """``help``, ``ping``, ``who`` and ``talk``, which work anywhere; whether ``command``
+        was one."""
         if command.word == "help":
             self._help()
         elif command.word == "ping":
             self.table.ping()
+        elif command.word == "who":
+            self.table.who()
         elif command.word == "talk":
             if not command.rest:
                 self.console.say("Say what? talk, then your words: talk good game.")

@@ -355,4 +355,7 @@ class MantisApp(StylesWhenAttached):
             yield SystemCommand(
                 "Round trip", "Time how long the table's server takes to answer", table.ping
             )
+            yield SystemCommand(
+                "Who is here", "The people sitting at the table and those watching it", table.who
+            )
         yield from super().get_system_commands(screen)

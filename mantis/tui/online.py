@@ -106,6 +106,7 @@ class OnlinePlay:
         """What the app itself does with a change of a table it follows (the screens
         showing the table hear it too)."""
         from ..follow import changes
+        from ..follow.people import people_line
 
         followed = table is self.table
         match change:
@@ -115,6 +116,9 @@ class OnlinePlay:
             case changes.RoundTrip(seconds=seconds):
                 if followed:
                     self.shell.notify(f"Round trip to the server: {seconds * 1000:.0f} ms.")
+            case changes.People(people=people):
+                if followed and not table.left:
+                    plain.notify(self.shell, people_line(people), timeout=8)  # (names)
             case changes.Reconnected():
                 if followed:
                     self.shell.notify("Back online.", timeout=3)
@@ -207,15 +211,15 @@ class OnlinePlay:
         """
         if self._server_url is not None:
             return self._server_url
-        from ..net.directory import LocalDirectory
-        from ..net.server import TableServer
+        from ..net.server.assembly import table_server
+        from ..net.server.directory import LocalDirectory
         from ..players.clock import SystemClock
         from ..store.paths import data_dir
         from ..store.tables_sqlite import DB_NAME, SqliteTableStore
 
         port = _port_of(self.prefs.settings.server)
         store = SqliteTableStore(data_dir() / "server" / DB_NAME)
-        server = TableServer(store, LocalDirectory(SystemClock()))
+        server = table_server(store, LocalDirectory(SystemClock()))
         stop = asyncio.Event()
         bound: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 

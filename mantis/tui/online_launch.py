@@ -12,7 +12,7 @@ import argparse
 import asyncio
 
 from ..follow.launch import OnlineStart, online_start, usage_error
-from ..net.launch_options import FAILED
+from ..net.client.launch_options import FAILED
 
 
 def run_online(args: argparse.Namespace) -> int:

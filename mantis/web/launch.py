@@ -9,7 +9,7 @@ import os
 import signal
 import sys
 
-from ..net.serve_cli import LOCAL_HOSTS
+from ..net.server.serve_cli import LOCAL_HOSTS
 from ..printable import echo
 from .access import EVERY_INTERFACE, KEY_PARAMETER
 

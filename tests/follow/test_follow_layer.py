@@ -1,5 +1,5 @@
 """What both front ends stand on: the followed game's phases, the moves sent once, the
-settings of a run, the followed online table's changes."""
+settings of a run, the followed online table's changes, who is at a table in one line."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from pathlib import Path
 from mantis.engine import SCORE, CardRevealed, TurnStarted, steal
 from mantis.follow import changes
 from mantis.follow.live_game import Ended, LiveGame, Turning, TurnOf
-from mantis.follow.online_table import _FOLLOWED
+from mantis.follow.people import people_line
 from mantis.follow.preferences import Preferences
-from mantis.net.client import Event
+from mantis.net import protocol
 from mantis.players.decision import DEFAULT_BOT_TIMEOUT
 from mantis.table import PublicPosition, TimedOut, dealt, moves_of
 from mantis.table.pacing import NO_DELAY
@@ -110,9 +110,21 @@ def test_a_change_of_the_bots_time_budget_is_kept_and_a_replays_changes_are_not_
     assert again["speed"] == "normal" and again["show_odds"] is False
 
 
-def test_the_followed_table_tells_every_kind_of_event_of_the_connection() -> None:
-    assert set(_FOLLOWED) == set(typing.get_args(Event))
-    # ...each as a change that carries its data (none is a bare "read it off the table").
+def test_every_change_of_the_followed_table_carries_its_data() -> None:
+    # (That every kind of event of the connection is told is mypy's to check: the table's
+    # dispatch is a match ending in assert_never, tests/net/test_net_checks.py.)
+    # None is a bare "read it off the table".
     for kind in typing.get_args(changes.Change):
         fields = getattr(kind, "__dataclass_fields__", {})
         assert fields or kind is changes.Reconnected, kind
+
+
+def test_people_read_in_one_line() -> None:
+    assert people_line(protocol.People(("Ann",), (), 0)) == "At the table: Ann. Nobody is watching."
+    assert people_line(protocol.People(("Ann", "Bea"), ("Cy",), 1)) == (
+        "At the table: Ann, Bea. Watching: Cy."
+    )
+    named = tuple(f"W{n:02}" for n in range(protocol.MOST_NAMED))
+    line = people_line(protocol.People((), named, protocol.MOST_NAMED + 3))
+    assert line.startswith("At the table: nobody. Watching: W00, W01,")
+    assert line.endswith("W19 and 3 more.")

@@ -89,15 +89,28 @@ def test_host_join_talk_and_leave_the_game_which_counts_as_a_loss(
     for term in (ann, bea):
         assert_table_whole(term.settle(on_board))
 
-    # Ann times a round trip to the server from the command palette: a notification says
-    # it, and the table is whole again once the palette has closed.
-    ann.press("ctrl+p")
-    ann.settle("Search for commands")
-    ann.type("round trip")
-    ann.settle("Time how long the table's server takes to answer")
-    ann.press("enter")
-    ann.wait_for(notified("Round trip to the server:"))
-    assert_table_whole(ann.settle(on_board))
+    # Ann times a round trip to the server from the command palette, and asks who is at
+    # the table: a notification says each (its first line: at 80 columns the rest may
+    # wrap beside the game log's border), and the table is whole again once it closed.
+    for typed, described, said in (
+        (
+            "round trip",
+            "Time how long the table's server takes to answer",
+            "Round trip to the server:",
+        ),
+        (
+            "who is here",
+            "The people sitting at the table and those watching it",
+            "At the table: Ann, Bea.",
+        ),
+    ):
+        ann.press("ctrl+p")
+        ann.settle("Search for commands")
+        ann.type(typed)
+        ann.settle(described)
+        ann.press("enter")
+        ann.wait_for(notified(said))
+        assert_table_whole(ann.settle(on_board))
 
     # Bea says a line: Ann's log shows it.
     bea.press("t")

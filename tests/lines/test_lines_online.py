@@ -33,8 +33,9 @@ from netkit import (
 
 from mantis.cli import main
 from mantis.engine import SCORE
-from mantis.net import key_proof, protocol
+from mantis.net import protocol
 from mantis.net.client import verifier_asked
+from mantis.net.protocol import key_proof
 from mantis.players.clock import ManualClock
 from mantis.store.past_games import past_records
 from mantis.store.player_keys import PlayerKeys
@@ -171,6 +172,8 @@ async def test_the_waiting_room_as_the_host_and_another_game_declined(
             await ann.expect_async("Waiting for 1 more person to join with the code.")
             ann.type("ping")
             await ann.expect_async(re.compile(rb"Round trip to the server: \d+ ms\."))
+            ann.type("who")
+            await ann.expect_async("At the table: Ann. Nobody is watching.")
             # The host sets the table up as the app's waiting room lets them.
             ann.type("bot")
             await ann.expect_async("Seat 3 added: greedy bot.")

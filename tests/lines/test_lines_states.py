@@ -46,7 +46,7 @@ EVERY = (
     "bell off", "l", "look", "look 2", "look 9", "scores", "log", "log 2", "log 0", "last",
     "p", "n", "speed", "speed instant", "speed slow", "speed nope", "h", "help",
     "xyzzy", "r", "a", "d", "y", "yes", "no", "b", "back", "leave", "clock",
-    "start", "bot", "open", "remove 9", "talk hi", "ping", "v", "e",
+    "start", "bot", "open", "remove 9", "talk hi", "ping", "who", "v", "e",
 )  # fmt: skip
 #: What the monkey types, the questions of where the game stands more often than the rest
 #: (a card being turned lasts a moment: they are asked in it too, whatever the seed).

@@ -44,7 +44,8 @@ from mantis.engine import (
 )
 from mantis.engine.actions import Score, Steal
 from mantis.engine.cards import BACK, FACE, card_code
-from mantis.net import protocol, version1
+from mantis.net import protocol
+from mantis.net.protocol import version1
 from mantis.table import (
     Away,
     Back,
@@ -162,6 +163,7 @@ FIELDS: dict[type, dict[str, object]] = {
         "quick": PLAIN,
         "rated": PLAIN,
     },
+    protocol.People: {"players": Many(TEXT), "watchers": Many(TEXT), "watching": PLAIN},
     # The table's stream.
     Opening: {
         "version": PLAIN,

@@ -21,27 +21,34 @@ import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from mantis.engine import SCORE, CardRevealed, GameOver, TurnStarted
 from mantis.engine.record import parse_record
-from mantis.net import key_proof, protocol
-from mantis.net.cluster import Cluster
-from mantis.net.directory import Directory, LocalDirectory
-from mantis.net.limits import ServerLimits
-from mantis.net.redis_directory import RedisDirectory
-from mantis.net.room import RoomConfig
-from mantis.net.server import RATE, TableServer, seeded
+from mantis.net import protocol
+from mantis.net.client import TableConnection
+from mantis.net.cluster.membership import Cluster
+from mantis.net.protocol import key_proof
+from mantis.net.server.assembly import table_server
+from mantis.net.server.directory import Directory, LocalDirectory
+from mantis.net.server.limits.server_limits import ServerLimits
+from mantis.net.server.redis_directory import RedisDirectory
+from mantis.net.server.room.room import RoomConfig
+from mantis.net.server.server import RATE, TableServer, seeded
 from mantis.players.clock import ManualClock
+from mantis.store.player_keys import PlayerKeys
+from mantis.store.seat_tokens import SeatTokens
 from mantis.store.tables_choice import open_table_store
 from mantis.store.tables_sqlite import DB_NAME
 from mantis.table import Message, PublicPosition, Recorded
 
 #: Generous bound on any wait, a whole game included (three nodes, Redis, PostgreSQL and
 #: HAProxy share the machine with the other tests): a slow machine only makes tests slower.
+T = TypeVar("T")
+
 WAIT = 120.0
 #: The limits of a test's server unless it sets its own: every test client comes from
 #: 127.0.0.1, so what one address may hold is not what most tests are about.
@@ -77,7 +84,7 @@ async def running_server(
     ``data``/server.sqlite3; with ``redis`` it is a node of a cluster (named
     by the ``node`` option).  ``away_after``, ``bot_pace`` (0 unless given) and
     ``bot_timeout`` make its ``RoomConfig``; the other options go to
-    ``TableServer``: ``limits`` (``ROOMY`` unless given), ``seeds`` (``deals()``
+    ``table_server``: ``limits`` (``ROOMY`` unless given), ``seeds`` (``deals()``
     unless given: the same deals in every run) and ``clock``.
 
     The clock is a ``ManualClock`` unless given: one running with the system's
@@ -101,10 +108,10 @@ async def running_server(
     store = await open_table_store(database or data / DB_NAME)
     directory: Directory = LocalDirectory(clock)
     if redis is not None:
-        options["cluster"] = Cluster(redis, options.pop("node"))
+        options["cluster"] = Cluster(redis, options.pop("node"), clock)
         await options["cluster"].start()
-        directory = RedisDirectory(options["cluster"].redis, options["cluster"].node)
-    server = TableServer(store, directory, config=config, **options)
+        directory = RedisDirectory(options["cluster"].redis, options["cluster"].node, clock)
+    server = table_server(store, directory, config=config, **options)
     stop = asyncio.Event()
     bound: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     task = asyncio.create_task(server.run("127.0.0.1", 0, stop, lambda h, p: bound.set_result(p)))
@@ -513,3 +520,30 @@ async def play_my_turns(client: Client, seat: int, choose=lambda view: SCORE) ->
         view = client.public.view(seat)
         sent = (turn.turn, len(client.heard))
         await client.send(protocol.Act(turn.turn, choose(view)))
+
+
+def hosting(url: str, folder: Path) -> TableConnection:
+    """Ann's app's connection hosting a table beside a greedy bot (its tokens and keys kept
+    in ``folder``)."""
+    return TableConnection(
+        url,
+        protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "greedy")),
+        tokens=SeatTokens(folder / "tokens.json"),
+        keys=PlayerKeys(folder / "keys.json"),
+    )
+
+
+async def answer_to(
+    connection: TableConnection, request: protocol.TableRequest, kind: type[T]
+) -> T:
+    """The first event of ``kind`` that ``connection`` yields once it has sent ``request``."""
+
+    async def first() -> T:
+        async for event in connection.events():
+            if isinstance(event, kind):
+                return event
+        raise AssertionError("the connection ended")
+
+    waiting = asyncio.ensure_future(first())
+    await connection.send(request)
+    return await asyncio.wait_for(waiting, WAIT)

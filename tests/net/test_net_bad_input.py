@@ -27,7 +27,8 @@ from websockets.exceptions import ConnectionClosed
 
 from mantis.engine import SCORE, TurnStarted, steal
 from mantis.engine.record import parse_record
-from mantis.net import protocol, server
+from mantis.net import protocol
+from mantis.net.server import server
 from mantis.players.clock import ManualClock
 from mantis.table import Opening, Recorded
 

@@ -36,10 +36,11 @@ from test_net_resilience import follow_and_play
 from mantis.engine import SCORE, CardRevealed, TurnStarted
 from mantis.engine.record import parse_record
 from mantis.net import client as client_module
-from mantis.net import codes, protocol
+from mantis.net import protocol
 from mantis.net.client import Dropped, Reconnected, TableConnection
-from mantis.net.key_proof import id_of, verifier_of
-from mantis.net.rated_games import HISTORY
+from mantis.net.protocol import codes
+from mantis.net.protocol.key_proof import id_of, verifier_of
+from mantis.net.server.room.rated_games import HISTORY
 from mantis.rating.levels import level_rating
 from mantis.rating.scale import Rating
 from mantis.rating.update import rate
@@ -470,7 +471,7 @@ async def test_the_owner_closing_a_relayed_connection_leaves_no_traceback_on_any
 async def test_an_addresss_tables_connections_and_a_tables_spectators_are_capped_across_nodes(
     tmp_path: Path, pg_url: str, redis_server
 ) -> None:
-    from mantis.net.limits import ServerLimits
+    from mantis.net.server.limits.server_limits import ServerLimits
 
     limits = ServerLimits(tables_per_address=2, connections_per_address=4, spectators_per_table=1)
     redis = redis_server.url.replace("/0", "/2")  # a cluster of its own

@@ -10,8 +10,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from mantis.net.cluster import PREFIX, Cluster
-from mantis.net.node_messages import Adopt, NodeMessage
+from mantis.net.cluster.membership import HEARTBEAT, LEASE, PREFIX, Cluster
+from mantis.net.cluster.node_messages import Adopt, NodeMessage
+from mantis.players.clock import ManualClock
 
 pytestmark = pytest.mark.xdist_group("cluster")
 
@@ -74,7 +75,7 @@ async def test_a_tables_live_owner_is_its_owner_while_that_node_lives(redis_serv
     try:
         code = secrets.token_hex(3).upper()
         assert await two.live_owner(code) is None  # nobody holds it
-        assert await one.claim(code)
+        assert await one.lease(code)
         assert await two.live_owner(code) == one.node
         await one.close()  # no heartbeat any more...
         await two.redis.delete(f"{PREFIX}alive:{one.node}")  # ...and its last one ran out
@@ -134,3 +135,59 @@ async def test_a_node_listening_again_has_the_others_open_again_what_they_relay_
     finally:
         await one.close()
         await two.close()
+
+
+async def test_a_nodes_heartbeats_run_on_its_clock(redis_server) -> None:
+    clock = ManualClock(frozen=True)
+    node = Cluster(redis_server.url, f"beat-{secrets.token_hex(4)}", clock)
+    beats: list[float] = []
+    beat = asyncio.Event()
+
+    async def on_heartbeat() -> None:
+        beats.append(clock.now())
+        beat.set()
+
+    node.on_heartbeat = on_heartbeat
+    await node.start()
+    try:
+        for n in range(1, 4):
+            # The next beat waits on the clock, and comes once it has moved on, not before.
+            await asyncio.wait_for(clock.until_pending(HEARTBEAT), WAIT)
+            assert len(beats) == n - 1
+            beat.clear()
+            clock.advance(HEARTBEAT)
+            await asyncio.wait_for(beat.wait(), WAIT)
+            alive = await node.redis.pttl(f"{PREFIX}alive:{node.node}")
+            assert LEASE * 1000 - 1000 < alive <= LEASE * 1000  # its lease just renewed
+        assert beats == [HEARTBEAT, 2 * HEARTBEAT, 3 * HEARTBEAT]
+    finally:
+        await node.close()
+
+
+async def flush_bound_set(clock: ManualClock) -> None:
+    """Return once a timer is due five seconds on (the flush's bound: retries are due sooner)."""
+    while clock.pending(5.0) <= clock.pending(4.9):
+        await clock.until_pending(5.0, clock.pending(5.0) + 1)
+
+
+async def test_a_leaving_node_holds_its_messages_for_redis_five_seconds_on_its_clock() -> None:
+    from servicekit import RedisServer, need
+
+    need(binaries=("redis-server",), modules=("redis",))
+    redis = RedisServer()  # (its own: this test stops it)
+    clock = ManualClock(frozen=True)
+    node = Cluster(redis.url, f"drain-{secrets.token_hex(4)}", clock)
+    await node.start()
+    try:
+        redis.stop()
+        node.send("another", Adopt(code="1"))  # held, in order, until Redis is back
+        leaving = asyncio.ensure_future(node.leave())
+        await asyncio.wait_for(flush_bound_set(clock), WAIT)
+        clock.advance(4.9)
+        await asyncio.wait_for(clock.until_pending(0.2), WAIT)
+        assert not leaving.done() and clock.pending(0.1) >= 1
+        clock.advance(0.2)
+        await asyncio.wait_for(leaving, WAIT)
+    finally:
+        await node.close()
+        redis.close()

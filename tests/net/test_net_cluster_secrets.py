@@ -18,7 +18,7 @@ from netkit import WAIT, create, join, play_my_turns, running_server, welcome
 from servicekit import _wait_for_port, find_binary, free_port, need
 
 from mantis.net import protocol
-from mantis.net.cluster import Cluster, ClusterError
+from mantis.net.cluster.membership import Cluster, ClusterError
 from mantis.store.tables_interface import StoreError
 
 SECRET = "s3cret-horse"

@@ -9,7 +9,7 @@ import weakref
 
 import pytest
 
-from mantis.net import collector
+from mantis.net.server import collector
 from mantis.players.clock import ManualClock
 
 

@@ -10,7 +10,7 @@ import asyncio
 
 import pytest
 
-from mantis.net.directory import LocalDirectory
+from mantis.net.server.directory import LocalDirectory
 from mantis.players.clock import ManualClock
 
 
@@ -23,7 +23,7 @@ async def directories(request):
         return
     import redis.asyncio as aioredis
 
-    from mantis.net.redis_directory import RedisDirectory
+    from mantis.net.server.redis_directory import RedisDirectory
 
     url = request.getfixturevalue("redis_server").url.replace("/0", "/3")
     clients = [aioredis.Redis.from_url(url) for _ in range(2)]
@@ -35,10 +35,10 @@ async def directories(request):
 
 async def test_a_code_is_taken_once_however_many_ask_at_once(directories) -> None:
     one, two = directories
-    asks = [one.claim_code("BDFH") if n % 2 else two.claim_code("BDFH") for n in range(10)]
+    asks = [one.reserve_code("BDFH") if n % 2 else two.reserve_code("BDFH") for n in range(10)]
     assert sorted(await asyncio.gather(*asks)) == [False] * 9 + [True]
     await one.release_code("BDFH")
-    assert await two.claim_code("BDFH")
+    assert await two.reserve_code("BDFH")
 
 
 async def test_each_nodes_public_tables_are_listed_by_any_node(directories) -> None:
@@ -73,7 +73,7 @@ async def test_a_list_that_expired_is_said_to_be_gone(redis_server) -> None:
     list is gone, so that it shares it whole again."""
     import redis.asyncio as aioredis
 
-    from mantis.net.redis_directory import LISTING, PREFIX, RedisDirectory
+    from mantis.net.server.redis_directory import LISTING, PREFIX, RedisDirectory
 
     client = aioredis.Redis.from_url(redis_server.url.replace("/0", "/3"))
     try:
@@ -157,7 +157,7 @@ async def test_a_dead_nodes_part_of_a_count_stops_counting_when_its_lease_ends(
 ) -> None:
     import redis.asyncio as aioredis
 
-    from mantis.net.redis_directory import PREFIX, RedisDirectory
+    from mantis.net.server.redis_directory import PREFIX, RedisDirectory
 
     client = aioredis.Redis.from_url(redis_server.url.replace("/0", "/5"))
     try:
@@ -179,7 +179,7 @@ async def test_a_node_started_again_under_its_name_holds_no_part_of_a_count(
 ) -> None:
     import redis.asyncio as aioredis
 
-    from mantis.net.redis_directory import PREFIX, RedisDirectory
+    from mantis.net.server.redis_directory import PREFIX, RedisDirectory
 
     client = aioredis.Redis.from_url(redis_server.url.replace("/0", "/5"))
     try:

@@ -22,9 +22,10 @@ from netkit import (
     welcome,
 )
 
-from mantis.net import key_proof, protocol
+from mantis.net import protocol
+from mantis.net.protocol import key_proof
 from mantis.net.client import OnlineError, take_seat
-from mantis.net.games_in_progress import games_in_progress
+from mantis.net.client.games_in_progress import games_in_progress
 from mantis.store.player_keys import PlayerKeys, new_key, server_address
 from mantis.store.seat_tokens import SeatTokens
 

@@ -16,15 +16,15 @@ from hostilekit import MiddleMan
 from netkit import Client, answered, create, join, player_id, running_server, welcome
 
 from mantis.cli import main
-from mantis.net import key_proof, protocol
+from mantis.net import protocol
 from mantis.net.client import (
     VERIFIER_ASKED,
     OnlineError,
     TableConnection,
-    rotate_key,
     verifier_asked,
 )
-from mantis.net.key_rotation import run_rotate
+from mantis.net.client.key_rotation import rotate_key, run_rotate
+from mantis.net.protocol import key_proof
 from mantis.store.player_keys import PlayerKeys, new_key
 from mantis.store.seat_tokens import SeatTokens
 
@@ -204,7 +204,7 @@ async def test_the_verifier_travels_once_and_a_man_in_the_middle_asking_again_ge
     keys = PlayerKeys(tmp_path / "keys.json")
     tokens = SeatTokens(tmp_path / "tokens.json")
 
-    def table(url: str, opening: protocol.Opening, kept: PlayerKeys = keys) -> TableConnection:
+    def table(url: str, opening: protocol.Hello, kept: PlayerKeys = keys) -> TableConnection:
         return TableConnection(url, opening, tokens=tokens, keys=kept)
 
     async with running_server(tmp_path) as (_, url), MiddleMan(url).running() as middle:
@@ -285,3 +285,31 @@ async def test_a_server_that_lost_its_players_is_told_the_key_again_only_when_as
             await table.close()
             assert keys.knows(to.url, key) and table.seat == 0
     assert sum(key_proof.verifier_of(key) in frame for frame in to.said) == 2
+
+
+async def test_a_rotation_a_server_never_answers_gives_up_on_its_clock() -> None:
+    from websockets.asyncio.server import serve
+
+    from mantis.net.client import OPEN_TIMEOUT
+    from mantis.players.clock import ManualClock
+
+    heard = asyncio.Event()
+
+    async def silent(connection) -> None:  # (reads the rekey, says nothing)
+        await connection.recv()
+        heard.set()
+        await connection.wait_closed()
+
+    clock = ManualClock(frozen=True)
+    async with serve(silent, "127.0.0.1", 0) as server:
+        port = next(iter(server.sockets)).getsockname()[1]
+        rotating = asyncio.ensure_future(
+            rotate_key(f"ws://127.0.0.1:{port}", new_key(), new_key(), clock)
+        )
+        await asyncio.wait_for(heard.wait(), 30)
+        await asyncio.wait_for(clock.until_pending(OPEN_TIMEOUT), 30)
+        assert not rotating.done()  # (however long the machine takes: the clock stands)
+        clock.advance(OPEN_TIMEOUT)
+        with pytest.raises(OnlineError) as refused:
+            await asyncio.wait_for(rotating, 30)
+    assert refused.value.code == "unreachable" and "did not answer" in str(refused.value)

@@ -8,10 +8,15 @@ import asyncio
 import pytest
 from netkit import WAIT
 
-from mantis.net.addresses import ClientAddresses, address_group, network_of, parse_networks
-from mantis.net.bot_share import BotShare
-from mantis.net.directory import LocalDirectory
-from mantis.net.limits import SharedCounts
+from mantis.net.server.directory import LocalDirectory
+from mantis.net.server.limits.addresses import (
+    ClientAddresses,
+    address_group,
+    network_of,
+    parse_networks,
+)
+from mantis.net.server.limits.bot_share import BotShare
+from mantis.net.server.limits.server_limits import SharedCounts
 from mantis.players.clock import ManualClock
 
 # ---------------------------------------------------------------------- addresses

@@ -42,12 +42,14 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMessage
 
 from mantis.engine import CardRevealed
-from mantis.net import plain_pages, protocol
-from mantis.net import server as server_module
-from mantis.net.addresses import parse_networks
+from mantis.net import protocol
 from mantis.net.client import Dropped, OnlineError, Reconnected, take_seat
-from mantis.net.codes import ALPHABET, PRIVATE_LENGTH
-from mantis.net.limits import ServerLimits
+from mantis.net.protocol.codes import ALPHABET, PRIVATE_LENGTH
+from mantis.net.server import sending
+from mantis.net.server import server as server_module
+from mantis.net.server.limits.addresses import parse_networks
+from mantis.net.server.limits.server_limits import ServerLimits
+from mantis.net.server.pages import plain_pages
 from mantis.players.clock import ManualClock
 
 V = protocol.PROTOCOL_VERSION
@@ -573,8 +575,8 @@ async def test_two_reclaims_with_one_token_while_the_old_connection_is_silent_on
         for twin in twins:
             await twin.send(protocol.Join(V, code, "", token))
         # Both wait on the old connection's pong...
-        await asyncio.wait_for(clock.until_pending(server_module.LIVENESS_TIMEOUT, 2), WAIT)
-        clock.advance(server_module.LIVENESS_TIMEOUT)  # ...which never comes.
+        await asyncio.wait_for(clock.until_pending(sending.LIVENESS_TIMEOUT, 2), WAIT)
+        clock.advance(sending.LIVENESS_TIMEOUT)  # ...which never comes.
         for twin in twins:
             await twin.until(lambda t=twin: t.heard, "an answer")
         welcomed = [t for t in twins if isinstance(answer(t), protocol.Welcome)]

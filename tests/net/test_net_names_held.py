@@ -23,7 +23,7 @@ from netkit import (
 )
 
 from mantis.net import protocol
-from mantis.net.limits import ServerLimits
+from mantis.net.server.limits.server_limits import ServerLimits
 from mantis.players.clock import ManualClock
 from mantis.store.player_keys import new_key
 

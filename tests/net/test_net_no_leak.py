@@ -110,7 +110,7 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
     where its key sits: ``my_tables``); at the others the people who join, and the
     spectators at every table, speak the protocol's earlier versions in turn (2 at
     least where they talk, leave or play again); the host speaks the current
-    version, and pings the server.
+    version, pings the server and asks who is here.
 
     Returns, per game played at the table, its record, every frame each
     client heard until its record (by client) and how many cards it turned
@@ -174,6 +174,8 @@ async def play_table(url: str, n: int, clock: ManualClock | None = None) -> list
 
     await host.send(protocol.Ping(n))
     await host.next(protocol.Pong)
+    await host.send(protocol.Who())
+    await host.next(protocol.People)
     await host.send(protocol.Start())
     games: list[Game] = []
 

@@ -1,23 +1,19 @@
-"""``ping`` and ``pong`` (protocol 5): the round trip to the server, capped, for version 5 only.
+"""``ping`` and ``pong`` (protocol 5): the round trip to the server, capped, from version 5 on.
 
-Also the one rule of who hears what (``hearing.FIRST_HEARD``) and the client's one
-registry of what it does with each kind the server says.
+Also the one rule of who hears what (``versions.first_heard``).
 """
 
 from __future__ import annotations
 
-import asyncio
-import typing
 from pathlib import Path
 
-from netkit import Client, create, heard, running_server, welcome
+from netkit import Client, answer_to, create, heard, hosting, running_server, welcome
 
-from mantis.net import client as client_module
-from mantis.net import hearing, protocol, version1
-from mantis.net.client import RoundTrip, TableConnection
+from mantis.net import protocol
+from mantis.net.client import RoundTrip
+from mantis.net.protocol import version1, versions
+from mantis.net.server.limits import talk_limits
 from mantis.players.clock import ManualClock
-from mantis.store.player_keys import PlayerKeys
-from mantis.store.seat_tokens import SeatTokens
 
 
 async def test_a_ping_is_answered_to_its_connection_alone_a_few_at_once(tmp_path: Path) -> None:
@@ -28,7 +24,7 @@ async def test_a_ping_is_answered_to_its_connection_alone_a_few_at_once(tmp_path
         bea = await Client.connect(url)
         await bea.send(protocol.Join(protocol.PROTOCOL_VERSION, code, "Bea"))
         await bea.next(protocol.Welcome)
-        for n in range(int(hearing.PING_BURST)):
+        for n in range(int(talk_limits.PING_BURST)):
             await ann.send(protocol.Ping(40 + n))
         await ann.until(lambda: len(heard(ann, protocol.Pong)) == 3, "three pongs")
         assert [p.id for p in heard(ann, protocol.Pong)] == [40, 41, 42]
@@ -37,7 +33,7 @@ async def test_a_ping_is_answered_to_its_connection_alone_a_few_at_once(tmp_path
         await ann.send(protocol.Ping(43))
         refused = await ann.error(mark)
         assert refused.code == protocol.SLOW_DOWN and "\n" not in refused.message
-        clock.advance(1 / hearing.PING_RATE)
+        clock.advance(1 / talk_limits.PING_RATE)
         await ann.send(protocol.Ping(44))
         await ann.until(lambda: heard(ann, protocol.Pong)[-1].id == 44, "the pong to 44")
         # Nobody else heard them.
@@ -68,23 +64,9 @@ async def test_an_older_protocol_is_refused_a_ping_as_a_bad_message(tmp_path: Pa
 
 async def test_the_client_times_the_round_trip(tmp_path: Path) -> None:
     async with running_server(tmp_path) as (_, url):
-        ann = TableConnection(
-            url,
-            protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "greedy")),
-            tokens=SeatTokens(tmp_path / "tokens.json"),
-            keys=PlayerKeys(tmp_path / "keys.json"),
-        )
+        ann = hosting(url, tmp_path)
         await ann.open()
-
-        async def round_trip() -> RoundTrip:
-            async for event in ann.events():
-                if isinstance(event, RoundTrip):
-                    return event
-            raise AssertionError("the connection ended")
-
-        waiting = asyncio.ensure_future(round_trip())
-        await ann.send(ann.next_ping())
-        event = await asyncio.wait_for(waiting, 30)
+        event = await answer_to(ann, ann.next_ping(), RoundTrip)
         assert event.seconds >= 0.0
         await ann.close()
 
@@ -92,14 +74,12 @@ async def test_the_client_times_the_round_trip(tmp_path: Path) -> None:
 def test_each_kind_is_heard_from_the_version_that_has_it() -> None:
     pong, clock = protocol.Pong(3), protocol.Clock(1, 0, 20.0, 30)
     ratings = protocol.Ratings(False, False, None, ())
-    assert hearing.frame(pong, protocol.PING_VERSION) == '{"type":"pong","id":3}'
-    assert hearing.frame(pong, protocol.PING_VERSION - 1) is None
-    assert hearing.frame(ratings, protocol.RATINGS_VERSION) is not None
-    assert hearing.frame(ratings, protocol.RATINGS_VERSION - 1) is None
-    assert hearing.frame(clock, 2) is not None and hearing.frame(clock, version1.VERSION) is None
-    for kind in (protocol.Offer, protocol.OfferClosed, protocol.Said):
-        assert hearing.FIRST_HEARD[kind] == 2  # version 1 has no offer, nor talk
-
-
-def test_the_client_has_one_row_for_every_kind_the_server_says() -> None:
-    assert set(client_module._HEARD) == set(typing.get_args(protocol.ServerMessage))
+    assert versions.frame(pong, protocol.PING_VERSION) == '{"type":"pong","id":3}'
+    assert versions.frame(pong, protocol.PING_VERSION - 1) is None
+    assert versions.frame(ratings, protocol.RATINGS_VERSION) is not None
+    assert versions.frame(ratings, protocol.RATINGS_VERSION - 1) is None
+    assert versions.frame(clock, 2) is not None and versions.frame(clock, version1.VERSION) is None
+    offer, closed = protocol.Offer(0, (0,), 60.0), protocol.OfferClosed("lapsed")
+    for message in (offer, closed, protocol.Said("players", 0, "Ann", "hi")):
+        assert versions.first_heard(message) == 2  # version 1 has no offer, nor talk
+        assert versions.frame(message, version1.VERSION) is None

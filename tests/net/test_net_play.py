@@ -22,7 +22,8 @@ from netkit import (
 
 from mantis.engine import SCORE, CardRevealed, TurnStarted, steal
 from mantis.engine.record import parse_record
-from mantis.net import codes, protocol
+from mantis.net import protocol
+from mantis.net.protocol import codes
 from mantis.players.clock import ManualClock
 from mantis.table import Recorded, StartFailed
 

@@ -30,7 +30,7 @@ async def test_people_asking_at_once_share_a_table_that_starts_by_itself_when_fu
         # The bots' level and when they come are shown before they do.
         await ann.until(lambda: heard(ann, protocol.RoomState), "the room with Bea")
         assert 0 < heard(ann, protocol.RoomState)[-1].bots_in <= WAIT_FOR_PEOPLE
-        [listed] = server.listing()
+        [listed] = server.rooms.listing()
         assert (listed["code"], listed["quick"], listed["clock"]) == (code, True, 30)
         two = await quick(url, "Two", players=2)  # another size: another table
         assert welcome(two).code != code

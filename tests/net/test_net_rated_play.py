@@ -34,7 +34,7 @@ from test_net_ratings import (
 
 from mantis.engine import SCORE
 from mantis.net import protocol
-from mantis.net.rated_games import HISTORY
+from mantis.net.server.room.rated_games import HISTORY
 from mantis.players.clock import ManualClock
 from mantis.rating.scale import Rating
 from mantis.store.player_keys import new_key

@@ -7,7 +7,7 @@ import secrets
 
 import pytest
 
-from mantis.net.redis_lane import RedisLane
+from mantis.net.cluster.redis_lane import RedisLane
 from mantis.players.clock import ManualClock
 
 pytestmark = pytest.mark.xdist_group("cluster")

@@ -10,7 +10,7 @@ from netkit import Client, create, heard, join, play_my_turns, running_server, w
 from mantis.engine import GameOver
 from mantis.engine.record import parse_record
 from mantis.net import protocol
-from mantis.net.rematch import LAPSES_AFTER, OFFERS_PER_MINUTE
+from mantis.net.server.room.rematch import LAPSES_AFTER, OFFERS_PER_MINUTE
 from mantis.players.clock import ManualClock
 from mantis.table import Opening, Recorded
 

@@ -272,3 +272,37 @@ async def test_a_person_who_left_the_waiting_room_is_played_for_once_the_game_st
         record = parse_record(ann.stream[-1].record)
         assert [s.name for s in record.seats] == ["Ann", "Bea"]
         assert any(seat == 1 for seat, _ in record.actions)  # the away bot played Bea's turns
+
+
+async def test_the_clients_back_off_runs_on_the_clock_it_is_handed(tmp_path: Path) -> None:
+    clock = ManualClock(frozen=True)
+    ann = TableConnection(
+        "ws://127.0.0.1:1",  # (replaced below: the server's own address)
+        protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "greedy")),
+        tokens=SeatTokens(tmp_path / "ann.json"),
+        keys=PlayerKeys(tmp_path / "ann-keys.json"),
+        clock=clock,
+    )
+    async with running_server(tmp_path / "server") as (_, url):
+        ann.url = url
+        await ann.open()
+    # The server is gone: every attempt fails at once, and the next waits twice as long,
+    # up to five seconds, on the client's clock alone (nothing is tried before it moves).
+    events = ann.events()
+    waits: list[float] = []
+    try:
+        coming = asyncio.ensure_future(anext(events))
+        while len(waits) < 7:
+            event = await asyncio.wait_for(coming, WAIT)
+            coming = asyncio.ensure_future(anext(events))  # (the client waits from here)
+            if not isinstance(event, Dropped):
+                assert not waits  # (what the server said before it went)
+                continue
+            waits.append(event.retry_in)
+            await asyncio.wait_for(clock.until_pending(event.retry_in), WAIT)
+            assert clock.pending(event.retry_in - 0.01) == 0 and not coming.done()
+            clock.advance(event.retry_in)
+        coming.cancel()
+    finally:
+        await ann.close()
+    assert waits == [0.25, 0.5, 1.0, 2.0, 4.0, 5.0, 5.0]

@@ -21,7 +21,7 @@ from mantis.engine import SCORE, CardRevealed
 from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.net.client import Reconnected, StreamUpdate, TableConnection
-from mantis.net.cluster import PREFIX
+from mantis.net.cluster.membership import PREFIX
 from mantis.store.player_keys import PlayerKeys
 from mantis.store.seat_tokens import SeatTokens
 from mantis.table import Away, PublicPosition, Recorded
@@ -126,7 +126,7 @@ async def test_every_node_restarted_in_turn_mid_game_loses_nothing_and_keeps_eve
     for t in range(TABLES):  # people through the proxy: round-robin spreads them over nodes
         frames: dict[int, set[str]] = {}
 
-        def person(opening: protocol.Opening, name: str, frames=frames) -> Heard:
+        def person(opening: protocol.Hello, name: str, frames=frames) -> Heard:
             tokens = SeatTokens(tmp_path / f"{name}.json")  # each person's own seat token
             keys = PlayerKeys(tmp_path / f"{name}-keys.json")  # and player key
             return Heard(nodes.proxy.url, opening, tokens=tokens, keys=keys, by_index=frames)

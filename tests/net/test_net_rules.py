@@ -8,7 +8,7 @@ import pytest
 
 from mantis.engine import SCORE, CardRevealed
 from mantis.net import protocol
-from mantis.net.rated_games import (
+from mantis.net.server.room.rated_games import (
     HISTORY,
     PAIR_GAMES_PER_DAY,
     PAIR_WINDOW,
@@ -16,7 +16,7 @@ from mantis.net.rated_games import (
     table_clock,
     weights,
 )
-from mantis.net.turn_clock import TIMEOUTS_AWAY, TIMEOUTS_FORFEIT, Timeouts
+from mantis.net.server.room.turn_timer import TIMEOUTS_AWAY, TIMEOUTS_FORFEIT, Timeouts
 from mantis.rating.scale import Rating
 from mantis.store.player_ratings import StoredPlayer
 from mantis.table import Back, TimedOut

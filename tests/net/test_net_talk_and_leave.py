@@ -22,7 +22,7 @@ from netkit import (
 
 from mantis.engine.record import parse_record
 from mantis.net import protocol
-from mantis.net.talk_limits import TALK_BURST
+from mantis.net.server.limits.talk_limits import TALK_BURST
 from mantis.table import Left, Talk, stream_of
 
 #: A two-seat deal that the seat played by its away bot (casual) wins against a person

@@ -25,7 +25,7 @@ from netkit import (
 from mantis.engine import SCORE, CardRevealed
 from mantis.engine.record import parse_record
 from mantis.net import protocol
-from mantis.net.turn_clock import RESUME_GRACE
+from mantis.net.server.room.turn_timer import RESUME_GRACE
 from mantis.players.clock import ManualClock
 from mantis.table import Away, Back, TimedOut
 
@@ -217,8 +217,8 @@ async def test_a_client_cannot_buy_time_and_the_table_list_shows_the_clock(
         await mover.until(lambda: mover.public.turn >= 1, "the stand-in's move")
         record_move = next(m for m in mover.stream if isinstance(m, CardRevealed))
         assert record_move.action == out.action  # the stand-in's, whatever anyone sends
-        [listed] = server.listing()
+        [listed] = server.rooms.listing()
         assert listed["clock"] == CLOCK and listed["quick"] is False
         assert other.public.turn == 1 or await other.until(lambda: other.public.turn >= 1)
         plain = await create(url, ("human", "greedy"), "Cal")
-        assert {t["code"]: t["clock"] for t in server.listing()}[welcome(plain).code] is None
+        assert {t["code"]: t["clock"] for t in server.rooms.listing()}[welcome(plain).code] is None

@@ -16,7 +16,7 @@ from msgspec.structs import replace as replace_struct
 
 from mantis.net import protocol
 from mantis.net.client import StreamUpdate
-from mantis.net.server_lists import Leader, LeaderPage, ListedSeat, ListedTable, TablePage
+from mantis.net.client.server_lists import Leader, LeaderPage, ListedSeat, ListedTable, TablePage
 from mantis.table import Away, Message, Recorded, stream_of
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp

@@ -387,7 +387,7 @@ async def test_the_lobby_pages_through_the_tables_and_waits_when_told_to(
 
     from netkit import ROOMY, create
 
-    from mantis.net import plain_pages
+    from mantis.net.server.pages import plain_pages
 
     monkeypatch.setattr(plain_pages, "PAGE_SIZE", 2)
     limits = replace(ROOMY, guesses=1)
@@ -469,24 +469,33 @@ def test_play_now_waiting_for_players(snap_compare) -> None:
     assert snap_compare(onlinekit.quick_waiting_app(), terminal_size=SIZE)
 
 
-async def test_the_round_trip_to_the_server_is_timed_from_the_command_palette() -> None:
+@pytest.mark.parametrize(
+    ("title", "asked", "answer", "said"),
+    [
+        ("Round trip", "ping", "round trip", "Round trip to the server: 23 ms."),
+        ("Who is here", "who", "people", "At the table: Ann, Bea. Watching: Cy and 3 more."),
+    ],
+)
+async def test_the_command_palette_asks_the_server_and_the_answer_is_a_notification(
+    title: str, asked: str, answer: str, said: str
+) -> None:
     import onlinekit
 
     from mantis.net import protocol
     from mantis.net.client import RoundTrip
     from mantis.tui.screens.waiting_room import WaitingRoomScreen
 
+    kinds = {"ping": protocol.Ping, "who": protocol.Who}
+    answers = {
+        "round trip": RoundTrip(0.0234),
+        "people": protocol.People(("Ann", "Bea"), ("Cy",), 4),
+    }
     app = onlinekit.waiting_room_app()
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
         still = app.online_play.table.connection
-        [command] = [c for c in app.get_system_commands(app.screen) if c.title == "Round trip"]
+        [command] = [c for c in app.get_system_commands(app.screen) if c.title == title]
         command.callback()
-        await wait_for(pilot, lambda: any(isinstance(m, protocol.Ping) for m in still.sent))
-        still.tell(RoundTrip(0.0234))
-        await wait_for(
-            pilot,
-            lambda: any(
-                n.message == "Round trip to the server: 23 ms." for n in app._notifications
-            ),
-        )
+        await wait_for(pilot, lambda: any(isinstance(m, kinds[asked]) for m in still.sent))
+        still.tell(answers[answer])
+        await wait_for(pilot, lambda: any(n.message == said for n in app._notifications))

@@ -28,8 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 from netkit import WAIT, create, play_my_turns, running_server, welcome  # noqa: E402
 
 from mantis.engine import SCORE, Game, GameRecord, SeatInfo, record_of  # noqa: E402
+from mantis.follow.people import people_line  # noqa: E402
 from mantis.net import protocol  # noqa: E402
 from mantis.net.client import TableConnection  # noqa: E402
+from mantis.net.server.problems import Problem  # noqa: E402
 from mantis.store import Settings, save_settings  # noqa: E402
 from mantis.store.paths import settings_path  # noqa: E402
 from mantis.store.save_slots import slot_path  # noqa: E402
@@ -123,8 +125,8 @@ async def test_a_hostile_server_neither_crashes_nor_steers_the_online_screens(
             # Its answer to a join is a refusal full of markup: shown as it is.
             real_find = server.openings._find
 
-            def refuse(connection, code, *_):
-                server.error(connection, protocol.UNKNOWN_CODE, SAYS)
+            async def refuse(*_: object) -> Problem:
+                return Problem(protocol.UNKNOWN_CODE, SAYS)
 
             monkeypatch.setattr(server.openings, "_find", refuse)
             table = lobby.query_one("#tables", DataTable)
@@ -141,7 +143,7 @@ async def test_a_hostile_server_neither_crashes_nor_steers_the_online_screens(
             await shows(pilot, f"online table {CODE}", f"mantis join {url} {CODE}", HOST, BOT)
             await pilot.click("#room-seats", offset=(10, 1))  # the host's row
             assert still_running(app)
-            server.send(room.seats[1].connection, protocol.Error(protocol.BAD_SEATS, SAYS))
+            server.sender.send(room.seats[1].connection, protocol.Error(protocol.BAD_SEATS, SAYS))
             await shows(pilot, SAYS_SHOWN)
             # The game: the board names seats as every name is cleaned (no brackets
             # survive), and says the code, the notices and the errors as they are sent.
@@ -160,8 +162,12 @@ async def test_a_hostile_server_neither_crashes_nor_steers_the_online_screens(
                 plain.visible(f"x's bot {REASON};"),
             )
             await toasts(pilot, plain.visible(f"Could not save the game: {REASON}"))
-            server.send(room.seats[1].connection, protocol.Error(protocol.NOT_NOW, SAYS))
+            server.sender.send(room.seats[1].connection, protocol.Error(protocol.NOT_NOW, SAYS))
             await toasts(pilot, SAYS_SHOWN)
+            # Who is here: the names as sent (markup in them shown, never applied).
+            people = protocol.People((HOST,), (BOT,), 2)
+            server.sender.send(room.seats[1].connection, people)
+            await toasts(pilot, plain.visible(people_line(people)))
             for panel in ("#seat-0", "#seat-2", "#log", "#status"):
                 await pilot.click(panel)
             assert "\x1b" not in screen_text(pilot) and still_running(app)

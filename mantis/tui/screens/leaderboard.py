@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from ...net.client import OnlineError
-from ...net.server_lists import LeaderPage
+from ...net.client.server_lists import LeaderPage
 from .. import plain
 from ..widgets.key_footer import KeyFooter
 

@@ -38,9 +38,9 @@ from textual.widgets import Button, DataTable, Input, Label, Select, Static
 from ...engine.seat_count import MAX_SEATS, SEAT_COUNTS
 from ...net import protocol
 from ...net.client import OnlineError, TableConnection, check_url, take_seat
-from ...net.codes import read_code
-from ...net.games_in_progress import GameInProgress, games_in_progress
-from ...net.server_lists import LeaderPage, ListedTable, leaderboard, list_tables
+from ...net.client.games_in_progress import GameInProgress, games_in_progress
+from ...net.client.server_lists import LeaderPage, ListedTable, leaderboard, list_tables
+from ...net.protocol.codes import read_code
 from ...players.seat_specs import HUMAN, OPEN, online_seats_problem
 from ...store.player_keys import PlayerKeys
 from ...store.seat_tokens import SeatTokens
@@ -390,7 +390,7 @@ class LobbyScreen(Screen[None]):
         self.prefs.change(**changes)
 
     @work(exclusive=True, group="lobby-go")
-    async def _go(self, url: str, opening: protocol.Opening) -> None:
+    async def _go(self, url: str, opening: protocol.Hello) -> None:
         if self.busy:
             return
         self.busy = True

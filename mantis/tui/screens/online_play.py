@@ -41,7 +41,7 @@ from ...follow.offers import closed_line, offer_line
 from ...follow.presence import presence_label
 from ...follow.seat_ratings import rating_changes, seat_rating
 from ...net import protocol
-from ...net.codes import shown_code
+from ...net.protocol.codes import shown_code
 from ...table import Message, Talk
 from ...table.messages import MAX_TALK
 from ...table.names import YOU

@@ -33,7 +33,7 @@ from ...follow.online_table import Listener
 from ...follow.presence import OPEN_SEAT, presence_label
 from ...follow.seat_ratings import seat_rating, table_rating
 from ...net import protocol
-from ...net.codes import shown_code
+from ...net.protocol.codes import shown_code
 from .. import plain
 from ..heard import Heard, connection_note, listener
 from ..level_ratings import provisional_key, rated_bots, relabel
