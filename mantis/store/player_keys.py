@@ -2,7 +2,7 @@
 
 The first time the app sits down at a server it makes a key (32 random bytes
 from ``secrets``, URL-safe base64) and proves it holds it whenever it sits
-down there (``mantis.net.key_proof``: the key itself never leaves this
+down there (``mantis.net.protocol.key_proof``: the key itself never leaves this
 computer); the server keeps only the key's digest, bound to the name, so
 nobody else can sit under that name there.  The keys live in
 ``player-keys.json`` in the data directory, readable by their owner only,
@@ -13,7 +13,7 @@ online play with one line saying so, and is left for its owner to mend.
 The file also keeps which servers know their key (``known``): the app has
 sat down there with it, so the server holds its verifier.  Such a server
 never needs the verifier again, and a challenge from it that asks for it is
-a man in the middle's (``mantis.net.key_proof``): nothing is sent.
+a man in the middle's (``mantis.net.protocol.key_proof``): nothing is sent.
 
 ``export`` and ``import`` carry keys, and what is known of them, to another
 computer.  A key is replaced
