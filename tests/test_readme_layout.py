@@ -91,3 +91,17 @@ def test_every_module_the_layout_names_exists() -> None:
         if (name != inside or inside.split("/")[0] in tops) and not (MANTIS / inside).is_file():
             missing.append(name)
     assert missing == [], "names in the README's layout with no module"
+
+
+def test_every_class_named_for_a_table_is_in_which_table_is_which() -> None:
+    text = layout()
+    start = text.index('### Which "table" is which')
+    end = text.find("\n### ", start + 1)
+    listed = set(re.findall(r"`(\w+)`", text[start : end if end != -1 else len(text)]))
+    classes = {
+        node.name
+        for path in MANTIS.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ClassDef) and "Table" in node.name
+    }
+    assert classes - listed == set(), "classes named for a table that the README does not place"
