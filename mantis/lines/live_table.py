@@ -433,6 +433,9 @@ class LiveTable:
 
     def _coach_lines(self, view: View) -> list[str]:
         if self.asking is None:
+            if view.to_move == self.you or self.names[view.to_move].lower() == "you":
+                # the moment before you are asked, or a replay of your seat's turn
+                return ["The coach advises when you are asked for a move."]
             mover = possessive(self.names[view.to_move])
             return [f"The coach advises on your own turns; this is {mover} turn."]
         return [wording.coach_line(view, self.names)]

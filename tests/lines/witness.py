@@ -33,6 +33,11 @@ def legal_keys(live: LiveTable) -> list[str]:
     return ["s", *(str(a.target + 1) for a in view.legal_actions() if isinstance(a, Steal))]
 
 
+def _yours_to_move(live: LiveTable) -> bool:
+    to_move = live.state.view().to_move
+    return to_move == live.you or live.names[to_move].lower() == "you"
+
+
 class Witness:
     """What the line mode wrote, each piece checked as it was written (``faults``)."""
 
@@ -82,10 +87,12 @@ class Witness:
         live = self.live()
         if line == "The game is over." and (live is None or not live.state.over):
             self._fault("the game said over before it is", line)
-        if line.startswith(("Odds for you", "Coach:", "s scores")) and (
-            live is None or live.asking is None
-        ):
-            self._fault("odds or advice for you when you are not asked", line)
+        if line.startswith(("Coach:", "s scores")) and (live is None or live.asking is None):
+            self._fault("advice for you when you are not asked", line)
+        # The odds are anyone's to ask for: "for you" only when the seat to move is yours (in
+        # a game), or is called you (a replay of a game played here: its seat named You).
+        if line.startswith("Odds for you") and not (live is not None and _yours_to_move(live)):
+            self._fault("odds for you when another seat is to move", line)
         if line.startswith("Not your turn") and live is not None and live.asking is not None:
             self._fault("not your turn, when it is", line)
         if "card is being turned" in line and (
