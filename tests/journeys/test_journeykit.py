@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pyte
 import pytest
-from journeykit import SIZES, TerminalScreen, key_bytes
+from journeykit import SIZES, Size, TerminalScreen, key_bytes
 from screenkit import assert_table_whole
 
 
@@ -89,7 +89,7 @@ def test_a_bad_command_line_ends_with_its_status_and_its_error(terminal) -> None
 
 @journey
 def test_a_resized_table_is_drawn_whole_and_a_killed_app_is_gone(terminal) -> None:
-    start, larger = SIZES[1], SIZES[2]
+    start, larger = SIZES[1], Size(120, 40)
     term = terminal("play", "--seats", "human,greedy,greedy,greedy", "--seed", "7", size=start)
     term.settle("▶ YOUR TURN")
     with pytest.raises(AssertionError, match=r"timed out after 0\.2 s waiting for 'never shown'"):
