@@ -18,6 +18,7 @@ keeps the seat: joining again takes it back.
 from __future__ import annotations
 
 import asyncio
+from typing import assert_never
 
 from ..engine import CardRevealed, GameOver
 from ..follow import changes
@@ -181,6 +182,8 @@ class OnlineGames:
                     )
             case changes.NotKept(reason=reason):
                 self.console.say(f"{reason.rstrip('.')}.")
+            case _:  # a kind of change left out is a type error (mypy), not a silence
+                assert_never(change)
 
     def _presence_changed(self, presence: tuple[str, ...]) -> None:
         old, self.waiting.presence = self.waiting.presence, presence

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, assert_never
 
 from . import plain
 
@@ -136,6 +136,19 @@ class OnlinePlay:
                 )
             case changes.NotKept(reason=reason):
                 plain.notify(self.shell, reason, severity="warning", timeout=8)
+            case (
+                changes.StreamGrew()
+                | changes.SeatsChanged()
+                | changes.ClockRuns()
+                | changes.OfferChanged()
+                | changes.Said()
+                | changes.Refused()
+                | changes.Dropped()
+                | changes.GameKept()
+            ):
+                pass  # the screens showing the table show these (they hear them too)
+            case _:  # a kind of change left out is a type error (mypy), not a silence
+                assert_never(change)
 
     def open_board(self, table: OnlineTable) -> None:
         """Show the board of the game that began at ``table`` (the first time, or another

@@ -43,9 +43,9 @@ def run(tool: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def without_arm(text: str, kind: str) -> tuple[str, str]:
-    """The ``case protocol.KIND():`` arm of a match in ``text`` (to replace by nothing)."""
-    arm = re.search(rf"\n( +)case protocol\.{kind}\(\):\n(?:\1 .*\n)+", text)
+def without_arm(text: str, kind: str, module: str = "protocol") -> tuple[str, str]:
+    """The ``case MODULE.KIND(...):`` arm of a match in ``text`` (to replace by nothing)."""
+    arm = re.search(rf"\n( +)case {module}\.{kind}\([^)]*\):\n(?:\1 .*\n)+", text)
     assert arm is not None, kind
     return arm.group(0), "\n"
 
@@ -83,21 +83,28 @@ def test_a_dispatch_without_a_kind_fails_mypy(tmp_path: Path) -> None:
     client = (ROOT / "mantis/net/client/__init__.py").read_text()
     requests = (ROOT / "mantis/net/server/requests.py").read_text()
     followed = (ROOT / "mantis/follow/online_table.py").read_text()
+    app = (ROOT / "mantis/tui/online.py").read_text()
+    lines = (ROOT / "mantis/lines/online.py").read_text()
     copy = planted_copy(
         tmp_path,
         {
             "net/client/__init__.py": without_arm(client, "People"),
             "net/server/requests.py": without_arm(requests, "Who"),
             "follow/online_table.py": without_arm(followed, "People"),
+            # The two front ends, each over the followed table's changes.
+            "tui/online.py": without_arm(app, "People", module="changes"),
+            "lines/online.py": without_arm(lines, "People", module="changes"),
         },
     )
     files = (
         "mantis/net/client/__init__.py",
         "mantis/net/server/requests.py",
         "mantis/follow/online_table.py",
+        "mantis/tui/online.py",
+        "mantis/lines/online.py",
     )
     result = run("mypy", "--cache-dir", str(copy / ".mypy_cache"), *files, cwd=copy)
     assert result.returncode != 0
-    for file, kind in zip(files, ("People", "Who", "People"), strict=True):
+    for file, kind in zip(files, ("People", "Who", "People", "People", "People"), strict=True):
         said = rf'{re.escape(file)}:\d+: error: Argument 1 to "assert_never" has incompatible'
         assert re.search(rf'{said} type "{kind}"', result.stdout), result.stdout
