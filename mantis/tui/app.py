@@ -142,8 +142,13 @@ class MantisApp(StylesWhenAttached):
 
     def _check_size(self) -> None:
         width, height = self.size
-        if too_small(width, height) and not isinstance(self.screen, TooSmallScreen):
+        small, shown = too_small(width, height), isinstance(self.screen, TooSmallScreen)
+        if small and not shown:
             self.push_screen(TooSmallScreen())
+        elif shown and not small:
+            # The screen leaves by itself on its own resize; this is for the resize it missed
+            # (one that came while it was being pushed, as a browser's window is dragged).
+            self.pop_screen()
 
     def _on_theme_changed(self, theme: Theme) -> None:
         if theme.name != self.prefs.settings.theme:
