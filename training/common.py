@@ -9,6 +9,7 @@ every candidate (common random numbers), which makes comparisons sharper.
 from __future__ import annotations
 
 import importlib
+import json
 import multiprocessing
 from collections.abc import Sequence
 from typing import Any
@@ -58,3 +59,10 @@ def match(
 def fmt(result: Sequence[float]) -> str:
     rate, lo, hi = result
     return f"{rate:.2%} [{lo:.2%}, {hi:.2%}]"
+
+
+def write_result(path: str, result: dict[str, Any]) -> None:
+    """A script's figures as JSON at ``path``, written whole or not at all."""
+    from mantis.store.atomic import write_text_atomic
+
+    write_text_atomic(path, json.dumps(result, indent=2) + "\n")

@@ -27,7 +27,6 @@ counts, as ``mantis tournament`` counts it); the 95% interval is Wilson's.
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from typing import Any
 
@@ -41,6 +40,7 @@ from mantis.envs.openspiel import FIRST_BACK, state_from_record
 from mantis.envs.search import ExpertEvaluator
 from mantis.players.bots.expert import ExpertBot
 from mantis.sim.stats import wilson_interval
+from training.common import write_result
 
 
 def make_bot(
@@ -145,9 +145,7 @@ def main(argv: list[str] | None = None) -> None:
         f"{result['seconds']:.0f} s"
     )
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as out:
-            json.dump(result, out, indent=2)
-            out.write("\n")
+        write_result(args.out, result)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ from mantis.engine import game_seed
 from mantis.players.bots.expert import ExpertBot, load_networks, networks_by_players
 from mantis.sim.runner import play_game
 from mantis.sim.stats import wilson_interval
+from training.common import write_result
 
 
 def _play_deals(args: tuple[dict[str, Any], int, int, int, int]) -> list[tuple[int, float]]:
@@ -152,9 +153,7 @@ def main(argv: list[str] | None = None) -> None:
         f"{result['seconds']:.0f} s"
     )
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as out:
-            json.dump(result, out, indent=2)
-            out.write("\n")
+        write_result(args.out, result)
 
 
 if __name__ == "__main__":
