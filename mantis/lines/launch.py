@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
 import sys
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 from ..follow.launch import SeatingError, online_start, play_seats, usage_error
 from ..follow.preferences import Preferences
@@ -19,6 +22,43 @@ from .console import Console
 
 #: The exit status of a program stopped by Ctrl+C (as a shell reports SIGINT).
 INTERRUPTED = 130
+
+_T = TypeVar("_T")
+
+
+def run_until_interrupted(main: Coroutine[Any, Any, _T]) -> _T:
+    """``asyncio.run(main)``, ending with ``KeyboardInterrupt`` on Ctrl+C whichever thread
+    the signal reaches.
+
+    ``asyncio.run`` hears Ctrl+C only once the main thread runs Python again.  The
+    kernel may hand the signal to another thread (the one reading typed lines), and
+    then a main thread asleep in its event loop, with nothing due, slept on: the
+    program hung with ``^C`` on the screen.  The loop's own handler wakes it from
+    whichever thread the signal reached.
+    """
+
+    async def guarded() -> _T:
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        assert task is not None
+        interrupted = False
+
+        def interrupt() -> None:
+            nonlocal interrupted
+            interrupted = True
+            task.cancel()
+
+        loop.add_signal_handler(signal.SIGINT, interrupt)
+        try:
+            return await main
+        except asyncio.CancelledError:
+            if interrupted:
+                raise KeyboardInterrupt from None
+            raise
+        finally:
+            loop.remove_signal_handler(signal.SIGINT)
+
+    return asyncio.run(guarded())
 
 
 def _console(
@@ -47,7 +87,7 @@ def run_play(args: argparse.Namespace) -> int:
     start = Start(seats, args.seed, resume=bool(args.resume))
     games = LocalGames(console, prefs)
     try:
-        return asyncio.run(games.run(start))
+        return run_until_interrupted(games.run(start))
     except KeyboardInterrupt:
         console.settle()
         console.say(games.farewell())
@@ -80,7 +120,7 @@ def run_online(args: argparse.Namespace) -> int:
         return await games.run()
 
     try:
-        return asyncio.run(play())
+        return run_until_interrupted(play())
     except KeyboardInterrupt:
         console.settle()
         if seat_kept[0]:
@@ -106,7 +146,7 @@ def run_replay(args: argparse.Namespace) -> int:
     speed = getattr(args, "speed", None)
     try:
         said = Replay(console, prefs, record, interactive=interactive, speed=speed)
-        return asyncio.run(said.run())
+        return run_until_interrupted(said.run())
     except KeyboardInterrupt:
         console.settle()
         console.say("Replay stopped.")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
+import platform
 import re
 import signal
 import subprocess
@@ -300,6 +302,41 @@ def test_ctrl_c_and_ctrl_d_say_the_game_was_saved(home: Path, key: str) -> None:
     assert "Traceback" not in lines.text and "interrupted" not in lines.text
     # The last thing said is that, with no prompt after it: nothing more is read.
     assert lines.text.rstrip().endswith("mantis play --lines offers it again.")
+
+
+def _tgkill(pid: int, tid: int, sig: int) -> None:
+    """Send ``sig`` to one thread of ``pid`` (Linux's tgkill: Python has no call for it)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.syscall(TGKILL[platform.machine()], pid, tid, sig) != 0:
+        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+
+
+#: tgkill's system call number on the machines where tests send a signal to one thread.
+TGKILL = {"x86_64": 234, "aarch64": 131}
+
+
+@pytest.mark.skipif(
+    sys.platform != "linux" or platform.machine() not in TGKILL, reason="Linux's tgkill only"
+)
+def test_ctrl_c_is_heard_whichever_thread_the_signal_reaches(home: Path) -> None:
+    # The kernel gives a terminal's Ctrl+C to any thread of the program; now and then not
+    # the main one, which slept on in its event loop: the game hung with ^C on the screen.
+    lines = Lines(home, "play", "--lines", "--seats", "human,greedy", "--seed", "3")
+    try:
+        lines.expect(YOUR_TURN)
+        pid = lines.child.pid
+        others = sorted(int(tid) for tid in os.listdir(f"/proc/{pid}/task") if int(tid) != pid)
+        assert others, "no thread but the main one: the line mode reads lines on one"
+        for tid in others:  # a bot's thread may end meanwhile: the reading one lasts
+            try:
+                _tgkill(pid, tid, signal.SIGINT)
+                break
+            except ProcessLookupError:
+                continue
+        lines.expect(re.compile(rb"Game saved after move \d+: mantis play --lines"))
+        assert lines.finish() == 130
+    finally:
+        lines.close()
 
 
 def test_what_is_typed_between_turns_never_runs_into_what_is_said(home: Path) -> None:
