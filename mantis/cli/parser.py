@@ -1,7 +1,8 @@
-"""The ``mantis`` command's options: its argparse parser.
+"""The ``mantis`` command's options: its argparse parser, one function per command.
 
 Loaded only when there are options to read: plain ``mantis`` opens the setup
-screen without it (``mantis.cli``).  A bad value raises ``UsageError``, one line.
+screen without it (``mantis.cli``).  A bad value raises ``UsageError``, one line
+(what each value may be: ``option_values``).
 """
 
 from __future__ import annotations
@@ -11,178 +12,24 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from .. import __version__
-from ..engine.seat_count import SEAT_RANGE, valid_seat_count
-from ..engine.turn_clock_range import CLOCK_RULE, valid_clock
+from ..engine.seat_count import SEAT_RANGE
 from ..players.registry import BUILT_IN
 from ..store.settings import SPEEDS
 from ..web import MAX_TABS
 from . import UsageError
+from . import option_values as value
 
 #: Built-in bot levels a server offers (the registry names them without importing the bots).
 _BOT_LEVELS = BUILT_IN
+
+#: Where a command's subcommands are added: what ``add_subparsers`` returns (argparse
+#: names its type privately).
+_Subcommands = Any
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, not argparse's usage dump
         raise UsageError(message)
-
-
-def _number(
-    convert: type[int] | type[float], what: str, ok: Callable[[float], bool], rule: str
-) -> Callable[[str], Any]:
-    """An argparse type: ``text`` read by ``convert``; ``ok`` or one line saying ``rule``."""
-
-    def parse(text: str) -> Any:
-        try:
-            value = convert(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
-        if not ok(value):
-            raise argparse.ArgumentTypeError(f"{rule}, not {text}")
-        return value
-
-    return parse
-
-
-_positive_int = _number(int, "a whole number", lambda v: v >= 1, "must be at least 1")
-_seed = _number(int, "a whole number", lambda v: v >= 0, "seeds are 0 or more")
-_seconds = _number(float, "a number of seconds", lambda v: v > 0, "must be more than 0 seconds")
-_port = _number(int, "a port number", lambda v: 0 <= v <= 65535, "ports are 0 to 65535")
-_pace = _number(float, "a number of seconds", lambda v: 0 <= v <= 60, "must be 0 to 60 seconds")
-_clock = _number(int, "a whole number of seconds", lambda v: valid_clock(int(v)), CLOCK_RULE)
-_players = _number(
-    int, "a number of players", lambda v: valid_seat_count(int(v)), f"must be {SEAT_RANGE}"
-)
-
-
-def _host_name(text: str) -> str:
-    """``--allow-host``: a host name (letters, digits, dots, dashes) or an address."""
-    name = text.strip().lower().rstrip(".")
-    if not name or not all(c.isascii() and (c.isalnum() or c in ".-:[]") for c in name):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a host name")
-    return name
-
-
-def _listen(text: str) -> str:
-    """``--metrics``: HOST:PORT (``[::1]:9100`` for IPv6)."""
-    from ..net.server.pages.metrics_listener import parse_listen
-
-    try:
-        parse_listen(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return text
-
-
-def _postgres_url(text: str) -> str:
-    """``--database`` of ``mantis migrate``: a PostgreSQL URL."""
-    if not text.startswith(("postgresql://", "postgres://")):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a postgresql:// URL")
-    return text
-
-
-def _network(text: str) -> str:
-    """``--trusted-proxy``: an address or a network (``10.0.0.0/8``)."""
-    import ipaddress
-
-    try:
-        ipaddress.ip_network(text.strip(), strict=False)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an address or a network") from None
-    return text.strip()
-
-
-def _add_limits(serve: argparse.ArgumentParser) -> None:
-    """``mantis serve``'s limits: what one party may cost the server (docs/protocol.md)."""
-    from ..net.server.limits.server_limits import ServerLimits
-
-    default = ServerLimits()
-    group = serve.add_argument_group("limits (what one party may cost the server)")
-    per_second = _number(float, "a number", lambda v: v > 0, "must be more than 0")
-    options: list[tuple[str, Callable[[str], Any], str, str]] = [
-        ("max_tables", _positive_int, "N", "tables waiting or playing on this server"),
-        (
-            "tables_per_address",
-            _positive_int,
-            "N",
-            "tables waiting or playing one address may have created",
-        ),
-        (
-            "idle_waiting",
-            _seconds,
-            "SECONDS",
-            "close a waiting table nobody is connected to after this long",
-        ),
-        (
-            "max_connections",
-            _positive_int,
-            "N",
-            "connections at once, fewer if the open-file limit allows fewer",
-        ),
-        ("connections_per_address", _positive_int, "N", "connections one address may hold"),
-        ("spectators_per_table", _positive_int, "N", "spectators one table takes"),
-        (
-            "bot_moves",
-            per_second,
-            "PER_SECOND",
-            "bot moves a second before they are shared out by address",
-        ),
-    ]
-    for field, kind, metavar, text in options:
-        value = getattr(default, field)
-        group.add_argument(
-            "--" + field.replace("_", "-"),
-            type=kind,
-            default=value,
-            metavar=metavar,
-            help=f"{text} (default {value:,g})",
-        )
-    group.add_argument(
-        "--trusted-proxy",
-        type=_network,
-        action="append",
-        default=[],
-        metavar="ADDRESS",
-        help="a reverse proxy whose X-Forwarded-For names the client (an address or a "
-        "network; repeat for more)",
-    )
-
-
-def _jobs(text: str) -> int | str:
-    """``--jobs``: ``auto`` (every core) or a whole number from 1."""
-    if text == "auto":
-        return text
-    try:
-        jobs: int = _positive_int(text)
-    except argparse.ArgumentTypeError as exc:
-        raise argparse.ArgumentTypeError(f"{exc} (or auto)") from None
-    return jobs
-
-
-_JOBS_HELP = "worker processes, or auto for every core (default: whichever is faster for the run)"
-
-
-def _lines(parser: argparse.ArgumentParser, what: str = "play") -> None:
-    """``--lines`` (and ``--no-lines``) on a command that has a line mode."""
-    parser.add_argument(
-        "--lines",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help=f"{what} in lines of text, for screen readers and braille displays "
-        "(default: MANTIS_LINES=1, or the setting)",
-    )
-
-
-def _command(
-    sub: Any, name: str, summary: str, more: str = "", **kwargs: Any
-) -> argparse.ArgumentParser:
-    """A subcommand: ``summary`` in ``mantis --help``'s list and, with ``more`` after it,
-    at the top of ``mantis NAME --help``."""
-    description = summary[:1].upper() + summary[1:] + "."
-    parser: argparse.ArgumentParser = sub.add_parser(
-        name, help=summary, description=f"{description} {more}".strip(), **kwargs
-    )
-    return parser
 
 
 def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.ArgumentParser:
@@ -198,7 +45,59 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     )
     parser.add_argument("--version", action="version", version=f"mantis {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    _add_play(sub)
+    if play_only:
+        return parser
+    _add_replay(sub)
+    _add_review(sub)
+    _add_simulate(sub)
+    _add_tournament(sub)
+    _add_serve(sub, limits=serving)
+    _add_migrate(sub)
+    _add_host(sub)
+    _add_quick(sub)
+    _add_join(sub)
+    _add_watch(sub)
+    _add_web(sub)
+    _add_key(sub)
+    _add_games(sub)
+    _add_stats(sub)
+    return parser
 
+
+def _command(
+    sub: _Subcommands, name: str, summary: str, more: str = "", **kwargs: Any
+) -> argparse.ArgumentParser:
+    """A subcommand: ``summary`` in ``mantis --help``'s list and, with ``more`` after it,
+    at the top of ``mantis NAME --help``."""
+    description = summary[:1].upper() + summary[1:] + "."
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, help=summary, description=f"{description} {more}".strip(), **kwargs
+    )
+    return parser
+
+
+def _lines(parser: argparse.ArgumentParser, what: str = "play") -> None:
+    """``--lines`` (and ``--no-lines``) on a command that has a line mode."""
+    parser.add_argument(
+        "--lines",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help=f"{what} in lines of text, for screen readers and braille displays "
+        "(default: MANTIS_LINES=1, or the setting)",
+    )
+
+
+_JOBS_HELP = "worker processes, or auto for every core (default: whichever is faster for the run)"
+
+_SERVER_URL = "the server, e.g. ws://127.0.0.1:8765"
+_YOUR_NAME = "your name at the table (default: your login name)"
+
+
+# ---------------------------------------------------------------------- playing here
+
+
+def _add_play(sub: _Subcommands) -> None:
     play = _command(
         sub,
         "play",
@@ -208,20 +107,22 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     )
     play.add_argument("--seats", help="comma list, one per seat: human or a bot name")
     play.add_argument("--names", help="comma list of seat names")
-    play.add_argument("--seed", type=_seed, help="deal this seed (same as simulate's game seed)")
+    play.add_argument(
+        "--seed", type=value.seed, help="deal this seed (same as simulate's game seed)"
+    )
     play.add_argument("--speed", choices=SPEEDS, help="how fast bots move")
     play.add_argument(
         "--bot-timeout",
-        type=_seconds,
+        type=value.seconds,
         help="seconds a bot may think (default: as set in the settings, F2)",
     )
     play.add_argument(
         "--resume", action="store_true", help="resume the unfinished game, if there is one"
     )
     _lines(play)
-    if play_only:
-        return parser
 
+
+def _add_replay(sub: _Subcommands) -> None:
     replay = _command(
         sub,
         "replay",
@@ -231,7 +132,10 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     )
     replay.add_argument("file", metavar="FILE", help="game records (JSON lines), e.g. --record's")
     replay.add_argument(
-        "--game", type=_positive_int, default=1, help="which game in the file, from 1 (default 1)"
+        "--game",
+        type=value.positive_int,
+        default=1,
+        help="which game in the file, from 1 (default 1)",
     )
     replay.add_argument(
         "--speed",
@@ -241,6 +145,8 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     )
     _lines(replay, "say every move")
 
+
+def _add_review(sub: _Subcommands) -> None:
     review = _command(
         sub,
         "review",
@@ -255,13 +161,13 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     )
     review.add_argument(
         "--game",
-        type=_positive_int,
+        type=value.positive_int,
         metavar="N",
         help="only this game of the file, from 1 (default: all)",
     )
     review.add_argument(
         "--past",
-        type=_positive_int,
+        type=value.positive_int,
         metavar="N",
         help="your past game number N, as Past games numbers it (instead of a FILE)",
     )
@@ -274,6 +180,11 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     review.add_argument("--json", action="store_true", help="print one JSON object per game")
     _lines(review, "print the summary")
 
+
+# ---------------------------------------------------------------------- the simulator
+
+
+def _add_simulate(sub: _Subcommands) -> None:
     sim = _command(
         sub,
         "simulate",
@@ -283,11 +194,13 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     sim.add_argument("--players", type=int, required=True, help=f"seats at the table, {SEAT_RANGE}")
     sim.add_argument("--bots", required=True, help="one bot for every seat, or one per seat")
     sim.add_argument("--games", type=int, required=True, help="how many games")
-    sim.add_argument("--seed", type=_seed, default=0, help="base seed (default 0)")
-    sim.add_argument("--jobs", type=_jobs, help=_JOBS_HELP)
+    sim.add_argument("--seed", type=value.seed, default=0, help="base seed (default 0)")
+    sim.add_argument("--jobs", type=value.jobs, help=_JOBS_HELP)
     sim.add_argument("--record", metavar="FILE", help="write every game's record (JSON lines)")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
 
+
+def _add_tournament(sub: _Subcommands) -> None:
     tour = _command(
         sub,
         "tournament",
@@ -297,13 +210,20 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     tour.add_argument("--bots", required=True, help="comma list of bots (at least two)")
     tour.add_argument("--players", type=int, default=2, help=f"seats at the table, {SEAT_RANGE}")
     tour.add_argument("--games", type=int, required=True, help="games per lineup")
-    tour.add_argument("--seed", type=_seed, default=0, help="base seed (default 0)")
-    tour.add_argument("--jobs", type=_jobs, help=_JOBS_HELP)
+    tour.add_argument("--seed", type=value.seed, default=0, help="base seed (default 0)")
+    tour.add_argument("--jobs", type=value.jobs, help=_JOBS_HELP)
     tour.add_argument(
         "--ratings", action="store_true", help="also print the ratings the results imply"
     )
     tour.add_argument("--json", action="store_true", help="print one JSON object")
 
+
+# ---------------------------------------------------------------------- running a server
+
+
+def _add_serve(sub: _Subcommands, *, limits: bool) -> None:
+    """``mantis serve``: a table server; ``limits`` adds the options of what one party may
+    cost it (only when serving: their defaults live with the server)."""
     serve = _command(
         sub,
         "serve",
@@ -315,7 +235,7 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
     )
     serve.add_argument(
-        "--port", type=_port, default=8765, help="port (default 8765; 0: any free one)"
+        "--port", type=value.port, default=8765, help="port (default 8765; 0: any free one)"
     )
     serve.add_argument(
         "--data", metavar="DIR", help="where tables are kept (default: the app's data)"
@@ -337,19 +257,22 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     )
     serve.add_argument(
         "--metrics",
-        type=_listen,
+        type=value.listen_address,
         metavar="HOST:PORT",
         help="serve GET /metrics (Prometheus) on this address only, e.g. 127.0.0.1:9100 "
         "(default: no metrics)",
     )
     serve.add_argument(
         "--away-after",
-        type=_seconds,
+        type=value.seconds,
         default=60.0,
         help="seconds a table waits for a disconnected person before their away bot plays",
     )
     serve.add_argument(
-        "--bot-pace", type=_pace, default=1.0, help="least seconds a bot's move takes (default 1)"
+        "--bot-pace",
+        type=value.pace,
+        default=1.0,
+        help="least seconds a bot's move takes (default 1)",
     )
     serve.add_argument(
         "--quick-bot",
@@ -359,15 +282,75 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     )
     serve.add_argument(
         "--quick-wait",
-        type=_seconds,
+        type=value.seconds,
         default=60.0,
         help="seconds a quick-play table waits with someone seated before bots fill it "
         "(default 60)",
     )
-    if serving:
+    if limits:
         _add_limits(serve)
-    serve.add_argument("--seed", type=_seed, help=argparse.SUPPRESS)  # the server's own tests only
+    serve.add_argument(
+        "--seed", type=value.seed, help=argparse.SUPPRESS
+    )  # the server's own tests only
 
+
+def _add_limits(serve: argparse.ArgumentParser) -> None:
+    """``mantis serve``'s limits: what one party may cost the server (docs/protocol.md)."""
+    from ..net.server.limits.server_limits import ServerLimits
+
+    default = ServerLimits()
+    group = serve.add_argument_group("limits (what one party may cost the server)")
+    per_second = value.number(float, "a number", lambda v: v > 0, "must be more than 0")
+    options: list[tuple[str, Callable[[str], Any], str, str]] = [
+        ("max_tables", value.positive_int, "N", "tables waiting or playing on this server"),
+        (
+            "tables_per_address",
+            value.positive_int,
+            "N",
+            "tables waiting or playing one address may have created",
+        ),
+        (
+            "idle_waiting",
+            value.seconds,
+            "SECONDS",
+            "close a waiting table nobody is connected to after this long",
+        ),
+        (
+            "max_connections",
+            value.positive_int,
+            "N",
+            "connections at once, fewer if the open-file limit allows fewer",
+        ),
+        ("connections_per_address", value.positive_int, "N", "connections one address may hold"),
+        ("spectators_per_table", value.positive_int, "N", "spectators one table takes"),
+        (
+            "bot_moves",
+            per_second,
+            "PER_SECOND",
+            "bot moves a second before they are shared out by address",
+        ),
+    ]
+    for field, kind, metavar, text in options:
+        preset = getattr(default, field)
+        group.add_argument(
+            "--" + field.replace("_", "-"),
+            type=kind,
+            default=preset,
+            metavar=metavar,
+            help=f"{text} (default {preset:,g})",
+        )
+    group.add_argument(
+        "--trusted-proxy",
+        type=value.network,
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy whose X-Forwarded-For names the client (an address or a "
+        "network; repeat for more)",
+    )
+
+
+def _add_migrate(sub: _Subcommands) -> None:
     migrate = _command(
         sub,
         "migrate",
@@ -380,11 +363,16 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     migrate.add_argument(
         "--database",
         metavar="URL",
-        type=_postgres_url,
+        type=value.postgres_url,
         required=True,
         help="an empty PostgreSQL database: postgresql://user@host/db",
     )
 
+
+# ---------------------------------------------------------------------- playing online
+
+
+def _add_host(sub: _Subcommands) -> None:
     bots = ", ".join(_BOT_LEVELS)
     host = _command(
         sub,
@@ -392,11 +380,11 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         "open a table on a server and sit at it",
         "Its waiting room shows the table's code for others to join with.",
     )
-    host.add_argument("url", metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
+    host.add_argument("url", metavar="URL", help=_SERVER_URL)
     host.add_argument(
         "--seats", required=True, help=f"comma list: human (you), open (for a person), or {bots}"
     )
-    host.add_argument("--name", help="your name at the table (default: your login name)")
+    host.add_argument("--name", help=_YOUR_NAME)
     host.add_argument("--private", action="store_true", help="joinable by code only, not listed")
     host.add_argument(
         "--away-bot",
@@ -406,7 +394,7 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     )
     host.add_argument(
         "--clock",
-        type=_clock,
+        type=value.turn_clock,
         metavar="SECONDS",
         help="a turn clock: seconds a person has for each move (default: no clock; a rated "
         "table needs one, 5 to 120)",
@@ -420,18 +408,27 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         help="its games move the ratings of the people in them on this server (with --clock)",
     )
     _lines(host)
+
+
+def _add_quick(sub: _Subcommands) -> None:
     quick = _command(
         sub,
         "quick",
         "play now: a seat at any quick-play table on a server (or a new one)",
         "A quick-play table starts once full; after a minute, bots take the open seats.",
     )
-    quick.add_argument("url", metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
+    quick.add_argument("url", metavar="URL", help=_SERVER_URL)
     quick.add_argument(
-        "--players", type=_players, default=3, help=f"seats at the table, {SEAT_RANGE} (default 3)"
+        "--players",
+        type=value.seat_count,
+        default=3,
+        help=f"seats at the table, {SEAT_RANGE} (default 3)",
     )
-    quick.add_argument("--name", help="your name at the table (default: your login name)")
+    quick.add_argument("--name", help=_YOUR_NAME)
     _lines(quick)
+
+
+def _add_join(sub: _Subcommands) -> None:
     join = _command(
         sub,
         "join",
@@ -439,19 +436,22 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         "Joining a table you sat at before gives you your own seat back; without a code, "
         "your newest game in progress on that server.",
     )
-    join.add_argument("url", metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
+    join.add_argument("url", metavar="URL", help=_SERVER_URL)
     join.add_argument(
         "code",
         metavar="CODE",
         nargs="?",
         help="the table's code, e.g. KXQD (none: take back your newest game in progress there)",
     )
-    join.add_argument("--name", help="your name at the table (default: your login name)")
+    join.add_argument("--name", help=_YOUR_NAME)
     _lines(join)
+
+
+def _add_watch(sub: _Subcommands) -> None:
     watch = _command(
         sub, "watch", "watch a server's table", "Spectators see every move, never a card early."
     )
-    watch.add_argument("url", metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
+    watch.add_argument("url", metavar="URL", help=_SERVER_URL)
     watch.add_argument("code", metavar="CODE", help="the table's code, e.g. KXQD")
     watch.add_argument(
         "--name",
@@ -459,6 +459,8 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     )
     _lines(watch, "watch")
 
+
+def _add_web(sub: _Subcommands) -> None:
     web = _command(
         sub,
         "web",
@@ -468,22 +470,27 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
     )
     web.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     web.add_argument(
-        "--port", type=_port, default=8000, help="port (default 8000; 0: any free one)"
+        "--port", type=value.port, default=8000, help="port (default 8000; 0: any free one)"
     )
     web.add_argument(
         "--allow-host",
         action="append",
         metavar="NAME",
-        type=_host_name,
+        type=value.host_name,
         help="a name of this computer's that browsers may use besides its own (repeatable)",
     )
     web.add_argument(
         "--max-tabs",
-        type=_positive_int,
+        type=value.positive_int,
         default=MAX_TABS,
         help=f"most tabs (one app process each) served at once (default {MAX_TABS})",
     )
 
+
+# ---------------------------------------------------------------------- player keys
+
+
+def _add_key(sub: _Subcommands) -> None:
     key = _command(
         sub,
         "key",
@@ -493,11 +500,22 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         "them safe or to play from another computer, and import them there.",
     )
     key_sub = key.add_subparsers(dest="key_command", required=True, parser_class=_Parser)
+    _add_key_export(key_sub)
+    _add_key_import(key_sub)
+    _add_key_list(key_sub)
+    _add_key_reintroduce(key_sub)
+    _add_key_rotate(key_sub)
+
+
+def _add_key_export(key_sub: _Subcommands) -> None:
     export = _command(key_sub, "export", "write your keys (or one server's) to a file")
     export.add_argument(
         "server", metavar="SERVER", nargs="?", help="only this server's key (default: all)"
     )
     export.add_argument("file", metavar="FILE", help="the file to write")
+
+
+def _add_key_import(key_sub: _Subcommands) -> None:
     imported = _command(key_sub, "import", "take the keys in a file in")
     imported.add_argument("file", metavar="FILE")
     imported.add_argument(
@@ -505,7 +523,13 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         action="store_true",
         help="a server you hold another key for takes the file's (yours is lost)",
     )
+
+
+def _add_key_list(key_sub: _Subcommands) -> None:
     _command(key_sub, "list", "the servers you hold a key for")
+
+
+def _add_key_reintroduce(key_sub: _Subcommands) -> None:
     reintroduce = _command(
         key_sub,
         "reintroduce",
@@ -517,9 +541,10 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         "lets the verifier go once more, at your next sitting there; over wss:// nobody "
         "between can read it.",
     )
-    reintroduce.add_argument(
-        "server", metavar="SERVER", help="the server, e.g. ws://127.0.0.1:8765"
-    )
+    reintroduce.add_argument("server", metavar="SERVER", help=_SERVER_URL)
+
+
+def _add_key_rotate(key_sub: _Subcommands) -> None:
     rotate = _command(
         key_sub,
         "rotate",
@@ -527,8 +552,13 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         "The server moves every name the old key held to the new one; the old key then "
         "holds nothing there.",
     )
-    rotate.add_argument("server", metavar="SERVER", help="the server, e.g. ws://127.0.0.1:8765")
+    rotate.add_argument("server", metavar="SERVER", help=_SERVER_URL)
 
+
+# ---------------------------------------------------------------------- your past games
+
+
+def _add_games(sub: _Subcommands) -> None:
     games = _command(
         sub,
         "games",
@@ -536,26 +566,31 @@ def build_parser(serving: bool = False, *, play_only: bool = False) -> argparse.
         "Each is named by its number in Past games.",
     )
     games_sub = games.add_subparsers(dest="games_command", required=True, parser_class=_Parser)
-    games_export = _command(
+    _add_games_export(games_sub)
+
+
+def _add_games_export(games_sub: _Subcommands) -> None:
+    export = _command(
         games_sub,
         "export",
         "write past games as game records (JSON lines, docs/game-record.md)",
         "Every past game, oldest first, unless numbers or --last name some.",
     )
-    games_export.add_argument(
+    export.add_argument(
         "numbers",
         metavar="N",
         nargs="*",
-        type=_positive_int,
+        type=value.positive_int,
         help="a past game's number, as Past games shows it (default: every game)",
     )
-    games_export.add_argument("--last", type=_positive_int, metavar="K", help="the latest K games")
-    games_export.add_argument(
+    export.add_argument("--last", type=value.positive_int, metavar="K", help="the latest K games")
+    export.add_argument(
         "--output", "-o", metavar="FILE", help="write this file (default: print the records)"
     )
 
+
+def _add_stats(sub: _Subcommands) -> None:
     stats = _command(sub, "stats", "each human player's results in finished games")
     stats.add_argument("--player", metavar="NAME", help="only this player (any case)")
     stats.add_argument("--json", action="store_true", help="print one JSON object")
     _lines(stats, "say the figures")
-    return parser
