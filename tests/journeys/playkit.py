@@ -42,6 +42,12 @@ def game_over(lines: Lines) -> bool:
     return any("Play again (a)" in line for line in lines)
 
 
+def reviewed(lines: Lines) -> bool:
+    """the review, its analysis done and drawn whole: down to its chart's axis"""
+    shown = "".join(lines)
+    return "MANTIS · review" in shown and "Reviewing the game" not in shown and "%┤" in shown
+
+
 def move_of(lines: Lines) -> int:
     """The move number on the status line (the top row)."""
     found = _MOVE.search(lines[0])

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import pytest
 from journeykit import SIZES, Lines, Size
-from playkit import is_table, play_out, remember, your_turn
+from playkit import is_table, play_out, remember, reviewed, your_turn
 from screenkit import assert_table_whole, box_rows
 
 pytestmark = pytest.mark.journey
@@ -27,12 +27,6 @@ def gone(text: str) -> Callable[[Lines], bool]:
 
     absent.__doc__ = f"{text!r} gone from the screen"
     return absent
-
-
-def reviewed(lines: Lines) -> bool:
-    """the review, its analysis done"""
-    shown = "".join(lines)
-    return "MANTIS · review" in shown and "Reviewing the game" not in shown
 
 
 @pytest.mark.parametrize("size", SIZES, ids=str)

@@ -18,19 +18,13 @@ import re
 import pytest
 from barkit import assert_focus_shows, assert_key_bar_whole
 from journeykit import SIZES, Lines, Size
-from playkit import is_table, move_of, play_out, remember, your_turn
+from playkit import is_table, move_of, play_out, remember, reviewed, your_turn
 from screenkit import assert_table_whole, box_rows
 
 pytestmark = pytest.mark.journey
 
 _LOGGED = re.compile(r"\s*(\d+) ")
 _LOSS = re.compile(r"^\s*(\d+)\s+1 You\b.*?−(\d+\.\d)")
-
-
-def reviewed(lines: Lines) -> bool:
-    """the review, its analysis done"""
-    shown = "".join(lines)
-    return "MANTIS · review" in shown and "Reviewing the game" not in shown
 
 
 def asking(lines: Lines) -> bool:
