@@ -146,6 +146,10 @@ class OnlineTable:
         """Seconds until the open offer of another game lapses (0 if none)."""
         return self.connection.offer_left()
 
+    def bots_left(self) -> float | None:
+        """Seconds until bots take a quick-play table's open seats (None: no countdown)."""
+        return self.connection.bots_left()
+
     def listen(self, listener: Listener) -> None:
         """Tell ``listener`` every change from now on, until it says it no longer listens
         (or this person leaves the game)."""

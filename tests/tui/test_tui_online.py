@@ -499,3 +499,26 @@ async def test_the_command_palette_asks_the_server_and_the_answer_is_a_notificat
         await wait_for(pilot, lambda: any(isinstance(m, kinds[asked]) for m in still.sent))
         still.tell(answers[answer])
         await wait_for(pilot, lambda: any(n.message == said for n in app._notifications))
+
+
+async def test_the_waiting_rooms_countdown_to_bots_is_on_the_connections_clock(
+    tmp_path: Path,
+) -> None:
+    # The connection's clock stands still but when moved: a countdown read off the system
+    # clock would go 600, 599, … and never show 3 s first.
+    clock = ManualClock(frozen=True)
+    async with running_server(tmp_path / "server", quick_fill=600.0) as (_, url):
+        ann = TableConnection(url, protocol.Quick(protocol.PROTOCOL_VERSION, "Ann", 3), clock=clock)
+        await ann.open()
+        app = MantisApp(first_screens.Online(ann))  # (not still: the note is redrawn)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
+            note = app.screen.query_one("#room-note")
+            await wait_for(pilot, lambda: "In 600 s, bots (greedy)" in str(note.render()))
+            clock.advance(597)
+            await wait_for(pilot, lambda: "In 600 s" not in str(note.render()))
+            assert "In 3 s, bots (greedy) take the open seats." in str(note.render())
+            clock.advance(30)  # (the server's wait is its own: the screen says 0, not less)
+            await wait_for(pilot, lambda: "In 3 s" not in str(note.render()))
+            assert "In 0 s, bots" in str(note.render())
+        await ann.close()

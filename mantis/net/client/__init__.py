@@ -185,6 +185,8 @@ class TableConnection:
         self.people: protocol.People | None = None
         """Who sits at the table and who watches it, as the server last answered ``who``."""
         self._offer_heard = 0.0
+        self._room_heard = 0.0
+        """When ``room`` arrived (on ``clock``): its countdown to bots counts from then."""
         self.connected = False
         self._connection: ClientConnection | None = None
         self._unsent: protocol.Act | None = None
@@ -377,6 +379,14 @@ class TableConnection:
         moment = self.clock.now() if now is None else now
         return max(0.0, self.offer.lapses_in - (moment - self._offer_heard))
 
+    def bots_left(self, now: float | None = None) -> float | None:
+        """Seconds until bots take a quick-play table's open seats, counted down from when
+        the server's word arrived (None: no such countdown runs)."""
+        if self.room is None or self.room.bots_in is None:
+            return None
+        moment = self.clock.now() if now is None else now
+        return max(0.0, self.room.bots_in - (moment - self._room_heard))
+
     def clock_left(self, now: float | None = None) -> tuple[protocol.Clock, float] | None:
         """The turn clock running for the position this client holds, and its seconds left.
 
@@ -481,7 +491,7 @@ class TableConnection:
                 assert_never(message)
 
     def _heard_room(self, message: protocol.RoomState) -> Event:
-        self.room = message
+        self.room, self._room_heard = message, self.clock.now()
         if message.you is not None:
             self.seat = message.you
         if message.state != "over":
