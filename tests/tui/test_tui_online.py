@@ -391,10 +391,16 @@ async def test_the_lobby_pages_through_the_tables_and_waits_when_told_to(
 
     monkeypatch.setattr(plain_pages, "PAGE_SIZE", 2)
     limits = replace(ROOMY, guesses=1)
-    async with running_server(tmp_path / "server", limits=limits) as (_, url):
+    # The app's clock stands still but when moved: a wait read off the system clock would
+    # count 1 s down each second, and never open before its time.
+    server_clock, clock = ManualClock(), ManualClock(frozen=True)
+    async with running_server(tmp_path / "server", limits=limits, clock=server_clock) as (
+        _,
+        url,
+    ):
         hosts = [await create(url, ("human", "open"), f"H{i}") for i in range(5)]
         codes = [next(m for m in h.heard if isinstance(m, protocol.Welcome)).code for h in hosts]
-        app = MantisApp(still=True)
+        app = MantisApp(still=True, clock=clock)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("o")
             await wait_for(pilot, lambda: shown(app, LobbyScreen))
@@ -429,7 +435,20 @@ async def test_the_lobby_pages_through_the_tables_and_waits_when_told_to(
             await wait_for(pilot, lambda: locked in str(error.render()))
             assert isinstance(app.screen, LobbyScreen) and error.display
             seconds = int(said.split(" s more")[0].rsplit(" ", 1)[1])
-            assert 0 < seconds <= 60
+            assert 2 < seconds <= 60
+            # The wait counts down on the app's clock (the line redrawn each second)...
+            clock.advance(seconds - 2)
+            await wait_for(pilot, lambda: f"{seconds} s more" not in str(error.render()))
+            assert "for 2 s more" in str(error.render())
+            # ...and once it is over, the lobby asks again: the server (its wait over too)
+            # seats Bea at the table.
+            clock.advance(2)
+            await wait_for(pilot, lambda: "takes codes again" in str(error.render()))
+            server_clock.advance(seconds)
+            lobby.action_join()
+            await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
+            assert app.screen.online.code == codes[0]
+            await app.screen.online.shut()
         for host in hosts:
             await host.close()
 

@@ -546,15 +546,19 @@ async def take_seat(
     opening: protocol.Hello,
     tokens: SeatTokens | None = None,
     keys: PlayerKeys | None = None,
+    *,
+    clock: Clock = SYSTEM_CLOCK,
 ) -> TableConnection:
     """Reach the server and take the place asked for; ``OnlineError`` if it says no.
+
+    ``clock``: what the connection's waits and times run on (``TableConnection``).
 
     A kept seat token the server does not know (another server at that
     address, or a new table under an old code) is forgotten, and the join
     tried again as a newcomer.
     """
     tokens = tokens if tokens is not None else SeatTokens()
-    seat = TableConnection(url, opening, tokens=tokens, keys=keys)
+    seat = TableConnection(url, opening, tokens=tokens, keys=keys, clock=clock)
     try:
         await seat.open()
     except OnlineError as exc:
@@ -566,6 +570,7 @@ async def take_seat(
             protocol.Join(opening.protocol, opening.code, opening.name, key=opening.key),
             tokens=tokens,
             keys=keys,
+            clock=clock,
         )
         await seat.open()
     return seat
