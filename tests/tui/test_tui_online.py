@@ -541,3 +541,26 @@ async def test_the_waiting_rooms_countdown_to_bots_is_on_the_connections_clock(
             await wait_for(pilot, lambda: "In 3 s" not in str(note.render()))
             assert "In 0 s, bots" in str(note.render())
         await ann.close()
+
+
+async def test_the_boards_turn_clock_counts_on_the_connections_clock(tmp_path: Path) -> None:
+    from mantis.tui.widgets.turn_banner import TurnBanner
+
+    # As in the waiting room: the board's seconds follow the connection's clock alone (the
+    # screen only redraws them), so a frozen clock moved on shows its seconds at once.
+    clock = ManualClock(frozen=True)
+    async with running_server(tmp_path / "server") as (_, url):
+        create = protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "casual"), clock=600)
+        ann = TableConnection(url, create, clock=clock)
+        await ann.open()
+        app = MantisApp(first_screens.Online(ann))  # (not still: the banner is redrawn)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: shown(app, OnlinePlayScreen))
+            banner = app.screen.query_one(TurnBanner)
+            await wait_for(pilot, lambda: "600 s left" in str(banner.render()))
+            clock.advance(595)
+            await wait_for(pilot, lambda: "600 s left" not in str(banner.render()))
+            assert "‼ 5 s LEFT ‼" in str(banner.render())
+        await ann.close()
