@@ -524,9 +524,14 @@ async def test_the_waiting_rooms_countdown_to_bots_is_on_the_connections_clock(
     tmp_path: Path,
 ) -> None:
     # The connection's clock stands still but when moved: a countdown read off the system
-    # clock would go 600, 599, … and never show 3 s first.
+    # clock would go 600, 599, … and never show 3 s first.  (The server's stands still too,
+    # so that it says 600 s however slowly it answers.)
     clock = ManualClock(frozen=True)
-    async with running_server(tmp_path / "server", quick_fill=600.0) as (_, url):
+    server_clock = ManualClock(frozen=True)
+    async with running_server(tmp_path / "server", quick_fill=600.0, clock=server_clock) as (
+        _,
+        url,
+    ):
         ann = TableConnection(url, protocol.Quick(protocol.PROTOCOL_VERSION, "Ann", 3), clock=clock)
         await ann.open()
         app = MantisApp(first_screens.Online(ann))  # (not still: the note is redrawn)
@@ -547,9 +552,10 @@ async def test_the_boards_turn_clock_counts_on_the_connections_clock(tmp_path: P
     from mantis.tui.widgets.turn_banner import TurnBanner
 
     # As in the waiting room: the board's seconds follow the connection's clock alone (the
-    # screen only redraws them), so a frozen clock moved on shows its seconds at once.
+    # screen only redraws them), so a frozen clock moved on shows its seconds at once.  (The
+    # server's stands still too, so that it says 600 s however slowly it answers.)
     clock = ManualClock(frozen=True)
-    async with running_server(tmp_path / "server") as (_, url):
+    async with running_server(tmp_path / "server", clock=ManualClock(frozen=True)) as (_, url):
         create = protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "casual"), clock=600)
         ann = TableConnection(url, create, clock=clock)
         await ann.open()
