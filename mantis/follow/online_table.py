@@ -35,12 +35,14 @@ from ..net.client import (
     TableConnection,
 )
 from ..net.protocol.codes import shown_code
+from ..players.clock import within
 from ..table import Message, Recorded
 from . import changes
 from .changes import Change
 
 #: Seconds what was said may take to go out before the connection is closed anyway
-#: (a server that stopped reading must not keep a closed table open).
+#: (a server that stopped reading must not keep a closed table open), on the connection's
+#: clock.
 SEND_BEFORE_CLOSING = 5.0
 
 
@@ -146,6 +148,10 @@ class OnlineTable:
         """Seconds until the open offer of another game lapses (0 if none)."""
         return self.connection.offer_left()
 
+    def bots_left(self) -> float | None:
+        """Seconds until bots take a quick-play table's open seats (None: no countdown)."""
+        return self.connection.bots_left()
+
     def listen(self, listener: Listener) -> None:
         """Tell ``listener`` every change from now on, until it says it no longer listens
         (or this person leaves the game)."""
@@ -204,7 +210,7 @@ class OnlineTable:
 
     async def _close(self) -> None:
         with contextlib.suppress(TimeoutError):  # what was said goes first
-            await asyncio.wait_for(self._outbox.join(), SEND_BEFORE_CLOSING)
+            await within(self.connection.clock, SEND_BEFORE_CLOSING, self._outbox.join())
         await self.connection.close()
         # The reader ends as the connection closes (or would try to reconnect, were it
         # waiting to): nobody reads this connection again, and nothing more is written.

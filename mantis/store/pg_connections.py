@@ -12,6 +12,9 @@ When the database cannot be reached, every call raises ``StoreUnavailable``
 at once, and the connections are made again by themselves (a new attempt at
 most every ``RETRY`` seconds) — so a server can tell its clients it is busy
 and carry on once the database is back, with nothing published unstored.
+Those waits (between attempts, for a connection to come back, for one to
+close) are on the ``Clock`` it is handed; a connection attempt's own bound
+is the driver's (``timeout``).
 
 Driver: ``asyncpg`` (``pip install '.[cluster]'``), chosen over psycopg 3 by
 measuring a move's commit in this pattern (``benchmarks/store.py``).
@@ -26,6 +29,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from ..players.clock import SYSTEM_CLOCK, Clock, within
 from .tables_interface import StoreConflict, StoreError, StoreUnavailable
 
 log = logging.getLogger("mantis.store")
@@ -61,8 +65,12 @@ class PgConnections:
     """The connections a PostgreSQL store writes and reads on; ``_write`` and ``_read`` run
     a query (a function of a connection) in the next batch, or beside the batches."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, clock: Clock = SYSTEM_CLOCK) -> None:
+        """The connections to the database at ``url`` (made by ``_connect``); ``clock``: what
+        the waits between attempts to reconnect and the bounds on waiting for a connection
+        run on."""
         self.url = url
+        self.clock = clock
         self._writer: Any = None
         self._mover: Any = None
         """The connection that inserts moves and notices, so that a move never waits
@@ -196,7 +204,7 @@ class PgConnections:
             try:
                 await self._connect()
             except StoreUnavailable:
-                await asyncio.sleep(RETRY)
+                await self.clock.sleep(RETRY)
                 continue
             log.warning("the database is back")
             return
@@ -207,7 +215,7 @@ class PgConnections:
         if self._up.is_set():
             return
         try:
-            await asyncio.wait_for(self._up.wait(), RECONNECT_WAIT)
+            await within(self.clock, RECONNECT_WAIT, self._up.wait())
         except TimeoutError:
             raise StoreUnavailable("the database is unreachable") from None
 
@@ -250,7 +258,7 @@ class PgConnections:
         for connection in (self._writer, self._mover, self._reader):
             if connection is not None:
                 with contextlib.suppress(Exception):
-                    await asyncio.wait_for(connection.close(), CONNECT_TIMEOUT)
+                    await within(self.clock, CONNECT_TIMEOUT, connection.close())
 
 
 def _same_rows(jobs: list[Write]) -> list[tuple[Any, ...]] | None:

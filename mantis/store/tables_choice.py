@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+from ..players.clock import SYSTEM_CLOCK, Clock
 from .tables_interface import StoreError, TableStore
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -23,8 +24,9 @@ def check_postgres_driver() -> None:
         )
 
 
-async def open_table_store(database: str | Path) -> TableStore:
-    """The store at ``database``: ``postgresql://…`` or the path of a SQLite file.
+async def open_table_store(database: str | Path, clock: Clock = SYSTEM_CLOCK) -> TableStore:
+    """The store at ``database``: ``postgresql://…`` or the path of a SQLite file
+    (``clock``: what a PostgreSQL store's waits to reconnect run on).
 
     ``StoreError`` (one line) if it cannot be opened.
     """
@@ -33,7 +35,7 @@ async def open_table_store(database: str | Path) -> TableStore:
         check_postgres_driver()
         from .tables_pg import PgTableStore
 
-        return await PgTableStore.open(text)
+        return await PgTableStore.open(text, clock)
     from .tables_sqlite import SqliteTableStore
 
     try:

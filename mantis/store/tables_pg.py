@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..engine import SCORE, Action, Steal, steal
+from ..players.clock import SYSTEM_CLOCK, Clock
 from . import players_pg
 from .pg_connections import PgConnections, Rows, one_line, shown
 from .player_ratings import (
@@ -59,9 +60,10 @@ class PgTableStore(PgConnections):
     """The ``TableStore`` on a PostgreSQL database, opened with ``await PgTableStore.open(url)``."""
 
     @classmethod
-    async def open(cls, url: str) -> PgTableStore:
-        """Connect, and create (or check) the schema; ``StoreError`` in one line if it cannot."""
-        store = cls(url)
+    async def open(cls, url: str, clock: Clock = SYSTEM_CLOCK) -> PgTableStore:
+        """Connect, and create (or check) the schema; ``StoreError`` in one line if it cannot.
+        ``clock``: what its waits to reconnect run on."""
+        store = cls(url, clock)
         try:
             await store._connect()
         except StoreError:

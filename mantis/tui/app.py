@@ -92,7 +92,8 @@ class MantisApp(StylesWhenAttached):
         ``speed`` and ``bot_timeout`` override the saved settings for this
         session.  ``still`` removes every delay, animation and cursor blink
         (for tests and screenshots).  ``clock`` times the bots' budget and
-        the boards' pace (a test's own clock, driven by hand).
+        the boards' pace, and online the lobby's waits and the seconds its
+        connections count down (a test's own clock, driven by hand).
         """
         # The first screen's own styles load with the app's too (see CSS_PATH).
         super().__init__(css_path=[*self.CSS_PATH, *getattr(first, "styles", ())])
@@ -112,7 +113,7 @@ class MantisApp(StylesWhenAttached):
         self.first = first
         self.clock = clock
         self.local = LocalGames(self, self.prefs, clock)
-        self.online_play = OnlinePlay(self, self.prefs)
+        self.online_play = OnlinePlay(self, self.prefs, clock)
         self.reviews = Reviews(self, self.prefs, clock)
 
     @property

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from ..follow.online_table import OnlineTable, Running
     from ..net import protocol
     from ..net.client import TableConnection
+    from ..players.clock import Clock
     from .preferences import Preferences
     from .screens.game_over_choice import GameOverChoice
     from .screens.lobby import LobbyScreen
@@ -44,9 +45,12 @@ if TYPE_CHECKING:
 class OnlinePlay:
     """The app's online play: at most one table followed at a time."""
 
-    def __init__(self, shell: Shell, prefs: Preferences) -> None:
+    def __init__(self, shell: Shell, prefs: Preferences, clock: Clock) -> None:
+        """Online play in ``shell``; ``clock``: what the lobby's waits and the connections it
+        makes run on (the seconds the screens count down)."""
         self.shell = shell
         self.prefs = prefs
+        self.clock = clock
         self.table: OnlineTable | None = None
         """The table being followed, if any."""
         self.room: WaitingRoomScreen | None = None
@@ -67,7 +71,7 @@ class OnlinePlay:
         from ..store.seat_tokens import SeatTokens
         from .screens.lobby import LobbyScreen
 
-        return LobbyScreen(self.prefs, SeatTokens())
+        return LobbyScreen(self.prefs, SeatTokens(), clock=self.clock)
 
     def follow(self, connection: TableConnection, *, lobby: Screen[Any] | None = None) -> None:
         """Show the table ``connection`` is at (waiting room, then board) and follow the server.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import itertools
 import re
 
 from mantis.engine import (
@@ -24,7 +25,7 @@ from mantis.engine import (
 from mantis.engine.record import record_of
 from mantis.follow.preferences import Preferences
 from mantis.lines import wording
-from mantis.lines.commands import ALIASES, read_command
+from mantis.lines.commands import ALIASES, WORDS, read_command
 from mantis.lines.console import Console
 from mantis.lines.help import help_lines
 from mantis.lines.live_table import LiveTable
@@ -255,6 +256,34 @@ def test_help_is_true_about_which_commands_have_a_letter() -> None:
         for word in ("scores", "log", "speed", "clock", "ping", "last"):
             assert not re.search(rf"\b{word} or [a-z]\b", text)
     assert not any("first letter" in line for lines in states for line in lines)
+
+
+#: Where help names a command: a line's start, or after "; " or ". ", then an argument or a
+#: letter, then ":" or ", " ("log 20:", "talk TEXT or t TEXT:", "brief on, brief off:").
+NAMED = re.compile(r"(?:^|; |\. )([a-z]+)(?: [A-Za-z0-9]+)?(?: or [a-z](?: [A-Z]+)?)?(?::|, )")
+
+
+def test_help_names_every_command_the_line_mode_reads_and_nothing_else() -> None:
+    # The line mode's commands are words a person types: ``read_command`` reads a line into
+    # one of ``WORDS`` (its letters through ``ALIASES``), and each place answers the ones
+    # that mean something there, one line saying what does for the rest.  So the table to
+    # keep true is the help's: what it names is read as a command, and every command is
+    # named in the help of some place.
+    named: set[str] = set()
+    for playing, online, seated, waiting, host in itertools.product((True, False), repeat=5):
+        lines = help_lines(
+            playing=playing, online=online, seated=seated, waiting=waiting, host=host
+        )
+        for line in lines[1:]:
+            for word in NAMED.findall(line):
+                assert read_command(word).word in WORDS, f"help names {word!r}: {line}"
+                named.add(read_command(word).word)
+    # Three are said otherwise: a steal by the seat's number (the help's "A seat's
+    # number, such as 2: steal"), yes in the question it answers ("Leave this game for
+    # good? … yes leaves, no stays."), and new as its letter (n: a new table).
+    assert set(WORDS) - named == {"steal", "yes", "new"}
+    assert read_command("2").word == "steal" and read_command("n").word == "next"
+    assert any(line.startswith("A seat's number") for line in help_lines(playing=True))
 
 
 def test_words_heard_have_no_quotes_no_1_cards_and_chances_as_the_question_says_them() -> None:

@@ -105,7 +105,7 @@ async def running_server(
     clock = options.setdefault("clock", ManualClock())
     options.setdefault("limits", ROOMY)
     options.setdefault("seeds", deals())
-    store = await open_table_store(database or data / DB_NAME)
+    store = await open_table_store(database or data / DB_NAME, clock)
     directory: Directory = LocalDirectory(clock)
     if redis is not None:
         options["cluster"] = Cluster(redis, options.pop("node"), clock)

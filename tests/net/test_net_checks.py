@@ -43,9 +43,11 @@ def run(tool: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def without_arm(text: str, kind: str, module: str = "protocol") -> tuple[str, str]:
-    """The ``case MODULE.KIND(...):`` arm of a match in ``text`` (to replace by nothing)."""
-    arm = re.search(rf"\n( +)case {module}\.{kind}\([^)]*\):\n(?:\1 .*\n)+", text)
+def without_arm(text: str, kind: str, module: str | None = "protocol") -> tuple[str, str]:
+    """The ``case MODULE.KIND(...):`` arm of a match in ``text`` (``module`` None: ``case
+    KIND(...):``, a name imported on its own), to replace by nothing."""
+    name = kind if module is None else f"{module}\\.{kind}"
+    arm = re.search(rf"\n( +)case {name}\([^)]*\):\n(?:\1 .*\n)+", text)
     assert arm is not None, kind
     return arm.group(0), "\n"
 
@@ -85,6 +87,7 @@ def test_a_dispatch_without_a_kind_fails_mypy(tmp_path: Path) -> None:
     followed = (ROOT / "mantis/follow/online_table.py").read_text()
     app = (ROOT / "mantis/tui/online.py").read_text()
     lines = (ROOT / "mantis/lines/online.py").read_text()
+    node = (ROOT / "mantis/net/server/cluster_node.py").read_text()
     copy = planted_copy(
         tmp_path,
         {
@@ -94,6 +97,8 @@ def test_a_dispatch_without_a_kind_fails_mypy(tmp_path: Path) -> None:
             # The two front ends, each over the followed table's changes.
             "tui/online.py": without_arm(app, "People", module="changes"),
             "lines/online.py": without_arm(lines, "People", module="changes"),
+            # A message from another node of a cluster.
+            "net/server/cluster_node.py": without_arm(node, "Adopt", module=None),
         },
     )
     files = (
@@ -102,9 +107,11 @@ def test_a_dispatch_without_a_kind_fails_mypy(tmp_path: Path) -> None:
         "mantis/follow/online_table.py",
         "mantis/tui/online.py",
         "mantis/lines/online.py",
+        "mantis/net/server/cluster_node.py",
     )
     result = run("mypy", "--cache-dir", str(copy / ".mypy_cache"), *files, cwd=copy)
     assert result.returncode != 0
-    for file, kind in zip(files, ("People", "Who", "People", "People", "People"), strict=True):
+    kinds = ("People", "Who", "People", "People", "People", "Adopt")
+    for file, kind in zip(files, kinds, strict=True):
         said = rf'{re.escape(file)}:\d+: error: Argument 1 to "assert_never" has incompatible'
         assert re.search(rf'{said} type "{kind}"', result.stdout), result.stdout

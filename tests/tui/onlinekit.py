@@ -103,6 +103,9 @@ class StillSeat:
     def offer_left(self) -> float:
         return 0.0 if self.offer is None else self.offer.lapses_in
 
+    def bots_left(self) -> float | None:
+        return self.room.bots_in
+
     async def send(self, message: object) -> None:
         self.sent.append(message)
 

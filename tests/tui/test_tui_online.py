@@ -391,10 +391,16 @@ async def test_the_lobby_pages_through_the_tables_and_waits_when_told_to(
 
     monkeypatch.setattr(plain_pages, "PAGE_SIZE", 2)
     limits = replace(ROOMY, guesses=1)
-    async with running_server(tmp_path / "server", limits=limits) as (_, url):
+    # The app's clock stands still but when moved: a wait read off the system clock would
+    # count 1 s down each second, and never open before its time.
+    server_clock, clock = ManualClock(), ManualClock(frozen=True)
+    async with running_server(tmp_path / "server", limits=limits, clock=server_clock) as (
+        _,
+        url,
+    ):
         hosts = [await create(url, ("human", "open"), f"H{i}") for i in range(5)]
         codes = [next(m for m in h.heard if isinstance(m, protocol.Welcome)).code for h in hosts]
-        app = MantisApp(still=True)
+        app = MantisApp(still=True, clock=clock)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("o")
             await wait_for(pilot, lambda: shown(app, LobbyScreen))
@@ -429,7 +435,20 @@ async def test_the_lobby_pages_through_the_tables_and_waits_when_told_to(
             await wait_for(pilot, lambda: locked in str(error.render()))
             assert isinstance(app.screen, LobbyScreen) and error.display
             seconds = int(said.split(" s more")[0].rsplit(" ", 1)[1])
-            assert 0 < seconds <= 60
+            assert 2 < seconds <= 60
+            # The wait counts down on the app's clock (the line redrawn each second)...
+            clock.advance(seconds - 2)
+            await wait_for(pilot, lambda: f"{seconds} s more" not in str(error.render()))
+            assert "for 2 s more" in str(error.render())
+            # ...and once it is over, the lobby asks again: the server (its wait over too)
+            # seats Bea at the table.
+            clock.advance(2)
+            await wait_for(pilot, lambda: "takes codes again" in str(error.render()))
+            server_clock.advance(seconds)
+            lobby.action_join()
+            await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
+            assert app.screen.online.code == codes[0]
+            await app.screen.online.shut()
         for host in hosts:
             await host.close()
 
@@ -499,3 +518,55 @@ async def test_the_command_palette_asks_the_server_and_the_answer_is_a_notificat
         await wait_for(pilot, lambda: any(isinstance(m, kinds[asked]) for m in still.sent))
         still.tell(answers[answer])
         await wait_for(pilot, lambda: any(n.message == said for n in app._notifications))
+
+
+async def test_the_waiting_rooms_countdown_to_bots_is_on_the_connections_clock(
+    tmp_path: Path,
+) -> None:
+    # The connection's clock stands still but when moved: a countdown read off the system
+    # clock would go 600, 599, … and never show 3 s first.  (The server's stands still too,
+    # so that it says 600 s however slowly it answers.)
+    clock = ManualClock(frozen=True)
+    server_clock = ManualClock(frozen=True)
+    async with running_server(tmp_path / "server", quick_fill=600.0, clock=server_clock) as (
+        _,
+        url,
+    ):
+        ann = TableConnection(url, protocol.Quick(protocol.PROTOCOL_VERSION, "Ann", 3), clock=clock)
+        await ann.open()
+        app = MantisApp(first_screens.Online(ann))  # (not still: the note is redrawn)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
+            note = app.screen.query_one("#room-note")
+            await wait_for(pilot, lambda: "In 600 s, bots (greedy)" in str(note.render()))
+            clock.advance(597)
+            await wait_for(pilot, lambda: "In 600 s" not in str(note.render()))
+            assert "In 3 s, bots (greedy) take the open seats." in str(note.render())
+            clock.advance(30)  # (the server's wait is its own: the screen says 0, not less)
+            await wait_for(pilot, lambda: "In 3 s" not in str(note.render()))
+            assert "In 0 s, bots" in str(note.render())
+        await ann.close()
+
+
+async def test_the_boards_turn_clock_counts_on_the_connections_clock(tmp_path: Path) -> None:
+    from mantis.tui.widgets.turn_banner import TurnBanner
+
+    # As in the waiting room: the board's seconds follow the connection's clock alone (the
+    # screen only redraws them), so a frozen clock moved on shows its seconds at once.  (The
+    # server's stands still too, so that it says 600 s however slowly it answers.)
+    clock = ManualClock(frozen=True)
+    async with running_server(tmp_path / "server", clock=ManualClock(frozen=True)) as (_, url):
+        create = protocol.Create(protocol.PROTOCOL_VERSION, "Ann", ("human", "casual"), clock=600)
+        ann = TableConnection(url, create, clock=clock)
+        await ann.open()
+        app = MantisApp(first_screens.Online(ann))  # (not still: the banner is redrawn)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: shown(app, WaitingRoomScreen))
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: shown(app, OnlinePlayScreen))
+            banner = app.screen.query_one(TurnBanner)
+            await wait_for(pilot, lambda: "600 s left" in str(banner.render()))
+            clock.advance(595)
+            await wait_for(pilot, lambda: "600 s left" not in str(banner.render()))
+            assert "‼ 5 s LEFT ‼" in str(banner.render())
+        await ann.close()

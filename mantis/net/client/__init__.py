@@ -185,6 +185,8 @@ class TableConnection:
         self.people: protocol.People | None = None
         """Who sits at the table and who watches it, as the server last answered ``who``."""
         self._offer_heard = 0.0
+        self._room_heard = 0.0
+        """When ``room`` arrived (on ``clock``): its countdown to bots counts from then."""
         self.connected = False
         self._connection: ClientConnection | None = None
         self._unsent: protocol.Act | None = None
@@ -377,6 +379,14 @@ class TableConnection:
         moment = self.clock.now() if now is None else now
         return max(0.0, self.offer.lapses_in - (moment - self._offer_heard))
 
+    def bots_left(self, now: float | None = None) -> float | None:
+        """Seconds until bots take a quick-play table's open seats, counted down from when
+        the server's word arrived (None: no such countdown runs)."""
+        if self.room is None or self.room.bots_in is None:
+            return None
+        moment = self.clock.now() if now is None else now
+        return max(0.0, self.room.bots_in - (moment - self._room_heard))
+
     def clock_left(self, now: float | None = None) -> tuple[protocol.Clock, float] | None:
         """The turn clock running for the position this client holds, and its seconds left.
 
@@ -481,7 +491,7 @@ class TableConnection:
                 assert_never(message)
 
     def _heard_room(self, message: protocol.RoomState) -> Event:
-        self.room = message
+        self.room, self._room_heard = message, self.clock.now()
         if message.you is not None:
             self.seat = message.you
         if message.state != "over":
@@ -536,15 +546,19 @@ async def take_seat(
     opening: protocol.Hello,
     tokens: SeatTokens | None = None,
     keys: PlayerKeys | None = None,
+    *,
+    clock: Clock = SYSTEM_CLOCK,
 ) -> TableConnection:
     """Reach the server and take the place asked for; ``OnlineError`` if it says no.
+
+    ``clock``: what the connection's waits and times run on (``TableConnection``).
 
     A kept seat token the server does not know (another server at that
     address, or a new table under an old code) is forgotten, and the join
     tried again as a newcomer.
     """
     tokens = tokens if tokens is not None else SeatTokens()
-    seat = TableConnection(url, opening, tokens=tokens, keys=keys)
+    seat = TableConnection(url, opening, tokens=tokens, keys=keys, clock=clock)
     try:
         await seat.open()
     except OnlineError as exc:
@@ -556,6 +570,7 @@ async def take_seat(
             protocol.Join(opening.protocol, opening.code, opening.name, key=opening.key),
             tokens=tokens,
             keys=keys,
+            clock=clock,
         )
         await seat.open()
     return seat

@@ -30,7 +30,7 @@ import msgspec
 
 from ...players.clock import SYSTEM_CLOCK, Clock, within
 from . import node_messages
-from .node_messages import NodeMessage, OwnerChanged
+from .node_messages import AnyNodeMessage, OwnerChanged
 from .outages import redis_errors
 from .redis_lane import RedisLane
 
@@ -96,7 +96,7 @@ class Cluster:
         self.reachable = True
         self.back_at: float | None = None
         """When Redis was last back after being away (on ``clock``; None: never away)."""
-        self.on_message: Callable[[NodeMessage], None] = lambda message: None
+        self.on_message: Callable[[AnyNodeMessage], None] = lambda message: None
         """Called with every message sent to this node (set by the server)."""
         self.on_owner: Callable[[str, str], None] = lambda code, node: None
         """Called when a table changes hands: (code, its new owner); ("", node) when
@@ -282,7 +282,7 @@ class Cluster:
 
     # ------------------------------------------------------------------ messages
 
-    def send(self, node: str, message: NodeMessage) -> None:
+    def send(self, node: str, message: AnyNodeMessage) -> None:
         """Send ``message`` to ``node`` (in order with everything else sent to it)."""
         message = msgspec.structs.replace(message, ts=self.clock.time())
         if node == self.node:

@@ -69,8 +69,8 @@ def run_serve(args: argparse.Namespace) -> int:
     limits = limits_of(args, files.connections)
 
     async def main() -> None:
-        store = await open_table_store(database)
         clock = SystemClock()
+        store = await open_table_store(database, clock)
         cluster: Cluster | None = None
         directory: Directory
         try:

@@ -16,15 +16,16 @@ code, the table is full, it speaks another protocol — is said in one line
 on the message line, which stays in sight above the key bar however small
 the terminal, and nothing typed is lost.  When the server says when to try
 again (too many wrong codes from this address), the line counts down and
-joining waits until then.  A list that reaches the server again clears what
-it said when it could not.  "Serve here" starts a table server inside this
-app, for friends who can reach this machine.
+joining waits until then (on the ``Clock`` the lobby is handed: the line is
+redrawn each second, the seconds it says are the clock's).  A list that
+reaches the server again clears what it said when it could not.  "Serve
+here" starts a table server inside this app, for friends who can reach this
+machine.
 """
 
 from __future__ import annotations
 
 import math
-import time
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -33,6 +34,7 @@ from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from ...engine.seat_count import MAX_SEATS, SEAT_COUNTS
@@ -41,6 +43,7 @@ from ...net.client import OnlineError, TableConnection, check_url, take_seat
 from ...net.client.games_in_progress import GameInProgress, games_in_progress
 from ...net.client.server_lists import LeaderPage, ListedTable, leaderboard, list_tables
 from ...net.protocol.codes import read_code
+from ...players.clock import SYSTEM_CLOCK, Clock
 from ...players.seat_specs import HUMAN, OPEN, online_seats_problem
 from ...store.player_keys import PlayerKeys
 from ...store.seat_tokens import SeatTokens
@@ -100,15 +103,22 @@ class LobbyScreen(Screen[None]):
             self.lobby = lobby
 
     def __init__(
-        self, prefs: Preferences, tokens: SeatTokens, keys: PlayerKeys | None = None
+        self,
+        prefs: Preferences,
+        tokens: SeatTokens,
+        keys: PlayerKeys | None = None,
+        *,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         """The lobby, filled in from ``prefs`` (which keep what is typed for next time).
 
         ``tokens`` are the seats this app holds at online tables, ``keys`` its
-        player keys (whose tables the server is asked for).
+        player keys (whose tables the server is asked for); ``clock``: what the
+        wait a server asks for runs on, and the connections made here.
         """
         super().__init__()
         self.prefs = prefs
+        self.clock = clock
         self.tokens = tokens
         self.keys = keys if keys is not None else PlayerKeys()
         self.mine: list[GameInProgress] = []
@@ -119,7 +129,9 @@ class LobbyScreen(Screen[None]):
         self.pages = 1
         self.busy = False
         self.not_before = 0.0
-        """``time.monotonic()`` before which the server asked not to be asked by code again."""
+        """The time on ``clock`` before which the server asked not to be asked by code again."""
+        self._counting: Timer | None = None
+        """The next redraw of the wait's countdown, while one is set."""
         self._said_by_list = False
         """The message line says why the list could not be had (cleared once it can)."""
         self._error_shown = False
@@ -396,12 +408,11 @@ class LobbyScreen(Screen[None]):
         self.busy = True
         self.show_note("Connecting…")
         try:
-            connection = await take_seat(url, opening, self.tokens)
+            connection = await take_seat(url, opening, self.tokens, clock=self.clock)
         except OnlineError as exc:
             if exc.retry_after is not None:
-                self.not_before = time.monotonic() + exc.retry_after
+                self.not_before = self.clock.now() + exc.retry_after
                 self._locked_out()  # said in the lobby's words, counted down
-                self.set_timer(1.0, self._count_down)
             else:
                 self.show_error(_with_a_hint(exc))
             return
@@ -412,23 +423,23 @@ class LobbyScreen(Screen[None]):
 
     def _locked_out(self) -> bool:
         """Whether the server asked not to be asked by code yet: then the line says how long."""
-        wait = self.not_before - time.monotonic()
+        wait = self.not_before - self.clock.now()
         if wait <= 0:
             return False
         self.show_error(
             f"Too many wrong codes from this address: the server takes no code, not even a "
             f"listed table's, for {math.ceil(wait)} s more."
         )
+        if self._counting is None:  # (said again after it was cleared: counted down again)
+            self._counting = self.set_timer(1.0, self._count_down)
         return True
 
     def _count_down(self) -> None:
-        """Count the wait down on the message line, each second, while it is said there."""
+        """Count the wait down on the message line, each second, while it is said there
+        (Textual's timer redraws it; the seconds are the clock's)."""
+        self._counting = None
         said = str(self.query_one("#lobby-error", Static).render())
-        if not said.startswith("Too many wrong codes"):
-            return
-        if self._locked_out():
-            self.set_timer(1.0, self._count_down)
-        else:
+        if said.startswith("Too many wrong codes") and not self._locked_out():
             self.show_note("The server takes codes again: try once more.")
 
     # ------------------------------------------------------------------ your games

@@ -7,7 +7,8 @@ seat is taken.  What the server refuses is said on the screen, in one line.
 
 A quick-play table ("Play now") has no host: it says how many people it
 waits for and counts down to the bots that will take the open seats; it
-starts by itself.
+starts by itself.  The seconds it shows are the table's connection's (counted
+on the ``Clock`` it was handed); the screen only redraws them each second.
 
 The screen hears the table from the moment it is made (``follow.OnlineTable``'s
 changes, each as a ``Heard`` message with its data), and says the host's
@@ -17,7 +18,6 @@ choices through it.
 from __future__ import annotations
 
 import math
-import time
 from typing import Protocol
 
 from textual import on
@@ -55,6 +55,10 @@ class RoomLink(Protocol):
     def presence(self) -> tuple[str, ...]: ...
     @property
     def ratings(self) -> protocol.Ratings | None: ...
+
+    def bots_left(self) -> float | None:
+        """Seconds until bots take a quick-play table's open seats (None: no countdown)."""
+        ...
 
     def send(self, intent: protocol.TableRequest) -> None: ...
 
@@ -134,8 +138,6 @@ class WaitingRoomScreen(Screen[None]):
         online.listen(listener(self))
         self.still = still
         self.connection = ""
-        self._room_heard = time.monotonic()
-        """When the room's state (and its countdown to bots) arrived."""
         self._rated_for: int | None = None
         """The table size the bot levels offered are rated at."""
 
@@ -184,7 +186,7 @@ class WaitingRoomScreen(Screen[None]):
         self.update_room()
         table.focus()
         if not self.still:
-            self.set_interval(1.0, self._show_note)
+            self.set_interval(1.0, self._show_note)  # (a redraw: the seconds are the link's)
 
     # ------------------------------------------------------------------ what the server says
 
@@ -204,7 +206,6 @@ class WaitingRoomScreen(Screen[None]):
         room = self.room
         if room is None:
             return
-        self._room_heard = time.monotonic()
         code = shown_code(room.code)
         privacy = "private: only those you give the code can find it" if room.private else "public"
         if room.quick:
@@ -277,8 +278,9 @@ class WaitingRoomScreen(Screen[None]):
             people = "player" if waiting == 1 else "players"
             note = f"Waiting for {waiting} more {people}: the game starts by itself once the "
             note += "table is full."
-            if room.bots_in is not None:
-                left = max(0, math.ceil(room.bots_in - (time.monotonic() - self._room_heard)))
+            bots_left = self.online.bots_left()
+            if bots_left is not None:
+                left = math.ceil(bots_left)
                 note += f"\nIn {left} s, bots ({room.away_bot}) take the open seats."
             return note
         if self.is_host:
