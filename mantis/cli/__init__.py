@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from types import SimpleNamespace
 
-from ..printable import echo
+from ..base.printable import echo
 
 
 def _in_lines(args: object) -> bool:

@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from ..printable import echo
+from ..base.printable import echo
 from ..table.seating import SeatingError, parse_seats
 
 # Online play (websockets, the protocol) is imported when an online command runs:

@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..printable import echo
+from ..base.printable import echo
 from ..rating.scale import Rating
 from ..store.local_ratings import RatingPoint
 from ..store.stats import PlayerStats, StatsDB, StatsError, Tally, default_stats_path

@@ -16,10 +16,10 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..base.clock import SYSTEM_CLOCK, Clock
 from ..engine import GameRecord, SeatInfo
 from ..follow.moves import SeatsHere
 from ..follow.preferences import Preferences
-from ..players.clock import SYSTEM_CLOCK, Clock
 from ..store.save_slots import SaveSlot, claim_slot, saved_games, slot_of
 from ..store.saves import LoadedSave
 from ..table import LocalKeeper, Table, dealt, seats_of

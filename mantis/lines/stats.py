@@ -13,7 +13,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ..printable import echo
+from ..base.printable import echo
 from ..store.stats import PlayerStats, StatsError, Tally
 from ..table.names import YOU
 from ..table.narration import possessive

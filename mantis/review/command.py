@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from typing import TextIO
 
+from ..base.printable import echo
 from ..engine import GameRecord, RecordError
-from ..printable import echo
 from ..sim.progress import progress_bar
 from ..store.past_games import PastGameError, past_records
 from ..store.record_file import GameNotInFile, game_in_file, read_records

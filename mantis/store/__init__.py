@@ -1,14 +1,10 @@
-"""What the app keeps on disk: user directories and settings."""
+"""What the app keeps on disk: its settings (the user directories are ``mantis.base.paths``)."""
 
-from .paths import config_dir, data_dir, settings_path
 from .settings import SPEEDS, Settings, load_settings, save_settings
 
 __all__ = [
     "SPEEDS",
     "Settings",
-    "config_dir",
-    "data_dir",
     "load_settings",
     "save_settings",
-    "settings_path",
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..printable import echo
+from ..base.printable import echo
 from .player_keys import KeyFileError, PlayerKeys, server_address
 
 USAGE_ERROR = 2

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from ..base.printable import echo
 from ..engine.record import GameRecord
-from ..printable import echo
 from .record_file import records_text, write_records
 from .stats import StatsDB, StatsError, default_stats_path
 

@@ -13,8 +13,8 @@ from typing import Generic, TypeVar
 
 import msgspec
 
+from ..base.clock import SYSTEM_CLOCK, Clock
 from ..engine import CardRevealed
-from ..players.clock import SYSTEM_CLOCK, Clock
 from ..store import SPEEDS
 
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from textual.app import SystemCommand
 from textual.binding import Binding
 
-from ..players.clock import SYSTEM_CLOCK, Clock
+from ..base.clock import SYSTEM_CLOCK, Clock
 from ..store import load_settings
 from . import plain
 from .attached_styles import StylesWhenAttached

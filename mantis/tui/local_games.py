@@ -16,8 +16,8 @@ from . import plain
 # The table, the store's files and the screens are imported when first used:
 # the setup screen's first frame needs none of them (benchmarks/startup.py).
 if TYPE_CHECKING:
+    from ..base.clock import Clock
     from ..engine import GameRecord, SeatInfo
-    from ..players.clock import Clock
     from ..store.save_slots import SaveSlot
     from ..store.saves import LoadedSave
     from ..table import Table

@@ -224,10 +224,10 @@ class OnlinePlay:
         """
         if self._server_url is not None:
             return self._server_url
+        from ..base.clock import SystemClock
+        from ..base.paths import data_dir
         from ..net.server.assembly import table_server
         from ..net.server.directory import LocalDirectory
-        from ..players.clock import SystemClock
-        from ..store.paths import data_dir
         from ..store.tables_sqlite import DB_NAME, SqliteTableStore
 
         port = _port_of(self.prefs.settings.server)

@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from ..printable import echo
+from ..base.printable import echo
 from ..store.record_file import RecordFileError, game_for_command
 from ..table.outside_records import clean_record
 

@@ -24,6 +24,7 @@ import pytest
 from netkit import running_server
 from witness import Witness
 
+from mantis.base.clock import ManualClock
 from mantis.engine import SeatInfo
 from mantis.follow.preferences import Preferences
 from mantis.lines.console import Console
@@ -33,7 +34,6 @@ from mantis.lines.online import OnlineGames
 from mantis.lines.replay import Replay
 from mantis.net import protocol
 from mantis.net.client import take_seat
-from mantis.players.clock import ManualClock
 from mantis.store import Settings
 from mantis.table.seating import parse_seats
 

@@ -290,8 +290,8 @@ async def test_a_server_that_lost_its_players_is_told_the_key_again_only_when_as
 async def test_a_rotation_a_server_never_answers_gives_up_on_its_clock() -> None:
     from websockets.asyncio.server import serve
 
+    from mantis.base.clock import ManualClock
     from mantis.net.client import OPEN_TIMEOUT
-    from mantis.players.clock import ManualClock
 
     heard = asyncio.Event()
 

@@ -22,9 +22,9 @@ from netkit import (
     welcome,
 )
 
+from mantis.base.clock import ManualClock
 from mantis.net import protocol
 from mantis.net.server.limits.server_limits import ServerLimits
-from mantis.players.clock import ManualClock
 from mantis.store.player_keys import new_key
 
 DAY = 86_400.0

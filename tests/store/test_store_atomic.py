@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from storekit import finished
 
-from mantis.store.atomic import write_text_atomic
+from mantis.base.atomic import write_text_atomic
 from mantis.store.record_file import write_records
 from mantis.store.saves import save_game
 from mantis.store.seat_tokens import SeatTokens

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from storekit import SEATS3
 
+from mantis.base.paths import data_dir
 from mantis.engine import Game, record_of
-from mantis.store.paths import data_dir
 from mantis.store.save_slots import claim_slot, is_held, saved_games, slot_of, slot_path
 from mantis.store.saves import SAVE_NAME, save_game
 

@@ -8,8 +8,9 @@ from datetime import UTC, datetime
 import pytest
 from storekit import SEATS3, finished, play, policy
 
+from mantis.base.paths import data_dir
 from mantis.engine import Game, record_of
-from mantis.store import data_dir, saves
+from mantis.store import saves
 from mantis.store.record_file import read_records
 from mantis.store.saves import autosave, clear_save, default_save_path, load_save, save_game
 

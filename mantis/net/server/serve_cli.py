@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...printable import echo
-from ...store.paths import data_dir
+from ...base.paths import data_dir
+from ...base.printable import echo
 from ...store.tables_interface import StoreError
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 def run_serve(args: argparse.Namespace) -> int:
     """Serve until told to stop; 1 with one line if the server cannot start."""
-    from ...players.clock import SystemClock
+    from ...base.clock import SystemClock
     from ...store.tables_choice import check_postgres_driver, is_postgres, open_table_store
     from ..cluster.membership import Cluster, ClusterError
     from .assembly import table_server
