@@ -23,7 +23,7 @@ def _in_lines(args: object) -> bool:
     chosen = getattr(args, "lines", None)
     if chosen is not None:
         return bool(chosen)
-    from ..store.settings import lines_by_default
+    from ..home.settings import lines_by_default
 
     return lines_by_default()
 
@@ -112,11 +112,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_rotate(args)
         if command == "key":
-            from ..store.key_command import run_key
+            from ..home.key_command import run_key
 
             return run_key(args)
         if command == "games":
-            from ..store.past_games import run_games
+            from ..home.past_games import run_games
 
             return run_games(args)
         if command == "stats":

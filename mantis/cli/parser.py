@@ -13,8 +13,8 @@ from typing import Any, NoReturn
 from .. import __version__
 from ..engine.seat_count import SEAT_RANGE, valid_seat_count
 from ..engine.turn_clock_range import CLOCK_RULE, valid_clock
+from ..home.settings import SPEEDS
 from ..players.registry import BUILT_IN
-from ..store.settings import SPEEDS
 from ..web import MAX_TABS
 from . import UsageError
 

@@ -21,9 +21,9 @@ if TYPE_CHECKING:
     import argparse
 
     from ..engine.seats import SeatInfo
+    from ..home.seat_tokens import SeatTokens
     from ..net import protocol
     from ..net.client import TableConnection
-    from ..store.seat_tokens import SeatTokens
 
 USAGE_ERROR = 2
 """The exit status of a command given values it cannot use."""

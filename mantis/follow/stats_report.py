@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..base.printable import echo
+from ..home.local_ratings import RatingPoint
+from ..home.stats import PlayerStats, StatsDB, StatsError, Tally, default_stats_path
 from ..rating.scale import Rating
-from ..store.local_ratings import RatingPoint
-from ..store.stats import PlayerStats, StatsDB, StatsError, Tally, default_stats_path
 from .charts import Figure, Series, chart_text
 
 RECENT = 30

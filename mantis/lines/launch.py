@@ -93,7 +93,7 @@ def run_online(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     """``mantis replay FILE --lines``: every move of the game said once, in order; all of it
     at once when nobody can answer (input or output is not a terminal)."""
-    from ..store.record_file import RecordFileError, game_for_command
+    from ..home.record_file import RecordFileError, game_for_command
     from ..table.outside_records import clean_record
     from .replay import Replay
 

@@ -34,7 +34,7 @@ from ..engine import (
 from ..follow.live_game import Ended, LiveGame, Turning, TurnOf
 from ..follow.moves import MoveSink
 from ..follow.preferences import Preferences
-from ..store import SPEEDS
+from ..home import SPEEDS
 from ..table.messages import Fault, KeepFailed, Left, Message, Opening, StreamError, Talk, TimedOut
 from ..table.names import YOU, clean_name
 from ..table.narration import opening_line, possessive

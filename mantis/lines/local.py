@@ -1,7 +1,7 @@
 """Games played here in lines: a new table or a saved one, played to the end, then what next.
 
 As in the app: the game is saved after every move in a save slot this
-program holds alone (``store.save_slots``), a saved game no other program
+program holds alone (``home.save_slots``), a saved game no other program
 is playing is offered back at the next start (``--resume`` takes the newest
 at once), and a finished game goes into the statistics, with each person's
 rating before and after it.  ``quit`` leaves at any moment and loses
@@ -20,8 +20,8 @@ from ..base.clock import SYSTEM_CLOCK, Clock
 from ..engine import GameRecord, SeatInfo
 from ..follow.moves import SeatsHere
 from ..follow.preferences import Preferences
-from ..store.save_slots import SaveSlot, claim_slot, saved_games, slot_of
-from ..store.saves import LoadedSave
+from ..home.save_slots import SaveSlot, claim_slot, saved_games, slot_of
+from ..home.saves import LoadedSave
 from ..table import LocalKeeper, Table, dealt, seats_of
 from ..table.history import new_seed
 from ..table.narration import join_names

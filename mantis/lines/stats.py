@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from ..base.printable import echo
-from ..store.stats import PlayerStats, StatsError, Tally
+from ..home.stats import PlayerStats, StatsError, Tally
 from ..table.names import YOU
 from ..table.narration import possessive
 from .wording import plural

@@ -1,10 +1,3 @@
-"""What the app keeps on disk: its settings (the user directories are ``mantis.base.paths``)."""
-
-from .settings import SPEEDS, Settings, load_settings, save_settings
-
-__all__ = [
-    "SPEEDS",
-    "Settings",
-    "load_settings",
-    "save_settings",
-]
+"""The table server's store: what a server keeps for good (tables, seats, games, moves and
+players with their ratings), behind one interface (``tables_interface.TableStore``) on
+SQLite or PostgreSQL.  What the app keeps in the player's home is ``mantis.home``."""

@@ -15,7 +15,7 @@ import msgspec
 
 from ..base.clock import SYSTEM_CLOCK, Clock
 from ..engine import CardRevealed
-from ..store import SPEEDS
+from ..home import SPEEDS
 
 
 class Pace(msgspec.Struct, frozen=True):

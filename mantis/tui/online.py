@@ -64,7 +64,7 @@ class OnlinePlay:
             self.shell.push_screen(self._new_lobby())
 
     def _new_lobby(self) -> LobbyScreen:
-        from ..store.seat_tokens import SeatTokens
+        from ..home.seat_tokens import SeatTokens
         from .screens.lobby import LobbyScreen
 
         return LobbyScreen(self.prefs, SeatTokens())

@@ -17,7 +17,7 @@ from screenkit import assert_table_whole
 
 from mantis.base.paths import settings_path
 from mantis.engine import SeatInfo
-from mantis.store import Settings, save_settings
+from mantis.home import Settings, save_settings
 
 pytestmark = pytest.mark.journey
 

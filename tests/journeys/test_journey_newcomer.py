@@ -16,8 +16,8 @@ from journeykit import SIZES, Lines, Size, Terminal, environment
 from screenkit import box_rows
 
 from mantis.base.paths import settings_path
+from mantis.home import Settings, save_settings
 from mantis.rating.levels import rating_text
-from mantis.store import Settings, save_settings
 
 pytestmark = pytest.mark.journey
 

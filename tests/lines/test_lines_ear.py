@@ -23,12 +23,12 @@ from mantis.engine import (
 )
 from mantis.engine.record import record_of
 from mantis.follow.preferences import Preferences
+from mantis.home import Settings
 from mantis.lines import wording
 from mantis.lines.commands import ALIASES, read_command
 from mantis.lines.console import Console
 from mantis.lines.help import help_lines
 from mantis.lines.live_table import LiveTable
-from mantis.store import Settings
 from mantis.table import Message, dealt, moves_of
 from mantis.table.seating import parse_seats
 

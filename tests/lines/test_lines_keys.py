@@ -19,11 +19,11 @@ from positionkit import EMPTY_TANKS, position
 from mantis.engine import Steal, View
 from mantis.engine.record import record_of
 from mantis.follow.preferences import Preferences
+from mantis.home import Settings
 from mantis.lines import wording
 from mantis.lines.commands import read_command
 from mantis.lines.console import Console
 from mantis.lines.live_table import LiveTable
-from mantis.store import Settings
 from mantis.table import stream_of
 from mantis.table.seating import parse_seats
 

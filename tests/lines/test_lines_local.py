@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from linekit import COLOURS, WAIT, YOUR_TURN, Lines, controls_in, play_out, settle_speed
 
+from mantis.home.stats import StatsDB
 from mantis.lines.wording import join_or
 from mantis.players.registry import LEVELS
-from mantis.store.stats import StatsDB
 
 SEATS = "human,greedy,casual,score"
 COLOUR = f"({'|'.join(COLOURS)})"

@@ -27,6 +27,7 @@ from witness import Witness
 from mantis.base.clock import ManualClock
 from mantis.engine import SeatInfo
 from mantis.follow.preferences import Preferences
+from mantis.home import Settings
 from mantis.lines.console import Console
 from mantis.lines.live_table import LiveTable
 from mantis.lines.local import LocalGames, Start
@@ -34,7 +35,6 @@ from mantis.lines.online import OnlineGames
 from mantis.lines.replay import Replay
 from mantis.net import protocol
 from mantis.net.client import take_seat
-from mantis.store import Settings
 from mantis.table.seating import parse_seats
 
 #: What the monkey types: every command the line mode has, in each of its forms, and some

@@ -10,10 +10,10 @@ import re
 from mantis.base.clock import ManualClock
 from mantis.engine import SCORE, ExtraTurn, GameOver, steal
 from mantis.follow.preferences import Preferences
+from mantis.home import Settings
 from mantis.lines import wording
 from mantis.lines.console import Console
 from mantis.lines.live_table import LiveTable
-from mantis.store import Settings
 from mantis.table import Away, Back, Fault, Left, StartFailed, Talk, TimedOut, dealt, moves_of
 from mantis.table.narration import narrate
 from mantis.table.seating import parse_seats

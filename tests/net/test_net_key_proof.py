@@ -16,6 +16,8 @@ from hostilekit import MiddleMan
 from netkit import Client, answered, create, join, player_id, running_server, welcome
 
 from mantis.cli import main
+from mantis.home.player_keys import PlayerKeys, new_key
+from mantis.home.seat_tokens import SeatTokens
 from mantis.net import protocol
 from mantis.net.client import (
     VERIFIER_ASKED,
@@ -25,8 +27,6 @@ from mantis.net.client import (
 )
 from mantis.net.client.key_rotation import rotate_key, run_rotate
 from mantis.net.protocol import key_proof
-from mantis.store.player_keys import PlayerKeys, new_key
-from mantis.store.seat_tokens import SeatTokens
 
 V = protocol.PROTOCOL_VERSION
 

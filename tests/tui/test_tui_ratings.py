@@ -16,10 +16,10 @@ from tuikit import shown, wait_for, wait_for_human
 
 from mantis.base.paths import settings_path
 from mantis.engine import SeatInfo
+from mantis.home import Settings, save_settings
+from mantis.home.stats import StatsDB
 from mantis.players.registry import BOTS, level_choices, level_label
 from mantis.rating.levels import level_rating
-from mantis.store import Settings, save_settings
-from mantis.store.stats import StatsDB
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 from mantis.tui.screens import lobby

@@ -14,10 +14,10 @@ from tuikit import Heard, shown, wait_for, wait_for_human
 
 from mantis.base.paths import settings_path
 from mantis.engine import SCORE, GameRecord
+from mantis.home import Settings, save_settings
+from mantis.home.stats import StatsDB
 from mantis.review import Decision, GameReview, review_game
 from mantis.review.retry import mistakes_of
-from mantis.store import Settings, save_settings
-from mantis.store.stats import StatsDB
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 from mantis.tui.screens import review as review_module

@@ -13,8 +13,8 @@ from mantis.base.paths import config_dir, data_dir, settings_path
 from mantis.cli import PLAIN_PLAY, main
 from mantis.cli.parser import build_parser
 from mantis.engine import SeatInfo
+from mantis.home import Settings, load_settings, save_settings
 from mantis.players.decision import DEFAULT_BOT_TIMEOUT
-from mantis.store import Settings, load_settings, save_settings
 from mantis.table.seating import SeatingError, default_names, parse_seats
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp

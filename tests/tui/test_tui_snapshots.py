@@ -19,8 +19,8 @@ from tuikit import wait_for
 
 from mantis.base.paths import settings_path
 from mantis.engine import SeatInfo
-from mantis.store import Settings, save_settings
-from mantis.store.saves import save_game
+from mantis.home import Settings, save_settings
+from mantis.home.saves import save_game
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 from mantis.tui.screens.game_over import GameOverScreen

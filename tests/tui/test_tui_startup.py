@@ -48,7 +48,7 @@ NEVER_AT_START = (
     "mantis.sim",
     "websockets",
     "sqlite3",
-    "mantis.store.stats",
+    "mantis.home.stats",
     "plotext",
     "textual_plotext",
     "mantis.rating.update",

@@ -37,8 +37,8 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from ...base.clock import SYSTEM_CLOCK, Clock, within
 from ...engine import CardRevealed, GameOver, TurnStarted
-from ...store.player_keys import KeyFileError, PlayerKeys
-from ...store.seat_tokens import SeatTokens
+from ...home.player_keys import KeyFileError, PlayerKeys
+from ...home.seat_tokens import SeatTokens
 from ...table import Message, Recorded
 from .. import protocol
 from ..protocol import key_proof

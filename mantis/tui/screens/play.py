@@ -44,7 +44,7 @@ from .board import BoardScreen
 from .game_over_choice import LOCAL_CHOICES, GameOverChoice
 
 if TYPE_CHECKING:
-    from ...store.local_ratings import RatingChange
+    from ...home.local_ratings import RatingChange
     from .game_over import GameOverScreen
 
 # The coach (hidden unless asked for) is imported when first needed, not
