@@ -1,4 +1,6 @@
-"""The ``mantis`` command: dispatch, nothing else; its options are read in ``parser``.
+"""The ``mantis`` command: dispatch, nothing else; its options are read in ``parser``, and
+the commands that belong to no layer below (``key``, ``games``, ``stats``, ``migrate``)
+are modules of this package named for them.
 
 Every user mistake ends with status 2 and one line on stderr, never a traceback.
 Plain ``mantis`` opens the setup screen without loading argparse or building the
@@ -77,6 +79,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from ..sim.tournament import run_tournament
 
             return run_tournament(args)
+        if command == "stats":
+            from .stats import run_stats
+
+            return run_stats(args, lines=_in_lines(args))
         if _in_lines(args):
             from ..lines import launch as lines
 
@@ -86,8 +92,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return lines.run_replay(args)
             if command == "review":
                 return lines.run_review(args)
-            if command == "stats":
-                return lines.run_stats(args)
             if args.command is None:
                 args = parser.parse_args(["play", "--lines"])
             return lines.run_play(args)
@@ -100,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_serve(args)
         if command == "migrate":
-            from ..net.server.serve_cli import run_migrate
+            from .migrate import run_migrate
 
             return run_migrate(args)
         if command == "web":
@@ -112,17 +116,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_rotate(args)
         if command == "key":
-            from ..home.key_command import run_key
+            from .key import run_key
 
             return run_key(args)
         if command == "games":
-            from ..home.past_games import run_games
+            from .games import run_games
 
             return run_games(args)
-        if command == "stats":
-            from ..follow.stats_report import run_stats
-
-            return run_stats(args)
         if command == "review":
             from ..review.command import run_review
 

@@ -12,8 +12,9 @@ from homekit import game_for
 
 from mantis.base.paths import data_dir
 from mantis.cli import main
+from mantis.cli.stats import run_stats
 from mantis.follow.charts import BAND_MARKER, Figure, Series, chart_text
-from mantis.follow.stats_report import results_chart, results_letters, rolling_win_rate, run_stats
+from mantis.follow.stats_report import results_chart, results_letters, rolling_win_rate
 from mantis.home.stats import StatsDB, default_stats_path
 
 T0 = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)

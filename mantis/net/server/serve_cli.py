@@ -7,10 +7,8 @@ import asyncio
 import logging
 import signal
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...base.paths import data_dir
 from ...base.printable import echo
 from ...store.tables_interface import StoreError
 
@@ -178,29 +176,8 @@ def _check_cluster(database: str) -> None:
 
 def _database(args: argparse.Namespace) -> str:
     """Where the tables are kept: ``--database``, else ``server.sqlite3`` in ``--data``."""
-    from ...store.tables_sqlite import DB_NAME
+    from ...store.tables_choice import sqlite_file
 
     if args.database:
         return str(args.database)
-    data = Path(args.data) if args.data else data_dir() / "server"
-    return str(data / DB_NAME)
-
-
-def run_migrate(args: argparse.Namespace) -> int:
-    """Copy a server's SQLite tables into an empty PostgreSQL database; 1 with one line if not."""
-    from ...store.table_migration import copy_to_postgres
-    from ...store.tables_choice import check_postgres_driver
-
-    source = Path(_database(argparse.Namespace(database=None, data=args.data)))
-    try:
-        check_postgres_driver()
-        counts = asyncio.run(copy_to_postgres(source, args.database))
-    except StoreError as exc:
-        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
-        return 1
-    echo(
-        f"copied {counts['tables']} tables ({counts['playing']} in play, "
-        f"{counts['games']} games, {counts['moves']} moves) from {source}",
-        flush=True,
-    )
-    return 0
+    return str(sqlite_file(args.data))

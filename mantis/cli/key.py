@@ -7,7 +7,7 @@ import argparse
 import sys
 
 from ..base.printable import echo
-from .player_keys import KeyFileError, PlayerKeys, server_address
+from ..home.player_keys import KeyFileError, PlayerKeys, server_address
 
 USAGE_ERROR = 2
 FAILED = 1
