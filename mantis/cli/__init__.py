@@ -1,6 +1,6 @@
 """The ``mantis`` command: dispatch, nothing else; its options are read in ``parser``, and
-the commands that belong to no layer below (``key``, ``games``, ``stats``, ``migrate``)
-are modules of this package named for them.
+the commands that belong to no layer below (``play``'s seats, ``key``, ``games``,
+``stats``, ``migrate``) are modules of this package named for them.
 
 Every user mistake ends with status 2 and one line on stderr, never a traceback.
 Plain ``mantis`` opens the setup screen without loading argparse or building the
@@ -58,13 +58,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args_list:
             # `mantis` alone opens the setup screen: no parser is built, since every
             # launch pays for that before its first frame and this one has nothing to parse.
-            if _in_lines(PLAIN_PLAY):
-                from ..lines.launch import run_play as run_lines
+            from .play import run_play
 
-                return run_lines(PLAIN_PLAY)  # type: ignore[arg-type]
-            from ..tui.launch import run_play
-
-            return run_play(PLAIN_PLAY)
+            return run_play(PLAIN_PLAY, lines=_in_lines(PLAIN_PLAY))
         from .parser import build_parser
 
         first = args_list[0]
@@ -94,7 +90,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return lines.run_review(args)
             if args.command is None:
                 args = parser.parse_args(["play", "--lines"])
-            return lines.run_play(args)
+            from .play import run_play
+
+            return run_play(args, lines=True)
         if command in ("host", "join", "watch", "quick"):
             from ..tui.online_launch import run_online
 
@@ -133,9 +131,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_replay(args)
         if args.command is None:
             args = parser.parse_args(["play"])
-        from ..tui.launch import run_play
+        from .play import run_play
 
-        return run_play(args)
+        return run_play(args, lines=False)
     except UsageError as exc:
         echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return 2

@@ -25,7 +25,7 @@ from ..home.saves import LoadedSave
 from ..table import LocalKeeper, Table, dealt, seats_of
 from ..table.history import new_seed
 from ..table.narration import join_names
-from ..table.seating import SeatingError, make_players, parse_seats
+from ..table.seating import SeatingError, make_players, seats_from_text
 from . import wording
 from .commands import Command, read_command
 from .console import INTERRUPTED, Console
@@ -277,10 +277,9 @@ class LocalGames:
             if line is None or not line.strip():
                 return None
             try:
-                return parse_seats(line)
+                return seats_from_text(line)
             except SeatingError as exc:
-                problem = str(exc).removeprefix("--seats: ").removeprefix("--seats has ")
-                self.console.say(f"No table: {problem}.")
+                self.console.say(f"No table: {exc}.")
 
 
 def _what_sits(seat: SeatInfo) -> str:

@@ -30,7 +30,7 @@ from mantis.lines.console import Console
 from mantis.lines.help import help_lines
 from mantis.lines.live_table import LiveTable
 from mantis.table import Message, dealt, moves_of
-from mantis.table.seating import parse_seats
+from mantis.table.seating import named, seats_from_text
 
 
 class Sent:
@@ -54,7 +54,8 @@ def table(
     brief: bool = False,
 ) -> tuple[LiveTable, io.StringIO, Sent, list[list[Message]]]:
     """A table of ``seats`` at its deal, seat 1 played here; its moves, played through."""
-    record = dealt(parse_seats(seats, names), seed)
+    chosen = seats_from_text(seats)
+    record = dealt(chosen if names is None else named(chosen, names.split(",")), seed)
     game = record.replay()
     while not game.over:
         view = game.view()
@@ -264,7 +265,7 @@ def test_words_heard_have_no_quotes_no_1_cards_and_chances_as_the_question_says_
     assert "xyzzy is not a command: help lists them." in out.getvalue()
     assert "'" not in out.getvalue().split("xyzzy", 1)[1].split("\n", 1)[0]
     # The coach's chances are the question's: "2 in 3", never "67 percent".
-    seats = parse_seats("human,greedy,random")
+    seats = seats_from_text("human,greedy,random")
     game = dealt(seats, 2).replay()
     names = ["You", "Ann", "Bea"]
     for _ in range(30):
