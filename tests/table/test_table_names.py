@@ -131,6 +131,15 @@ def test_local_setup_refuses_names_that_look_alike(given: str, says: str, capsys
     assert named(seats_from_text("human,random"), ["You", "Bea"])[0].name == "You"
 
 
+def test_seats_read_from_text_say_what_is_wrong_without_naming_an_option() -> None:
+    # The line mode's new table reads them too: only the command line names --seats.
+    for text, says in [("human,,random", "an empty entry"), ("human, nobody", "unknown bot")]:
+        with pytest.raises(SeatingError, match=f"^{says}"):
+            seats_from_text(text)
+    with pytest.raises(SeatingError, match="^3 names for 2 seats"):
+        named(seats_from_text("human, random"), ["A", "B", "C"])
+
+
 # ---------------------------------------------------------------------- the rules, alone
 
 

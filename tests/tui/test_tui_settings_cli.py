@@ -131,7 +131,7 @@ def test_default_names() -> None:
     assert default_names(["human", "human"]) == ["Ann", "Bea"]
 
 
-def play_options(seats: str, names: str | None = None) -> SimpleNamespace:
+def play_options(seats: str | None, names: str | None = None) -> SimpleNamespace:
     """What ``mantis play --seats SEATS [--names NAMES]`` parses to, for ``play_seats``."""
     return SimpleNamespace(seats=seats, names=names, seed=None, resume=False)
 
@@ -146,17 +146,19 @@ def test_play_seats() -> None:
 @pytest.mark.parametrize(
     ("seats", "names", "message"),
     [
-        ("human,nosuchbot", None, "unknown bot 'nosuchbot'"),
+        ("human,nosuchbot", None, "^--seats: unknown bot 'nosuchbot'"),
+        ("human,,random", None, "^--seats has an empty entry"),
         ("human", None, "2 to 6 seats, not 1"),
         ("human,random,random,random,random,random,random", None, "not 7"),
-        ("human,random", "A,B,C", "3 names for 2 seats"),
+        ("human,random", "A,B,C", "^--names gives 3 names for 2 seats"),
+        (None, "A,B", "^--names needs --seats"),
         ("human,random", "A,a", "names must differ"),
         ("human,nomodule_xyz:Bot", None, "cannot import"),
         ("human,random", "[/],B", "may hold only letters"),  # markup on every board
         ("human,random", "A\nB,C", "may hold only letters"),
     ],
 )
-def test_bad_seats_are_rejected(seats: str, names: str | None, message: str) -> None:
+def test_bad_seats_are_rejected(seats: str | None, names: str | None, message: str) -> None:
     with pytest.raises(SeatingError, match=message):
         play_seats(play_options(seats, names))
 
