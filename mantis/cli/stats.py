@@ -1,5 +1,5 @@
-"""``mantis stats [--player NAME] [--json]``: each human player's figures, as a table, as
-JSON, or in sentences in the line mode (the figures and charts: ``follow.stats_report``)."""
+"""``mantis stats [--player NAME] [--json]``: each human player's figures, as a table or as
+JSON (the figures and charts: ``follow.stats_report``; in sentences: ``lines/stats.py``)."""
 
 from __future__ import annotations
 
@@ -20,14 +20,10 @@ from ..follow.stats_report import (
 from ..home.stats import StatsError
 
 
-def run_stats(args: argparse.Namespace, out: TextIO | None = None, *, lines: bool = False) -> int:
-    """The ``mantis stats`` command; returns the exit status (1 on a database error).
-
-    JSON whatever the mode; in lines (``lines``), each person's figures in sentences."""
-    if lines and not args.json:
-        from ..lines.launch import run_stats as say_stats
-
-        return say_stats(args)
+def run_stats(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """The ``mantis stats`` command, as a table or as JSON (in the line mode, JSON too; its
+    sentences are the line mode's: ``lines/stats.py``); the exit status (1 on a database
+    error)."""
     out = out if out is not None else sys.stdout
     player: str | None = args.player
     try:

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import SimpleNamespace
 
 import positions
 import pytest
 from tuikit import table_of
 
 from mantis.base.paths import config_dir, data_dir, settings_path
-from mantis.cli import PLAIN_PLAY, main
+from mantis.cli import PLAIN_PLAY, UsageError, main
 from mantis.cli.parser import build_parser
-from mantis.cli.play import play_seats
+from mantis.cli.play import seats_asked
 from mantis.engine import SeatInfo
 from mantis.home import Settings, load_settings, save_settings
 from mantis.players.decision import DEFAULT_BOT_TIMEOUT
-from mantis.table.seating import SeatingError, default_names
+from mantis.table.seating import default_names
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 from mantis.tui.screens.settings import SettingsScreen
@@ -131,13 +130,8 @@ def test_default_names() -> None:
     assert default_names(["human", "human"]) == ["Ann", "Bea"]
 
 
-def play_options(seats: str | None, names: str | None = None) -> SimpleNamespace:
-    """What ``mantis play --seats SEATS [--names NAMES]`` parses to, for ``play_seats``."""
-    return SimpleNamespace(seats=seats, names=names, seed=None, resume=False)
-
-
-def test_play_seats() -> None:
-    seats = play_seats(play_options("human,random,score", "Me,Ann,Bob"))
+def test_seats_asked() -> None:
+    seats = seats_asked("human,random,score", "Me,Ann,Bob")
     assert seats is not None
     assert [s.name for s in seats] == ["Me", "Ann", "Bob"]
     assert [s.bot for s in seats] == [None, "random", "score"]
@@ -159,8 +153,8 @@ def test_play_seats() -> None:
     ],
 )
 def test_bad_seats_are_rejected(seats: str | None, names: str | None, message: str) -> None:
-    with pytest.raises(SeatingError, match=message):
-        play_seats(play_options(seats, names))
+    with pytest.raises(UsageError, match=message):
+        seats_asked(seats, names)
 
 
 def test_mantis_alone_runs_what_mantis_play_parses_to() -> None:

@@ -20,13 +20,13 @@ LAUNCH = """
 import asyncio, sys
 from mantis.cli.parser import build_parser
 args = build_parser().parse_args(sys.argv[1:] or ["play"])
-from mantis.cli.play import play_seats  # what `mantis play` imports
+from mantis.cli.play import seats_asked  # what `mantis play` imports
 from mantis.tui.launch import run_play  # and the app's launch
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 
 async def main():
-    seats = play_seats(args)
+    seats = seats_asked(args.seats, args.names, seed=args.seed, resume=args.resume)
     first = first_screens.NewTable(seats, args.seed, paused=True) if seats else None
     app = MantisApp(first, still=True)
     async with app.run_test(size=(100, 30)) as pilot:
