@@ -25,11 +25,11 @@ from mantis.engine import SeatInfo
 from mantis.engine.record import record_of
 from mantis.follow.moves import NoMoves
 from mantis.follow.preferences import Preferences
+from mantis.home import Settings
 from mantis.lines.console import Console
 from mantis.lines.live_table import LiveTable
 from mantis.players import bot_factory
 from mantis.sim.runner import play_game
-from mantis.store import Settings
 from mantis.table import moves_of
 
 

@@ -4,8 +4,8 @@ Run: ``.venv/bin/python benchmarks/replay.py [--file F] [--games 20000] [--repea
 Without ``--file`` it first writes ``--games`` games with ``mantis simulate
 --record`` (into a temp directory).  Prints, for game 1, the middle game and
 the last one, the best of R runs of: reading and checking every game first
-(``store.record_file.read_records``, what ``mantis replay`` did before), and reading up
-to game N only (``store.record_file.game_in_file``, what it does now).
+(``home.record_file.read_records``, what ``mantis replay`` did before), and reading up
+to game N only (``home.record_file.game_in_file``, what it does now).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from mantis.store.record_file import game_in_file, read_records
+from mantis.home.record_file import game_in_file, read_records
 
 
 def best_seconds(fn: Callable[[], object], repeat: int) -> float:

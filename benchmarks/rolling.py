@@ -41,11 +41,11 @@ from typing import Any
 
 from mantis.engine import SCORE, CardRevealed
 from mantis.engine.record import parse_record
+from mantis.home.player_keys import PlayerKeys
+from mantis.home.seat_tokens import SeatTokens
 from mantis.net import protocol
 from mantis.net.client import Dropped, Reconnected, StreamUpdate, TableConnection
 from mantis.net.cluster.membership import PREFIX
-from mantis.store.player_keys import PlayerKeys
-from mantis.store.seat_tokens import SeatTokens
 from mantis.table import Recorded
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -31,10 +31,10 @@ import positions  # noqa: E402
 import tuikit  # noqa: E402
 import webkit  # noqa: E402
 
+from mantis.base.paths import settings_path  # noqa: E402
 from mantis.engine import SeatInfo  # noqa: E402
-from mantis.store import Settings, save_settings  # noqa: E402
-from mantis.store.paths import settings_path  # noqa: E402
-from mantis.store.stats import default_stats_path  # noqa: E402
+from mantis.home import Settings, save_settings  # noqa: E402
+from mantis.home.stats import default_stats_path  # noqa: E402
 from mantis.tui import first_screens  # noqa: E402
 from mantis.tui.app import MantisApp  # noqa: E402
 from mantis.tui.screens import lobby  # noqa: E402

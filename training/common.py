@@ -63,6 +63,6 @@ def fmt(result: Sequence[float]) -> str:
 
 def write_result(path: str, result: dict[str, Any]) -> None:
     """A script's figures as JSON at ``path``, written whole or not at all."""
-    from mantis.store.atomic import write_text_atomic
+    from mantis.base.atomic import write_text_atomic
 
     write_text_atomic(path, json.dumps(result, indent=2) + "\n")

@@ -18,13 +18,13 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from mantis.base.atomic import write_text_atomic
 from mantis.players.registry import BOTS
 from mantis.rating.fit import fit
 from mantis.rating.levels import LEVELS_FILE, LevelTable
 from mantis.rating.scale import Fitted
 from mantis.sim.runner import run_tasks
 from mantis.sim.tournament import make_tasks
-from mantis.store.atomic import write_text_atomic
 
 LEVELS = tuple(BOTS)
 SIZES = (2, 3, 4, 5, 6)

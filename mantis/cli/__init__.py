@@ -1,4 +1,6 @@
-"""The ``mantis`` command: dispatch, nothing else; its options are read in ``parser``.
+"""The ``mantis`` command: dispatch, nothing else; its options are read in ``parser``, and
+the commands that belong to no layer below (``play``'s seats, ``key``, ``games``,
+``stats``, ``migrate``) are modules of this package named for them.
 
 Every user mistake ends with status 2 and one line on stderr, never a traceback.
 Plain ``mantis`` opens the setup screen without loading argparse or building the
@@ -11,8 +13,12 @@ import os
 import sys
 from collections.abc import Sequence
 from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
-from ..printable import echo
+from ..base.printable import echo
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def _in_lines(args: object) -> bool:
@@ -23,7 +29,7 @@ def _in_lines(args: object) -> bool:
     chosen = getattr(args, "lines", None)
     if chosen is not None:
         return bool(chosen)
-    from ..store.settings import lines_by_default
+    from ..home.settings import lines_by_default
 
     return lines_by_default()
 
@@ -52,90 +58,93 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0].startswith("-") and args_list[0] not in _TOP_LEVEL_FLAGS:
         args_list.insert(0, "play")  # `mantis --seats ...` means `mantis play --seats ...`
+    args: argparse.Namespace | SimpleNamespace
     try:
         if not args_list:
             # `mantis` alone opens the setup screen: no parser is built, since every
             # launch pays for that before its first frame and this one has nothing to parse.
-            if _in_lines(PLAIN_PLAY):
-                from ..lines.launch import run_play as run_lines
+            args, lines = PLAIN_PLAY, _in_lines(PLAIN_PLAY)
+        else:
+            from .parser import build_parser
 
-                return run_lines(PLAIN_PLAY)  # type: ignore[arg-type]
-            from ..tui.launch import run_play
+            first = args_list[0]
+            parser = build_parser(serving=first == "serve", play_only=first == "play")
+            args = parser.parse_args(args_list)
+            command = args.command or "play"
+            if command == "simulate":
+                from ..sim.simulate import run_simulate
 
-            return run_play(PLAIN_PLAY)
-        from .parser import build_parser
+                return run_simulate(args)
+            if command == "tournament":
+                from ..sim.tournament import run_tournament
 
-        first = args_list[0]
-        parser = build_parser(serving=first == "serve", play_only=first == "play")
-        args = parser.parse_args(args_list)
-        command = args.command or "play"
-        if command == "simulate":
-            from ..sim.simulate import run_simulate
+                return run_tournament(args)
+            lines = _in_lines(args)
+            if lines:
+                from ..lines import launch as in_lines
 
-            return run_simulate(args)
-        if command == "tournament":
-            from ..sim.tournament import run_tournament
-
-            return run_tournament(args)
-        if _in_lines(args):
-            from ..lines import launch as lines
-
+                if command in ("host", "join", "watch", "quick"):
+                    return in_lines.run_online(args)
+                if command == "replay":
+                    return in_lines.run_replay(args)
+                if command == "review":
+                    return in_lines.run_review(args)
+                if command == "stats" and not args.json:  # (JSON is JSON in either mode)
+                    return in_lines.run_stats(args)
             if command in ("host", "join", "watch", "quick"):
-                return lines.run_online(args)
-            if command == "replay":
-                return lines.run_replay(args)
-            if command == "review":
-                return lines.run_review(args)
+                from ..tui.online_launch import run_online
+
+                return run_online(args)
+            if command == "serve":
+                from ..net.server.serve_cli import run_serve
+
+                return run_serve(args)
+            if command == "migrate":
+                from .migrate import run_migrate
+
+                return run_migrate(args)
+            if command == "web":
+                from ..web.launch import run_web
+
+                return run_web(args)
+            if command == "key" and args.key_command == "rotate":
+                from ..net.client.key_rotation import run_rotate
+
+                return run_rotate(args)
+            if command == "key":
+                from .key import run_key
+
+                return run_key(args)
+            if command == "games":
+                from .games import run_games
+
+                return run_games(args)
             if command == "stats":
-                return lines.run_stats(args)
+                from .stats import run_stats
+
+                return run_stats(args)
+            if command == "review":
+                from ..review.command import run_review
+
+                return run_review(args)
+            if command == "replay":
+                from ..tui.replay_launch import run_replay
+
+                return run_replay(args)
             if args.command is None:
-                args = parser.parse_args(["play", "--lines"])
-            return lines.run_play(args)
-        if command in ("host", "join", "watch", "quick"):
-            from ..tui.online_launch import run_online
+                args = parser.parse_args(["play", "--lines"] if lines else ["play"])
+        # What is left plays a table here: its seats read from the options first (a bad
+        # value is one line and status 2 before either front end opens).
+        from .play import seats_asked
 
-            return run_online(args)
-        if command == "serve":
-            from ..net.server.serve_cli import run_serve
+        seats = seats_asked(args.seats, args.names, seed=args.seed, resume=args.resume)
+        if lines:
+            from ..lines.launch import run_play as play_in_lines
 
-            return run_serve(args)
-        if command == "migrate":
-            from ..net.server.serve_cli import run_migrate
-
-            return run_migrate(args)
-        if command == "web":
-            from ..web.launch import run_web
-
-            return run_web(args)
-        if command == "key" and args.key_command == "rotate":
-            from ..net.client.key_rotation import run_rotate
-
-            return run_rotate(args)
-        if command == "key":
-            from ..store.key_command import run_key
-
-            return run_key(args)
-        if command == "games":
-            from ..store.past_games import run_games
-
-            return run_games(args)
-        if command == "stats":
-            from ..follow.stats_report import run_stats
-
-            return run_stats(args)
-        if command == "review":
-            from ..review.command import run_review
-
-            return run_review(args)
-        if command == "replay":
-            from ..tui.replay_launch import run_replay
-
-            return run_replay(args)
-        if args.command is None:
-            args = parser.parse_args(["play"])
+            return play_in_lines(args, seats)
         from ..tui.launch import run_play
 
-        return run_play(args)
+        return run_play(args, seats)
     except UsageError as exc:
         echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
         return 2

@@ -13,8 +13,8 @@ from typing import Any, NoReturn
 
 from .. import __version__
 from ..engine.seat_count import SEAT_RANGE
+from ..home.settings import SPEEDS
 from ..players.registry import BUILT_IN
-from ..store.settings import SPEEDS
 from ..web import MAX_TABS
 from . import UsageError
 from . import option_values as value

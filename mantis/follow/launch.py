@@ -1,5 +1,6 @@
-"""What the commands that play read before either front end opens: ``mantis play``'s seats,
-and an online table's address and opening.
+"""What the commands that play read before either front end opens: an online table's
+address and opening; what ``mantis play`` is given (its seats are read by the command
+line, ``cli/play.py``).
 
 Both front ends check their command line with these (the same rules, the
 same one-line errors), so a bad value ends the command with one line on
@@ -12,18 +13,16 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from ..printable import echo
-from ..table.seating import SeatingError, parse_seats
+from ..base.printable import echo
 
 # Online play (websockets, the protocol) is imported when an online command runs:
 # ``mantis play`` reads its seats here before its first frame.
 if TYPE_CHECKING:
     import argparse
 
-    from ..engine.seats import SeatInfo
+    from ..home.seat_tokens import SeatTokens
     from ..net import protocol
     from ..net.client import TableConnection
-    from ..store.seat_tokens import SeatTokens
 
 USAGE_ERROR = 2
 """The exit status of a command given values it cannot use."""
@@ -38,19 +37,6 @@ class PlayOptions(Protocol):
     speed: str | None
     bot_timeout: float | None
     resume: bool
-
-
-def play_seats(args: PlayOptions) -> tuple[SeatInfo, ...] | None:
-    """The seats ``mantis play`` asks for (None: none given); ``SeatingError`` for values
-    that make no table, or that do not go together."""
-    seats = None
-    if args.seats is not None:
-        seats = parse_seats(args.seats, args.names)
-    elif args.names is not None:
-        raise SeatingError("--names needs --seats (one name per seat)")
-    if args.resume and (args.seats is not None or args.seed is not None):
-        raise SeatingError("--resume continues the saved game: it takes no --seats or --seed")
-    return seats
 
 
 def usage_error(problem: object) -> int:
@@ -89,8 +75,6 @@ def online_start(args: argparse.Namespace) -> OnlineStart:
 __all__ = [
     "OnlineStart",
     "PlayOptions",
-    "SeatingError",
     "online_start",
-    "play_seats",
     "usage_error",
 ]

@@ -27,8 +27,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..base.clock import SYSTEM_CLOCK, Clock
 from ..engine import Action, CardRevealed, GameOver, TurnStarted
-from ..players.clock import SYSTEM_CLOCK, Clock
 from ..table import Message, PublicPosition, TimedOut
 from ..table.pacing import Pace, PacingGate
 from .moves import MoveSink

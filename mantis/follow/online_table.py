@@ -11,7 +11,7 @@ screen showing the table: ``listen``).  It is its one sender: every intent
 ``send`` and is written, in order, by a single task.
 
 Every finished game goes into this computer's past games and statistics
-(``store.finished``) once, with its origin (the server, the table's code and
+(``home.finished``) once, with its origin (the server, the table's code and
 the seed), including one this person left: leaving sends the word and keeps
 reading until the game's record comes.  How the tasks run is the front
 end's: it hands a ``Runner`` (the app runs them as its workers).
@@ -35,7 +35,7 @@ from ..net.client import (
     TableConnection,
 )
 from ..net.protocol.codes import shown_code
-from ..players.clock import within
+from ..base.clock import within
 from ..table import Message, Recorded
 from . import changes
 from .changes import Change
@@ -294,8 +294,8 @@ class OnlineTable:
     async def _record(self, text: str) -> None:
         """Put the finished game in this computer's past games and statistics (once)."""
         from ..engine import RecordError
-        from ..store.finished import record_finished
-        from ..store.stats import StatsError
+        from ..home.finished import record_finished
+        from ..home.stats import StatsError
         from ..table.outside_records import read_outside_record
 
         try:

@@ -2,7 +2,7 @@
 overrides, every change saved at once.
 
 The odds, the coach, the bots' speed and the rest are the settings the app
-and the line mode share (``store.settings``): switched on in one, they are
+and the line mode share (``home.settings``): switched on in one, they are
 on in the other.  ``--speed`` and ``--bot-timeout`` override the saved
 values for this run; changing either replaces the override too.  A settings
 file that cannot be written is said in one line (``warn``) and the change
@@ -16,8 +16,8 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from ..home import Settings, load_settings, save_settings
 from ..players.decision import DEFAULT_BOT_TIMEOUT
-from ..store import Settings, load_settings, save_settings
 from ..table.pacing import Pace, next_speed, pace_for
 
 

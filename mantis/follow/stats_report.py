@@ -1,4 +1,5 @@
-"""The ``mantis stats`` command: each human player's figures as a table or JSON.
+"""Each human player's figures as a table or JSON (what ``mantis stats`` prints:
+``cli/stats.py``).
 
 Also the one home of a person's charts (``results_chart``: the win rate
 over their games; ``rating_chart``: their rating after each rated game),
@@ -7,19 +8,15 @@ drawn here as text and by the statistics screen with the chart widget.
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
-import sys
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..printable import echo
+from ..home.local_ratings import RatingPoint
+from ..home.stats import PlayerStats, StatsDB, Tally, default_stats_path
 from ..rating.scale import Rating
-from ..store.local_ratings import RatingPoint
-from ..store.stats import PlayerStats, StatsDB, StatsError, Tally, default_stats_path
 from .charts import Figure, Series, chart_text
 
 RECENT = 30
@@ -34,26 +31,6 @@ CHART_MARKS = "┌─┤└•·"
 """What a text chart is drawn with: a terminal that cannot show these gets none."""
 PROVISIONAL_MARK = "?"
 NO_GAMES = "No games recorded yet: finish a game with `mantis play` and it will show up here."
-
-
-def run_stats(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """The ``mantis stats`` command; returns the exit status (1 on a database error)."""
-    out = out if out is not None else sys.stdout
-    player: str | None = args.player
-    try:
-        stats = load_player_stats(player)
-    except StatsError as exc:
-        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
-        return 1
-    if args.json:  # (JSON escapes every control character itself)
-        echo(json.dumps({"players": [stats_json(s) for s in stats]}), file=out)
-    elif not stats:
-        message = f"No games recorded yet for {player!r}." if player is not None else NO_GAMES
-        echo(message, file=out, lines=False)
-    else:
-        # Names come from records, some from online tables: nothing in them is obeyed.
-        echo(format_stats(stats, unicode=_can_encode(out, CHART_MARKS + "±")), file=out)
-    return 0
 
 
 def load_player_stats(name: str | None = None, path: Path | None = None) -> list[PlayerStats]:
@@ -278,7 +255,7 @@ def _percent(tally: Tally) -> str:
     return f"{round(100 * tally.win_rate)}%"
 
 
-def _can_encode(stream: TextIO, text: str) -> bool:
+def can_encode(stream: TextIO, text: str) -> bool:
     """Whether ``stream`` can show ``text`` (a terminal in an ASCII locale cannot)."""
     try:
         text.encode(getattr(stream, "encoding", None) or "ascii")

@@ -3,7 +3,7 @@
 A second front end beside the Textual app (``mantis.tui``), on the same
 layer (``mantis.follow``: the followed game and its phases, the followed
 online table, the settings of a run, the words both say), table driver,
-public stream, seats, bots, stores and online client; it never imports the
+public stream, seats, bots, the app's files and online client; it never imports the
 app, nor the app it.  It never moves the cursor, clears the screen or
 colours a word: every thing that happens is one line appended to the
 output, worded to be heard once, and the person answers at a ``> ``

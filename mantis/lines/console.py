@@ -1,7 +1,7 @@
 """The terminal of the line mode: lines written once, in order, and lines typed at a prompt.
 
 Output is appended and never redrawn: no cursor movement, no clearing, no
-colour.  Every line goes through ``mantis.printable``, so nothing from
+colour.  Every line goes through ``mantis.base.printable``, so nothing from
 outside (a name, a server's words) can slip an escape sequence into it.
 
 The prompt is always the last thing written while input is read, so a
@@ -33,7 +33,7 @@ import threading
 from collections.abc import Callable
 from typing import TextIO
 
-from ..printable import printable
+from ..base.printable import printable
 
 PROMPT = "> "
 BELL = "\a"

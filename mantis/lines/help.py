@@ -8,8 +8,8 @@ it has one (``commands.ALIASES``; a test holds every letter said here to it).
 
 from __future__ import annotations
 
+from ..home import SPEEDS
 from ..players.registry import level_choices
-from ..store import SPEEDS
 from .wording import join_or
 
 FIRST = "Commands, then Enter; a letter after or is the same command:"

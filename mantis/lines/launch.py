@@ -2,7 +2,8 @@
 ``quick``, ``replay``, ``review`` and ``stats`` with ``--lines``.
 
 Each checks its values as the app's launch does (the same functions,
-``follow.launch``), so a bad value ends the command with one line and
+``follow.launch``; ``play``'s seats are read by the command line,
+``cli/play.py``), so a bad value ends the command with one line and
 status 2, then plays in lines.  Ctrl+C ends a game as ``q`` does, saying
 so.  Nothing here loads Textual.
 """
@@ -14,11 +15,15 @@ import asyncio
 import signal
 import sys
 from collections.abc import Coroutine
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..follow.launch import SeatingError, online_start, play_seats, usage_error
+from ..follow.launch import online_start, usage_error
 from ..follow.preferences import Preferences
 from .console import Console
+
+if TYPE_CHECKING:
+    from ..engine.seats import SeatInfo
+    from ..follow.launch import PlayOptions
 
 #: The exit status of a program stopped by Ctrl+C (as a shell reports SIGINT).
 INTERRUPTED = 130
@@ -71,14 +76,11 @@ def _console(
     return console, prefs
 
 
-def run_play(args: argparse.Namespace) -> int:
-    """``mantis play --lines``: a new table, or a saved game; the exit status."""
+def run_play(args: PlayOptions, seats: tuple[SeatInfo, ...] | None) -> int:
+    """``mantis play --lines``: a new table of ``seats`` (read by the command line:
+    ``cli/play.py``), or a saved game; the exit status."""
     from .local import LocalGames, Start
 
-    try:
-        seats = play_seats(args)
-    except SeatingError as exc:
-        return usage_error(exc)
     console, prefs = _console(
         speed=getattr(args, "speed", None), bot_timeout=getattr(args, "bot_timeout", None)
     )
@@ -133,7 +135,7 @@ def run_online(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     """``mantis replay FILE --lines``: every move of the game said once, in order; all of it
     at once when nobody can answer (input or output is not a terminal)."""
-    from ..store.record_file import RecordFileError, game_for_command
+    from ..home.record_file import RecordFileError, game_for_command
     from ..table.outside_records import clean_record
     from .replay import Replay
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterable, Sequence
 
+from ..base.clock import SYSTEM_CLOCK, Clock
 from ..engine import (
     SCORE,
     Action,
@@ -33,8 +34,7 @@ from ..engine import (
 from ..follow.live_game import Ended, LiveGame, Turning, TurnOf
 from ..follow.moves import MoveSink
 from ..follow.preferences import Preferences
-from ..players.clock import SYSTEM_CLOCK, Clock
-from ..store import SPEEDS
+from ..home import SPEEDS
 from ..table.messages import Fault, KeepFailed, Left, Message, Opening, StreamError, Talk, TimedOut
 from ..table.names import YOU, clean_name
 from ..table.narration import opening_line, possessive

@@ -1,7 +1,7 @@
 """Games played here in lines: a new table or a saved one, played to the end, then what next.
 
 As in the app: the game is saved after every move in a save slot this
-program holds alone (``store.save_slots``), a saved game no other program
+program holds alone (``home.save_slots``), a saved game no other program
 is playing is offered back at the next start (``--resume`` takes the newest
 at once), and a finished game goes into the statistics, with each person's
 rating before and after it.  ``quit`` leaves at any moment and loses
@@ -16,16 +16,16 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..base.clock import SYSTEM_CLOCK, Clock
 from ..engine import GameRecord, SeatInfo
 from ..follow.moves import SeatsHere
 from ..follow.preferences import Preferences
-from ..players.clock import SYSTEM_CLOCK, Clock
-from ..store.save_slots import SaveSlot, claim_slot, saved_games, slot_of
-from ..store.saves import LoadedSave
+from ..home.save_slots import SaveSlot, claim_slot, saved_games, slot_of
+from ..home.saves import LoadedSave
 from ..table import LocalKeeper, Table, dealt, seats_of
 from ..table.history import new_seed
 from ..table.narration import join_names
-from ..table.seating import SeatingError, make_players, parse_seats
+from ..table.seating import SeatingError, make_players, seats_from_text
 from . import wording
 from .commands import Command, read_command
 from .console import INTERRUPTED, Console
@@ -277,10 +277,9 @@ class LocalGames:
             if line is None or not line.strip():
                 return None
             try:
-                return parse_seats(line)
+                return seats_from_text(line)
             except SeatingError as exc:
-                problem = str(exc).removeprefix("--seats: ").removeprefix("--seats has ")
-                self.console.say(f"No table: {problem}.")
+                self.console.say(f"No table: {exc}.")
 
 
 def _what_sits(seat: SeatInfo) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 from typing import assert_never
 
+from ..base.clock import SYSTEM_CLOCK, Clock
 from ..engine import CardRevealed, GameOver
 from ..follow import changes
 from ..follow.changes import Change
@@ -33,7 +34,6 @@ from ..follow.seat_ratings import rating_changes
 from ..net import protocol
 from ..net.client import TableConnection
 from ..net.protocol.codes import shown_code
-from ..players.clock import SYSTEM_CLOCK, Clock
 from ..table import Away, Message, Talk
 from ..table.names import YOU
 from . import wording

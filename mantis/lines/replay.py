@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import asyncio
 
+from ..base.clock import SYSTEM_CLOCK, Clock
 from ..engine import GameRecord
 from ..follow.moves import NoMoves
 from ..follow.preferences import Preferences
-from ..players.clock import SYSTEM_CLOCK, Clock
 from ..table import moves_of
 from .commands import read_command
 from .console import INTERRUPTED, Console

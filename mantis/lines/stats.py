@@ -13,8 +13,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ..printable import echo
-from ..store.stats import PlayerStats, StatsError, Tally
+from ..base.printable import echo
+from ..home.stats import PlayerStats, StatsError, Tally
 from ..table.names import YOU
 from ..table.narration import possessive
 from .wording import plural
@@ -92,10 +92,7 @@ def stats_lines(stats: Sequence[PlayerStats]) -> list[str]:
 def run_stats(args: argparse.Namespace) -> int:
     """``mantis stats --lines``; the exit status (1 on a database error)."""
     from ..follow.stats_report import load_player_stats
-    from ..follow.stats_report import run_stats as table_stats
 
-    if args.json:
-        return table_stats(args)
     try:
         stats = load_player_stats(args.player)
     except StatsError as exc:

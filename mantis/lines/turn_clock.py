@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from ..players.clock import SYSTEM_CLOCK, Clock, Timer
+from ..base.clock import SYSTEM_CLOCK, Clock, Timer
 
 #: Seconds left of the last warning.
 FINAL = 5

@@ -28,8 +28,8 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import cast
 
+from ..base.clock import SYSTEM_CLOCK, Clock, within
 from ..engine import SCORE, Action, View
-from .clock import SYSTEM_CLOCK, Clock, within
 from .protocol import InputPlayer, Player, answers_from_input
 
 DEFAULT_BOT_TIMEOUT = 5.0

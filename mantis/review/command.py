@@ -17,12 +17,12 @@ from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from typing import TextIO
 
+from ..base.printable import echo
 from ..engine import GameRecord, RecordError
-from ..printable import echo
+from ..home.past_games import PastGameError, past_records
+from ..home.record_file import GameNotInFile, game_in_file, read_records
+from ..home.stats import StatsError
 from ..sim.progress import progress_bar
-from ..store.past_games import PastGameError, past_records
-from ..store.record_file import GameNotInFile, game_in_file, read_records
-from ..store.stats import StatsError
 from ..table.outside_records import clean_record
 from .game_review import GameReview, review_game
 from .report import format_review, review_json

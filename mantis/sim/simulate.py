@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import Any
 
+from ..base.atomic import write_text_atomic
+from ..base.printable import echo
 from ..engine import game_seed
-from ..printable import echo
-from ..store.atomic import write_text_atomic
 from .jobs import resolve_jobs
 from .progress import progress_bar
 from .runner import BotFailure, GameTask, RunResult, run_tasks

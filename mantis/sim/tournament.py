@@ -32,8 +32,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..base.printable import echo
 from ..engine import game_seed
-from ..printable import echo
 from ..rating.fit import fit
 from ..rating.levels import level_rating
 from ..rating.scale import Fitted

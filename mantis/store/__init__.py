@@ -1,14 +1,3 @@
-"""What the app keeps on disk: user directories and settings."""
-
-from .paths import config_dir, data_dir, settings_path
-from .settings import SPEEDS, Settings, load_settings, save_settings
-
-__all__ = [
-    "SPEEDS",
-    "Settings",
-    "config_dir",
-    "data_dir",
-    "load_settings",
-    "save_settings",
-    "settings_path",
-]
+"""The table server's store: what a server keeps for good (tables, seats, games, moves and
+players with their ratings), behind one interface (``tables_interface.TableStore``) on
+SQLite or PostgreSQL.  What the app keeps in the player's home is ``mantis.home``."""

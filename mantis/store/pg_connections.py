@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..players.clock import SYSTEM_CLOCK, Clock, within
+from ..base.clock import SYSTEM_CLOCK, Clock, within
 from .tables_interface import StoreConflict, StoreError, StoreUnavailable
 
 log = logging.getLogger("mantis.store")

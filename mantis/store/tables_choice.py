@@ -5,7 +5,8 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from ..players.clock import SYSTEM_CLOCK, Clock
+from ..base.clock import SYSTEM_CLOCK, Clock
+from ..base.paths import data_dir
 from .tables_interface import StoreError, TableStore
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -14,6 +15,15 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 def is_postgres(database: str) -> bool:
     """Whether ``database`` names a PostgreSQL database (a URL) rather than a SQLite file."""
     return database.startswith(POSTGRES_SCHEMES)
+
+
+def sqlite_file(data: str | Path | None = None) -> Path:
+    """A server's SQLite file when it is given no database: ``server.sqlite3`` in the
+    folder ``data`` (``--data``), else in ``server`` under the user data directory."""
+    from .tables_sqlite import DB_NAME
+
+    folder = Path(data) if data else data_dir() / "server"
+    return folder / DB_NAME
 
 
 def check_postgres_driver() -> None:

@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..engine import SCORE, Action, Steal, steal
-from ..players.clock import SYSTEM_CLOCK, Clock
+from ..base.clock import SYSTEM_CLOCK, Clock
 from . import players_pg
 from .pg_connections import PgConnections, Rows, one_line, shown
 from .player_ratings import (

@@ -34,10 +34,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Protocol
 
+from ..base.clock import SYSTEM_CLOCK, Clock
 from ..engine import GameRecord, SeatInfo, View, bot_rng, record_of
 from ..engine.game import Game
 from ..players import InputPlayer, Player
-from ..players.clock import SYSTEM_CLOCK, Clock
 from ..players.decision import DEFAULT_BOT_TIMEOUT, Decision, decide
 from .history import opening_of, record_notices, seats_of
 from .keeper import Keeper

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ..engine import GameRecord
-from ..store.saves import autosave, clear_save
+from ..home.saves import autosave, clear_save
 from .messages import Notice, Talk
 
 if TYPE_CHECKING:
-    from ..store.finished import Finished
+    from ..home.finished import Finished
 
 _T = TypeVar("_T")
 
@@ -81,8 +81,8 @@ class LocalKeeper:
     async def finish(self, record: GameRecord) -> None:
         """Record the game in the statistics, then clear the save (even if that failed)."""
         # Imported at the end of a game, not when a table opens: SQLite is not needed before.
-        from ..store.finished import record_finished
-        from ..store.stats import StatsError
+        from ..home.finished import record_finished
+        from ..home.stats import StatsError
 
         def store() -> Finished:
             try:

@@ -13,9 +13,9 @@ from typing import Generic, TypeVar
 
 import msgspec
 
+from ..base.clock import SYSTEM_CLOCK, Clock
 from ..engine import CardRevealed
-from ..players.clock import SYSTEM_CLOCK, Clock
-from ..store import SPEEDS
+from ..home import SPEEDS
 
 
 class Pace(msgspec.Struct, frozen=True):

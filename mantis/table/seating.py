@@ -2,7 +2,9 @@
 
 A seat is described by the engine's ``SeatInfo`` (name, ``"human"`` or
 ``"bot"``, bot spec), the same shape game records use, so a table's setup can
-be remembered and recorded as it is.
+be remembered and recorded as it is.  Seats written as text (``human, greedy``)
+are read here by the table's rules; the options that carry them (``--seats``,
+``--names``) are the command line's (``cli/play.py``).
 """
 
 from __future__ import annotations
@@ -45,28 +47,40 @@ def default_names(kinds: Sequence[str]) -> list[str]:
     return names
 
 
-def parse_seats(seats: str, names: str | None = None) -> tuple[SeatInfo, ...]:
-    """Seats from ``--seats`` (and ``--names``) text; ``SeatingError`` when invalid."""
-    try:
-        specs = split_specs(seats)
-    except ValueError as exc:
-        raise SeatingError(f"--seats has {exc}") from None
+def seats_of(specs: Sequence[str]) -> tuple[SeatInfo, ...]:
+    """Seats for ``specs`` (``human``, or a bot: built-in or a plug-in), under the default
+    names; ``SeatingError`` (one line) if they make no table here."""
     problem = local_seats_problem(specs)
     if problem is not None:
-        raise SeatingError(f"--seats: {problem}")
+        raise SeatingError(problem)
     kinds: list[SeatKind] = [HUMAN if spec == HUMAN else "bot" for spec in specs]
-    if names is None:
-        # Distinct and plain by construction: checking them would read the look-alike
-        # data before the table's first frame, for nothing.
-        chosen = default_names(kinds)
-    else:
-        chosen = [name.strip() for name in names.split(",")]
-        if len(chosen) != len(specs):
-            raise SeatingError(f"--names gives {len(chosen)} names for {len(specs)} seats")
-        check_names(chosen)
+    # Distinct and plain by construction: checking them would read the look-alike data
+    # before the table's first frame, for nothing.
+    names = default_names(kinds)
     return tuple(
         SeatInfo(name, kind, None if kind == HUMAN else spec)
-        for name, kind, spec in zip(chosen, kinds, specs, strict=True)
+        for name, kind, spec in zip(names, kinds, specs, strict=True)
+    )
+
+
+def seats_from_text(text: str) -> tuple[SeatInfo, ...]:
+    """Seats written as text with a comma between them (``human, greedy, expert``), under
+    the default names; ``SeatingError`` (one line) when they make no table."""
+    try:
+        specs = split_specs(text)
+    except ValueError as exc:
+        raise SeatingError(str(exc)) from None
+    return seats_of(specs)
+
+
+def named(seats: Sequence[SeatInfo], names: Sequence[str]) -> tuple[SeatInfo, ...]:
+    """``seats`` under ``names``, one a seat; ``SeatingError`` unless there is one name a
+    seat and the names keep the rules (``check_names``)."""
+    if len(names) != len(seats):
+        raise SeatingError(f"{len(names)} names for {len(seats)} seats")
+    check_names(names)
+    return tuple(
+        SeatInfo(name, seat.kind, seat.bot) for seat, name in zip(seats, names, strict=True)
     )
 
 

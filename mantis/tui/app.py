@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 from textual.app import SystemCommand
 from textual.binding import Binding
 
-from ..players.clock import SYSTEM_CLOCK, Clock
-from ..store import load_settings
+from ..base.clock import SYSTEM_CLOCK, Clock
+from ..home import load_settings
 from . import plain
 from .attached_styles import StylesWhenAttached
 from .local_games import LocalGames
@@ -39,8 +39,8 @@ if TYPE_CHECKING:
     from textual.theme import Theme
 
     from ..engine import GameRecord
+    from ..home import Settings
     from ..review import GameReview
-    from ..store import Settings
     from .screens.game_over import GameOverScreen
     from .screens.lobby import LobbyScreen
     from .screens.local_play import LocalPlayScreen

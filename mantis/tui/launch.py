@@ -1,18 +1,18 @@
-"""``mantis play``: check the command line, open the app, return the exit status."""
+"""``mantis play`` in the app: open it on the seats asked for, return the exit status."""
 
 from __future__ import annotations
 
 import gc
+from typing import TYPE_CHECKING
 
-from ..follow.launch import PlayOptions, SeatingError, play_seats, usage_error
+if TYPE_CHECKING:
+    from ..engine.seats import SeatInfo
+    from ..follow.launch import PlayOptions
 
 
-def run_play(args: PlayOptions) -> int:
-    """Run the app for parsed ``play`` arguments; 2 with one line on stderr for bad values."""
-    try:
-        seats = play_seats(args)
-    except SeatingError as exc:
-        return usage_error(exc)
+def run_play(args: PlayOptions, seats: tuple[SeatInfo, ...] | None) -> int:
+    """Run the app for parsed ``play`` arguments and the seats they ask for (read by the
+    command line: ``cli/play.py``); the exit status."""
     # Nothing made from here to the first frame is garbage, yet collecting cycles while
     # Textual loads and the first screen is built is a good part of the wait: the app
     # turns the collector back on once that screen is drawn (MantisApp.on_mount).

@@ -1,6 +1,6 @@
 """Games played here: dealing a table, the save slot it saves in, resuming, what comes after.
 
-Each app holds a save slot of its own (``store.save_slots``), so apps open
+Each app holds a save slot of its own (``home.save_slots``), so apps open
 at once never write the same save.  A new table is dealt from its seats and
 a seed; a saved game is opened at its saved position and saves on in its
 slot; at the end the game-over choice deals again, replays or leaves.
@@ -16,10 +16,10 @@ from . import plain
 # The table, the store's files and the screens are imported when first used:
 # the setup screen's first frame needs none of them (benchmarks/startup.py).
 if TYPE_CHECKING:
+    from ..base.clock import Clock
     from ..engine import GameRecord, SeatInfo
-    from ..players.clock import Clock
-    from ..store.save_slots import SaveSlot
-    from ..store.saves import LoadedSave
+    from ..home.save_slots import SaveSlot
+    from ..home.saves import LoadedSave
     from ..table import Table
     from .preferences import Preferences
     from .screens.game_over_choice import GameOverChoice
@@ -43,7 +43,7 @@ class LocalGames:
     def save_slot(self) -> SaveSlot:
         """Where this app saves its game in progress: a slot no other app open now writes."""
         if self._slot is None:
-            from ..store.save_slots import claim_slot
+            from ..home.save_slots import claim_slot
 
             self._slot = claim_slot()
             assert self._slot is not None  # some slot is always free
@@ -61,7 +61,7 @@ class LocalGames:
     def keep_aside(self) -> None:
         """Keep the game in progress where it is saved: this app saves its next game in a
         slot of its own, and the kept one is offered again (now, or by the next app)."""
-        from ..store.save_slots import claim_slot
+        from ..home.save_slots import claim_slot
 
         old = self._slot
         if old is None:
@@ -165,7 +165,7 @@ class LocalGames:
     def offer_resume(self, now: bool, *, asked: bool = False) -> None:
         """Look for unfinished games no other app is playing: resume one (``now``) or offer to
         (``asked``: a person asked, and is told if there is none)."""
-        from ..store.save_slots import saved_games, slot_of
+        from ..home.save_slots import saved_games, slot_of
 
         mine = self.save_slot  # held first, so no app starting meanwhile takes the same one
         saves, warnings = saved_games(mine.path.parent, mine=mine)
@@ -189,7 +189,7 @@ class LocalGames:
 
     def resume(self, save: LoadedSave) -> None:
         """Open the table on the saved game, at the saved position, saving on in its slot."""
-        from ..store.save_slots import claim_slot, slot_of
+        from ..home.save_slots import claim_slot, slot_of
         from ..table.seating import SeatingError
 
         number = slot_of(save.path)

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from ..follow.online_table import OnlineTable, Running
     from ..net import protocol
     from ..net.client import TableConnection
-    from ..players.clock import Clock
+    from ..base.clock import Clock
     from .preferences import Preferences
     from .screens.game_over_choice import GameOverChoice
     from .screens.lobby import LobbyScreen
@@ -68,7 +68,7 @@ class OnlinePlay:
             self.shell.push_screen(self._new_lobby())
 
     def _new_lobby(self) -> LobbyScreen:
-        from ..store.seat_tokens import SeatTokens
+        from ..home.seat_tokens import SeatTokens
         from .screens.lobby import LobbyScreen
 
         return LobbyScreen(self.prefs, SeatTokens(), clock=self.clock)
@@ -228,10 +228,10 @@ class OnlinePlay:
         """
         if self._server_url is not None:
             return self._server_url
+        from ..base.clock import SystemClock
+        from ..base.paths import data_dir
         from ..net.server.assembly import table_server
         from ..net.server.directory import LocalDirectory
-        from ..players.clock import SystemClock
-        from ..store.paths import data_dir
         from ..store.tables_sqlite import DB_NAME, SqliteTableStore
 
         port = _port_of(self.prefs.settings.server)

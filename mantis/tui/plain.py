@@ -15,7 +15,7 @@ outside values dropped in as text), ``notify`` (a notification) or
 ``visible`` (a ``str``, for a ``Text`` being built).  Each shows the
 characters as they are, square brackets included; control characters show
 as their visible pictures (ESC as ␛) and bidirectional overrides are dropped
-(``mantis.printable``: the same rule as the command line's own output).
+(``mantis.base.printable``: the same rule as the command line's own output).
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from typing import Any, Protocol
 from rich.text import Text
 from textual.content import Content
 
-from ..printable import printable
+from ..base.printable import printable
 
 
 def visible(text: object, *, lines: bool = False) -> str:
-    """``text`` with nothing a terminal would obey (``mantis.printable``'s one rule).
+    """``text`` with nothing a terminal would obey (``mantis.base.printable``'s one rule).
 
     ``lines``: keep line breaks (elsewhere a newline shows as ␊, so outside
     text cannot add lines of its own to a one-line place).

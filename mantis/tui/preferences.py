@@ -17,7 +17,7 @@ from textual.dom import DOMNode
 from textual.signal import Signal
 
 from ..follow.preferences import Preferences as RunPreferences
-from ..store import Settings
+from ..home import Settings
 from ..table.pacing import Pace, pace_for
 
 

@@ -1,6 +1,6 @@
 """``mantis replay FILE [--game N]``: find game N in the record file, then open the replay screen.
 
-The file is read up to game N only (``store.record_file.game_for_command``), so
+The file is read up to game N only (``home.record_file.game_for_command``), so
 a long file opens at once, and a bad line is reported only if it is game N.
 """
 
@@ -10,8 +10,8 @@ import argparse
 import os
 import sys
 
-from ..printable import echo
-from ..store.record_file import RecordFileError, game_for_command
+from ..base.printable import echo
+from ..home.record_file import RecordFileError, game_for_command
 from ..table.outside_records import clean_record
 
 USAGE_ERROR = 2

@@ -16,8 +16,8 @@ from . import plain
 
 # The review (the expert's networks, the chart's plotext) loads when a review opens.
 if TYPE_CHECKING:
+    from ..base.clock import Clock
     from ..engine import GameRecord
-    from ..players.clock import Clock
     from .preferences import Preferences
     from .screens.retry import RetryScreen
     from .screens.review import ReviewScreen

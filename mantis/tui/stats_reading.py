@@ -15,7 +15,7 @@ from textual.dom import DOMNode
 from textual.message import Message
 from textual.worker import get_current_worker
 
-from ..store.stats import StatsError, StatsLockedError
+from ..home.stats import StatsError, StatsLockedError
 
 T = TypeVar("T")
 

@@ -9,8 +9,8 @@ import os
 import signal
 import sys
 
+from ..base.printable import echo
 from ..net.server.serve_cli import LOCAL_HOSTS
-from ..printable import echo
 from .access import EVERY_INTERFACE, KEY_PARAMETER
 
 

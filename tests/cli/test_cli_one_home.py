@@ -11,11 +11,11 @@ import pytest
 from mantis.cli import UsageError
 from mantis.cli.parser import build_parser
 from mantis.engine.turn_clock_range import CLOCK_RULE, MAX_CLOCK, MIN_CLOCK
+from mantis.home.settings import load_settings
 from mantis.lines.help import help_lines
 from mantis.net import protocol
 from mantis.players.registry import BOT_LEVELS, BOTS, BUILT_IN, LEVELS, level_label
 from mantis.sim.jobs import DECISION_SECONDS, UNKNOWN_DECISION_SECONDS, game_seconds
-from mantis.store.settings import load_settings
 
 NAMES = [level.name for level in BOT_LEVELS]
 LABELLED = [level.name for level in BOT_LEVELS if level.label is not None]

@@ -18,8 +18,8 @@ import pytest
 from hostilekit import CLEANED, NAMES, hostile_game, hostile_line, obeyed
 
 from mantis.cli import main
-from mantis.store.finished import record_finished
-from mantis.store.player_keys import FORMAT, new_key
+from mantis.home.finished import record_finished
+from mantis.home.player_keys import FORMAT, new_key
 
 
 def run(capfdbinary: pytest.CaptureFixture[bytes], *args: str) -> tuple[int, str, str]:

@@ -11,7 +11,7 @@ import pytest
 from mantis.engine import Game, bot_rng, card_code, deal, game_seed
 from mantis.engine.deal import shuffled_deck
 from mantis.engine.seat_count import SEAT_COUNTS
-from mantis.store.record_file import read_records
+from mantis.home.record_file import read_records
 
 # deal(4, 0), pinned: any machine and any Python >= 3.11 must deal exactly this.
 # (Deals changed once, from random.Random keys to SHAKE-128 keys: these are the new ones.)

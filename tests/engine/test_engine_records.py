@@ -12,7 +12,7 @@ from enginekit import MUTATIONS, play_random, state
 
 from mantis.engine import Game, GameRecord, RecordError, SeatInfo, record_of
 from mantis.engine.record import iter_records, parse_record
-from mantis.store.record_file import read_records
+from mantis.home.record_file import read_records
 
 
 def finished(seed: int = 3, n: int = 3) -> Game:

@@ -16,7 +16,7 @@ from mantis.net import protocol
 from mantis.players.decision import DEFAULT_BOT_TIMEOUT
 from mantis.table import PublicPosition, TimedOut, dealt, moves_of
 from mantis.table.pacing import NO_DELAY
-from mantis.table.seating import parse_seats
+from mantis.table.seating import seats_from_text
 
 #: A deal of "human,greedy" where the person (seat 1) moves first.
 SEAT_1_STARTS = 0
@@ -39,7 +39,7 @@ class Sent:
 
 
 def followed(seats: str = "human,greedy", seed: int = 3):
-    record = dealt(parse_seats(seats), seed)
+    record = dealt(seats_from_text(seats), seed)
     game = record.replay()
     moves = []
     while not game.over and len(moves) < 12:

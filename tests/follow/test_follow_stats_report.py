@@ -8,13 +8,14 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from storekit import game_for
+from homekit import game_for
 
+from mantis.base.paths import data_dir
 from mantis.cli import main
+from mantis.cli.stats import run_stats
 from mantis.follow.charts import BAND_MARKER, Figure, Series, chart_text
-from mantis.follow.stats_report import results_chart, results_letters, rolling_win_rate, run_stats
-from mantis.store import data_dir
-from mantis.store.stats import StatsDB, default_stats_path
+from mantis.follow.stats_report import results_chart, results_letters, rolling_win_rate
+from mantis.home.stats import StatsDB, default_stats_path
 
 T0 = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
 
@@ -98,7 +99,7 @@ def test_json_has_the_same_figures(capsys, games):
     status, out, _ = run(capsys, "--json", "--player", "ANN")
     assert status == 0
     [ann] = json.loads(out)["players"]
-    assert set(ann) >= {"rating", "rating_history"}  # (their own tests: test_store_ratings)
+    assert set(ann) >= {"rating", "rating_history"}  # (their own tests: test_home_ratings)
     del ann["rating"], ann["rating_history"]
     assert ann == {
         "name": "Ann",

@@ -13,9 +13,9 @@ import re
 from journeykit import Lines, Terminal
 from screenkit import assert_table_whole
 
+from mantis.base.paths import settings_path
 from mantis.engine import SeatInfo
-from mantis.store import Settings, save_settings
-from mantis.store.paths import settings_path
+from mantis.home import Settings, save_settings
 
 _MOVE = re.compile(r"\bmove (\d+)\b")
 

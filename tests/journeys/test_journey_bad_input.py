@@ -15,9 +15,9 @@ from journeykit import Size
 from playkit import remember, your_turn
 from screenkit import assert_table_whole
 
+from mantis.base.paths import settings_path
 from mantis.engine import SeatInfo
-from mantis.store import Settings, save_settings
-from mantis.store.paths import settings_path
+from mantis.home import Settings, save_settings
 
 pytestmark = pytest.mark.journey
 

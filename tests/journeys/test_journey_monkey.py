@@ -61,7 +61,7 @@ def check(lines: Lines) -> None:
 def near_its_end(moves_left: int) -> None:
     """A saved game of you and two bots, ``moves_left`` moves from its end (``--resume``)."""
     from mantis.engine import SCORE, Game, SeatInfo, record_of, steal
-    from mantis.store.saves import autosave
+    from mantis.home.saves import autosave
 
     game, rng = Game.new(3, 8), random.Random(8)
     while not game.over:

@@ -15,9 +15,9 @@ import pytest
 from journeykit import SIZES, Lines, Size, Terminal, environment
 from screenkit import box_rows
 
+from mantis.base.paths import settings_path
+from mantis.home import Settings, save_settings
 from mantis.rating.levels import rating_text
-from mantis.store import Settings, save_settings
-from mantis.store.paths import settings_path
 
 pytestmark = pytest.mark.journey
 

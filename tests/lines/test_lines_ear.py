@@ -24,14 +24,14 @@ from mantis.engine import (
 )
 from mantis.engine.record import record_of
 from mantis.follow.preferences import Preferences
+from mantis.home import Settings
 from mantis.lines import wording
 from mantis.lines.commands import ALIASES, WORDS, read_command
 from mantis.lines.console import Console
 from mantis.lines.help import help_lines
 from mantis.lines.live_table import LiveTable
-from mantis.store import Settings
 from mantis.table import Message, dealt, moves_of
-from mantis.table.seating import parse_seats
+from mantis.table.seating import named, seats_from_text
 
 
 class Sent:
@@ -55,7 +55,8 @@ def table(
     brief: bool = False,
 ) -> tuple[LiveTable, io.StringIO, Sent, list[list[Message]]]:
     """A table of ``seats`` at its deal, seat 1 played here; its moves, played through."""
-    record = dealt(parse_seats(seats, names), seed)
+    chosen = seats_from_text(seats)
+    record = dealt(chosen if names is None else named(chosen, names.split(",")), seed)
     game = record.replay()
     while not game.over:
         view = game.view()
@@ -293,7 +294,7 @@ def test_words_heard_have_no_quotes_no_1_cards_and_chances_as_the_question_says_
     assert "xyzzy is not a command: help lists them." in out.getvalue()
     assert "'" not in out.getvalue().split("xyzzy", 1)[1].split("\n", 1)[0]
     # The coach's chances are the question's: "2 in 3", never "67 percent".
-    seats = parse_seats("human,greedy,random")
+    seats = seats_from_text("human,greedy,random")
     game = dealt(seats, 2).replay()
     names = ["You", "Ann", "Bea"]
     for _ in range(30):

@@ -19,13 +19,13 @@ from positionkit import EMPTY_TANKS, position
 from mantis.engine import Steal, View
 from mantis.engine.record import record_of
 from mantis.follow.preferences import Preferences
+from mantis.home import Settings
 from mantis.lines import wording
 from mantis.lines.commands import read_command
 from mantis.lines.console import Console
 from mantis.lines.live_table import LiveTable
-from mantis.store import Settings
 from mantis.table import stream_of
-from mantis.table.seating import parse_seats
+from mantis.table.seating import seats_from_text
 
 NAMES = ["You", "Ann", "Bea", "Cal", "Dee", "Eve"]
 
@@ -73,7 +73,7 @@ def test_a_question_offers_exactly_the_legal_moves(
             offered = ["s", *sorted(set(re.findall(r"\b(\d) (?=steals from|[A-Z])", asked)))]
             assert offered == keys, asked
     # The table takes as a move exactly what the question offers.
-    seats = parse_seats(",".join(["human"] + ["random"] * (players - 1)))
+    seats = seats_from_text(",".join(["human"] + ["random"] * (players - 1)))
     record = record_of(game, seats)
     backlog = stream_of(record)
     you = view.to_move

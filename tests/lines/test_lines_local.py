@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from linekit import COLOURS, WAIT, YOUR_TURN, Lines, controls_in, play_out, settle_speed
 
+from mantis.home.stats import StatsDB
 from mantis.lines.wording import join_or
 from mantis.players.registry import LEVELS
-from mantis.store.stats import StatsDB
 
 SEATS = "human,greedy,casual,score"
 COLOUR = f"({'|'.join(COLOURS)})"
@@ -202,7 +202,8 @@ def test_after_a_game_replay_a_new_table_and_a_rematch(home: Path) -> None:
         lines.expect(f"then bots, {join_or([bot for _, bot in LEVELS])};")  # the registry's
         lines.expect("Seats: > ")
         lines.type("human, nobody")
-        lines.expect(re.compile(rb"No table: [^\n]*nobody[^\n]*\.\r\nSeats: > "))
+        # (in the table's words: no command-line option is named at this prompt)
+        lines.expect(re.compile(rb"No table: unknown bot 'nobody'[^\n]*\.\r\nSeats: > "))
         lines.type("human, random, random")
         seed = lines.expect(re.compile(rb"New game, seed (\d+): 3 players")).group(1)
         lines.expect("Seats: 1, you; 2, Ann, random bot; 3, Bea, random bot.")

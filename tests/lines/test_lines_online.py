@@ -31,14 +31,14 @@ from netkit import (
     welcome,
 )
 
+from mantis.base.clock import ManualClock
 from mantis.cli import main
 from mantis.engine import SCORE
+from mantis.home.past_games import past_records
+from mantis.home.player_keys import PlayerKeys
 from mantis.net import protocol
 from mantis.net.client import verifier_asked
 from mantis.net.protocol import key_proof
-from mantis.players.clock import ManualClock
-from mantis.store.past_games import past_records
-from mantis.store.player_keys import PlayerKeys
 from mantis.table import TimedOut
 
 

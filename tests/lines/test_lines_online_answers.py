@@ -12,13 +12,13 @@ from pathlib import Path
 from netkit import join, play_my_turns, running_server
 from test_lines_states import Typist
 
+from mantis.base.clock import ManualClock
 from mantis.follow.preferences import Preferences
+from mantis.home import Settings
 from mantis.lines.console import Console
 from mantis.lines.online import OnlineGames
 from mantis.net import protocol
 from mantis.net.client import take_seat
-from mantis.players.clock import ManualClock
-from mantis.store import Settings
 
 #: Generous bound on any wait (a slow machine only makes the test slower).
 WAIT = 60.0

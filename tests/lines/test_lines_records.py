@@ -11,12 +11,12 @@ from pathlib import Path
 from hostilekit import CLEANED, hostile_line, obeyed
 from linekit import Lines, controls_in, settle_speed
 
+from mantis.base.clock import ManualClock
 from mantis.engine import Scored, ScoreMissed, StealMissed, Stolen
+from mantis.home.record_file import read_records
 from mantis.lines.live_table import seat_names
 from mantis.lines.turn_clock import TurnClockCall, warnings
 from mantis.lines.wording import heard
-from mantis.players.clock import ManualClock
-from mantis.store.record_file import read_records
 from mantis.table import moves_of
 from mantis.table.narration import narrate
 

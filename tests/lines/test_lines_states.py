@@ -24,8 +24,10 @@ import pytest
 from netkit import running_server
 from witness import Witness
 
+from mantis.base.clock import ManualClock
 from mantis.engine import SeatInfo
 from mantis.follow.preferences import Preferences
+from mantis.home import Settings
 from mantis.lines.console import Console
 from mantis.lines.live_table import LiveTable
 from mantis.lines.local import LocalGames, Start
@@ -33,9 +35,7 @@ from mantis.lines.online import OnlineGames
 from mantis.lines.replay import Replay
 from mantis.net import protocol
 from mantis.net.client import take_seat
-from mantis.players.clock import ManualClock
-from mantis.store import Settings
-from mantis.table.seating import parse_seats
+from mantis.table.seating import seats_from_text
 
 #: What the monkey types: every command the line mode has, in each of its forms, and some
 #: that are no command at all.
@@ -155,7 +155,7 @@ async def test_a_game_here_says_nothing_untrue_whatever_is_typed_whenever(seed: 
     console = Console(out=witness, source=typist.source)  # type: ignore[arg-type]
     prefs = Preferences(Settings(speed="normal"))
     games = LocalGames(console, prefs, clock=clock)
-    seats = parse_seats("human,greedy,random,score")
+    seats = seats_from_text("human,greedy,random,score")
     done = asyncio.ensure_future(games.run(Start(seats, seed=seed)))
     assert await run_monkey(rng, typist, clock, done, witness, steps=300) == 0
     assert_truthful(witness)

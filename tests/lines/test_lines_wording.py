@@ -7,16 +7,16 @@ import io
 import os
 import re
 
+from mantis.base.clock import ManualClock
 from mantis.engine import SCORE, ExtraTurn, GameOver, steal
 from mantis.follow.preferences import Preferences
+from mantis.home import Settings
 from mantis.lines import wording
 from mantis.lines.console import Console
 from mantis.lines.live_table import LiveTable
-from mantis.players.clock import ManualClock
-from mantis.store import Settings
 from mantis.table import Away, Back, Fault, Left, StartFailed, Talk, TimedOut, dealt, moves_of
 from mantis.table.narration import narrate
-from mantis.table.seating import parse_seats
+from mantis.table.seating import seats_from_text
 
 SIX = "human,greedy,casual,score,expert,random"
 #: What a heard line may hold: words, figures and plain punctuation; no glyph, no bracket, no
@@ -25,7 +25,7 @@ HEARD = re.compile(r"[\w ,.;:'?-]+")
 
 
 def six_player_game():
-    seats = parse_seats(SIX)
+    seats = seats_from_text(SIX)
     game = dealt(seats, 7).replay()
     names = [seat.name for seat in seats]
     while game.view().to_move != 0:
@@ -58,7 +58,7 @@ def test_the_question_is_short_by_default_and_more_and_odds_add_to_it() -> None:
 
 
 def test_every_line_of_a_whole_game_is_words_and_plain_punctuation() -> None:
-    seats = parse_seats(SIX)
+    seats = seats_from_text(SIX)
     record = dealt(seats, 7)
     game = record.replay()
     names = [seat.name for seat in seats]
@@ -132,7 +132,7 @@ def test_a_tie_on_the_pile_running_out_says_the_tiebreak() -> None:
 
 async def test_bots_moves_are_said_at_the_pace_set_and_speed_changes_it() -> None:
     """As in the app: a bot's move waits its thinking time, then lingers, at the speed set."""
-    seats = parse_seats("greedy,human")
+    seats = seats_from_text("greedy,human")
     record = dealt(seats, 4)  # seat 0, the bot, starts
     moves = moves_of(record)
     bot_move = record.replay().apply(SCORE, 0)
@@ -206,7 +206,7 @@ async def _queued(console: Console) -> bool:
 def test_an_extra_turn_is_said_once_with_the_turn() -> None:
     """Bea, a person elsewhere, steals and goes again: "Bea's extra turn, top card ...",
     not also "Extra turn for Bea"."""
-    seats = parse_seats("human,human")
+    seats = seats_from_text("human,human")
     for seed in range(200):
         record = dealt(seats, seed)
         game = record.replay()

@@ -26,8 +26,11 @@ from typing import Any, TypeVar
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from mantis.base.clock import ManualClock
 from mantis.engine import SCORE, CardRevealed, GameOver, TurnStarted
 from mantis.engine.record import parse_record
+from mantis.home.player_keys import PlayerKeys
+from mantis.home.seat_tokens import SeatTokens
 from mantis.net import protocol
 from mantis.net.client import TableConnection
 from mantis.net.cluster.membership import Cluster
@@ -38,9 +41,6 @@ from mantis.net.server.limits.server_limits import ServerLimits
 from mantis.net.server.redis_directory import RedisDirectory
 from mantis.net.server.room.room import RoomConfig
 from mantis.net.server.server import RATE, TableServer, seeded
-from mantis.players.clock import ManualClock
-from mantis.store.player_keys import PlayerKeys
-from mantis.store.seat_tokens import SeatTokens
 from mantis.store.tables_choice import open_table_store
 from mantis.store.tables_sqlite import DB_NAME
 from mantis.table import Message, PublicPosition, Recorded

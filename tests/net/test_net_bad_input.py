@@ -25,11 +25,11 @@ import pytest
 from netkit import WAIT, Client, create, join, play_my_turns, running_server, welcome
 from websockets.exceptions import ConnectionClosed
 
+from mantis.base.clock import ManualClock
 from mantis.engine import SCORE, TurnStarted, steal
 from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.net.server import server
-from mantis.players.clock import ManualClock
 from mantis.table import Opening, Recorded
 
 V = protocol.PROTOCOL_VERSION

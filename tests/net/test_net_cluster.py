@@ -35,6 +35,8 @@ from test_net_resilience import follow_and_play
 
 from mantis.engine import SCORE, CardRevealed, TurnStarted
 from mantis.engine.record import parse_record
+from mantis.home.player_keys import PlayerKeys, new_key
+from mantis.home.seat_tokens import SeatTokens
 from mantis.net import client as client_module
 from mantis.net import protocol
 from mantis.net.client import Dropped, Reconnected, TableConnection
@@ -44,8 +46,6 @@ from mantis.net.server.room.rated_games import HISTORY
 from mantis.rating.levels import level_rating
 from mantis.rating.scale import Rating
 from mantis.rating.update import rate
-from mantis.store.player_keys import PlayerKeys, new_key
-from mantis.store.seat_tokens import SeatTokens
 from mantis.table import Away, PublicPosition, Recorded, TimedOut
 from mantis.table.names import capitals_key
 

@@ -10,9 +10,9 @@ from typing import Any
 import msgspec
 import pytest
 
+from mantis.base.clock import ManualClock
 from mantis.net.cluster.membership import HEARTBEAT, LEASE, PREFIX, Cluster
 from mantis.net.cluster.node_messages import Adopt, NodeMessage
-from mantis.players.clock import ManualClock
 
 pytestmark = pytest.mark.xdist_group("cluster")
 

@@ -18,8 +18,8 @@ import pytest
 from clusterkit import Nodes
 from netkit import at_once, elsewhere, outcomes, player_id, welcome
 
+from mantis.home.player_keys import new_key
 from mantis.net import protocol
-from mantis.store.player_keys import new_key
 
 V = protocol.PROTOCOL_VERSION
 

@@ -9,8 +9,8 @@ import weakref
 
 import pytest
 
+from mantis.base.clock import ManualClock
 from mantis.net.server import collector
-from mantis.players.clock import ManualClock
 
 
 class Cycle:

@@ -10,8 +10,8 @@ import asyncio
 
 import pytest
 
+from mantis.base.clock import ManualClock
 from mantis.net.server.directory import LocalDirectory
-from mantis.players.clock import ManualClock
 
 
 @pytest.fixture(params=["local", "redis"])

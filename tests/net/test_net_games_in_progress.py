@@ -22,12 +22,12 @@ from netkit import (
     welcome,
 )
 
+from mantis.home.player_keys import PlayerKeys, new_key, server_address
+from mantis.home.seat_tokens import SeatTokens
 from mantis.net import protocol
 from mantis.net.client import OnlineError, take_seat
 from mantis.net.client.games_in_progress import games_in_progress
 from mantis.net.protocol import key_proof
-from mantis.store.player_keys import PlayerKeys, new_key, server_address
-from mantis.store.seat_tokens import SeatTokens
 
 V = protocol.PROTOCOL_VERSION
 

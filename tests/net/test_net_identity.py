@@ -20,8 +20,8 @@ from netkit import (
     welcome,
 )
 
+from mantis.home.player_keys import new_key
 from mantis.net import protocol
-from mantis.store.player_keys import new_key
 from mantis.store.tables_sqlite import DB_NAME
 
 V = protocol.PROTOCOL_VERSION

@@ -16,6 +16,8 @@ from hostilekit import MiddleMan
 from netkit import Client, answered, create, join, player_id, running_server, welcome
 
 from mantis.cli import main
+from mantis.home.player_keys import PlayerKeys, new_key
+from mantis.home.seat_tokens import SeatTokens
 from mantis.net import protocol
 from mantis.net.client import (
     VERIFIER_ASKED,
@@ -25,8 +27,6 @@ from mantis.net.client import (
 )
 from mantis.net.client.key_rotation import rotate_key, run_rotate
 from mantis.net.protocol import key_proof
-from mantis.store.player_keys import PlayerKeys, new_key
-from mantis.store.seat_tokens import SeatTokens
 
 V = protocol.PROTOCOL_VERSION
 
@@ -290,8 +290,8 @@ async def test_a_server_that_lost_its_players_is_told_the_key_again_only_when_as
 async def test_a_rotation_a_server_never_answers_gives_up_on_its_clock() -> None:
     from websockets.asyncio.server import serve
 
+    from mantis.base.clock import ManualClock
     from mantis.net.client import OPEN_TIMEOUT
-    from mantis.players.clock import ManualClock
 
     heard = asyncio.Event()
 

@@ -8,6 +8,7 @@ import asyncio
 import pytest
 from netkit import WAIT
 
+from mantis.base.clock import ManualClock
 from mantis.net.server.directory import LocalDirectory
 from mantis.net.server.limits.addresses import (
     ClientAddresses,
@@ -17,7 +18,6 @@ from mantis.net.server.limits.addresses import (
 )
 from mantis.net.server.limits.bot_share import BotShare
 from mantis.net.server.limits.server_limits import SharedCounts
-from mantis.players.clock import ManualClock
 
 # ---------------------------------------------------------------------- addresses
 

@@ -41,6 +41,7 @@ from netkit import (
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMessage
 
+from mantis.base.clock import ManualClock
 from mantis.engine import CardRevealed
 from mantis.net import protocol
 from mantis.net.client import Dropped, OnlineError, Reconnected, take_seat
@@ -50,7 +51,6 @@ from mantis.net.server import server as server_module
 from mantis.net.server.limits.addresses import parse_networks
 from mantis.net.server.limits.server_limits import ServerLimits
 from mantis.net.server.pages import plain_pages
-from mantis.players.clock import ManualClock
 
 V = protocol.PROTOCOL_VERSION
 PROXY = parse_networks(["127.0.0.1"])

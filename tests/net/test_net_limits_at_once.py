@@ -37,13 +37,13 @@ from netkit import (
 )
 from test_net_shares import a_board
 
+from mantis.base.clock import ManualClock
+from mantis.home.player_keys import new_key
 from mantis.net import protocol
 from mantis.net.server.limits.addresses import parse_networks
 from mantis.net.server.limits.server_limits import ServerLimits
 from mantis.net.server.pages import plain_pages
 from mantis.net.server.pages.leaderboard_pages import HOLD_MOST
-from mantis.players.clock import ManualClock
-from mantis.store.player_keys import new_key
 
 V = protocol.PROTOCOL_VERSION
 PROXY = parse_networks(["127.0.0.1"])

@@ -22,10 +22,10 @@ from netkit import (
     welcome,
 )
 
+from mantis.base.clock import ManualClock
+from mantis.home.player_keys import new_key
 from mantis.net import protocol
 from mantis.net.server.limits.server_limits import ServerLimits
-from mantis.players.clock import ManualClock
-from mantis.store.player_keys import new_key
 
 DAY = 86_400.0
 #: A name with no rated game, unused this long, is free again (docs/ratings.md says 14 days).

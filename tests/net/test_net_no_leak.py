@@ -43,13 +43,13 @@ from netkit import (
     welcome,
 )
 
+from mantis.base.clock import ManualClock
 from mantis.engine import SCORE, CardRevealed, GameRecord, Scored
 from mantis.engine.cards import BACK, FACE, card_code
 from mantis.engine.record import parse_record
+from mantis.home.player_keys import new_key
 from mantis.net import protocol
-from mantis.players.clock import ManualClock
 from mantis.players.registry import BUILT_IN
-from mantis.store.player_keys import new_key
 from mantis.table import Away, Back, Fault, KeepFailed, Recorded, StartFailed, Talk, TimedOut
 
 GAMES = 30

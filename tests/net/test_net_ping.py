@@ -9,11 +9,11 @@ from pathlib import Path
 
 from netkit import Client, answer_to, create, heard, hosting, running_server, welcome
 
+from mantis.base.clock import ManualClock
 from mantis.net import protocol
 from mantis.net.client import RoundTrip
 from mantis.net.protocol import version1, versions
 from mantis.net.server.limits import talk_limits
-from mantis.players.clock import ManualClock
 
 
 async def test_a_ping_is_answered_to_its_connection_alone_a_few_at_once(tmp_path: Path) -> None:

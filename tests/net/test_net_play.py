@@ -20,11 +20,11 @@ from netkit import (
     welcome,
 )
 
+from mantis.base.clock import ManualClock
 from mantis.engine import SCORE, CardRevealed, TurnStarted, steal
 from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.net.protocol import codes
-from mantis.players.clock import ManualClock
 from mantis.table import Recorded, StartFailed
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from netkit import heard, play_my_turns, quick, running_server, welcome
 
+from mantis.base.clock import ManualClock
 from mantis.net import protocol
-from mantis.players.clock import ManualClock
 
 WAIT_FOR_PEOPLE = 60.0
 

@@ -32,12 +32,12 @@ from test_net_ratings import (
     season,
 )
 
+from mantis.base.clock import ManualClock
 from mantis.engine import SCORE
+from mantis.home.player_keys import new_key
 from mantis.net import protocol
 from mantis.net.server.room.rated_games import HISTORY
-from mantis.players.clock import ManualClock
 from mantis.rating.scale import Rating
-from mantis.store.player_keys import new_key
 from mantis.table import Away, TimedOut
 
 DAY = 86_400.0

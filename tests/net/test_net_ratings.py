@@ -30,15 +30,15 @@ from netkit import (
     welcome,
 )
 
+from mantis.base.clock import ManualClock
+from mantis.home.player_keys import new_key
 from mantis.net import protocol
 from mantis.net.protocol.key_proof import id_of, verifier_of
 from mantis.net.server.pages import leaderboard_pages
 from mantis.net.server.room.rated_games import HISTORY
-from mantis.players.clock import ManualClock
 from mantis.rating.levels import level_rating
 from mantis.rating.scale import Rating
 from mantis.rating.update import rate
-from mantis.store.player_keys import new_key
 from mantis.store.tables_sqlite import DB_NAME
 from mantis.store.tables_sqlite_db import TablesDB
 from mantis.table import Away

@@ -7,8 +7,8 @@ import secrets
 
 import pytest
 
+from mantis.base.clock import ManualClock
 from mantis.net.cluster.redis_lane import RedisLane
-from mantis.players.clock import ManualClock
 
 pytestmark = pytest.mark.xdist_group("cluster")
 

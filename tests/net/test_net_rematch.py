@@ -7,11 +7,11 @@ from pathlib import Path
 
 from netkit import Client, create, heard, join, play_my_turns, running_server, watch, welcome
 
+from mantis.base.clock import ManualClock
 from mantis.engine import GameOver
 from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.net.server.room.rematch import LAPSES_AFTER, OFFERS_PER_MINUTE
-from mantis.players.clock import ManualClock
 from mantis.table import Opening, Recorded
 
 

@@ -18,13 +18,13 @@ from netkit import (
     welcome,
 )
 
+from mantis.base.clock import ManualClock
 from mantis.engine import SCORE, CardRevealed, TurnStarted, game_seed
 from mantis.engine.record import parse_record
+from mantis.home.player_keys import PlayerKeys
+from mantis.home.seat_tokens import SeatTokens
 from mantis.net import protocol
 from mantis.net.client import Dropped, Reconnected, StreamUpdate, TableConnection
-from mantis.players.clock import ManualClock
-from mantis.store.player_keys import PlayerKeys
-from mantis.store.seat_tokens import SeatTokens
 from mantis.table import Away, Back, PublicPosition, Recorded, TimedOut
 
 

@@ -19,11 +19,11 @@ from netkit import WAIT, Client, create, join, running_server, turn_to_answer, w
 
 from mantis.engine import SCORE, CardRevealed
 from mantis.engine.record import parse_record
+from mantis.home.player_keys import PlayerKeys
+from mantis.home.seat_tokens import SeatTokens
 from mantis.net import protocol
 from mantis.net.client import Reconnected, StreamUpdate, TableConnection
 from mantis.net.cluster.membership import PREFIX
-from mantis.store.player_keys import PlayerKeys
-from mantis.store.seat_tokens import SeatTokens
 from mantis.table import Away, PublicPosition, Recorded
 
 V = protocol.PROTOCOL_VERSION

@@ -32,12 +32,12 @@ from netkit import (
 )
 from test_net_ratings import rated_pair, season
 
+from mantis.base.clock import ManualClock
 from mantis.net import protocol
 from mantis.net.server.limits.talk_limits import ADDRESS_TALK_BURST, TABLE_TALK_BURST
 from mantis.net.server.pages.leaderboard_pages import LEADERBOARD_PAGE, READS_BURST
 from mantis.net.server.pages.metrics_listener import MetricsListener
 from mantis.net.server.pages.plain_pages import HTTP_BURST, PAGE_HOLD_MOST
-from mantis.players.clock import ManualClock
 from mantis.store.tables_sqlite import DB_NAME
 from mantis.store.tables_sqlite_db import TablesDB
 

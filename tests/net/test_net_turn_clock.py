@@ -22,11 +22,11 @@ from netkit import (
     welcome,
 )
 
+from mantis.base.clock import ManualClock
 from mantis.engine import SCORE, CardRevealed
 from mantis.engine.record import parse_record
 from mantis.net import protocol
 from mantis.net.server.room.turn_timer import RESUME_GRACE
-from mantis.players.clock import ManualClock
 from mantis.table import Away, Back, TimedOut
 
 CLOCK = 30

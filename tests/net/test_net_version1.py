@@ -14,10 +14,10 @@ from pathlib import Path
 import msgspec
 from netkit import Client, create, heard, play_my_turns, running_server, turn_to_answer, welcome
 
+from mantis.base.clock import ManualClock
 from mantis.engine import SCORE, CardRevealed
 from mantis.engine.record import parse_record
 from mantis.net import protocol
-from mantis.players.clock import ManualClock
 from mantis.table import Left, Message, Opening, Talk, TimedOut
 
 #: What version 1 says a room and a seat are (docs/protocol.md, version 1).

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from netkit import Client, answer_to, create, heard, hosting, join, running_server, watch, welcome
 
+from mantis.base.clock import ManualClock
 from mantis.net import protocol
 from mantis.net.server.limits import talk_limits
-from mantis.players.clock import ManualClock
 
 
 async def test_who_names_the_seated_people_and_the_spectators_to_the_asker_alone(

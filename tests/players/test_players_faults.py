@@ -12,8 +12,8 @@ import subprocess
 import sys
 import threading
 
+from mantis.base.clock import ManualClock
 from mantis.engine import SCORE, Game, steal
-from mantis.players.clock import ManualClock
 from mantis.players.decision import Decision, decide
 
 RELEASE = threading.Event()
@@ -91,7 +91,7 @@ def test_a_hung_bot_does_not_block_exit() -> None:
     code = """
 import asyncio, time
 from mantis.engine import Game, SCORE
-from mantis.players.clock import ManualClock
+from mantis.base.clock import ManualClock
 from mantis.players.decision import Decision, decide
 class Hang:
     def choose(self, view):

@@ -10,8 +10,8 @@ import pytest
 from reviewkit import record_of_bots
 
 from mantis.cli import main
-from mantis.store.record_file import write_records
-from mantis.store.stats import StatsDB, default_stats_path
+from mantis.home.record_file import write_records
+from mantis.home.stats import StatsDB, default_stats_path
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ import pytest
 from mantis.cli import main
 from mantis.engine import Game, game_seed, record_of
 from mantis.engine.record import parse_record
+from mantis.home.record_file import read_records
 from mantis.sim.runner import _seat_infos
-from mantis.store.record_file import read_records
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from mantis.players.clock import ManualClock
+from mantis.base.clock import ManualClock
 from mantis.store import pg_connections
 from mantis.store.tables_interface import StoreUnavailable
 

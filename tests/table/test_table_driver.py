@@ -9,9 +9,9 @@ from __future__ import annotations
 import asyncio
 import threading
 
+from mantis.base.clock import ManualClock
 from mantis.engine import SCORE, Game, SeatInfo, bot_rng, record_of, steal
 from mantis.players import HumanPlayer, make_bot
-from mantis.players.clock import ManualClock
 from mantis.players.decision import BUSY
 from mantis.table import Fault, KeepFailed, PublicPosition, Recorded, Table, stream_of
 from mantis.table.messages import Message

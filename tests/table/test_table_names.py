@@ -18,7 +18,7 @@ from mantis.cli import main
 from mantis.net import protocol
 from mantis.table import names
 from mantis.table.names import clean_name, look_alike, looks_like_you, skeleton, unique_name
-from mantis.table.seating import SeatingError, parse_seats
+from mantis.table.seating import SeatingError, named, seats_from_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 from netkit import create, join, running_server, welcome  # noqa: E402
@@ -124,11 +124,20 @@ def _room_with(client, seats: int) -> protocol.RoomState | None:
 )
 def test_local_setup_refuses_names_that_look_alike(given: str, says: str, capsys) -> None:
     with pytest.raises(SeatingError, match=says):
-        parse_seats("human,random", given)
+        named(seats_from_text("human,random"), given.split(","))
     assert main(["play", "--seats", "human,random", "--names", given]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and says in err
-    assert parse_seats("human,random", "You,Bea")[0].name == "You"
+    assert named(seats_from_text("human,random"), ["You", "Bea"])[0].name == "You"
+
+
+def test_seats_read_from_text_say_what_is_wrong_without_naming_an_option() -> None:
+    # The line mode's new table reads them too: only the command line names --seats.
+    for text, says in [("human,,random", "an empty entry"), ("human, nobody", "unknown bot")]:
+        with pytest.raises(SeatingError, match=f"^{says}"):
+            seats_from_text(text)
+    with pytest.raises(SeatingError, match="^3 names for 2 seats"):
+        named(seats_from_text("human, random"), ["A", "B", "C"])
 
 
 # ---------------------------------------------------------------------- the rules, alone

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import asyncio
 
+from mantis.base.clock import ManualClock
 from mantis.engine import SCORE, CardRevealed, TurnStarted
-from mantis.players.clock import ManualClock
 from mantis.table.pacing import Pace, PacingGate
 
 BOT, PERSON = 1, 0

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 import positions
 
 from mantis.engine import GameRecord, SeatInfo
-from mantis.store.stats import StatsDB
+from mantis.home.stats import StatsDB
 
 # (players, seed, score chance, seat of "You", bots for the other seats)
 # The seeds were found by searching: "You" wins games 1, 2, 5, 7 (a shared win

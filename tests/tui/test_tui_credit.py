@@ -13,7 +13,7 @@ from tuikit import shown, wait_for
 
 from mantis.cli import main
 from mantis.engine import GameOver, GameRecord
-from mantis.store.stats import StatsDB
+from mantis.home.stats import StatsDB
 from mantis.table import Left, Recorded, stream_of
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp

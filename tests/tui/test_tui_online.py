@@ -15,14 +15,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 from netkit import join, play_my_turns, running_server  # noqa: E402
 from textual.widgets import Input  # noqa: E402
 
+from mantis.base.clock import ManualClock  # noqa: E402
+from mantis.base.paths import settings_path  # noqa: E402
 from mantis.cli import main  # noqa: E402
+from mantis.home import Settings, load_settings, save_settings  # noqa: E402
+from mantis.home.seat_tokens import SeatTokens  # noqa: E402
+from mantis.home.stats import StatsDB, default_stats_path  # noqa: E402
 from mantis.net import protocol  # noqa: E402
 from mantis.net.client import TableConnection  # noqa: E402
-from mantis.players.clock import ManualClock  # noqa: E402
-from mantis.store import Settings, load_settings, save_settings  # noqa: E402
-from mantis.store.paths import settings_path  # noqa: E402
-from mantis.store.seat_tokens import SeatTokens  # noqa: E402
-from mantis.store.stats import StatsDB, default_stats_path  # noqa: E402
 from mantis.table import Away  # noqa: E402
 from mantis.tui import first_screens  # noqa: E402
 from mantis.tui.app import MantisApp  # noqa: E402

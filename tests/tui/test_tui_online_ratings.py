@@ -12,7 +12,7 @@ from tuikit import shown, wait_for
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 from netkit import elsewhere, join, running_server  # noqa: E402
 
-from mantis.store.player_keys import PlayerKeys, new_key, server_address  # noqa: E402
+from mantis.home.player_keys import PlayerKeys, new_key, server_address  # noqa: E402
 from mantis.tui.app import MantisApp  # noqa: E402
 from mantis.tui.screens.lobby import LobbyScreen  # noqa: E402
 from mantis.tui.screens.settings import SettingsScreen  # noqa: E402

@@ -26,11 +26,11 @@ from netkit import (  # noqa: E402
     turn_to_answer,
 )
 
+from mantis.base.clock import ManualClock  # noqa: E402
+from mantis.home.stats import StatsDB  # noqa: E402
 from mantis.net import protocol  # noqa: E402
 from mantis.net.client import TableConnection  # noqa: E402
 from mantis.net.server.limits.server_limits import ServerLimits  # noqa: E402
-from mantis.players.clock import ManualClock  # noqa: E402
-from mantis.store.stats import StatsDB  # noqa: E402
 from mantis.table import Back, Left, TimedOut  # noqa: E402
 from mantis.tui import first_screens  # noqa: E402
 from mantis.tui.app import MantisApp  # noqa: E402

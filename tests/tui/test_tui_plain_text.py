@@ -27,16 +27,16 @@ from tuikit import shown, wait_for
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 from netkit import WAIT, create, play_my_turns, running_server, welcome  # noqa: E402
 
+from mantis.base.paths import settings_path  # noqa: E402
 from mantis.engine import SCORE, Game, GameRecord, SeatInfo, record_of  # noqa: E402
 from mantis.follow.people import people_line  # noqa: E402
+from mantis.home import Settings, save_settings  # noqa: E402
+from mantis.home.save_slots import slot_path  # noqa: E402
+from mantis.home.saves import save_game  # noqa: E402
+from mantis.home.stats import StatsDB  # noqa: E402
 from mantis.net import protocol  # noqa: E402
 from mantis.net.client import TableConnection  # noqa: E402
 from mantis.net.server.problems import Problem  # noqa: E402
-from mantis.store import Settings, save_settings  # noqa: E402
-from mantis.store.paths import settings_path  # noqa: E402
-from mantis.store.save_slots import slot_path  # noqa: E402
-from mantis.store.saves import save_game  # noqa: E402
-from mantis.store.stats import StatsDB  # noqa: E402
 from mantis.table import Away, Fault, KeepFailed  # noqa: E402
 from mantis.table.names import clean_name  # noqa: E402
 from mantis.tui import (

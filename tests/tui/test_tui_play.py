@@ -10,8 +10,8 @@ from sample_bots import CountingBot, GatedBot
 from textual.widgets import Button
 from tuikit import Heard, shown, table_of, wait_for, wait_for_human
 
+from mantis.base.clock import ManualClock
 from mantis.engine import SCORE, Game, GameRecord, SeatInfo, record_of, steal
-from mantis.players.clock import ManualClock
 from mantis.table.narration import narrate
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp

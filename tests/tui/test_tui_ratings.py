@@ -14,12 +14,12 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, OptionList, Select, Static
 from tuikit import shown, wait_for, wait_for_human
 
+from mantis.base.paths import settings_path
 from mantis.engine import SeatInfo
+from mantis.home import Settings, save_settings
+from mantis.home.stats import StatsDB
 from mantis.players.registry import BOTS, level_choices, level_label
 from mantis.rating.levels import level_rating
-from mantis.store import Settings, save_settings
-from mantis.store.paths import settings_path
-from mantis.store.stats import StatsDB
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 from mantis.tui.screens import lobby

@@ -11,8 +11,8 @@ import pytest
 from textual.widgets import Select, Static
 from tuikit import shown, table_of, wait_for
 
-from mantis.store.paths import settings_path
-from mantis.store.settings import Settings, load_settings
+from mantis.base.paths import settings_path
+from mantis.home.settings import Settings, load_settings
 from mantis.tui.app import MantisApp
 from mantis.tui.screens.confirm import ConfirmScreen
 from mantis.tui.screens.local_play import LocalPlayScreen

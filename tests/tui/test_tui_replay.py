@@ -11,13 +11,13 @@ import positions
 import pytest
 from tuikit import table_of, wait_for
 
+from mantis.base.clock import ManualClock
 from mantis.cli import main
 from mantis.engine import Game, Scored, ScoreMissed, SeatInfo, StealMissed, Stolen, record_of
+from mantis.home.record_file import write_records
 from mantis.players import bot_factory
-from mantis.players.clock import ManualClock
 from mantis.players.odds import odds_for
 from mantis.sim.runner import play_game
-from mantis.store.record_file import write_records
 from mantis.table import Recorded, seats_of
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp

@@ -13,8 +13,8 @@ from tuikit import shown, wait_for, wait_for_human
 
 from mantis.cli import main
 from mantis.engine import SeatInfo, record_of
-from mantis.store.save_slots import claim_slot, is_held, slot_path
-from mantis.store.saves import autosave, clear_save, default_save_path, load_save, save_game
+from mantis.home.save_slots import claim_slot, is_held, slot_path
+from mantis.home.saves import autosave, clear_save, default_save_path, load_save, save_game
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 from mantis.tui.screens.local_play import LocalPlayScreen

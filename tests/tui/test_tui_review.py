@@ -12,12 +12,12 @@ import pytest
 from screenkit import app_lines, assert_snapshot_table_whole, assert_table_whole, box_rows
 from tuikit import Heard, shown, wait_for, wait_for_human
 
+from mantis.base.paths import settings_path
 from mantis.engine import SCORE, GameRecord
+from mantis.home import Settings, save_settings
+from mantis.home.stats import StatsDB
 from mantis.review import Decision, GameReview, review_game
 from mantis.review.retry import mistakes_of
-from mantis.store import Settings, save_settings
-from mantis.store.paths import settings_path
-from mantis.store.stats import StatsDB
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 from mantis.tui.screens import review as review_module

@@ -9,13 +9,14 @@ import positions
 import pytest
 from tuikit import table_of
 
-from mantis.cli import PLAIN_PLAY, main
+from mantis.base.paths import config_dir, data_dir, settings_path
+from mantis.cli import PLAIN_PLAY, UsageError, main
 from mantis.cli.parser import build_parser
+from mantis.cli.play import seats_asked
 from mantis.engine import SeatInfo
+from mantis.home import Settings, load_settings, save_settings
 from mantis.players.decision import DEFAULT_BOT_TIMEOUT
-from mantis.store import Settings, load_settings, save_settings
-from mantis.store.paths import config_dir, data_dir, settings_path
-from mantis.table.seating import SeatingError, default_names, parse_seats
+from mantis.table.seating import default_names
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 from mantis.tui.screens.settings import SettingsScreen
@@ -129,8 +130,9 @@ def test_default_names() -> None:
     assert default_names(["human", "human"]) == ["Ann", "Bea"]
 
 
-def test_parse_seats() -> None:
-    seats = parse_seats("human,random,score", "Me,Ann,Bob")
+def test_seats_asked() -> None:
+    seats = seats_asked("human,random,score", "Me,Ann,Bob")
+    assert seats is not None
     assert [s.name for s in seats] == ["Me", "Ann", "Bob"]
     assert [s.bot for s in seats] == [None, "random", "score"]
 
@@ -138,19 +140,21 @@ def test_parse_seats() -> None:
 @pytest.mark.parametrize(
     ("seats", "names", "message"),
     [
-        ("human,nosuchbot", None, "unknown bot 'nosuchbot'"),
+        ("human,nosuchbot", None, "^--seats: unknown bot 'nosuchbot'"),
+        ("human,,random", None, "^--seats has an empty entry"),
         ("human", None, "2 to 6 seats, not 1"),
         ("human,random,random,random,random,random,random", None, "not 7"),
-        ("human,random", "A,B,C", "3 names for 2 seats"),
+        ("human,random", "A,B,C", "^--names gives 3 names for 2 seats"),
+        (None, "A,B", "^--names needs --seats"),
         ("human,random", "A,a", "names must differ"),
         ("human,nomodule_xyz:Bot", None, "cannot import"),
         ("human,random", "[/],B", "may hold only letters"),  # markup on every board
         ("human,random", "A\nB,C", "may hold only letters"),
     ],
 )
-def test_bad_seats_are_rejected(seats: str, names: str | None, message: str) -> None:
-    with pytest.raises(SeatingError, match=message):
-        parse_seats(seats, names)
+def test_bad_seats_are_rejected(seats: str | None, names: str | None, message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        seats_asked(seats, names)
 
 
 def test_mantis_alone_runs_what_mantis_play_parses_to() -> None:

@@ -9,10 +9,10 @@ from dataclasses import dataclass, fields
 from textual.app import App
 from textual.widgets import Input, Label, Select
 
-from mantis.store import Settings, load_settings, save_settings
-from mantis.store.paths import settings_path
-from mantis.store.setting_kinds import Number, Switch, declared, setting
-from mantis.store.settings import SETTINGS, _from_json
+from mantis.base.paths import settings_path
+from mantis.home import Settings, load_settings, save_settings
+from mantis.home.setting_kinds import Number, Switch, declared, setting
+from mantis.home.settings import SETTINGS, _from_json
 from mantis.tui.screens.settings import SettingsScreen, field_id
 
 

@@ -17,10 +17,10 @@ import pytest
 from screenkit import app_lines, assert_snapshot_table_whole, assert_table_whole, snapshot_lines
 from tuikit import wait_for
 
+from mantis.base.paths import settings_path
 from mantis.engine import SeatInfo
-from mantis.store import Settings, save_settings
-from mantis.store.paths import settings_path
-from mantis.store.saves import save_game
+from mantis.home import Settings, save_settings
+from mantis.home.saves import save_game
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 from mantis.tui.screens.game_over import GameOverScreen

@@ -20,13 +20,13 @@ LAUNCH = """
 import asyncio, sys
 from mantis.cli.parser import build_parser
 args = build_parser().parse_args(sys.argv[1:] or ["play"])
-from mantis.tui.launch import run_play  # what `mantis play` imports
+from mantis.cli.play import seats_asked  # what `mantis play` imports
+from mantis.tui.launch import run_play  # and the app's launch
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
-from mantis.table.seating import parse_seats
 
 async def main():
-    seats = parse_seats(args.seats) if args.seats else None
+    seats = seats_asked(args.seats, args.names, seed=args.seed, resume=args.resume)
     first = first_screens.NewTable(seats, args.seed, paused=True) if seats else None
     app = MantisApp(first, still=True)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -48,7 +48,7 @@ NEVER_AT_START = (
     "mantis.sim",
     "websockets",
     "sqlite3",
-    "mantis.store.stats",
+    "mantis.home.stats",
     "plotext",
     "textual_plotext",
     "mantis.rating.update",
@@ -150,7 +150,7 @@ async def test_a_first_table_or_setup_screen_parses_no_style_twice(monkeypatch) 
     # style of the app again; the first screen's are read with the app's instead.
     from textual.css.stylesheet import Stylesheet
 
-    from mantis.table.seating import parse_seats
+    from mantis.table.seating import seats_from_text
     from mantis.tui import first_screens
     from mantis.tui.app import MantisApp
 
@@ -162,7 +162,7 @@ async def test_a_first_table_or_setup_screen_parses_no_style_twice(monkeypatch) 
         reparse(self)
 
     monkeypatch.setattr(Stylesheet, "reparse", counted)
-    table = first_screens.NewTable(parse_seats("human,greedy"), 7, paused=True)
+    table = first_screens.NewTable(seats_from_text("human,greedy"), 7, paused=True)
     for first, shown in ((table, "LocalPlayScreen"), (None, "SetupScreen")):
         app = MantisApp(first, still=True)
         async with app.run_test(size=(100, 30)) as pilot:
@@ -177,7 +177,7 @@ async def test_a_screen_shown_the_first_time_is_not_styled_twice(monkeypatch) ->
     # (StyledAtMount).  The snapshots show they look the same.
     from textual.screen import Screen
 
-    from mantis.table.seating import parse_seats
+    from mantis.table.seating import seats_from_text
     from mantis.tui import first_screens
     from mantis.tui.app import MantisApp
 
@@ -189,7 +189,7 @@ async def test_a_screen_shown_the_first_time_is_not_styled_twice(monkeypatch) ->
         resume(self, event)
 
     monkeypatch.setattr(Screen, "_on_screen_resume", noted)
-    table = first_screens.NewTable(parse_seats("human,greedy"), 7, paused=True)
+    table = first_screens.NewTable(seats_from_text("human,greedy"), 7, paused=True)
     for first, shown in ((None, "SetupScreen"), (table, "LocalPlayScreen")):
         resumed.clear()
         app = MantisApp(first, still=True)

@@ -9,8 +9,8 @@ import positions
 from tuikit import Heard, shown, wait_for, wait_for_human
 
 from mantis.engine import SeatInfo
-from mantis.store.saves import load_save
-from mantis.store.stats import StatsDB, default_stats_path
+from mantis.home.saves import load_save
+from mantis.home.stats import StatsDB, default_stats_path
 from mantis.tui import first_screens
 from mantis.tui.app import MantisApp
 from mantis.tui.screens.game_over import GameOverScreen

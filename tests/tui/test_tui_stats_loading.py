@@ -10,7 +10,7 @@ import history
 import pytest
 from tuikit import shown, wait_for
 
-from mantis.store.stats import default_stats_path
+from mantis.home.stats import default_stats_path
 from mantis.tui.app import MantisApp
 from mantis.tui.screens.help import HelpScreen
 from mantis.tui.screens.past_games import PastGamesScreen

@@ -19,7 +19,7 @@ import pytest
 from fontTools.ttLib import TTFont
 from webkit import Tab, browser, home, web_server, write_fast_settings
 
-from mantis.store.save_slots import is_held, saved_games
+from mantis.home.save_slots import is_held, saved_games
 from mantis.tui.palette import GLYPHS
 from mantis.web.server import STATIC
 

@@ -16,10 +16,10 @@ from webkit import Tab, browser, web_server
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 from netkit import WAIT, create, play_my_turns, running_server  # noqa: E402
 
+from mantis.base.paths import settings_path  # noqa: E402
 from mantis.engine import SCORE, CardRevealed, TurnStarted  # noqa: E402
+from mantis.home import Settings, save_settings  # noqa: E402
 from mantis.net import protocol  # noqa: E402
-from mantis.store import Settings, save_settings  # noqa: E402
-from mantis.store.paths import settings_path  # noqa: E402
 
 
 async def test_a_browser_tab_joins_an_online_table_and_its_move_reaches_the_terminal(

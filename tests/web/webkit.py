@@ -274,8 +274,8 @@ class Tab:
 
 def write_fast_settings() -> None:
     """Bots move at once and nothing animates: the tests wait on the game, not its pace."""
-    from mantis.store import Settings, save_settings
-    from mantis.store.paths import settings_path
+    from mantis.base.paths import settings_path
+    from mantis.home import Settings, save_settings
 
     save_settings(Settings(speed="instant", animations=False), settings_path())
 

@@ -35,10 +35,10 @@ import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from ...base.clock import SYSTEM_CLOCK, Clock, within
 from ...engine import CardRevealed, GameOver, TurnStarted
-from ...players.clock import SYSTEM_CLOCK, Clock, within
-from ...store.player_keys import KeyFileError, PlayerKeys
-from ...store.seat_tokens import SeatTokens
+from ...home.player_keys import KeyFileError, PlayerKeys
+from ...home.seat_tokens import SeatTokens
 from ...table import Message, Recorded
 from .. import protocol
 from ..protocol import key_proof

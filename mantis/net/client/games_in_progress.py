@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from ...players.clock import SYSTEM_CLOCK, Clock, within
-from ...store.player_keys import KeyFileError, PlayerKeys, server_address
-from ...store.seat_tokens import SeatTokens
+from ...base.clock import SYSTEM_CLOCK, Clock, within
+from ...home.player_keys import KeyFileError, PlayerKeys, server_address
+from ...home.seat_tokens import SeatTokens
 from .. import protocol
 from ..protocol import key_proof
 from ..protocol.codes import shown_code

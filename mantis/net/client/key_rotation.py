@@ -21,9 +21,9 @@ import sys
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from ...players.clock import SYSTEM_CLOCK, Clock, within
-from ...printable import echo
-from ...store.player_keys import KeyFileError, PlayerKeys, server_address
+from ...base.clock import SYSTEM_CLOCK, Clock, within
+from ...base.printable import echo
+from ...home.player_keys import KeyFileError, PlayerKeys, server_address
 from .. import protocol
 from ..protocol import key_proof
 from . import OPEN_TIMEOUT, VERIFIER_ASKED, OnlineError, check_url, verifier_asked, why

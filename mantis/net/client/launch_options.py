@@ -12,9 +12,9 @@ import argparse
 import getpass
 import sys
 
+from ...base.printable import echo
+from ...home.seat_tokens import SeatTokens
 from ...players.seat_specs import online_seats_problem, split_specs
-from ...printable import echo
-from ...store.seat_tokens import SeatTokens
 from ...table.names import NameRefused, clean_name, looks_like_you, name_to_sit_with
 from .. import protocol
 from ..protocol.codes import read_code

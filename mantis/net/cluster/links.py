@@ -29,7 +29,7 @@ from typing import Any, Protocol
 import msgspec
 from websockets.exceptions import ConnectionClosed
 
-from ...players.clock import Clock, within
+from ...base.clock import Clock, within
 from .. import protocol
 from ..protocol import version1
 from .membership import Cluster

@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 
 import msgspec
 
-from ...players.clock import SYSTEM_CLOCK, Clock, within
+from ...base.clock import SYSTEM_CLOCK, Clock, within
 from . import node_messages
 from .node_messages import AnyNodeMessage, OwnerChanged
 from .outages import redis_errors

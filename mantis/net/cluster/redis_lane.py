@@ -23,7 +23,7 @@ import math
 from collections import deque
 from typing import Any
 
-from ...players.clock import SYSTEM_CLOCK, Clock, Timer
+from ...base.clock import SYSTEM_CLOCK, Clock, Timer
 
 
 class RedisLane:

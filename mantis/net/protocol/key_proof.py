@@ -8,7 +8,7 @@ the person's computer.  What goes over the wire, all in lower-case hex:
   held then are proved the same way now).  Sent once per key and server: the
   first time the key sits down there (its introduction), or when a key is
   replaced (``rekey`` carries the new key's).  The client keeps which servers
-  know its key (``store.player_keys``) and never sends the verifier to one
+  know its key (``home.player_keys``) and never sends the verifier to one
   of them again, whatever a challenge says;
 - the key's **id** ``I = SHA-256(V)``: names the key in every opening;
 - a **proof** ``HMAC-SHA256(V, "mantis-proof:" + nonce)``, answering the

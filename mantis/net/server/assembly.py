@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ...players.clock import Clock, SystemClock
+from ...base.clock import Clock, SystemClock
 from ...store.tables_interface import TableStore
 from ..cluster.membership import Cluster
 from .background import Background

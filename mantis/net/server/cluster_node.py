@@ -28,7 +28,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, assert_never
 
-from ...players.clock import Clock
+from ...base.clock import Clock
 from ...store.tables_interface import RoomPhase, StoredRoom, StoreError, TableStore
 from .. import protocol
 from ..cluster.links import Gateway, Links

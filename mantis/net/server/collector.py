@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import gc
 
-from ...players.clock import Clock
+from ...base.clock import Clock
 
 #: Seconds between two young collections made by the clock.
 YOUNG_EVERY = 0.25

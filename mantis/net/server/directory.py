@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
-from ...players.clock import Clock
+from ...base.clock import Clock
 from .token_bucket import TokenBucket
 
 T = TypeVar("T")

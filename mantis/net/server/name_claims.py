@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from ...players.clock import Clock
+from ...base.clock import Clock
 from ...store.player_ratings import NameClaim, Unbound, held_by_another
 from ...store.tables_interface import TableStore
 from ...table.names import NameKeys, clean_name

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...printable import echo
+from ...base.printable import echo
 
 #: Descriptors kept for everything but connections.
 RESERVE = 64

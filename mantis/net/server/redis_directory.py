@@ -21,7 +21,7 @@ from typing import Any
 
 import msgspec
 
-from ...players.clock import SYSTEM_CLOCK, Clock
+from ...base.clock import SYSTEM_CLOCK, Clock
 from ..cluster.redis_lane import RedisLane
 from .directory import Hits, Listing, Reserved
 

@@ -17,7 +17,7 @@ from typing import Any, cast
 from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.exceptions import ConnectionClosed
 
-from ...players.clock import Clock, within
+from ...base.clock import Clock, within
 from .. import protocol
 from ..cluster.links import Links, RemoteClient
 from .problems import BUSY, Problem

@@ -7,11 +7,9 @@ import asyncio
 import logging
 import signal
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...printable import echo
-from ...store.paths import data_dir
+from ...base.printable import echo
 from ...store.tables_interface import StoreError
 
 if TYPE_CHECKING:
@@ -22,7 +20,7 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 def run_serve(args: argparse.Namespace) -> int:
     """Serve until told to stop; 1 with one line if the server cannot start."""
-    from ...players.clock import SystemClock
+    from ...base.clock import SystemClock
     from ...store.tables_choice import check_postgres_driver, is_postgres, open_table_store
     from ..cluster.membership import Cluster, ClusterError
     from .assembly import table_server
@@ -178,29 +176,8 @@ def _check_cluster(database: str) -> None:
 
 def _database(args: argparse.Namespace) -> str:
     """Where the tables are kept: ``--database``, else ``server.sqlite3`` in ``--data``."""
-    from ...store.tables_sqlite import DB_NAME
+    from ...store.tables_choice import sqlite_file
 
     if args.database:
         return str(args.database)
-    data = Path(args.data) if args.data else data_dir() / "server"
-    return str(data / DB_NAME)
-
-
-def run_migrate(args: argparse.Namespace) -> int:
-    """Copy a server's SQLite tables into an empty PostgreSQL database; 1 with one line if not."""
-    from ...store.table_migration import copy_to_postgres
-    from ...store.tables_choice import check_postgres_driver
-
-    source = Path(_database(argparse.Namespace(database=None, data=args.data)))
-    try:
-        check_postgres_driver()
-        counts = asyncio.run(copy_to_postgres(source, args.database))
-    except StoreError as exc:
-        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
-        return 1
-    echo(
-        f"copied {counts['tables']} tables ({counts['playing']} in play, "
-        f"{counts['games']} games, {counts['moves']} moves) from {source}",
-        flush=True,
-    )
-    return 0
+    return str(sqlite_file(args.data))

@@ -51,8 +51,8 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from ... import __version__
+from ...base.clock import Clock, within
 from ...engine import game_seed
-from ...players.clock import Clock, within
 from ...store.tables_interface import RoomPhase, StoreError, TableStore
 from ...table.names import capitals_key
 from .. import protocol

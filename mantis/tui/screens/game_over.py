@@ -28,7 +28,7 @@ from .. import plain
 from .game_over_choice import LOCAL_CHOICES, GameOverChoice
 
 if TYPE_CHECKING:
-    from ...store.local_ratings import RatingChange
+    from ...home.local_ratings import RatingChange
 
 
 #: Buttons that fit in one row of the box at 80 columns.

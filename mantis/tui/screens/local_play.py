@@ -20,7 +20,7 @@ from .board import BOARD_CSS
 from .play import PlayScreen
 
 if TYPE_CHECKING:
-    from ...store.local_ratings import RatingChange
+    from ...home.local_ratings import RatingChange
 
 
 class LocalPlayScreen(PlayScreen):

@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Static
 from textual.worker import Worker, WorkerState
 
 from ...engine import GameRecord
-from ...store.stats import PastGame, StatsDB, StatsError, default_stats_path
+from ...home.stats import PastGame, StatsDB, StatsError, default_stats_path
 from ...table.credit import A_BOT, credited_names, stand_ins_of
 from ...table.narration import join_names
 from .. import plain

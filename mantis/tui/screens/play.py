@@ -27,11 +27,11 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import Button, Static
 
+from ...base.clock import SYSTEM_CLOCK, Clock
 from ...engine import SCORE, Action, GameOver, Steal, TurnStarted, steal
 from ...engine.seat_count import MAX_SEATS
 from ...follow.live_game import LiveGame, TurnOf
 from ...follow.moves import MoveSink
-from ...players.clock import SYSTEM_CLOCK, Clock
 from ...table import Message as StreamMessage
 from ...table import StreamError
 from .. import plain
@@ -44,7 +44,7 @@ from .board import BoardScreen
 from .game_over_choice import LOCAL_CHOICES, GameOverChoice
 
 if TYPE_CHECKING:
-    from ...store.local_ratings import RatingChange
+    from ...home.local_ratings import RatingChange
     from .game_over import GameOverScreen
 
 # The coach (hidden unless asked for) is imported when first needed, not

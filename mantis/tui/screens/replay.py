@@ -21,8 +21,8 @@ from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.widgets import Static
 
+from ...base.clock import SYSTEM_CLOCK, Clock
 from ...engine import GameRecord
-from ...players.clock import SYSTEM_CLOCK, Clock
 from ...table import PublicPosition, moves_of
 from .. import plain
 from ..preferences import Preferences

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from ...store.saves import LoadedSave
+from ...home.saves import LoadedSave
 from ...table import seats_of
 from ...table.narration import join_names
 from .. import plain

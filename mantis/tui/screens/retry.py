@@ -21,8 +21,8 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Static
 
+from ...base.clock import SYSTEM_CLOCK, Clock
 from ...engine import Action
-from ...players.clock import SYSTEM_CLOCK, Clock
 from ...players.coach import percent
 from ...review import GameReview
 from ...review.report import loss_points

@@ -15,9 +15,9 @@ from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from ...store import Settings
-from ...store.player_keys import KeyFileError, PlayerKeys
-from ...store.setting_kinds import Declared, Number, OneOf, Switch, declared
+from ...home import Settings
+from ...home.player_keys import KeyFileError, PlayerKeys
+from ...home.setting_kinds import Declared, Number, OneOf, Switch, declared
 from .. import plain
 from ..widgets.key_footer import KeyFooter
 

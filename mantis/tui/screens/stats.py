@@ -22,8 +22,8 @@ from ...follow.stats_report import (
     results_chart,
     results_heading,
 )
+from ...home.stats import PlayerStats, StatsError, Tally
 from ...players.registry import LEVELS, level_label
-from ...store.stats import PlayerStats, StatsError, Tally
 from .. import plain
 from ..stats_reading import BUSY_NOTE, StatsBusy, read_patiently
 from ..widgets.chart import Chart

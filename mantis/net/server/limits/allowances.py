@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from ....players.clock import Clock
+from ....base.clock import Clock
 from ...cluster.outages import CLUSTER_ERRORS
 from ..directory import Directory
 from ..token_bucket import TokenBucket

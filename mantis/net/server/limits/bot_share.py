@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 from collections import Counter, deque
 
-from ....players.clock import Clock
+from ....base.clock import Clock
 from ..token_bucket import TokenBucket
 
 

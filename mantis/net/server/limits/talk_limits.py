@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Literal, get_args
 
-from ....players.clock import Clock
+from ....base.clock import Clock
 from ..directory import Directory
 from ..token_bucket import TokenBucket
 from .allowances import Allowances, SharedAllowances

@@ -26,7 +26,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from http import HTTPStatus
 
-from ....players.clock import Clock
+from ....base.clock import Clock
 from ....store.tables_interface import StoreError, TableStore
 from ..token_bucket import TokenBucket
 

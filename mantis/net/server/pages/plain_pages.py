@@ -26,7 +26,7 @@ from urllib.parse import parse_qs
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
-from ....players.clock import Clock
+from ....base.clock import Clock
 from ....store.tables_interface import RoomPhase, TableStore
 from ..directory import Directory, Listing
 from ..limits.addresses import ClientAddresses

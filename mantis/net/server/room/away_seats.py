@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from ....players.clock import Clock
+from ....base.clock import Clock
 from ....table import Away, Back, Left
 from ... import protocol
 from .phases import Phase, Playing

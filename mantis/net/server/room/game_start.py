@@ -14,9 +14,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from ....base.clock import Clock
 from ....engine import GameRecord
 from ....players import InputPlayer, Player, make_bot
-from ....players.clock import Clock
 from ....store.player_ratings import GameRating
 from ....store.tables_interface import TableStore
 from ....table import Left, Notice, Table, Talk

@@ -15,8 +15,8 @@ from collections.abc import Awaitable, Callable
 from time import perf_counter
 from typing import TypeVar
 
+from ....base.clock import Clock, SystemClock
 from ....engine import GameRecord
-from ....players.clock import Clock, SystemClock
 from ....store.player_ratings import GameRating
 from ....store.tables_interface import StoreConflict, StoreUnavailable, TableStore
 from ....table import Notice, Talk, encode

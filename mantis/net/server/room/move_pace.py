@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from ....base.clock import Clock
 from ....engine import CardRevealed, TurnStarted
-from ....players.clock import Clock
 from ....table import Message
 from ..limits.bot_share import BotShare
 from .seat_list import Seat

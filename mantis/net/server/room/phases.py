@@ -10,8 +10,8 @@ import asyncio
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ....base.clock import Timer
 from ....engine import Action, CardRevealed, GameRecord, TurnStarted
-from ....players.clock import Timer
 from ....store.tables_interface import RoomPhase
 from ....table import Away, Back, Left, Message, Notice, Recorded, Table, Talk
 from ... import protocol

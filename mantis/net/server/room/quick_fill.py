@@ -14,7 +14,7 @@ import contextlib
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
-from ....players.clock import Clock
+from ....base.clock import Clock
 from ..directory import Directory, TableNotes
 from .phases import Waiting
 from .seat_list import Seat, bots_for

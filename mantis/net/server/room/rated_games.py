@@ -35,8 +35,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from ....base.clock import Clock
 from ....engine import GameRecord
-from ....players.clock import Clock
 from ....rating.levels import level_rating
 from ....rating.scale import Rating
 from ....store.player_ratings import GameRating, RatedStart, StoredPlayer

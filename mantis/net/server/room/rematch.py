@@ -19,8 +19,8 @@ import json
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from typing import Any, Protocol
 
+from ....base.clock import Clock, Timer
 from ....engine.deal import deal
-from ....players.clock import Clock, Timer
 from ... import protocol
 from ..directory import TableNotes
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 from random import Random
 
+from ....base.clock import SYSTEM_CLOCK, Clock
 from ....engine import Action, View
 from ....players import Player, make_bot
-from ....players.clock import SYSTEM_CLOCK, Clock
 from ....players.decision import decide
 from ... import protocol
 

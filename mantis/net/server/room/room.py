@@ -30,8 +30,8 @@ from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ....base.clock import Clock
 from ....engine import GameRecord, SeatInfo
-from ....players.clock import Clock
 from ....players.decision import DEFAULT_BOT_TIMEOUT
 from ....store.table_rules import TableRules
 from ....store.tables_interface import RoomPhase, TableStore

@@ -14,9 +14,9 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ....base.clock import Timer
 from ....engine.seat_count import MAX_SEATS, MIN_SEATS, SEAT_RANGE, valid_seat_count
 from ....players import BOTS
-from ....players.clock import Timer
 from ....store.tables_interface import StoredSeat
 from ....store.tables_schema import key_id
 from ....table.names import look_alike

@@ -21,9 +21,9 @@ import logging
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 
+from ....base.clock import Clock
 from ....engine import CardRevealed, View
 from ....players import Player
-from ....players.clock import Clock
 from ....store.tables_interface import StoreError, TableStore
 from ....table import Back, Message, TimedOut
 from ... import protocol

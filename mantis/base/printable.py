@@ -10,7 +10,7 @@ picture (ESC as ␛), C1 controls as �, bidirectional controls are dropped,
 and a line break stays one only where lines are wanted.  Everything the
 command line prints goes out through ``echo``.
 
-A module of its own, below every layer that shows text: the stores, the
+It lives in ``mantis.base``, below every layer that shows text: the stores, the
 review, the servers' command lines, the line mode and the app all use it.
 """
 

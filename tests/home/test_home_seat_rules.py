@@ -1,6 +1,6 @@
 """A seat is read by one set of rules wherever it is stored: in a game record and in
 the settings' remembered table (the statistics' upgrade reads it by the same rules,
-see test_store_stats_migration)."""
+see test_home_stats_migration)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
-from storekit import finished
+from homekit import finished
 
 from mantis.engine import RecordError, SeatInfo
 from mantis.engine.record import parse_record
-from mantis.store.settings import load_settings
+from mantis.home.settings import load_settings
 
 BAD_SEATS = {
     "not an object": ["Ann"],

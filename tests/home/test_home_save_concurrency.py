@@ -15,17 +15,17 @@ import threading
 from pathlib import Path
 
 import pytest
-from storekit import SEATS3
+from homekit import SEATS3
 
 from mantis.engine import Game, GameRecord, record_of
-from mantis.store.saves import default_save_path, load_save, save_game
+from mantis.home.saves import default_save_path, load_save, save_game
 
 REPO = Path(__file__).resolve().parents[2]
 
 WRITER = """
 import random, sys
 from mantis.engine import Game, record_of
-from mantis.store.saves import save_game
+from mantis.home.saves import save_game
 
 writer, loops = int(sys.argv[1]), int(sys.argv[2])  # loops 0: until killed
 game = Game.new(3, writer)

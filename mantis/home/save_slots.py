@@ -18,8 +18,8 @@ import re
 from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
 
-from .file_lock import try_lock
-from .paths import data_dir
+from ..base.file_lock import try_lock
+from ..base.paths import data_dir
 from .saves import SAVE_NAME, LoadedSave, load_save
 
 _SLOT_FILE = re.compile(r"current-game(?:-([0-9]+))?\.json")

@@ -4,8 +4,8 @@ Everything that waits — a bot's time budget, a person's away timer, a
 connection's hello, rooms forgotten after a while, a board letting a person
 follow the play, a replay's autoplay — asks a ``Clock`` rather than the
 event loop or ``time``, so a test can move time on instead of waiting for
-it.  It lives with the players because asking a seat (``decision``) is the
-lowest layer that waits.  ``SystemClock`` is the real one; ``ManualClock`` runs
+it.  It lives in ``mantis.base``, below every layer, since every layer above the
+engine waits on something.  ``SystemClock`` is the real one; ``ManualClock`` runs
 with it but can be moved forward at once (``advance``), firing every timer
 that falls due.
 """

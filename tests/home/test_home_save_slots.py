@@ -9,18 +9,18 @@ import sys
 from pathlib import Path
 
 import pytest
-from storekit import SEATS3
+from homekit import SEATS3
 
+from mantis.base.paths import data_dir
 from mantis.engine import Game, record_of
-from mantis.store.paths import data_dir
-from mantis.store.save_slots import claim_slot, is_held, saved_games, slot_of, slot_path
-from mantis.store.saves import SAVE_NAME, save_game
+from mantis.home.save_slots import claim_slot, is_held, saved_games, slot_of, slot_path
+from mantis.home.saves import SAVE_NAME, save_game
 
 REPO = Path(__file__).resolve().parents[2]
 
 HOLDER = """
 import sys
-from mantis.store.save_slots import claim_slot
+from mantis.home.save_slots import claim_slot
 slot = claim_slot()
 print(slot.number, flush=True)
 sys.stdin.read()  # hold the slot until told to go (or killed)
@@ -105,7 +105,7 @@ async def test_a_save_handed_over_as_the_game_closes_is_on_disk_before_the_slot_
     import asyncio
     import threading
 
-    from mantis.store.saves import load_save
+    from mantis.home.saves import load_save
     from mantis.table import LocalKeeper
 
     slot = claim_slot()

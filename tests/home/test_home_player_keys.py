@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from mantis.cli import main
+from mantis.home.player_keys import KeyFileError, PlayerKeys, is_key, server_address
+from mantis.home.seat_tokens import SeatTokens
 from mantis.net import protocol
 from mantis.net.client import OnlineError, TableConnection
-from mantis.store.player_keys import KeyFileError, PlayerKeys, is_key, server_address
-from mantis.store.seat_tokens import SeatTokens
 
 
 def mode(path: Path) -> int:

@@ -6,12 +6,13 @@ import json
 from datetime import UTC, datetime
 
 import pytest
-from storekit import SEATS3, finished, play, policy
+from homekit import SEATS3, finished, play, policy
 
+from mantis.base.paths import data_dir
 from mantis.engine import Game, record_of
-from mantis.store import data_dir, saves
-from mantis.store.record_file import read_records
-from mantis.store.saves import autosave, clear_save, default_save_path, load_save, save_game
+from mantis.home import saves
+from mantis.home.record_file import read_records
+from mantis.home.saves import autosave, clear_save, default_save_path, load_save, save_game
 
 
 def midgame(turns: int = 12, seed: int = 7, players: int = 3) -> Game:

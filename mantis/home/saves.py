@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from ..base.atomic import remove_stale_temp_files, write_text_atomic
+from ..base.paths import data_dir
 from ..engine.seats import RecordError
-from .atomic import remove_stale_temp_files, write_text_atomic
-from .paths import data_dir
 
 if TYPE_CHECKING:
     from ..engine.game import Game

@@ -14,11 +14,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ..base.atomic import remove_stale_temp_files, write_text_atomic
+from ..base.paths import settings_path
 from ..engine.seat_count import MAX_SEATS, MIN_SEATS, valid_seat_count
 from ..engine.seats import RecordError, SeatInfo, seats_from_json
 from ..engine.turn_clock_range import MAX_CLOCK, MIN_CLOCK
-from .atomic import remove_stale_temp_files, write_text_atomic
-from .paths import settings_path
 from .setting_kinds import (
     BadSetting,
     Declared,

@@ -10,15 +10,15 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from storekit import finished, game_for, seated
+from homekit import finished, game_for, seated
 
 from mantis.cli import main
 from mantis.follow.charts import chart_text
 from mantis.follow.stats_report import rating_chart
+from mantis.home.stats import StatsDB
 from mantis.rating.levels import level_rating
 from mantis.rating.scale import Rating
 from mantis.rating.update import rate
-from mantis.store.stats import StatsDB
 
 T0 = datetime(2026, 5, 1, 20, 0, tzinfo=UTC)
 

@@ -25,11 +25,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import NamedTuple
 
+from ..base.paths import data_dir
 from ..engine.record import GameRecord, parse_record
 from ..engine.seats import RecordError, SeatInfo
 from ..rating.scale import Rating
 from .local_ratings import RatingChange, RatingPoint, rate_stored_game, rating_change
-from .paths import data_dir
 from .stats_schema import SCHEMA_VERSION, NewerSchemaError, migrate, player_key, seat_rows
 
 STATS_NAME = "stats.sqlite3"

@@ -2,26 +2,19 @@
 
 A past game's number is its id in the statistics database, the number the
 app's Past games list shows beside it.  ``mantis review --past N`` and
-``--last`` review one, ``mantis games export`` writes any of them out as a
-record file.  Naming a game that is not there is a ``PastGameError`` with
+``--last`` review one, ``mantis games export`` (``cli/games.py``) writes any of
+them out as a record file.  Naming a game that is not there is a ``PastGameError`` with
 one line for the person; reading never creates the database.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
 
 from ..engine.record import GameRecord
-from ..printable import echo
-from .record_file import records_text, write_records
-from .stats import StatsDB, StatsError, default_stats_path
+from .stats import StatsDB, default_stats_path
 
-USAGE_ERROR = 2
-FAILED = 1
 NO_GAMES = "there are no past games yet: finish a game and it is kept"
 
 
@@ -66,33 +59,4 @@ def _not_there(number: int, known: set[int]) -> str:
     )
 
 
-def run_games(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """``mantis games export [N ...] [--last K] [--output FILE]``; returns the exit status."""
-    out = out if out is not None else sys.stdout
-    if args.numbers and args.last is not None:
-        echo("mantis: error: name games by their numbers or with --last, not both", file=sys.stderr)
-        return USAGE_ERROR
-    try:
-        games = past_records(args.numbers, last=args.last)
-    except (PastGameError, StatsError) as exc:
-        echo(f"mantis: error: {exc}", file=sys.stderr, lines=False)
-        return USAGE_ERROR if isinstance(exc, PastGameError) else FAILED
-    records = [record for _, record in games]
-    if args.output is None:
-        echo(records_text(records), file=out, end="")  # (JSON: every control escaped already)
-        return 0
-    try:
-        write_records(args.output, records)
-    except OSError as exc:
-        echo(
-            f"mantis: error: cannot write {args.output}: {exc.strerror or exc}",
-            file=sys.stderr,
-            lines=False,
-        )
-        return FAILED
-    count = len(games)
-    echo(f"{count} game{'' if count == 1 else 's'} written to {args.output}", file=out)
-    return 0
-
-
-__all__ = ["PastGameError", "past_records", "run_games"]
+__all__ = ["PastGameError", "past_records"]

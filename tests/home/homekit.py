@@ -1,4 +1,5 @@
-"""Helpers for the store tests: deterministic games, finished records with chosen seats."""
+"""Helpers for the tests of the app's files: deterministic games, finished records
+with chosen seats."""
 
 from __future__ import annotations
 

@@ -11,14 +11,14 @@ import sqlite3
 from datetime import UTC, datetime
 
 import pytest
-from storekit import finished, game_for, seated
+from homekit import finished, game_for, seated
 
 from mantis.engine import GameRecord
+from mantis.home import stats_schema
+from mantis.home.stats import StatsDB, StatsError, Tally, default_stats_path
 from mantis.rating.levels import level_rating
 from mantis.rating.scale import Rating
 from mantis.rating.update import rate
-from mantis.store import stats_schema
-from mantis.store.stats import StatsDB, StatsError, Tally, default_stats_path
 
 V1_SCHEMA = """
 CREATE TABLE games (

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from storekit import finished
+from homekit import finished
 
 from mantis.engine import RecordError
-from mantis.store.record_file import GameNotInFile, game_in_file, read_records, write_records
+from mantis.home.record_file import GameNotInFile, game_in_file, read_records, write_records
 
 
 def _records(count: int = 4):

@@ -8,13 +8,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from storekit import finished
+from homekit import finished
 
-from mantis.store.atomic import write_text_atomic
-from mantis.store.record_file import write_records
-from mantis.store.saves import save_game
-from mantis.store.seat_tokens import SeatTokens
-from mantis.store.settings import Settings, save_settings
+from mantis.base.atomic import write_text_atomic
+from mantis.home.record_file import write_records
+from mantis.home.saves import save_game
+from mantis.home.seat_tokens import SeatTokens
+from mantis.home.settings import Settings, save_settings
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="modes and symlinks are POSIX")
 

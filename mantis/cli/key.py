@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..printable import echo
-from .player_keys import KeyFileError, PlayerKeys, server_address
+from ..base.printable import echo
+from ..home.player_keys import KeyFileError, PlayerKeys, server_address
 
 USAGE_ERROR = 2
 FAILED = 1

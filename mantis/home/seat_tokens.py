@@ -17,9 +17,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .atomic import remove_stale_temp_files, write_text_atomic
-from .file_lock import held
-from .paths import data_dir
+from ..base.atomic import remove_stale_temp_files, write_text_atomic
+from ..base.file_lock import held
+from ..base.paths import data_dir
 from .saves import move_aside
 
 TOKENS_NAME = "online-seats.json"

@@ -7,11 +7,11 @@ import os
 import time
 from pathlib import Path
 
-from mantis.store.atomic import STALE_AFTER, remove_stale_temp_files, write_text_atomic
-from mantis.store.paths import config_dir, data_dir
-from mantis.store.saves import SAVE_NAME, load_save
-from mantis.store.seat_tokens import SeatTokens
-from mantis.store.settings import load_settings
+from mantis.base.atomic import STALE_AFTER, remove_stale_temp_files, write_text_atomic
+from mantis.base.paths import config_dir, data_dir
+from mantis.home.saves import SAVE_NAME, load_save
+from mantis.home.seat_tokens import SeatTokens
+from mantis.home.settings import load_settings
 
 OLD = STALE_AFTER + 60
 

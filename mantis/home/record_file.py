@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
+from ..base.atomic import write_text_atomic
 from ..engine.record import GameRecord, iter_records, parse_record
 from ..engine.seats import RecordError
-from .atomic import write_text_atomic
 
 
 class GameNotInFile(LookupError):

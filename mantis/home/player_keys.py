@@ -35,9 +35,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
-from .atomic import write_text_atomic
-from .file_lock import held
-from .paths import data_dir
+from ..base.atomic import write_text_atomic
+from ..base.file_lock import held
+from ..base.paths import data_dir
 
 KEYS_NAME = "player-keys.json"
 FORMAT = "mantis-player-keys"

@@ -7,12 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mantis.store.seat_tokens import SeatTokens
+from mantis.home.seat_tokens import SeatTokens
 
 #: One app: sits down at ``count`` tables in a row, keeping each seat's token.
 APP = """
 import sys
-from mantis.store.seat_tokens import SeatTokens
+from mantis.home.seat_tokens import SeatTokens
 path, app, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 tokens = SeatTokens(path)
 print("ready", flush=True)

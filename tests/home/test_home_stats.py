@@ -7,11 +7,11 @@ import sqlite3
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from storekit import SEATS3, finished, game_for, play, seated, shared_win
+from homekit import SEATS3, finished, game_for, play, seated, shared_win
 
+from mantis.base.paths import data_dir
 from mantis.engine import Game, SeatInfo, record_of
-from mantis.store import data_dir
-from mantis.store.stats import StatsDB, StatsError, Tally, default_stats_path
+from mantis.home.stats import StatsDB, StatsError, Tally, default_stats_path
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 

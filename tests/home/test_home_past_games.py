@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from storekit import game_for
+from homekit import game_for
 
 from mantis.cli import main
 from mantis.engine.record import parse_record
-from mantis.store.record_file import read_records
-from mantis.store.stats import StatsDB, default_stats_path
+from mantis.home.record_file import read_records
+from mantis.home.stats import StatsDB, default_stats_path
 
 T0 = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
 
