@@ -24,6 +24,7 @@ import contextlib
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol, assert_never
 
+from ..base.clock import within
 from ..net import protocol
 from ..net.client import (
     Dropped,
@@ -35,7 +36,6 @@ from ..net.client import (
     TableConnection,
 )
 from ..net.protocol.codes import shown_code
-from ..base.clock import within
 from ..table import Message, Recorded
 from . import changes
 from .changes import Change

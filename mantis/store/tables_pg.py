@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from ..engine import SCORE, Action, Steal, steal
 from ..base.clock import SYSTEM_CLOCK, Clock
+from ..engine import SCORE, Action, Steal, steal
 from . import players_pg
 from .pg_connections import PgConnections, Rows, one_line, shown
 from .player_ratings import (

@@ -29,11 +29,11 @@ from . import plain
 if TYPE_CHECKING:
     from textual.screen import Screen
 
+    from ..base.clock import Clock
     from ..follow.changes import Change
     from ..follow.online_table import OnlineTable, Running
     from ..net import protocol
     from ..net.client import TableConnection
-    from ..base.clock import Clock
     from .preferences import Preferences
     from .screens.game_over_choice import GameOverChoice
     from .screens.lobby import LobbyScreen

@@ -215,3 +215,13 @@ def test_every_command_reaches_a_function_of_its_own_that_runs_it(
         if lines is not None:
             # The line mode's own function, or the full screen's.
             assert handler.startswith("mantis.lines.") == lines, (argv, handler)
+
+
+def test_every_key_subcommand_run_here_has_a_function_of_its_own() -> None:
+    # ``key``'s subcommands all reach run_key, which hands each to its own function: one the
+    # parser has and the table lacks would fail there, never list the keys instead.
+    from mantis.cli.key import KEY_COMMANDS
+
+    key = dict(_commands(parser.build_parser()))[("key",)]
+    assert set(_subcommands(key)) == {*KEY_COMMANDS, "rotate"}  # rotate: the client's
+    assert len(set(KEY_COMMANDS.values())) == len(KEY_COMMANDS)

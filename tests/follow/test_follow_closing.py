@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
+from mantis.base.clock import ManualClock
 from mantis.follow import online_table
 from mantis.follow.online_table import OnlineTable
 from mantis.net import protocol
 from mantis.net.client import TableConnection
-from mantis.base.clock import ManualClock
 
 #: Generous bound on something done at once (a slow machine is slower, never red).
 SOON = 30.0

@@ -37,6 +37,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
+from ...base.clock import SYSTEM_CLOCK, Clock
 from ...engine.seat_count import MAX_SEATS, SEAT_COUNTS
 from ...home.player_keys import PlayerKeys
 from ...home.seat_tokens import SeatTokens
@@ -45,7 +46,6 @@ from ...net.client import OnlineError, TableConnection, check_url, take_seat
 from ...net.client.games_in_progress import GameInProgress, games_in_progress
 from ...net.client.server_lists import LeaderPage, ListedTable, leaderboard, list_tables
 from ...net.protocol.codes import read_code
-from ...base.clock import SYSTEM_CLOCK, Clock
 from ...players.seat_specs import HUMAN, OPEN, online_seats_problem
 from ...table.names import MAX_NAME_LENGTH, NameRefused, name_to_sit_with
 from .. import plain
