@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,10 @@ async def until(test: Callable[[], Any], what: str = "the state") -> None:
     while not await asyncio.to_thread(test):
         assert time.monotonic() < deadline, f"waited {WAIT:g} s for {what}"
         await asyncio.sleep(0.05)  # a state in another process: looked at again, bounded
+
+
+#: Told of each line any node logs (its log is read on a thread of its own, as it comes).
+LOGGED = threading.Condition()
 
 
 class Node:
@@ -86,7 +90,9 @@ class Node:
     def _read_log(self, process: subprocess.Popen[str]) -> None:
         assert process.stderr is not None
         for line in process.stderr:  # read as it comes: a full pipe would stop the node
-            self.log.append(line.rstrip("\n"))
+            with LOGGED:
+                self.log.append(line.rstrip("\n"))
+                LOGGED.notify_all()
 
     def said(self, words: str) -> bool:
         """Whether the node's log has a line with ``words``."""
@@ -241,3 +247,15 @@ class Nodes:
         for node in self.nodes:
             if node.alive:
                 node.terminate()
+
+
+async def said_by_any(nodes: Iterable[Node], words: str, timeout: float = WAIT) -> bool:
+    """Whether one of ``nodes`` logs a line with ``words`` within ``timeout`` seconds: a node
+    may log what it did a moment after a client has seen it done."""
+    among = list(nodes)
+
+    def wait() -> bool:
+        with LOGGED:
+            return LOGGED.wait_for(lambda: any(node.said(words) for node in among), timeout)
+
+    return await asyncio.to_thread(wait)

@@ -15,7 +15,7 @@ import urllib.error
 from pathlib import Path
 
 import pytest
-from clusterkit import Nodes, until
+from clusterkit import Nodes, said_by_any, until
 from leakkit import leaks
 from netkit import (
     WAIT,
@@ -218,7 +218,8 @@ async def test_the_owner_killed_mid_game_another_node_takes_over_and_nothing_is_
     assert not any(isinstance(e, Dropped | Reconnected) for e in bea_events)  # Bea saw no break
     # Her last move went again to the new owner, which had it: that is no error of hers.
     assert not [e for e in bea_events if isinstance(e, protocol.Error)]
-    assert any(node.said(f"took over table {code}") for node in nodes.nodes if node is not owner)
+    others = [node for node in nodes.nodes if node is not owner]
+    assert await said_by_any(others, f"took over table {code}")
     for client in (ann, bea, spectator):
         await client.close()
 
@@ -250,7 +251,7 @@ async def test_a_relayed_persons_move_goes_again_after_a_takeover_not_a_line_say
     # last move: her move is played, and her line is not said a second time.
     await bea.until(lambda: played() or said_act(), "Bea's move, sent again")
     assert played() and not said_act()
-    assert any(node.said(f"took over table {code}") for node in (two, nodes.nodes[2]))
+    assert await said_by_any((two, nodes.nodes[2]), f"took over table {code}")
     await bea.close()
     with contextlib.suppress(Exception):
         await ann.close()
@@ -320,7 +321,8 @@ async def test_a_rated_games_owner_killed_it_finishes_and_moves_both_ratings(
         owner.kill()  # -9, mid-game: the table finishes on another node
 
     await play_through(ann, bea, spectator, kill)
-    assert any(node.said(f"took over table {code}") for node in nodes.nodes if node is not owner)
+    others = [node for node in nodes.nodes if node is not owner]
+    assert await said_by_any(others, f"took over table {code}")
     # Moved once, in the write that ended the game on the new owner: exactly the update's
     # numbers for this result, the bot at its anchor.
     record = parse_record(ann.record)
@@ -521,7 +523,7 @@ async def test_a_clocked_games_owner_killed_the_clock_moves_it_on_from_the_new_o
         return bool(stood_in) and any(isinstance(m, CardRevealed) for m in later[stood_in[0] :])
 
     await spectator.until(timed_out_after_kill, "Bea's time to run out at the new owner")
-    assert any(node.said(f"took over table {code}") for node in (two, three))
+    assert await said_by_any((two, three), f"took over table {code}")
     # Bea (on a node that lives) heard the new owner's clock, then its stand-in's move.
     await bea.until(lambda: any(isinstance(m, TimedOut) and m.seat == 1 for m in bea.stream))
     assert any(isinstance(m, protocol.Clock) and m.seat == 1 for m in bea.heard)
@@ -584,7 +586,7 @@ async def test_another_game_offered_before_the_owner_dies_is_accepted_at_the_new
     await cy.send(protocol.Again())
     for client in (bea, cy):  # a second game, with the first seat moved on
         await client.until(lambda c=client: c.stream and not c.over, "the next game")
-    assert any(node.said(f"took over table {code}") for node in (two, three))
+    assert await said_by_any((two, three), f"took over table {code}")
     for client in (ann, bea, cy):
         await client.close()
 
