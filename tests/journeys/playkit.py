@@ -9,6 +9,7 @@ the test's ``MANTIS_HOME``), as a person's earlier session would have left them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from journeykit import Lines, Terminal
 from screenkit import assert_table_whole
@@ -63,6 +64,15 @@ def remember(seats: int = 3, **settings: object) -> None:
     )
     values = {"speed": "instant", "animations": False, "last_seats": remembered, **settings}
     save_settings(Settings(**values), settings_path())  # type: ignore[arg-type]
+
+
+def deal(terminal: Callable[..., Terminal], seed: str, **options: object) -> tuple[Terminal, Lines]:
+    """``mantis play --seed SEED`` dealt from its setup screen (Ctrl+S): the app, and its
+    table once it waits for your first move."""
+    term = terminal("play", "--seed", seed, **options)
+    term.settle("set up a table")
+    term.press("ctrl+s")
+    return term, term.settle(your_turn)
 
 
 def play_out(term: Terminal) -> Lines:

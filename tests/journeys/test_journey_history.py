@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import pytest
 from journeykit import SIZES, Lines, Size
-from playkit import is_table, play_out, remember, reviewed, your_turn
+from playkit import deal, is_table, play_out, remember, reviewed
 from screenkit import assert_table_whole, box_rows
 
 pytestmark = pytest.mark.journey
@@ -34,10 +34,7 @@ def test_past_games_replay_review_retry_statistics_help_settings_palette(
     terminal, size: Size
 ) -> None:
     remember(seats=3)
-    term = terminal("play", "--seed", "77", size=size)
-    term.settle("set up a table")
-    term.press("ctrl+s")
-    term.settle(your_turn)
+    term, _ = deal(terminal, "77", size=size)
     play_out(term)
     term.press("n")  # a new game: back to the setup screen
     term.settle("set up a table")

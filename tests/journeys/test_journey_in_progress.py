@@ -16,7 +16,7 @@ from journeykit import Lines, Size, Terminal, person_home
 from playkit import play_out
 from screenkit import assert_table_whole, box_rows
 from servicekit import free_port
-from test_journey_online import SERVER, SIZES, in_lobby, on_board, table_code
+from test_journey_online import SERVER, SIZES, ann_hosts, in_lobby, on_board, table_code
 
 pytestmark = pytest.mark.journey
 
@@ -45,21 +45,6 @@ def mine(code: str):
 
     holds.__doc__ = f"your seat at {code}"
     return holds
-
-
-def ann_hosts(terminal, url: str, tmp_path, size: Size) -> tuple[Terminal, str]:
-    """Ann hosts a public table of two seats, one open: her app and the table's code."""
-    ann = terminal(
-        "host",
-        url,
-        "--seats",
-        "human,open",
-        "--name",
-        "Ann",
-        size=size,
-        home=person_home(tmp_path, "ann", speed="instant"),
-    )
-    return ann, table_code(ann.settle("Others join with"))
 
 
 def lobby_up(lines: Lines) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from journeykit import SIZES, Size
-from playkit import move_of, play_out, remember, your_turn
+from playkit import deal, move_of, play_out, remember, your_turn
 from screenkit import assert_table_whole, box_rows
 
 pytestmark = pytest.mark.journey
@@ -22,10 +22,8 @@ SHORT_GAME = "77"
 def test_a_game_from_the_setup_screen_to_its_end_then_another(terminal, size: Size) -> None:
     remember(seats=3)
     # `mantis play --seed` without seats: the setup screen, the seed typed in.
-    term = terminal("play", "--seed", SHORT_GAME, size=size)
-    term.settle("set up a table")
-    term.press("ctrl+s")
-    assert_table_whole(term.settle(your_turn))
+    term, first = deal(terminal, SHORT_GAME, size=size)
+    assert_table_whole(first)
     over = play_out(term)
     shown = "\n".join(over)
     assert "★ Bea wins! ★" in shown and "10 moves · seed 77" in shown, shown
@@ -40,10 +38,7 @@ def test_a_game_from_the_setup_screen_to_its_end_then_another(terminal, size: Si
 def test_a_game_killed_mid_way_resumes_where_it_stood(terminal) -> None:
     # One size: resuming draws the same table as any other (the layout is the journeys' above).
     remember(seats=3)
-    term = terminal("play", "--seed", SHORT_GAME)
-    term.settle("set up a table")
-    term.press("ctrl+s")
-    term.settle(your_turn)
+    term, _ = deal(terminal, SHORT_GAME)
     term.press("s")
     before = term.settle(lambda lines: your_turn(lines) and move_of(lines) > 1)
     assert term.kill() == -9  # no chance to save anything more, or to say goodbye

@@ -49,6 +49,21 @@ def table_code(lines: Lines) -> str:
     raise AssertionError("no table code on the screen:\n" + "\n".join(lines))
 
 
+def ann_hosts(terminal, url: str, tmp_path, size: Size) -> tuple[Terminal, str]:
+    """Ann hosts a public table of two seats, one open: her app and the table's code."""
+    ann = terminal(
+        "host",
+        url,
+        "--seats",
+        "human,open",
+        "--name",
+        "Ann",
+        size=size,
+        home=person_home(tmp_path, "ann", speed="instant"),
+    )
+    return ann, table_code(ann.settle("Others join with"))
+
+
 def leave(term: Terminal) -> None:
     """Leave the game for good: l, then yes; the app goes on, in the lobby."""
     term.press("l")
@@ -64,17 +79,7 @@ def test_host_join_talk_and_leave_the_game_which_counts_as_a_loss(
     # The server's first game is dealt from seed 1 (its own tests' seeds): once both have
     # left, the away bots play it out the same way every time, and Bea's seat wins it.
     server = serve(*SERVER, "--seed", "1")
-    ann = terminal(
-        "host",
-        server.url,
-        "--seats",
-        "human,open",
-        "--name",
-        "Ann",
-        size=size,
-        home=person_home(tmp_path, "ann", speed="instant"),
-    )
-    code = table_code(ann.settle("Others join with"))
+    ann, code = ann_hosts(terminal, server.url, tmp_path, size)
     bea = terminal(
         "join",
         server.url,

@@ -18,7 +18,7 @@ import re
 import pytest
 from barkit import assert_focus_shows, assert_key_bar_whole
 from journeykit import SIZES, Lines, Size
-from playkit import is_table, move_of, play_out, remember, reviewed, your_turn
+from playkit import deal, is_table, move_of, play_out, remember, reviewed, your_turn
 from screenkit import assert_table_whole, box_rows
 
 pytestmark = pytest.mark.journey
@@ -131,10 +131,7 @@ def test_a_new_game_from_the_palette_asks_and_keeps_the_game_in_progress(
     terminal, size: Size
 ) -> None:
     remember(seats=3)
-    term = terminal("play", "--seed", "77", size=size)
-    term.settle("set up a table")
-    term.press("ctrl+s")
-    first = term.settle(your_turn)
+    term, first = deal(terminal, "77", size=size)
     term.press("s")
     term.settle(lambda lines: your_turn(lines) and move_of(lines) > move_of(first))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from journeykit import SIZES, Lines, Size
-from playkit import play_out, remember, your_turn
+from playkit import deal, play_out, remember, your_turn
 from screenkit import assert_table_whole, dump
 
 pytestmark = pytest.mark.journey
@@ -31,10 +31,7 @@ def test_a_deals_first_table_is_the_same_from_setup_from_play_and_as_a_rematch(t
     # At 100x30, where the first table after the setup screen was once drawn without its
     # layout: the same deal (seed 77, you and two greedy bots) reached three ways.
     remember(seats=3)
-    term = terminal("play", "--seed", "77", size=SIZES[1])
-    term.settle("set up a table")
-    term.press("ctrl+s")
-    from_setup = term.settle(your_turn)
+    term, from_setup = deal(terminal, "77", size=SIZES[1])
     play_out(term)
     term.press("r")  # rematch: the same deal again, the second table of this process
     rematch = term.settle(your_turn)
