@@ -20,7 +20,7 @@ from typing import TextIO
 from ..base.printable import echo
 from ..engine import GameRecord, RecordError
 from ..home.past_games import PastGameError, past_records
-from ..home.record_file import GameNotInFile, game_in_file, read_records
+from ..home.record_file import RecordFileError, game_for_command, read_records
 from ..home.stats import StatsError
 from ..sim.progress import progress_bar
 from ..table.outside_records import clean_record
@@ -66,17 +66,15 @@ def _games(path: str, number: int | None) -> list[tuple[int, GameRecord]]:
         raise ReviewUsageError(f"no such file: {path}")
     if os.path.isdir(path):
         raise ReviewUsageError(f"{path} is a directory, not a file of game records")
+    if number is not None:
+        try:
+            return [(number, game_for_command(path, number))]
+        except RecordFileError as exc:  # worded as for replay: the same file, the same game
+            raise ReviewUsageError(str(exc)) from None
     try:
-        if number is not None:
-            return [(number, game_in_file(path, number))]
         records = read_records(path)
     except RecordError as exc:
         raise ReviewUsageError(f"{path}: {exc}") from None
-    except GameNotInFile as exc:
-        if exc.count == 0:
-            raise ReviewUsageError(f"{path} holds no games") from None
-        count = f"{exc.count} game{'' if exc.count == 1 else 's'}"
-        raise ReviewUsageError(f"--game {number} is out of range: {path} holds {count}") from None
     if not records:
         raise ReviewUsageError(f"{path} holds no games")
     return list(enumerate(records, start=1))
