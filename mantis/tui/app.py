@@ -147,8 +147,6 @@ class MantisApp(StylesWhenAttached):
         if small and not shown:
             self.push_screen(TooSmallScreen())
         elif shown and not small:
-            # The screen leaves by itself on its own resize; this is for the resize it missed
-            # (one that came while it was being pushed, as a browser's window is dragged).
             self.pop_screen()
 
     def _on_theme_changed(self, theme: Theme) -> None:

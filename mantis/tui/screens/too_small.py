@@ -16,7 +16,7 @@ def too_small(width: int, height: int) -> bool:
 
 
 class TooSmallScreen(Screen[None]):
-    """A plain message that leaves as soon as the terminal is large enough."""
+    """A plain message, kept up to date, until the app sees the terminal large enough."""
 
     DEFAULT_CSS = """
     TooSmallScreen {
@@ -44,10 +44,10 @@ class TooSmallScreen(Screen[None]):
         self._update()
 
     def _update(self) -> None:
+        # Only the app pushes and pops this screen (on each of its resizes): two owners
+        # popping one screen in the same round of resizes is one too many.
         width, height = self.app.size
         if not too_small(width, height):
-            if self.app.screen is self:
-                self.app.pop_screen()
             return
         self.query_one("#message", Static).update(
             f"Terminal too small ({width}×{height}) — need at least {MIN_WIDTH}×{MIN_HEIGHT}.\n"
